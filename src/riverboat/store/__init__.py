@@ -1,0 +1,73 @@
+"""Persistent state of the room: accounts, aliases, the double-entry ledger and the hand-history store.
+
+Synchronous SQLAlchemy 2 on SQLite (default; WAL mode) or PostgreSQL (psycopg 3).  The async room calls it through
+``asyncio.to_thread``.  Every method opens and commits its own transaction; a method either does everything it says
+or raises a :class:`StoreError` subclass and changes nothing.
+
+Public API (stable; all chip amounts are ``int`` minor units, never floats)::
+
+    from riverboat.store import Store, StoreError, InsufficientFunds, AliasRefused, AuthError, ...
+
+    store = Store(url=None, *, clock=None, password_hasher=None)
+        # url: explicit, else $RIVERBOAT_DATABASE_URL, else sqlite file under platformdirs.user_data_dir("riverboat")
+        # clock: () -> aware datetime (UTC); injected for tests.  password_hasher: argon2 PasswordHasher (argon2id)
+    store.upgrade()                      # alembic upgrade head (also: `riverboat db upgrade [--database-url URL]`)
+    store.session()                      # context manager -> sqlalchemy.orm.Session inside a transaction
+    store.dispose()
+
+    # accounts (R-OPER roles: "player", "operator", "admin")
+    store.accounts.register(username, password, role="player") -> PlayerInfo
+    store.accounts.login(username, password) -> str           # session token; assigns an alias on first login
+    store.accounts.authenticate(token) -> PlayerInfo           # AuthError if unknown/expired/logged out
+    store.accounts.logout(token) ; store.accounts.get(player_id) -> PlayerInfo
+    store.accounts.set_role(operator_id, player_id, role)
+
+    # aliases (R-ALIAS): ^[A-Za-z0-9]{4,16}$, unique case-insensitively, one per player, changeable once
+    store.aliases.set(player_id, alias)            # first choice (only while the player has no alias)
+    store.aliases.change(player_id, alias)         # the single permitted change (AliasRefused says why)
+    store.aliases.check(alias) -> None             # raises AliasRefused(reason) if not acceptable
+    store.aliases.reject(operator_id, player_id, reason)        # operator: offensive -> player must choose again
+    store.aliases.force_rename(operator_id, player_id, alias)   # operator sets it directly
+    store.aliases.lookup(alias) -> PlayerInfo | None
+
+    # ledger: balanced double-entry transactions, each with a unique idempotency key.  Replaying a key with the
+    # same request returns the original result and changes nothing; with a different request -> IdempotencyConflict.
+    # currency: ISO-like code such as "EUR"; "PLAY" is the play-money balance (never raked, R-GEN-3).
+    store.ledger.deposit(player_id, currency, amount, idem_key) -> int (txn id)      # operator/cashier
+    store.ledger.withdraw(player_id, currency, amount, idem_key) -> int
+    store.ledger.buy_in(player_id, table_id, amount, idem_key, *, currency="EUR",
+                        min_buy_in=0, max_buy_in=None) -> int          # R-BUYIN; refused while already seated
+    store.ledger.top_up(player_id, table_id, amount, idem_key, *, currency="EUR", max_buy_in=None) -> int
+    store.ledger.cash_out(player_id, table_id, idem_key, *, currency="EUR") -> int (amount returned)
+    store.ledger.table_stack(player_id, table_id, currency="EUR") -> int
+    store.ledger.start_hand(table_id, hand_id, seats_and_stacks: Mapping[player_id, stack], *, currency="EUR")
+        # stacks must equal the players' table escrow; one unsettled hand per table; chips do not move yet
+    store.ledger.settle_hand(table_id, hand_id, stack_changes: Mapping[player_id, int], rake: int,
+                             phh: str, events: list[dict]) -> int
+        # ONE transaction: stack changes + rake (sum(changes) + rake == 0), hand history saved, hand marked settled
+    store.ledger.void_unsettled_hands(*, cash_out_on_crash=False) -> list[(table_id, hand_id)]   # R-SERVER
+    store.ledger.balance(player_id, currency="EUR") -> int           # cash (or play money) balance
+    store.ledger.account_balance(key: AccountKey) -> int ; store.ledger.total(currency) -> int  (always 0)
+    store.ledger.verify() -> None                # raises LedgerCorrupt if any txn is unbalanced / cache drifted
+
+    # tournaments (R-FEE, R-TOURN-REG, R-TOURN-GEN-2, R-WALLET-5/6/9)
+    store.tournaments.create(tournament_id, currency, buy_in, fee, *, unregister_deadline=None)
+    store.tournaments.register(player_id, tournament_id, idem_key, *, ticket_id=None) -> int
+    store.tournaments.unregister(player_id, tournament_id, idem_key) -> int     # refused after deadline/start
+    store.tournaments.start(tournament_id) ; .cancel(tournament_id) -> list[player_id]   # cancel refunds all
+    store.tournaments.add_to_prize_pool(tournament_id, amount, idem_key)          # room money (freerolls)
+    store.tournaments.pay_prize(tournament_id, player_id, amount, idem_key)
+    store.tournaments.issue_ticket(player_id, currency, face_value, idem_key, *, tournament_id=None) -> ticket id
+    store.tournaments.tickets(player_id) -> list[TicketInfo]
+    store.tournaments.jackpot_contribute(tournament_id, pool, amount, idem_key) ; .jackpot_pay(pool, player_id,
+        currency, amount, idem_key) ; .jackpot_balance(pool, currency) -> int
+
+    # hand history (R-INTEG-8)
+    store.hands.get(table_id, hand_id) -> HandRecord | None
+    store.hands.for_player(player_id, limit=100) -> list[HandRecord] ; store.hands.for_table(table_id, limit=100)
+    store.hands.record(table_id, hand_id, players, phh, events)   # hands without money (tournament chips)
+
+See ``docs/store.md`` for the account types, idempotency and the crash rule.
+"""
+
+from __future__ import annotations
