@@ -1,0 +1,355 @@
+"""The Riverboat WebSocket protocol, version 1: pydantic v2 models for every frame (documented in docs/protocol.md).
+
+Every frame is one JSON object per WebSocket text message. Client frames carry ``"v": 1``, a ``"type"`` and an
+optional client message id ``"id"`` (string of at most 64 characters or integer), which the server echoes as
+``"ref"`` in the ``ack``, ``error`` or ``pong`` frame it answers with. Unknown fields are refused (``extra="forbid"``)
+so that a typo is an error, never a silently ignored command. Money is always an integer number of minor units
+(cents for EUR); floats, booleans and strings are refused for amounts.
+
+Compatibility rule: version 1 only grows. New frame types and new *optional* fields may be added; existing fields
+never change meaning. A client must ignore server frame types and fields it does not know.
+
+Parsing: :func:`parse_client_frame` turns raw text into a typed frame or raises :class:`ProtocolError` carrying the
+error code to send back (``bad_json``, ``bad_frame``, ``bad_version``, ``unknown_type``, ``invalid``) and, when it
+could be read, the client's message id.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    StringConstraints,
+    TypeAdapter,
+    ValidationError,
+)
+
+PROTOCOL_VERSION = 1
+
+#: Largest amount (in minor units) a frame may carry: 10^12 cents = 10 billion euro. Anything larger is refused
+#: by validation before it reaches the room.
+MAX_AMOUNT = 10**12
+#: Largest raw frame the server reads (bytes); bigger frames get ``frame_too_large`` and are dropped.
+MAX_FRAME_BYTES = 16 * 1024
+
+Amount = Annotated[StrictInt, Field(ge=0, le=MAX_AMOUNT)]
+PositiveAmount = Annotated[StrictInt, Field(ge=1, le=MAX_AMOUNT)]
+MsgId = Annotated[StrictStr, StringConstraints(max_length=64)] | Annotated[StrictInt, Field(ge=0, le=2**53)]
+TableRef = Annotated[StrictStr, StringConstraints(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")]
+Seat = Annotated[StrictInt, Field(ge=0, le=10)]
+CardText = Annotated[StrictStr, StringConstraints(min_length=2, max_length=3, pattern=r"^(?:10|[2-9TJQKAtjqka])[cdhsCDHS]$")]
+ActKind = Annotated[StrictStr, StringConstraints(min_length=1, max_length=24, pattern=r"^[a-z_]+$")]
+
+
+class _ClientFrame(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    v: Literal[1] = Field(description="Protocol version; must be 1.")
+    id: MsgId | None = Field(default=None, description="Client message id, echoed as `ref` in the reply.")
+
+
+class AuthFrame(_ClientFrame):
+    """Authenticate the connection with a bearer token from ``POST /api/login`` (or pass ``?token=`` on connect)."""
+
+    type: Literal["auth"]
+    token: Annotated[StrictStr, StringConstraints(min_length=1, max_length=512)]
+
+
+class PingFrame(_ClientFrame):
+    """Liveness check; answered with ``pong``. Allowed before authentication."""
+
+    type: Literal["ping"]
+
+
+class LobbyRequest(_ClientFrame):
+    """Ask for the lobby (tables and Speed Poker pools); answered with a ``lobby`` frame. Allowed before auth."""
+
+    type: Literal["lobby"]
+
+
+class SitFrame(_ClientFrame):
+    """Take ``seat`` at cash table ``table`` bringing ``buy_in`` minor units from the balance (R-BUYIN, R-CASH-2)."""
+
+    type: Literal["sit"]
+    table: TableRef
+    seat: Seat
+    buy_in: PositiveAmount
+    wait_for_bb: StrictBool = Field(default=True, description="True: wait for the big blind; False: post now (R-NEWPLAYER).")
+
+
+class ActFrame(_ClientFrame):
+    """A game action in the hand at ``table``: ``kind`` is one of the legal action kinds offered in the view
+    (fold, check, call, bet, raise, complete, bring_in, discard, stand_pat, ...). ``amount`` is the bet/raise-to
+    total where the kind needs one; ``cards`` lists the cards to discard for ``discard``."""
+
+    type: Literal["act"]
+    table: TableRef
+    kind: ActKind
+    amount: Amount | None = None
+    cards: Annotated[list[CardText], Field(max_length=7)] | None = None
+
+
+class SitOutFrame(_ClientFrame):
+    """Sit out from the next hand (R-SITOUT; in cash games this applies at all the player's cash tables)."""
+
+    type: Literal["sit_out"]
+    table: TableRef
+
+
+class SitInFrame(_ClientFrame):
+    """Come back from sitting out (posts a blind as R-NEWPLAYER / R-MISSED require)."""
+
+    type: Literal["sit_in"]
+    table: TableRef
+    post: StrictBool = Field(default=False, description="True: post the big blind (+ dead small blind) now; else wait.")
+
+
+class LeaveFrame(_ClientFrame):
+    """Leave the table; the stack goes back to the balance (R-CASH-3)."""
+
+    type: Literal["leave"]
+    table: TableRef
+
+
+class TopUpFrame(_ClientFrame):
+    """Add ``amount`` minor units from the balance to the stack between hands (R-BUYIN)."""
+
+    type: Literal["top_up"]
+    table: TableRef
+    amount: PositiveAmount
+
+
+class JoinSpeedFrame(_ClientFrame):
+    """Join the Speed Poker pool ``pool`` with ``buy_in`` minor units (R-SPEED)."""
+
+    type: Literal["join_speed"]
+    pool: TableRef
+    buy_in: PositiveAmount
+
+
+class FastFoldFrame(_ClientFrame):
+    """Speed Fold: fold now and move to a new hand at another table of the pool (R-SPEED-1, R-SPEED-2)."""
+
+    type: Literal["fast_fold"]
+    pool: TableRef
+
+
+class LeaveSpeedFrame(_ClientFrame):
+    """Leave the Speed Poker pool; the stack goes back to the balance."""
+
+    type: Literal["leave_speed"]
+    pool: TableRef
+
+
+class ResyncFrame(_ClientFrame):
+    """Ask the server to send the full current ``table_state`` of every table the player is seated at again."""
+
+    type: Literal["resync"]
+
+
+ClientFrame = Annotated[
+    AuthFrame
+    | PingFrame
+    | LobbyRequest
+    | SitFrame
+    | ActFrame
+    | SitOutFrame
+    | SitInFrame
+    | LeaveFrame
+    | TopUpFrame
+    | JoinSpeedFrame
+    | FastFoldFrame
+    | LeaveSpeedFrame
+    | ResyncFrame,
+    Field(discriminator="type"),
+]
+
+CLIENT_FRAME_TYPES: tuple[str, ...] = (
+    "auth",
+    "ping",
+    "lobby",
+    "sit",
+    "act",
+    "sit_out",
+    "sit_in",
+    "leave",
+    "top_up",
+    "join_speed",
+    "fast_fold",
+    "leave_speed",
+    "resync",
+)
+#: Frame types accepted before the connection is authenticated.
+UNAUTHENTICATED_TYPES = frozenset({"auth", "ping", "lobby"})
+
+_CLIENT_ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientFrame)
+
+
+# --------------------------------------------------------------------------------------------------- server frames
+
+
+class _ServerFrame(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    v: Literal[1] = 1
+
+
+class WelcomeFrame(_ServerFrame):
+    """First frame after successful authentication; followed by one ``table_state`` per table the player sits at
+    (this is how a reconnecting client gets its full view back)."""
+
+    type: Literal["welcome"] = "welcome"
+    protocol: int = PROTOCOL_VERSION
+    player_id: int | str
+    alias: str | None = None
+    server: str = "riverboat"
+
+
+class AckFrame(_ServerFrame):
+    """The command with client id ``ref`` was accepted; ``result`` carries command-specific data (may be empty)."""
+
+    type: Literal["ack"] = "ack"
+    ref: int | str | None = None
+    command: str
+    result: dict[str, Any] = Field(default_factory=dict)
+
+
+class ErrorFrame(_ServerFrame):
+    """The frame with client id ``ref`` was refused and changed nothing."""
+
+    type: Literal["error"] = "error"
+    code: str
+    message: str
+    ref: int | str | None = None
+
+
+class PongFrame(_ServerFrame):
+    type: Literal["pong"] = "pong"
+    ref: int | str | None = None
+
+
+class TableStateFrame(_ServerFrame):
+    """The full view of ``table`` for this player: everything they may see and nothing more (R-GEN-5)."""
+
+    type: Literal["table_state"] = "table_state"
+    table: str
+    view: dict[str, Any]
+
+
+class EventFrame(_ServerFrame):
+    """One thing that happened at ``table`` (dealt, posted, acted, pot awarded, player sat/left, timer...)."""
+
+    type: Literal["event"] = "event"
+    table: str
+    event: dict[str, Any]
+
+
+class SpeedFrame(_ServerFrame):
+    """Speed Poker pool news for this player (seated at a new table, waiting in the pool...)."""
+
+    type: Literal["speed"] = "speed"
+    pool: str
+
+
+class LobbyFrame(_ServerFrame):
+    type: Literal["lobby"] = "lobby"
+    tables: list[dict[str, Any]]
+    pools: list[dict[str, Any]] = Field(default_factory=list)
+
+
+class NoticeFrame(_ServerFrame):
+    """Out-of-band information, e.g. ``code="shutdown"`` when the server is stopping."""
+
+    type: Literal["notice"] = "notice"
+    code: str
+    message: str
+
+
+SERVER_FRAME_MODELS: tuple[type[_ServerFrame], ...] = (
+    WelcomeFrame,
+    AckFrame,
+    ErrorFrame,
+    PongFrame,
+    TableStateFrame,
+    EventFrame,
+    SpeedFrame,
+    LobbyFrame,
+    NoticeFrame,
+)
+
+
+# ------------------------------------------------------------------------------------------------------ parsing
+
+
+class ProtocolError(Exception):
+    """A client frame that cannot be accepted. ``code`` is the error code sent back, ``ref`` the client id if any."""
+
+    def __init__(self, code: str, message: str, ref: int | str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.ref = ref
+
+
+def _ref_of(obj: dict[str, Any]) -> int | str | None:
+    ref = obj.get("id")
+    if isinstance(ref, bool):
+        return None
+    if isinstance(ref, str) and len(ref) <= 64:
+        return ref
+    if isinstance(ref, int) and 0 <= ref <= 2**53:
+        return ref
+    return None
+
+
+def _describe(exc: ValidationError) -> str:
+    parts: list[str] = []
+    for err in exc.errors()[:3]:
+        loc = ".".join(str(p) for p in err["loc"] if not (isinstance(p, str) and p in CLIENT_FRAME_TYPES))
+        parts.append(f"{loc or 'frame'}: {err['msg']}")
+    return "; ".join(parts)
+
+
+def parse_client_frame(raw: str | bytes) -> Any:
+    """Parse and validate one client frame. Returns one of the client frame models; raises :class:`ProtocolError`."""
+    if len(raw) > MAX_FRAME_BYTES:
+        raise ProtocolError("frame_too_large", f"frames are limited to {MAX_FRAME_BYTES} bytes")
+    try:
+        obj = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        raise ProtocolError("bad_json", "the frame is not valid JSON") from None
+    if not isinstance(obj, dict):
+        raise ProtocolError("bad_frame", "a frame must be a JSON object")
+    ref = _ref_of(obj)
+    version = obj.get("v")
+    if version != PROTOCOL_VERSION or isinstance(version, bool):
+        raise ProtocolError("bad_version", f"unsupported protocol version {version!r}; this server speaks v=1", ref)
+    kind = obj.get("type")
+    if not isinstance(kind, str) or kind not in CLIENT_FRAME_TYPES:
+        shown = kind if isinstance(kind, str) and len(kind) <= 32 else type(kind).__name__
+        raise ProtocolError("unknown_type", f"unknown frame type {shown!r}", ref)
+    try:
+        return _CLIENT_ADAPTER.validate_python(obj)
+    except ValidationError as exc:
+        raise ProtocolError("invalid", f"invalid {kind} frame: {_describe(exc)}", ref) from None
+
+
+def client_frame_schema() -> dict[str, Any]:
+    """JSON Schema of every client frame (used by docs and the OpenAPI document)."""
+    return _CLIENT_ADAPTER.json_schema()
+
+
+def server_frame_schemas() -> dict[str, dict[str, Any]]:
+    return {m.__name__: m.model_json_schema() for m in SERVER_FRAME_MODELS}
+
+
+def dump(frame: BaseModel) -> str:
+    """Serialise a server frame to the compact JSON text sent on the wire."""
+    return frame.model_dump_json(exclude_none=False)
