@@ -71,3 +71,38 @@ See ``docs/store.md`` for the account types, idempotency and the crash rule.
 """
 
 from __future__ import annotations
+
+from riverboat.store.accounts import PlayerInfo
+from riverboat.store.errors import (
+    AliasRefused,
+    AuthError,
+    IdempotencyConflict,
+    InsufficientFunds,
+    InvalidRequest,
+    LedgerCorrupt,
+    NotFound,
+    PermissionDenied,
+    StoreError,
+)
+from riverboat.store.hands import HandRecord
+from riverboat.store.postings import PLAY, AccountKey
+from riverboat.store.store import Store
+from riverboat.store.tournaments import TicketInfo
+
+__all__ = [
+    "PLAY",
+    "AccountKey",
+    "AliasRefused",
+    "AuthError",
+    "HandRecord",
+    "IdempotencyConflict",
+    "InsufficientFunds",
+    "InvalidRequest",
+    "LedgerCorrupt",
+    "NotFound",
+    "PermissionDenied",
+    "PlayerInfo",
+    "Store",
+    "StoreError",
+    "TicketInfo",
+]

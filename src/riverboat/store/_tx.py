@@ -1,0 +1,102 @@
+"""Transaction runner shared by the store services: one database transaction per call, retried on transient
+conflicts (PostgreSQL deadlock/serialization failure, SQLite busy), with idempotency-key handling for the ledger."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any, TypeVar
+
+from sqlalchemy import Engine, select
+from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.orm import Session, sessionmaker
+
+from riverboat.store.errors import IdempotencyConflict, StoreError
+from riverboat.store.models import LedgerTxn
+
+T = TypeVar("T")
+Clock = Callable[[], datetime]
+
+_TRANSIENT_SQLSTATES = {"40001", "40P01", "55P03"}
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def aware(value: datetime) -> datetime:
+    """SQLite hands back naive datetimes; everything is stored in UTC."""
+    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+
+
+def request_hash(kind: str, **params: Any) -> str:
+    blob = json.dumps({"kind": kind, **params}, sort_keys=True, default=str)
+    return hashlib.sha256(blob.encode()).hexdigest()
+
+
+def _is_transient(exc: DBAPIError) -> bool:
+    code = getattr(exc.orig, "sqlstate", None)
+    if code in _TRANSIENT_SQLSTATES:
+        return True
+    return "database is locked" in str(exc.orig)
+
+
+class Database:
+    def __init__(self, engine: Engine, clock: Clock) -> None:
+        self.engine = engine
+        self.clock = clock
+        self.sessions = sessionmaker(engine, expire_on_commit=False)
+
+    def now(self) -> datetime:
+        return aware(self.clock())
+
+    def run(self, fn: Callable[[Session], T], *, attempts: int = 12) -> T:
+        """Run ``fn`` in one transaction; commit if it returns, roll back if it raises."""
+        for attempt in range(attempts):
+            try:
+                with self.sessions.begin() as session:
+                    return fn(session)
+            except IntegrityError:
+                raise
+            except DBAPIError as exc:
+                if not _is_transient(exc) or attempt == attempts - 1:
+                    raise
+                time.sleep(random.uniform(0.001, 0.02) * (attempt + 1))
+        raise AssertionError("unreachable")
+
+    def run_idempotent(self, idem_key: str, kind: str, req_hash: str, fn: Callable[[Session], int]) -> int:
+        """Run a ledger operation once per idempotency key.  A replay with the same request returns the recorded
+        result and changes nothing; a replay with a different request raises :class:`IdempotencyConflict`."""
+        if not idem_key or len(idem_key) > 255:
+            raise StoreError("an idempotency key of 1 to 255 characters is required")
+
+        def body(session: Session) -> int:
+            done = self._existing(session, idem_key, kind, req_hash)
+            if done is not None:
+                return done
+            return fn(session)
+
+        try:
+            return self.run(body)
+        except IntegrityError:
+            # A concurrent call with the same key won the race: report its result (or the conflict).
+            with self.sessions.begin() as session:
+                done = self._existing(session, idem_key, kind, req_hash)
+            if done is None:
+                raise
+            return done
+
+    @staticmethod
+    def _existing(session: Session, idem_key: str, kind: str, req_hash: str) -> int | None:
+        txn = session.scalar(select(LedgerTxn).where(LedgerTxn.idem_key == idem_key))
+        if txn is None:
+            return None
+        if txn.kind != kind or txn.request_hash != req_hash:
+            raise IdempotencyConflict(
+                f"idempotency key {idem_key!r} was already used for a different {txn.kind} request"
+            )
+        return txn.result

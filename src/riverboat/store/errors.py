@@ -1,0 +1,39 @@
+"""Errors raised by :mod:`riverboat.store`.  Every refusal carries a message saying why; nothing is changed."""
+
+from __future__ import annotations
+
+
+class StoreError(Exception):
+    """Base class of every refusal raised by the store."""
+
+
+class NotFound(StoreError):
+    """A player, tournament, hand, ticket or session does not exist."""
+
+
+class InvalidRequest(StoreError):
+    """The request is malformed (negative amount, unbalanced changes, wrong state...)."""
+
+
+class InsufficientFunds(StoreError):
+    """The transfer would make a balance negative."""
+
+
+class IdempotencyConflict(StoreError):
+    """An idempotency key was reused for a different request."""
+
+
+class AuthError(StoreError):
+    """Bad credentials, or an unknown, expired or revoked session token."""
+
+
+class PermissionDenied(StoreError):
+    """The acting player lacks the operator role."""
+
+
+class AliasRefused(StoreError):
+    """An alias was refused; the message says which rule (R-ALIAS-n) refused it."""
+
+
+class LedgerCorrupt(StoreError):
+    """A consistency check of the ledger failed (should never happen)."""

@@ -1,0 +1,106 @@
+"""The hand-history store: every finished hand (PHH text and events), queryable per player and per table
+(R-INTEG-8).  Cash hands are written by :meth:`Ledger.settle_hand`; hands without money (tournament chips) by
+:meth:`Hands.record`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from riverboat.store._tx import Database, aware
+from riverboat.store.errors import InvalidRequest
+from riverboat.store.models import Hand, HandPlayer
+
+
+@dataclass(frozen=True, slots=True)
+class HandRecord:
+    table_id: str
+    hand_id: str
+    status: str  # started | settled | void | recorded
+    currency: str | None
+    started_at: datetime
+    ended_at: datetime | None
+    rake: int
+    phh: str | None
+    events: list[dict[str, Any]]
+    start_stacks: dict[int, int]
+    changes: dict[int, int]
+
+
+def _record(s: Session, h: Hand) -> HandRecord:
+    players = s.scalars(select(HandPlayer).where(HandPlayer.hand_pk == h.id)).all()
+    return HandRecord(
+        table_id=h.table_id, hand_id=h.hand_id, status=h.status, currency=h.currency,
+        started_at=aware(h.started_at), ended_at=aware(h.ended_at) if h.ended_at else None, rake=h.rake,
+        phh=h.phh, events=list(h.events or []),
+        start_stacks={hp.player_id: hp.start_stack for hp in players},
+        changes={hp.player_id: hp.change for hp in players if hp.change is not None},
+    )
+
+
+class Hands:
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    def get(self, table_id: str, hand_id: str) -> HandRecord | None:
+        def body(s: Session) -> HandRecord | None:
+            h = s.scalar(select(Hand).where(Hand.table_id == table_id, Hand.hand_id == hand_id))
+            return None if h is None else _record(s, h)
+
+        return self._db.run(body)
+
+    def for_table(self, table_id: str, limit: int = 100, *, include_void: bool = False) -> list[HandRecord]:
+        """The table's finished hands, newest first."""
+
+        def body(s: Session) -> list[HandRecord]:
+            q = select(Hand).where(Hand.table_id == table_id)
+            q = q.where(Hand.status.in_(("settled", "recorded", "void") if include_void else ("settled", "recorded")))
+            return [_record(s, h) for h in s.scalars(q.order_by(Hand.id.desc()).limit(limit))]
+
+        return self._db.run(body)
+
+    def for_player(self, player_id: int, limit: int = 100, *, include_void: bool = False) -> list[HandRecord]:
+        """The finished hands the player was dealt into, newest first."""
+
+        def body(s: Session) -> list[HandRecord]:
+            statuses = ("settled", "recorded", "void") if include_void else ("settled", "recorded")
+            q = (select(Hand).join(HandPlayer, HandPlayer.hand_pk == Hand.id)
+                 .where(HandPlayer.player_id == player_id, Hand.status.in_(statuses))
+                 .order_by(Hand.id.desc()).limit(limit))
+            return [_record(s, h) for h in s.scalars(q)]
+
+        return self._db.run(body)
+
+    def record(
+        self,
+        table_id: str,
+        hand_id: str,
+        players: Mapping[int, int],
+        phh: str,
+        events: Sequence[Mapping[str, Any]] | None = None,
+        changes: Mapping[int, int] | None = None,
+    ) -> None:
+        """Save a finished hand that moved no money (tournament chips): ``players`` maps player id to starting
+        stack, ``changes`` to the stack change."""
+        if not players:
+            raise InvalidRequest("a hand needs players")
+
+        def body(s: Session) -> None:
+            now = self._db.now()
+            h = Hand(table_id=table_id, hand_id=hand_id, currency=None, status="recorded", started_at=now,
+                     ended_at=now, rake=0, phh=phh, events=[dict(e) for e in (events or [])])
+            s.add(h)
+            s.flush()
+            s.add_all(HandPlayer(hand_pk=h.id, player_id=pid, start_stack=stack,
+                                 change=(changes or {}).get(pid, 0)) for pid, stack in players.items())
+
+        try:
+            self._db.run(body)
+        except IntegrityError:
+            raise InvalidRequest(f"hand {hand_id!r} at table {table_id!r} is already stored, or a player id is unknown") from None

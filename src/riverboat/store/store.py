@@ -1,0 +1,62 @@
+"""The :class:`Store` facade: one engine, the services (accounts, aliases, ledger, tournaments, hands)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import timedelta
+
+from argon2 import PasswordHasher
+from sqlalchemy.orm import Session
+
+from riverboat.store import migrate
+from riverboat.store._tx import Clock, Database, utc_now
+from riverboat.store.accounts import Accounts
+from riverboat.store.aliases import Aliases
+from riverboat.store.db import make_engine, resolve_url
+from riverboat.store.hands import Hands
+from riverboat.store.ledger import Ledger
+from riverboat.store.tournaments import Tournaments
+
+
+class Store:
+    """Entry point of :mod:`riverboat.store`.  Thread-safe: each call runs in its own session/transaction."""
+
+    def __init__(
+        self,
+        url: str | None = None,
+        *,
+        clock: Clock | None = None,
+        password_hasher: PasswordHasher | None = None,
+        session_ttl: timedelta = timedelta(hours=12),
+    ) -> None:
+        self.url = resolve_url(url)
+        self.engine = make_engine(self.url)
+        self._db = Database(self.engine, clock or utc_now)
+        self.accounts = Accounts(self._db, password_hasher or PasswordHasher(), session_ttl)
+        self.aliases = Aliases(self._db)
+        self.ledger = Ledger(self._db)
+        self.tournaments = Tournaments(self._db)
+        self.hands = Hands(self._db)
+
+    def upgrade(self) -> None:
+        """Apply all Alembic migrations (idempotent)."""
+        migrate.upgrade(self.engine)
+
+    def revision(self) -> str | None:
+        return migrate.current_revision(self.engine)
+
+    @contextmanager
+    def session(self) -> Iterator[Session]:
+        """A session inside one transaction (committed on success, rolled back on error)."""
+        with self._db.sessions.begin() as s:
+            yield s
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.dispose()

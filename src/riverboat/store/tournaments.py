@@ -1,0 +1,360 @@
+"""Tournament money (R-FEE, R-TOURN-REG, R-TOURN-GEN, R-WALLET-5/6/9): registration (buy-in to the prize pool,
+entry fee to the house, or a ticket standing in for both), unregistration and cancellation refunds, prizes, tickets
+and jackpot pools.  Every movement goes through the double-entry core in :mod:`riverboat.store.postings`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from riverboat.store._tx import Database, aware, request_hash
+from riverboat.store.errors import InvalidRequest, NotFound
+from riverboat.store.ledger import _check_id, _require_player
+from riverboat.store.models import Ticket, Tournament, TournamentEntry
+from riverboat.store.postings import AccountKey, check_amount, check_currency, lock_accounts, post
+
+
+@dataclass(frozen=True, slots=True)
+class TicketInfo:
+    id: int
+    player_id: int
+    currency: str
+    face_value: int
+    tournament_id: str | None
+    status: str
+
+
+class Tournaments:
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    def create(
+        self,
+        tournament_id: str,
+        currency: str,
+        buy_in: int,
+        fee: int,
+        *,
+        unregister_deadline: datetime | None = None,
+    ) -> None:
+        """Declare a tournament.  A freeroll has neither buy-in nor fee; every other tournament has both
+        (R-FEE-2, R-TOURN-REG-2).  ``unregister_deadline`` (aware datetime) closes unregistration (R-TOURN-REG-3)."""
+        _check_id(tournament_id, "tournament_id")
+        check_currency(currency)
+        check_amount(buy_in, "buy_in", allow_zero=True)
+        check_amount(fee, "fee", allow_zero=True)
+        if (buy_in == 0) != (fee == 0):
+            raise InvalidRequest("a tournament has both a buy-in and an entry fee, or neither (freeroll, R-FEE-2)")
+
+        def body(s: Session) -> None:
+            s.add(Tournament(tournament_id=tournament_id, currency=currency, buy_in=buy_in, fee=fee,
+                             status="registering",
+                             unregister_deadline=aware(unregister_deadline) if unregister_deadline else None))
+            s.flush()
+
+        try:
+            self._db.run(body)
+        except IntegrityError:
+            raise InvalidRequest(f"tournament {tournament_id!r} already exists") from None
+
+    def status(self, tournament_id: str) -> str:
+        return self._db.run(lambda s: self._get(s, tournament_id).status)
+
+    def start(self, tournament_id: str) -> None:
+        """Registration closes; from now on nobody can unregister (R-TOURN-REG-3)."""
+        self._set_status(tournament_id, "running", ("registering",))
+
+    def finish(self, tournament_id: str) -> None:
+        self._set_status(tournament_id, "finished", ("running",))
+
+    def registered(self, tournament_id: str) -> list[int]:
+        def body(s: Session) -> list[int]:
+            t = self._get(s, tournament_id)
+            return list(s.scalars(select(TournamentEntry.player_id).where(
+                TournamentEntry.tournament_pk == t.id, TournamentEntry.status == "registered")
+                .order_by(TournamentEntry.id)))
+
+        return self._db.run(body)
+
+    def register(self, player_id: int, tournament_id: str, idem_key: str, *, ticket_id: int | None = None) -> int:
+        """Pay the buy-in into the prize pool and the entry fee to the house (R-FEE-1, R-WALLET-5), from the
+        player's balance or with a ticket whose face value equals buy-in + fee.  Returns the transaction id."""
+
+        def body(s: Session) -> int:
+            _require_player(s, player_id)
+            t = self._get(s, tournament_id, lock=True)
+            if t.status != "registering":
+                raise InvalidRequest(f"registration for tournament {tournament_id!r} is closed ({t.status})")
+            entry = s.scalar(select(TournamentEntry).where(TournamentEntry.tournament_pk == t.id,
+                                                           TournamentEntry.player_id == player_id))
+            if entry is not None and entry.status == "registered":
+                raise InvalidRequest(f"player {player_id} is already registered for {tournament_id!r}")
+            prize, fees = AccountKey.prize(tournament_id, t.currency), AccountKey.fees(t.currency)
+            if ticket_id is not None:
+                ticket = self._ticket(s, ticket_id)
+                if ticket.player_id != player_id or ticket.status != "issued":
+                    raise InvalidRequest(f"ticket {ticket_id} is not an unused ticket of player {player_id}")
+                if ticket.tournament_id not in (None, tournament_id):
+                    raise InvalidRequest(f"ticket {ticket_id} is only valid for {ticket.tournament_id!r}")
+                if ticket.currency != t.currency or ticket.face_value != t.buy_in + t.fee:
+                    raise InvalidRequest(
+                        f"ticket {ticket_id} is worth {ticket.face_value} {ticket.currency}, the entry costs "
+                        f"{t.buy_in + t.fee} {t.currency}"
+                    )
+                source = AccountKey.ticket(player_id, t.currency)
+                ticket.status = "redeemed"
+            else:
+                source = AccountKey.wallet(player_id, t.currency)
+            accts = lock_accounts(s, [source, prize, fees])
+            transfers = [(source, prize, t.buy_in)] if t.buy_in else []
+            if t.fee:
+                transfers.append((source, fees, t.fee))
+            txn = post(s, accts, idem_key=idem_key, kind="t_register", req_hash=req, now=self._db.now(),
+                       transfers=transfers)
+            txn.result = txn.id
+            if entry is None:
+                s.add(TournamentEntry(tournament_pk=t.id, player_id=player_id, status="registered",
+                                      ticket_id=ticket_id))
+            else:
+                entry.status, entry.ticket_id = "registered", ticket_id
+            return txn.id
+
+        req = request_hash("t_register", player_id=player_id, tournament_id=tournament_id, ticket_id=ticket_id)
+        return self._db.run_idempotent(idem_key, "t_register", req, body)
+
+    def unregister(self, player_id: int, tournament_id: str, idem_key: str) -> int:
+        """Refund buy-in and fee to where they came from (balance or ticket).  Refused once the tournament has
+        started or its unregistration deadline has passed (R-TOURN-REG-3).  Returns the transaction id."""
+
+        def body(s: Session) -> int:
+            t = self._get(s, tournament_id, lock=True)
+            if t.status != "registering":
+                raise InvalidRequest(
+                    f"tournament {tournament_id!r} has started; buy-in and fee are not refunded (R-TOURN-REG-3)"
+                )
+            if t.unregister_deadline is not None and self._db.now() > aware(t.unregister_deadline):
+                raise InvalidRequest(
+                    f"the unregistration deadline of {tournament_id!r} has passed; no refund (R-TOURN-REG-3)"
+                )
+            return self._refund(s, t, player_id, idem_key, req, "t_unregister")
+
+        req = request_hash("t_unregister", player_id=player_id, tournament_id=tournament_id)
+        return self._db.run_idempotent(idem_key, "t_unregister", req, body)
+
+    def cancel(self, tournament_id: str) -> list[int]:
+        """Cancel a tournament that did not meet its requirements: every registered player gets buy-in and fee
+        back (R-TOURN-REG-4) and any room-added money returns to the room.  Returns the refunded player ids."""
+
+        def body(s: Session) -> list[int]:
+            t = self._get(s, tournament_id, lock=True)
+            if t.status not in ("registering", "running"):
+                raise InvalidRequest(f"tournament {tournament_id!r} is {t.status} and cannot be cancelled")
+            players = list(s.scalars(select(TournamentEntry.player_id).where(
+                TournamentEntry.tournament_pk == t.id, TournamentEntry.status == "registered")
+                .order_by(TournamentEntry.id)))
+            for pid in players:
+                key = f"t_cancel:{tournament_id}:{pid}"
+                self._refund(s, t, pid, key, request_hash("t_cancel", tournament_id=tournament_id, player_id=pid),
+                             "t_cancel")
+            prize, ext = AccountKey.prize(tournament_id, t.currency), AccountKey.external(t.currency)
+            accts = lock_accounts(s, [prize, ext])
+            left = accts[prize].balance
+            post(s, accts, idem_key=f"t_cancel_pool:{tournament_id}", kind="t_cancel_pool",
+                 req_hash=request_hash("t_cancel_pool", tournament_id=tournament_id), now=self._db.now(),
+                 transfers=[(prize, ext, left)] if left else [], result=left)
+            t.status = "cancelled"
+            return players
+
+        return self._db.run(body)
+
+    def add_to_prize_pool(self, tournament_id: str, amount: int, idem_key: str) -> int:
+        """Room money added to the prize pool (guarantees, freerolls: R-TOURN-GEN-1/3)."""
+        check_amount(amount)
+
+        def body(s: Session) -> int:
+            t = self._get(s, tournament_id)
+            prize, ext = AccountKey.prize(tournament_id, t.currency), AccountKey.external(t.currency)
+            accts = lock_accounts(s, [prize, ext])
+            txn = post(s, accts, idem_key=idem_key, kind="t_add_prize", req_hash=req, now=self._db.now(),
+                       transfers=[(ext, prize, amount)])
+            txn.result = txn.id
+            return txn.id
+
+        req = request_hash("t_add_prize", tournament_id=tournament_id, amount=amount)
+        return self._db.run_idempotent(idem_key, "t_add_prize", req, body)
+
+    def prize_pool(self, tournament_id: str) -> int:
+        def body(s: Session) -> int:
+            t = self._get(s, tournament_id)
+            from riverboat.store.models import Account
+
+            bal = s.scalar(select(Account.balance).where(
+                Account.key == AccountKey.prize(tournament_id, t.currency).key))
+            return int(bal or 0)
+
+        return self._db.run(body)
+
+    def pay_prize(self, tournament_id: str, player_id: int, amount: int, idem_key: str) -> int:
+        """Pay a prize from the prize pool to the player's balance at once (R-TOURN-GEN-5, R-WALLET-6)."""
+        check_amount(amount)
+
+        def body(s: Session) -> int:
+            _require_player(s, player_id)
+            t = self._get(s, tournament_id)
+            if t.status == "cancelled":
+                raise InvalidRequest(f"tournament {tournament_id!r} was cancelled")
+            prize, wallet = AccountKey.prize(tournament_id, t.currency), AccountKey.wallet(player_id, t.currency)
+            accts = lock_accounts(s, [prize, wallet])
+            txn = post(s, accts, idem_key=idem_key, kind="t_prize", req_hash=req, now=self._db.now(),
+                       transfers=[(prize, wallet, amount)])
+            txn.result = txn.id
+            return txn.id
+
+        req = request_hash("t_prize", tournament_id=tournament_id, player_id=player_id, amount=amount)
+        return self._db.run_idempotent(idem_key, "t_prize", req, body)
+
+    # ------------------------------------------------------------------ tickets
+    def issue_ticket(
+        self,
+        player_id: int,
+        currency: str,
+        face_value: int,
+        idem_key: str,
+        *,
+        tournament_id: str | None = None,
+        from_tournament: str | None = None,
+    ) -> int:
+        """Credit a non-cashable ticket (R-TOURN-GEN-2, R-WALLET-6), funded by the room or, with
+        ``from_tournament``, by that tournament's prize pool (satellites).  ``tournament_id`` restricts where it
+        can be used.  Returns the ticket id."""
+        check_currency(currency)
+        check_amount(face_value, "face_value")
+
+        def body(s: Session) -> int:
+            _require_player(s, player_id)
+            if from_tournament is not None:
+                src_t = self._get(s, from_tournament)
+                if src_t.currency != currency:
+                    raise InvalidRequest("the ticket's currency differs from the tournament's")
+                source = AccountKey.prize(from_tournament, currency)
+            else:
+                source = AccountKey.external(currency)
+            dest = AccountKey.ticket(player_id, currency)
+            accts = lock_accounts(s, [source, dest])
+            ticket = Ticket(player_id=player_id, currency=currency, face_value=face_value,
+                            tournament_id=tournament_id, status="issued", created_at=self._db.now())
+            s.add(ticket)
+            s.flush()
+            post(s, accts, idem_key=idem_key, kind="ticket_issue", req_hash=req, now=self._db.now(),
+                 transfers=[(source, dest, face_value)], result=ticket.id)
+            return ticket.id
+
+        req = request_hash("ticket_issue", player_id=player_id, currency=currency, face_value=face_value,
+                           tournament_id=tournament_id, from_tournament=from_tournament)
+        return self._db.run_idempotent(idem_key, "ticket_issue", req, body)
+
+    def tickets(self, player_id: int, *, unused_only: bool = True) -> list[TicketInfo]:
+        def body(s: Session) -> list[TicketInfo]:
+            q = select(Ticket).where(Ticket.player_id == player_id)
+            if unused_only:
+                q = q.where(Ticket.status == "issued")
+            return [TicketInfo(t.id, t.player_id, t.currency, t.face_value, t.tournament_id, t.status)
+                    for t in s.scalars(q.order_by(Ticket.id))]
+
+        return self._db.run(body)
+
+    # ------------------------------------------------------------------ jackpots
+    def jackpot_contribute(self, tournament_id: str, pool: str, amount: int, idem_key: str) -> int:
+        """Move part of a tournament's stakes into a jackpot pool (R-WALLET-9, R-AOG-5)."""
+        check_amount(amount)
+        _check_id(pool, "pool")
+
+        def body(s: Session) -> int:
+            t = self._get(s, tournament_id)
+            src, dest = AccountKey.prize(tournament_id, t.currency), AccountKey.jackpot(pool, t.currency)
+            accts = lock_accounts(s, [src, dest])
+            txn = post(s, accts, idem_key=idem_key, kind="jackpot_in", req_hash=req, now=self._db.now(),
+                       transfers=[(src, dest, amount)])
+            txn.result = txn.id
+            return txn.id
+
+        req = request_hash("jackpot_in", tournament_id=tournament_id, pool=pool, amount=amount)
+        return self._db.run_idempotent(idem_key, "jackpot_in", req, body)
+
+    def jackpot_pay(self, pool: str, player_id: int, currency: str, amount: int, idem_key: str) -> int:
+        """Pay a jackpot win to the player's balance, separately from any tournament prize (R-WALLET-9)."""
+        check_amount(amount)
+        check_currency(currency)
+
+        def body(s: Session) -> int:
+            _require_player(s, player_id)
+            src, dest = AccountKey.jackpot(pool, currency), AccountKey.wallet(player_id, currency)
+            accts = lock_accounts(s, [src, dest])
+            txn = post(s, accts, idem_key=idem_key, kind="jackpot_out", req_hash=req, now=self._db.now(),
+                       transfers=[(src, dest, amount)])
+            txn.result = txn.id
+            return txn.id
+
+        req = request_hash("jackpot_out", pool=pool, player_id=player_id, currency=currency, amount=amount)
+        return self._db.run_idempotent(idem_key, "jackpot_out", req, body)
+
+    def jackpot_balance(self, pool: str, currency: str) -> int:
+        from riverboat.store.models import Account
+
+        def body(s: Session) -> int:
+            bal = s.scalar(select(Account.balance).where(Account.key == AccountKey.jackpot(pool, currency).key))
+            return int(bal or 0)
+
+        return self._db.run(body)
+
+    # ------------------------------------------------------------------ helpers
+    def _refund(self, s: Session, t: Tournament, player_id: int, idem_key: str, req: str, kind: str) -> int:
+        entry = s.scalar(select(TournamentEntry).where(TournamentEntry.tournament_pk == t.id,
+                                                       TournamentEntry.player_id == player_id))
+        if entry is None or entry.status != "registered":
+            raise InvalidRequest(f"player {player_id} is not registered for {t.tournament_id!r}")
+        prize, fees = AccountKey.prize(t.tournament_id, t.currency), AccountKey.fees(t.currency)
+        if entry.ticket_id is not None:
+            dest = AccountKey.ticket(player_id, t.currency)
+            ticket = self._ticket(s, entry.ticket_id)
+            ticket.status = "issued"
+        else:
+            dest = AccountKey.wallet(player_id, t.currency)
+        accts = lock_accounts(s, [prize, fees, dest])
+        transfers = [(prize, dest, t.buy_in)] if t.buy_in else []
+        if t.fee:
+            transfers.append((fees, dest, t.fee))
+        txn = post(s, accts, idem_key=idem_key, kind=kind, req_hash=req, now=self._db.now(), transfers=transfers)
+        txn.result = txn.id
+        entry.status = "unregistered" if kind == "t_unregister" else "refunded"
+        return txn.id
+
+    def _set_status(self, tournament_id: str, status: str, allowed_from: tuple[str, ...]) -> None:
+        def body(s: Session) -> None:
+            t = self._get(s, tournament_id, lock=True)
+            if t.status not in allowed_from:
+                raise InvalidRequest(f"tournament {tournament_id!r} is {t.status}; cannot become {status}")
+            t.status = status
+
+        self._db.run(body)
+
+    @staticmethod
+    def _get(s: Session, tournament_id: str, *, lock: bool = False) -> Tournament:
+        q = select(Tournament).where(Tournament.tournament_id == tournament_id)
+        if lock:
+            q = q.with_for_update()
+        t = s.scalar(q)
+        if t is None:
+            raise NotFound(f"no tournament {tournament_id!r}")
+        return t
+
+    @staticmethod
+    def _ticket(s: Session, ticket_id: int) -> Ticket:
+        ticket = s.get(Ticket, ticket_id, with_for_update=True)
+        if ticket is None:
+            raise NotFound(f"no ticket {ticket_id}")
+        return ticket
