@@ -1,0 +1,159 @@
+"""A WebSocket client of the Riverboat protocol (v1), used by the bots, the integration tests and the load benchmark.
+
+It speaks exactly what a browser speaks (docs/protocol.md): ``auth`` on connect, commands with client ids, and it
+matches each ``ack`` / ``error`` to the command that caused it. Every frame received is kept in ``frames`` (when
+``keep_frames`` is on) and handed to ``on_frame`` callbacks, so tests can record and check them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import time
+from collections.abc import Callable
+from typing import Any
+
+import websockets
+from websockets.asyncio.client import ClientConnection
+
+
+class CommandRefused(Exception):
+    """The server answered a command with an ``error`` frame."""
+
+    def __init__(self, frame: dict[str, Any]) -> None:
+        super().__init__(f"{frame.get('code')}: {frame.get('message')}")
+        self.frame = frame
+        self.code = frame.get("code")
+
+
+class ProtocolClient:
+    def __init__(self, ws_url: str, token: str | None = None, *, keep_frames: bool = False) -> None:
+        self.ws_url = ws_url
+        self.token = token
+        self.keep_frames = keep_frames
+        self.frames: list[dict[str, Any]] = []
+        self.on_frame: list[Callable[[dict[str, Any]], None]] = []
+        self.player_id: Any = None
+        self.views: dict[str, dict[str, Any]] = {}
+        self._ids = itertools.count(1)
+        self._pending: dict[Any, asyncio.Future[dict[str, Any]]] = {}
+        self._ws: ClientConnection | None = None
+        self._reader: asyncio.Task[None] | None = None
+        self._welcome: asyncio.Future[dict[str, Any]] | None = None
+        self.closed = asyncio.Event()
+
+    # ---------------------------------------------------------------------------------------------- connection
+
+    async def connect(self, timeout: float = 10.0) -> dict[str, Any]:
+        """Open the socket and authenticate; returns the ``welcome`` frame."""
+        loop = asyncio.get_running_loop()
+        self._welcome = loop.create_future()
+        self._ws = await websockets.connect(self.ws_url, max_size=2**22, open_timeout=timeout,
+                                            ping_interval=None, compression=None)
+        self._reader = asyncio.create_task(self._read_loop())
+        if self.token is not None:
+            await self.send({"type": "auth", "token": self.token})
+            welcome = await asyncio.wait_for(asyncio.shield(self._welcome), timeout)
+            self.player_id = welcome.get("player_id")
+            return welcome
+        return {}
+
+    async def close(self) -> None:
+        if self._ws is not None:
+            with contextlib.suppress(Exception):
+                await self._ws.close()
+        if self._reader is not None:
+            with contextlib.suppress(BaseException):
+                await asyncio.wait_for(self._reader, 5.0)
+
+    async def __aenter__(self) -> ProtocolClient:
+        await self.connect()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def _read_loop(self) -> None:
+        assert self._ws is not None
+        try:
+            async for raw in self._ws:
+                frame = json.loads(raw)
+                frame["_t"] = time.perf_counter()
+                self._dispatch(frame)
+        except websockets.ConnectionClosed:
+            pass
+        finally:
+            self.closed.set()
+            for fut in self._pending.values():
+                if not fut.done():
+                    fut.set_exception(ConnectionError("connection closed"))
+            if self._welcome is not None and not self._welcome.done():
+                self._welcome.set_exception(ConnectionError("connection closed before welcome"))
+
+    def _dispatch(self, frame: dict[str, Any]) -> None:
+        if self.keep_frames:
+            self.frames.append(frame)
+        kind = frame.get("type")
+        if kind == "welcome" and self._welcome is not None and not self._welcome.done():
+            self._welcome.set_result(frame)
+        elif kind == "error" and self._welcome is not None and not self._welcome.done() and self.player_id is None \
+                and frame.get("code") in ("bad_token", "unauthenticated"):
+            self._welcome.set_exception(CommandRefused(frame))
+        elif kind == "table_state":
+            self.views[str(frame.get("table"))] = frame.get("view") or {}
+        ref = frame.get("ref")
+        if kind in ("ack", "error", "pong") and ref in self._pending:
+            fut = self._pending.pop(ref)
+            if not fut.done():
+                fut.set_result(frame)
+        for callback in self.on_frame:
+            callback(frame)
+
+    # ---------------------------------------------------------------------------------------------- sending
+
+    async def send(self, frame: dict[str, Any]) -> Any:
+        """Send a frame (``v`` and a fresh ``id`` are added if absent); returns its id."""
+        assert self._ws is not None, "connect() first"
+        frame = dict(frame)
+        frame.setdefault("v", 1)
+        frame.setdefault("id", next(self._ids))
+        await self._ws.send(json.dumps(frame))
+        return frame["id"]
+
+    async def send_raw(self, text: str) -> None:
+        assert self._ws is not None, "connect() first"
+        await self._ws.send(text)
+
+    async def request(self, frame: dict[str, Any], timeout: float = 10.0) -> dict[str, Any]:
+        """Send a command and wait for its ``ack``/``error``/``pong``; returns that frame."""
+        frame = dict(frame)
+        frame.setdefault("v", 1)
+        frame.setdefault("id", next(self._ids))
+        fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._pending[frame["id"]] = fut
+        await self.send(frame)
+        return await asyncio.wait_for(fut, timeout)
+
+    async def command(self, frame: dict[str, Any], timeout: float = 10.0) -> dict[str, Any]:
+        """Like :meth:`request` but raises :class:`CommandRefused` on an ``error`` answer."""
+        reply = await self.request(frame, timeout)
+        if reply.get("type") == "error":
+            raise CommandRefused(reply)
+        return reply
+
+    async def sit(self, table: str, seat: int, buy_in: int, **extra: Any) -> dict[str, Any]:
+        return await self.command({"type": "sit", "table": table, "seat": seat, "buy_in": buy_in, **extra})
+
+    async def act(self, table: str, kind: str, amount: int | None = None, cards: list[str] | None = None
+                  ) -> dict[str, Any]:
+        frame: dict[str, Any] = {"type": "act", "table": table, "kind": kind}
+        if amount is not None:
+            frame["amount"] = amount
+        if cards is not None:
+            frame["cards"] = cards
+        return await self.request(frame)
+
+    async def leave(self, table: str) -> dict[str, Any]:
+        return await self.command({"type": "leave", "table": table})

@@ -1,0 +1,48 @@
+"""``riverboat serve``: run the room on http://127.0.0.1:8000 with SQLite, demo tables and bots."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("serve")
+    def serve(
+        host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+        port: Annotated[int, typer.Option(help="TCP port (0 = any free port).")] = 8000,
+        database_url: Annotated[str | None, typer.Option(
+            "--database-url", help="SQLAlchemy URL; default $RIVERBOAT_DATABASE_URL or a SQLite file in the "
+            "user data directory.")] = None,
+        no_demo: Annotated[bool, typer.Option("--no-demo", help="Open no demo tables and start no bots.")] = False,
+        tables: Annotated[Path | None, typer.Option(
+            help="JSON list of tables to open instead of the demo tables (see riverboat.server.demo).")] = None,
+        bots: Annotated[bool, typer.Option(help="Seat the demo bots given in the table list.")] = True,
+        signup_play_chips: Annotated[int, typer.Option(
+            help="Play money credited to every new account (minor units).")] = 1_000_000,
+        login_rate: Annotated[float, typer.Option(
+            help="Login attempts per second allowed per client address (burst 20).")] = 0.5,
+        frame_rate: Annotated[float, typer.Option(
+            help="WebSocket frames per second allowed per connection (burst 40).")] = 20.0,
+        log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "warning",
+    ) -> None:
+        """Start the poker room server: REST + WebSocket + the browser client. Ctrl-C stops it cleanly."""
+        import asyncio
+
+        from riverboat.server.launch import LaunchOptions, launch
+
+        options = LaunchOptions(
+            host=host,
+            port=port,
+            database_url=database_url,
+            demo=not no_demo,
+            tables_file=tables,
+            bots=bots,
+            signup_play_chips=signup_play_chips,
+            login_rate=login_rate,
+            frame_rate=frame_rate,
+            log_level=log_level,
+        )
+        asyncio.run(launch(options, echo=typer.echo))

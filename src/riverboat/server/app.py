@@ -1,0 +1,77 @@
+"""The ASGI application: REST routes, the ``/ws`` WebSocket, and the browser client as static files at ``/``."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
+from starlette.responses import HTMLResponse
+from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket
+
+from .hub import Hub, ServerConfig
+from .rest import make_routes
+from .ws import websocket_endpoint
+
+log = logging.getLogger(__name__)
+
+_PLACEHOLDER = """<!doctype html><html><head><meta charset="utf-8"><title>Riverboat</title></head>
+<body><h1>Riverboat</h1><p>The browser client is not installed. The API is described at
+<a href="/openapi.json">/openapi.json</a>; tables are played over the WebSocket at <code>/ws</code>.</p></body></html>
+"""
+
+
+def create_app(store: Any, room: Any, config: ServerConfig | None = None) -> Starlette:
+    """Build the app around a :class:`riverboat.store.Store` and a :class:`riverboat.room.Room`.
+
+    With ``config.manage_room`` (the default) the app's lifespan calls ``room.start()`` on startup and
+    ``room.stop()`` on shutdown (hands in progress are voided and refunded by the room, R-SERVER); ``/health`` answers
+    200 only in between.
+    """
+    hub = Hub(store, room, config)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        if hub.config.manage_room:
+            await room.start()
+        hub.ready = True
+        try:
+            yield
+        finally:
+            await shutdown(hub)
+
+    async def ws_route(ws: WebSocket) -> None:
+        await websocket_endpoint(hub, ws)
+
+    routes: list[BaseRoute] = [*make_routes(hub), WebSocketRoute("/ws", ws_route)]
+    web_dir = hub.config.web_dir
+    if web_dir is not None and (web_dir / "index.html").is_file():
+        routes.append(Mount("/", app=StaticFiles(directory=str(web_dir), html=True), name="web"))
+    else:
+        async def placeholder(request: Any) -> HTMLResponse:
+            return HTMLResponse(_PLACEHOLDER)
+
+        routes.append(Route("/", placeholder))
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(GZipMiddleware, minimum_size=2048)])
+    app.state.hub = hub
+    return app
+
+
+async def shutdown(hub: Hub) -> None:
+    """Stop taking commands, tell every client, and stop the room (it voids and refunds unfinished hands)."""
+    if hub.stopping:
+        return
+    hub.stopping = True
+    await hub.notify_all({"type": "notice", "code": "shutdown", "message": "the server is shutting down"})
+    if hub.config.manage_room:
+        try:
+            await hub.room.stop()
+        except Exception:
+            log.exception("room.stop() failed")
+    hub.ready = False

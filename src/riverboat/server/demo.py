@@ -1,0 +1,81 @@
+"""Demo tables for ``riverboat serve``, and loading table lists from JSON (``--tables FILE``).
+
+A table entry is a JSON object with the fields of :class:`riverboat.room.TableSpec` (``name``, ``game``,
+``structure``, ``small_blind``, ``big_blind``, ``ante``, ``bring_in``, ``small_bet``, ``big_bet``, ``max_seats``,
+``min_buy_in``, ``max_buy_in``, ``currency``, ``rake``, ``mixed``, ``settings``) plus ``"bots": n`` (how many
+demo bots to seat) and ``"bot": "random" | "strength"``. An entry with ``"speed": true`` is a Speed Poker pool
+(:class:`riverboat.room.SpeedSpec` fields: ``name``, ``game``, ``structure``, blinds, ``table_size``, buy-ins,
+``currency``, ``rake``, ``settings``).
+
+The demo tables are play money (``PLAY``), so a freshly registered player (who receives play chips on sign-up)
+can sit at once; one real-money table shows the rake.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import fields
+from pathlib import Path
+from typing import Any
+
+DEMO_TABLES: list[dict[str, Any]] = [
+    {"name": "Riga", "game": "holdem", "structure": "NL", "small_blind": 50, "big_blind": 100, "max_seats": 6,
+     "min_buy_in": 4000, "max_buy_in": 20000, "currency": "PLAY", "bots": 3, "bot": "strength"},
+    {"name": "Vilnius", "game": "omaha", "structure": "PL", "small_blind": 50, "big_blind": 100, "max_seats": 6,
+     "min_buy_in": 4000, "max_buy_in": 20000, "currency": "PLAY", "bots": 2},
+    {"name": "Tallinn", "game": "omaha_hl", "structure": "PL", "small_blind": 50, "big_blind": 100,
+     "max_seats": 8, "min_buy_in": 4000, "max_buy_in": 20000, "currency": "PLAY", "bots": 2},
+    {"name": "Kaunas", "game": "stud", "structure": "FL", "ante": 10, "bring_in": 25, "small_bet": 100,
+     "big_bet": 200, "small_blind": 50, "big_blind": 100, "max_seats": 8, "min_buy_in": 1000,
+     "max_buy_in": None, "currency": "PLAY", "bots": 3},
+    {"name": "Tartu", "game": "triple_draw_27", "structure": "FL", "small_blind": 50, "big_blind": 100,
+     "max_seats": 6, "min_buy_in": 1000, "max_buy_in": None, "currency": "PLAY", "bots": 2},
+    {"name": "Daugava", "game": "draw32", "structure": "FL", "small_blind": 50, "big_blind": 100,
+     "max_seats": 5, "min_buy_in": 1000, "max_buy_in": None, "currency": "PLAY", "bots": 2},
+    {"name": "Jurmala", "game": "razz", "structure": "FL", "ante": 10, "bring_in": 25, "small_bet": 100,
+     "big_bet": 200, "small_blind": 50, "big_blind": 100, "max_seats": 8, "min_buy_in": 1000,
+     "max_buy_in": None, "currency": "PLAY", "bots": 2},
+    {"name": "Parnu", "game": "six_plus", "structure": "NL", "small_blind": 50, "big_blind": 100, "max_seats": 6,
+     "min_buy_in": 4000, "max_buy_in": 20000, "currency": "PLAY", "bots": 2},
+    {"name": "Sigulda", "game": "holdem", "structure": "FL", "small_blind": 50, "big_blind": 100, "max_seats": 10,
+     "min_buy_in": 1000, "max_buy_in": None, "currency": "PLAY", "bots": 3, "mixed": "horse"},
+    {"name": "Liepaja", "game": "holdem", "structure": "NL", "small_blind": 5, "big_blind": 10, "max_seats": 6,
+     "min_buy_in": 400, "max_buy_in": 2000, "currency": "EUR", "bots": 0},
+]
+
+_BOT_KEYS = ("bots", "bot")
+
+
+def load_tables(path: str | Path) -> list[dict[str, Any]]:
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    if not isinstance(data, list) or not all(isinstance(e, dict) for e in data):
+        raise ValueError(f"{path}: expected a JSON list of table objects")
+    return data
+
+
+def table_spec(entry: dict[str, Any]) -> Any:
+    """Build a ``TableSpec`` (or ``SpeedSpec`` when ``speed`` is true) from a table entry."""
+    from riverboat.room import SpeedSpec, TableSpec
+
+    cls = SpeedSpec if entry.get("speed") else TableSpec
+    known = {f.name for f in fields(cls)}
+    kwargs = {k: v for k, v in entry.items() if k not in _BOT_KEYS and k != "speed"}
+    unknown = sorted(set(kwargs) - known)
+    if unknown:
+        raise ValueError(f"table {entry.get('name')!r}: unknown fields {', '.join(unknown)}")
+    if "spread" in kwargs and isinstance(kwargs["spread"], list):
+        kwargs["spread"] = tuple(kwargs["spread"])
+    return cls(**kwargs)
+
+
+async def open_tables(room: Any, entries: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
+    """Open every entry in the room; returns (table or pool id, entry) pairs in order."""
+    opened = []
+    for entry in entries:
+        spec = table_spec(entry)
+        if entry.get("speed"):
+            ident = await room.open_speed_pool(spec)
+        else:
+            ident = await room.open_table(spec)
+        opened.append((str(ident), entry))
+    return opened

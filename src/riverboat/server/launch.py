@@ -1,0 +1,78 @@
+"""Assemble and run a room server: store (migrated), room, tables, the app on uvicorn.
+
+Used by ``riverboat serve``. Bots live in a higher layer, so they are plugged in through the ``started`` hook
+(which receives the base URL, the store and the opened tables) and the ``stopping`` hook.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .demo import DEMO_TABLES, load_tables, open_tables
+from .hub import ServerConfig
+from .ratelimit import Rate
+from .runner import serve
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class LaunchOptions:
+    host: str = "127.0.0.1"
+    port: int = 8000
+    database_url: str | None = None
+    demo: bool = True
+    tables_file: Path | None = None
+    bots: bool = True
+    signup_play_chips: int = 1_000_000
+    login_rate: float = 0.5
+    frame_rate: float = 20.0
+    log_level: str = "warning"
+
+
+StartedHook = Callable[[str, Any, list[tuple[str, dict[str, Any]]]], Awaitable[None]]
+
+
+async def launch(
+    options: LaunchOptions,
+    *,
+    echo: Callable[[str], None] = print,
+    started: StartedHook | None = None,
+    stopping: Callable[[], None] | None = None,
+) -> None:
+    from riverboat.room import RealClock, Room
+    from riverboat.store import Store
+
+    store = Store(options.database_url)
+    store.upgrade()
+    room = Room(store, clock=RealClock())
+    config = ServerConfig(
+        signup_play_chips=options.signup_play_chips,
+        login_rate=Rate(burst=20, per_second=options.login_rate),
+        frame_rate=Rate(burst=40, per_second=options.frame_rate),
+        manage_room=False,
+    )
+    entries: list[dict[str, Any]] = []
+    if options.tables_file is not None:
+        entries = load_tables(options.tables_file)
+    elif options.demo:
+        entries = [dict(e) for e in DEMO_TABLES]
+    await room.start()
+    try:
+        opened = await open_tables(room, entries)
+
+        async def on_started(base_url: str) -> None:
+            if started is not None and options.bots:
+                await started(base_url, store, opened)
+            echo(f"Riverboat is running on {base_url}  ({len(opened)} tables; Ctrl-C to stop)")
+
+        await serve(store, room, host=options.host, port=options.port, config=config, on_started=on_started,
+                    on_exit=stopping, log_level=options.log_level)
+    finally:
+        await room.stop()
+        store.dispose()
+        echo("Riverboat stopped: unfinished hands voided and refunded, stacks kept.")

@@ -1,0 +1,118 @@
+"""The OpenAPI 3.1 document of the REST API, served at ``GET /openapi.json``.
+
+Paths are written here; every body schema is generated from the pydantic models in :mod:`.schemas` (and the
+WebSocket frame schemas from :mod:`.protocol` are attached under ``x-websocket``), so the document cannot drift
+from what the handlers validate.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel
+
+from riverboat import __version__
+
+from . import protocol, schemas
+
+_MODELS: tuple[type[BaseModel], ...] = (
+    schemas.Credentials,
+    schemas.LoginCredentials,
+    schemas.AliasChange,
+    schemas.ErrorOut,
+    schemas.HealthOut,
+    schemas.PlayerOut,
+    schemas.TokenOut,
+    schemas.MeOut,
+    schemas.LobbyOut,
+    schemas.CashierOut,
+    schemas.HandsOut,
+)
+
+
+def _ref(name: str) -> dict[str, Any]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _json(name: str) -> dict[str, Any]:
+    return {"application/json": {"schema": _ref(name)}}
+
+
+def _op(summary: str, ok: str | None, *, status: str = "200", body: str | None = None, auth: bool = True,
+        errors: tuple[str, ...] = ()) -> dict[str, Any]:
+    op: dict[str, Any] = {"summary": summary, "responses": {}}
+    if ok is None:
+        op["responses"][status] = {"description": "done"}
+    else:
+        op["responses"][status] = {"description": "OK", "content": _json(ok)}
+    if body is not None:
+        op["requestBody"] = {"required": True, "content": _json(body)}
+    if auth:
+        op["security"] = [{"bearer": []}]
+        errors = ("401", *errors)
+    for code in errors:
+        op["responses"][code] = {"description": "error", "content": _json("ErrorOut")}
+    return op
+
+
+def build_openapi() -> dict[str, Any]:
+    components: dict[str, Any] = {}
+    for model in _MODELS:
+        schema = model.model_json_schema(ref_template="#/components/schemas/{model}")
+        for name, sub in schema.pop("$defs", {}).items():
+            components[name] = sub
+        components[model.__name__] = schema
+    table_param = {"name": "table_id", "in": "path", "required": True, "schema": {"type": "string"}}
+    hand_param = {"name": "hand_id", "in": "path", "required": True, "schema": {"type": "string"}}
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "Riverboat",
+            "version": __version__,
+            "description": "REST API of the Riverboat poker room. Table play uses the WebSocket protocol at /ws "
+            "(docs/protocol.md; frame schemas under x-websocket). Money is integer minor units.",
+        },
+        "paths": {
+            "/health": {"get": _op("Readiness: 200 once the room is running, 503 before", "HealthOut", auth=False)},
+            "/api/register": {
+                "post": _op("Create an account", "PlayerOut", status="201", body="Credentials", auth=False,
+                            errors=("409", "422", "429"))
+            },
+            "/api/login": {
+                "post": _op("Log in; returns a bearer token", "TokenOut", body="LoginCredentials", auth=False,
+                            errors=("401", "422", "429"))
+            },
+            "/api/logout": {"post": _op("Revoke the bearer token", None, status="204")},
+            "/api/me": {"get": _op("The logged-in player, alias and balances", "MeOut")},
+            "/api/alias": {"put": _op("Change the alias (R-ALIAS)", "PlayerOut", body="AliasChange",
+                                      errors=("409", "422"))},
+            "/api/lobby": {"get": _op("Tables and Speed Poker pools", "LobbyOut", auth=False)},
+            "/api/tables/{table_id}": {
+                "get": {**_op("Public information on one table", None, errors=("404",)),
+                        "parameters": [table_param]}
+            },
+            "/api/cashier": {"get": _op("Balances and money movements", "CashierOut")},
+            "/api/hands": {
+                "get": {**_op("The player's recent hands", "HandsOut"),
+                        "parameters": [
+                            {"name": "table", "in": "query", "required": False, "schema": {"type": "string"}},
+                            {"name": "limit", "in": "query", "required": False,
+                             "schema": {"type": "integer", "minimum": 1, "maximum": 500}},
+                        ]}
+            },
+            "/api/hands/{table_id}/{hand_id}": {
+                "get": {**_op("One hand as this player may see it", None, errors=("404",)),
+                        "parameters": [table_param, hand_param]}
+            },
+        },
+        "components": {
+            "schemas": components,
+            "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
+        },
+        "x-websocket": {
+            "path": "/ws",
+            "protocol_version": protocol.PROTOCOL_VERSION,
+            "client_frames": protocol.client_frame_schema(),
+            "server_frames": protocol.server_frame_schemas(),
+        },
+    }

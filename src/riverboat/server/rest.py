@@ -1,0 +1,356 @@
+"""REST handlers: health, register/login/logout, me, alias, lobby, table info, cashier, hand histories.
+
+Every refusal is ``{"error": {"code", "message"}}`` with a 4xx status and changes nothing. Everything except
+``/health``, ``/openapi.json``, register, login and the lobby needs ``Authorization: Bearer <token>``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+from datetime import date, datetime
+from enum import Enum
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from riverboat.store.errors import (
+    AliasRefused,
+    AuthError,
+    IdempotencyConflict,
+    InsufficientFunds,
+    InvalidRequest,
+    NotFound,
+    PermissionDenied,
+    StoreError,
+)
+
+from . import schemas
+from .hub import Hub
+from .openapi import build_openapi
+
+log = logging.getLogger(__name__)
+
+CURRENCIES = ("EUR", "PLAY")
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, code: str, message: str, headers: dict[str, str] | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.headers = headers
+
+
+def error_response(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status, headers=headers)
+
+
+def jsonable(value: Any) -> Any:
+    """Turn store/room records (dataclasses, enums, datetimes, pydantic models) into JSON-able values."""
+    if value is None or isinstance(value, bool | int | str):
+        return value
+    if isinstance(value, float):
+        return value
+    if isinstance(value, Enum):
+        return jsonable(value.value)
+    if isinstance(value, datetime | date):
+        return value.isoformat()
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [jsonable(v) for v in value]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, BaseModel):
+        return jsonable(value.model_dump())
+    if hasattr(value, "_asdict"):
+        return jsonable(value._asdict())
+    return str(value)
+
+
+def player_id_of(info: Any) -> Any:
+    for attr in ("player_id", "id"):
+        value = getattr(info, attr, None)
+        if value is not None:
+            return value
+    raise TypeError(f"cannot find the player id in {info!r}")
+
+
+def player_dict(info: Any) -> dict[str, Any]:
+    return {
+        "player_id": player_id_of(info),
+        "username": getattr(info, "username", None),
+        "alias": getattr(info, "alias", None),
+        "role": jsonable(getattr(info, "role", None)),
+    }
+
+
+def store_error(exc: StoreError) -> ApiError:
+    message = str(exc) or exc.__class__.__name__
+    if isinstance(exc, AuthError):
+        return ApiError(401, "unauthenticated", message)
+    if isinstance(exc, NotFound):
+        return ApiError(404, "not_found", message)
+    if isinstance(exc, AliasRefused):
+        return ApiError(422, "alias_refused", message)
+    if isinstance(exc, InsufficientFunds):
+        return ApiError(409, "insufficient_funds", message)
+    if isinstance(exc, IdempotencyConflict):
+        return ApiError(409, "conflict", message)
+    if isinstance(exc, PermissionDenied):
+        return ApiError(403, "forbidden", message)
+    if isinstance(exc, InvalidRequest):
+        return ApiError(422, "invalid", message)
+    return ApiError(400, "refused", message)
+
+
+async def parse_body(request: Request, model: type[BaseModel]) -> Any:
+    raw = await request.body()
+    if len(raw) > 16 * 1024:
+        raise ApiError(413, "too_large", "the request body is limited to 16 KiB")
+    try:
+        data = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        raise ApiError(400, "bad_json", "the request body is not valid JSON") from None
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        loc = ".".join(str(p) for p in first["loc"]) or "body"
+        raise ApiError(422, "invalid", f"{loc}: {first['msg']}") from None
+
+
+def client_address(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+def bearer_token(request: Request) -> str | None:
+    header = request.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    return token.strip()
+
+
+async def authenticate(hub: Hub, request: Request) -> Any:
+    token = bearer_token(request)
+    if token is None:
+        raise ApiError(401, "unauthenticated", "send Authorization: Bearer <token> (from POST /api/login)",
+                       {"WWW-Authenticate": "Bearer"})
+    try:
+        return await hub.call_store(hub.store.accounts.authenticate, token)
+    except AuthError:
+        raise ApiError(401, "bad_token", "the token is unknown, expired or logged out",
+                       {"WWW-Authenticate": "Bearer"}) from None
+
+
+def _limited(hub: Hub, limiter_checks: list[tuple[Any, str]]) -> None:
+    for limiter, key in limiter_checks:
+        wait = limiter.check(key)
+        if wait > 0:
+            retry = max(1, int(wait + 0.999))
+            raise ApiError(429, "rate_limited", f"too many attempts; retry in {retry} s", {"Retry-After": str(retry)})
+
+
+# ---------------------------------------------------------------------------------------------------- handlers
+
+
+def make_routes(hub: Hub) -> list[Route]:
+    openapi_doc = build_openapi()
+
+    def handler(fn: Any) -> Any:
+        async def endpoint(request: Request) -> Response:
+            try:
+                return await fn(request)  # type: ignore[no-any-return]
+            except ApiError as exc:
+                return error_response(exc.status, exc.code, exc.message, exc.headers)
+            except StoreError as exc:
+                err = store_error(exc)
+                return error_response(err.status, err.code, err.message, err.headers)
+
+        endpoint.__name__ = fn.__name__
+        return endpoint
+
+    async def health(request: Request) -> Response:
+        if hub.ready and not hub.stopping:
+            return JSONResponse({"status": "ok"})
+        return JSONResponse({"status": "stopping" if hub.stopping else "starting"}, status_code=503)
+
+    async def openapi(request: Request) -> Response:
+        return JSONResponse(openapi_doc)
+
+    async def register(request: Request) -> Response:
+        _limited(hub, [(hub.register_ip, client_address(request))])
+        body = await parse_body(request, schemas.Credentials)
+        info = await hub.call_store(hub.store.accounts.register, body.username, body.password)
+        pid = player_id_of(info)
+        chips = hub.config.signup_play_chips
+        if chips > 0:
+            await hub.call_store(hub.store.ledger.deposit, pid, "PLAY", chips, f"signup-play:{pid}")
+        return JSONResponse(player_dict(info), status_code=201)
+
+    async def login(request: Request) -> Response:
+        body = await parse_body(request, schemas.LoginCredentials)
+        _limited(hub, [(hub.login_ip, client_address(request)), (hub.login_user, body.username.lower())])
+        try:
+            token = await hub.call_store(hub.store.accounts.login, body.username, body.password)
+        except AuthError:
+            raise ApiError(401, "bad_credentials", "wrong username or password") from None
+        info = await hub.call_store(hub.store.accounts.authenticate, token)
+        return JSONResponse({"token": token, "player_id": player_id_of(info), "alias": getattr(info, "alias", None)})
+
+    async def logout(request: Request) -> Response:
+        await authenticate(hub, request)
+        token = bearer_token(request)
+        await hub.call_store(hub.store.accounts.logout, token)
+        return Response(status_code=204)
+
+    async def balances(pid: Any) -> dict[str, int]:
+        out = {}
+        for currency in CURRENCIES:
+            out[currency] = int(await hub.call_store(hub.store.ledger.balance, pid, currency))
+        return out
+
+    async def me(request: Request) -> Response:
+        info = await authenticate(hub, request)
+        pid = player_id_of(info)
+        out = player_dict(info)
+        changeable = getattr(info, "alias_changeable", None)
+        if changeable is None and hasattr(info, "alias_changes"):
+            changeable = info.alias_changes < 1
+        out["alias_changeable"] = changeable
+        out["balances"] = await balances(pid)
+        return JSONResponse(out)
+
+    async def alias(request: Request) -> Response:
+        info = await authenticate(hub, request)
+        body = await parse_body(request, schemas.AliasChange)
+        pid = player_id_of(info)
+        if getattr(info, "alias", None):
+            await hub.call_store(hub.store.aliases.change, pid, body.alias)
+        else:
+            await hub.call_store(hub.store.aliases.set, pid, body.alias)
+        fresh = await hub.call_store(hub.store.accounts.get, pid)
+        return JSONResponse(player_dict(fresh))
+
+    async def lobby(request: Request) -> Response:
+        return JSONResponse(jsonable(lobby_payload(hub)))
+
+    async def table(request: Request) -> Response:
+        await authenticate(hub, request)
+        table_id = request.path_params["table_id"]
+        try:
+            info = hub.room.table_info(table_id)
+        except Exception as exc:  # RoomError (no_table) or anything the room refuses
+            code = getattr(exc, "code", None)
+            if code is None:
+                raise
+            raise ApiError(404 if code == "no_table" else 400, code, str(getattr(exc, "message", exc))) from None
+        return JSONResponse(jsonable(info))
+
+    async def cashier(request: Request) -> Response:
+        info = await authenticate(hub, request)
+        pid = player_id_of(info)
+        history: list[Any] = []
+        fetch = getattr(hub.store.ledger, "history", None)
+        if fetch is not None:
+            history = await hub.call_store(fetch, pid)
+        return JSONResponse({"balances": await balances(pid), "history": jsonable(history)})
+
+    async def hands(request: Request) -> Response:
+        info = await authenticate(hub, request)
+        pid = player_id_of(info)
+        try:
+            limit = int(request.query_params.get("limit", "50"))
+        except ValueError:
+            raise ApiError(422, "invalid", "limit must be an integer") from None
+        if not 1 <= limit <= 500:
+            raise ApiError(422, "invalid", "limit must be between 1 and 500")
+        table_filter = request.query_params.get("table")
+        records = await hub.call_store(hub.store.hands.for_player, pid, limit=limit)
+        out = [hand_summary(r) for r in records]
+        if table_filter is not None:
+            out = [h for h in out if str(h.get("table_id")) == table_filter]
+        return JSONResponse({"hands": out})
+
+    async def hand(request: Request) -> Response:
+        info = await authenticate(hub, request)
+        pid = player_id_of(info)
+        record = await hub.call_store(hub.store.hands.get, request.path_params["table_id"],
+                                      request.path_params["hand_id"])
+        if record is None or not player_in_hand(record, pid):
+            raise ApiError(404, "not_found", "no such hand among yours")
+        out = hand_summary(record)
+        out["events"] = visible_events(record, pid)
+        return JSONResponse(out)
+
+    return [
+        Route("/health", handler(health)),
+        Route("/openapi.json", handler(openapi)),
+        Route("/api/register", handler(register), methods=["POST"]),
+        Route("/api/login", handler(login), methods=["POST"]),
+        Route("/api/logout", handler(logout), methods=["POST"]),
+        Route("/api/me", handler(me)),
+        Route("/api/alias", handler(alias), methods=["PUT", "POST"]),
+        Route("/api/lobby", handler(lobby)),
+        Route("/api/tables/{table_id}", handler(table)),
+        Route("/api/cashier", handler(cashier)),
+        Route("/api/hands", handler(hands)),
+        Route("/api/hands/{table_id}/{hand_id}", handler(hand)),
+    ]
+
+
+def lobby_payload(hub: Hub) -> dict[str, Any]:
+    entries = list(hub.room.lobby())
+    tables = [e for e in entries if not _is_pool(e)]
+    pools = [e for e in entries if _is_pool(e)]
+    return {"tables": tables, "pools": pools}
+
+
+def _is_pool(entry: Any) -> bool:
+    return isinstance(entry, dict) and (entry.get("kind") == "speed" or entry.get("type") == "speed"
+                                        or bool(entry.get("speed")))
+
+
+_SECRET_KEYS = ("phh", "events")
+
+
+def hand_summary(record: Any) -> dict[str, Any]:
+    data = jsonable(record)
+    if not isinstance(data, dict):
+        return {"hand": data}
+    return {k: v for k, v in data.items() if k not in _SECRET_KEYS}
+
+
+def player_in_hand(record: Any, pid: Any) -> bool:
+    players = getattr(record, "players", None)
+    if players is None:
+        return True
+    if isinstance(players, dict):
+        return pid in players or str(pid) in {str(k) for k in players}
+    return any(str(p) == str(pid) or str(getattr(p, "player_id", None)) == str(pid) for p in players)
+
+
+def visible_events(record: Any, pid: Any) -> list[Any]:
+    """The events of a stored hand that ``pid`` may see: public ones and their own (R-GEN-5). The PHH text is never
+    sent because it holds every player's hole cards, including mucked ones."""
+    events = getattr(record, "events", None) or []
+    seat = None
+    seats = getattr(record, "seats", None)
+    if isinstance(seats, dict):
+        seat = seats.get(pid)
+    out = []
+    for event in events:
+        ev = jsonable(event)
+        if not isinstance(ev, dict):
+            continue
+        visible = ev.get("visible_to")
+        if visible is None or (seat is not None and seat in visible) or pid in visible:
+            out.append(ev)
+    return out

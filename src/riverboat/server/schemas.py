@@ -1,0 +1,79 @@
+"""Pydantic models of the REST bodies (requests are validated with them; responses are documented by them)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, StrictStr, StringConstraints
+
+Username = Annotated[StrictStr, StringConstraints(min_length=3, max_length=32, pattern=r"^[A-Za-z0-9_.-]+$")]
+Password = Annotated[StrictStr, StringConstraints(min_length=8, max_length=256)]
+
+
+class _Request(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Credentials(_Request):
+    """Body of ``POST /api/register`` and ``POST /api/login``."""
+
+    username: Username
+    password: Password
+
+
+class LoginCredentials(_Request):
+    """Login accepts any non-empty strings (a wrong one simply fails authentication)."""
+
+    username: Annotated[StrictStr, StringConstraints(min_length=1, max_length=64)]
+    password: Annotated[StrictStr, StringConstraints(min_length=1, max_length=256)]
+
+
+class AliasChange(_Request):
+    """Body of ``PUT /api/alias`` (R-ALIAS-5: 4 to 16 letters and digits; the store applies every R-ALIAS rule)."""
+
+    alias: Annotated[StrictStr, StringConstraints(min_length=1, max_length=64)]
+
+
+class ErrorBody(BaseModel):
+    code: str
+    message: str
+
+
+class ErrorOut(BaseModel):
+    error: ErrorBody
+
+
+class HealthOut(BaseModel):
+    status: str
+
+
+class PlayerOut(BaseModel):
+    player_id: int | str
+    username: str
+    alias: str | None = None
+    role: str | None = None
+
+
+class TokenOut(BaseModel):
+    token: str
+    player_id: int | str
+    alias: str | None = None
+
+
+class MeOut(PlayerOut):
+    alias_changeable: bool | None = None
+    balances: dict[str, int] = Field(default_factory=dict)
+
+
+class LobbyOut(BaseModel):
+    tables: list[dict[str, Any]]
+    pools: list[dict[str, Any]] = Field(default_factory=list)
+
+
+class CashierOut(BaseModel):
+    balances: dict[str, int]
+    history: list[dict[str, Any]]
+
+
+class HandsOut(BaseModel):
+    hands: list[dict[str, Any]]

@@ -1,0 +1,232 @@
+"""One WebSocket connection: authentication, frame parsing, rate limiting, room commands, and the ordered writer.
+
+Incoming frames are handled one at a time, in order. Outgoing frames (answers and everything the room pushes to
+the player's sink) go through one queue and one writer task, so the room never waits on a slow socket: a client
+whose queue exceeds ``send_queue_limit`` frames is disconnected (and the room treats it as a disconnection).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from typing import Any
+
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from riverboat.room.errors import RoomError
+from riverboat.store.errors import AuthError, StoreError
+
+from . import protocol
+from .hub import Hub
+from .ratelimit import RateLimiter
+from .rest import jsonable, lobby_payload, player_id_of
+
+log = logging.getLogger(__name__)
+
+_CLOSE = None  # queue sentinel
+
+
+class Connection:
+    def __init__(self, hub: Hub, ws: WebSocket) -> None:
+        self.hub = hub
+        self.ws = ws
+        self.player_id: Any = None
+        self.alias: str | None = None
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.limiter = RateLimiter(hub.config.frame_rate, hub.now, max_keys=1)
+        self.closed = False
+        self._attached = False
+
+    # ------------------------------------------------------------------------------------------- outgoing
+
+    def push(self, frame: dict[str, Any]) -> None:
+        """Queue a server frame (non-blocking). Closes the connection if the client cannot keep up."""
+        if self.closed:
+            return
+        if self.queue.qsize() >= self.hub.config.send_queue_limit:
+            log.warning("closing slow connection of player %s (%d frames queued)", self.player_id, self.queue.qsize())
+            self.closed = True
+            self.queue.put_nowait(_CLOSE)
+            return
+        if "v" not in frame:
+            frame = {"v": protocol.PROTOCOL_VERSION, **frame}
+        self.queue.put_nowait(json.dumps(frame, separators=(",", ":"), default=_default))
+
+    async def sink(self, message: dict[str, Any]) -> None:
+        """The room's sink for this player: table views, events and Speed Poker news."""
+        self.push(message)
+
+    def reply_error(self, code: str, message: str, ref: Any) -> None:
+        self.push({"type": "error", "code": code, "message": message, "ref": ref})
+
+    async def _writer(self) -> None:
+        try:
+            while True:
+                text = await self.queue.get()
+                if text is _CLOSE:
+                    break
+                await self.ws.send_text(text)
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            pass
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # pragma: no cover - transport failures vary by server implementation
+            log.debug("writer stopped", exc_info=True)
+        finally:
+            self.closed = True
+            if self.ws.application_state != WebSocketState.DISCONNECTED:
+                with contextlib.suppress(Exception):
+                    await self.ws.close(code=1000)
+
+    # ------------------------------------------------------------------------------------------- lifecycle
+
+    async def run(self) -> None:
+        await self.ws.accept()
+        self.hub.anonymous.add(self)
+        writer = asyncio.create_task(self._writer())
+        try:
+            token = self.ws.query_params.get("token")
+            if token:
+                await self._authenticate(token, None)
+            while not self.closed:
+                message = await self.ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                raw = message.get("text")
+                if raw is None:
+                    raw = message.get("bytes") or b""
+                await self._handle(raw)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            self.closed = True
+            self.hub.anonymous.discard(self)
+            if self.player_id is not None and self.hub.connections.get(self.player_id) is self:
+                del self.hub.connections[self.player_id]
+                if self._attached:
+                    with contextlib.suppress(Exception):
+                        self.hub.room.detach(self.player_id)
+            self.queue.put_nowait(_CLOSE)
+            with contextlib.suppress(BaseException):
+                await asyncio.wait_for(writer, timeout=2.0)
+            if not writer.done():
+                writer.cancel()
+
+    async def _authenticate(self, token: str, ref: Any) -> None:
+        if self.player_id is not None:
+            self.reply_error("already_authenticated", "this connection is already authenticated", ref)
+            return
+        try:
+            info = await self.hub.call_store(self.hub.store.accounts.authenticate, token)
+        except AuthError:
+            self.reply_error("bad_token", "the token is unknown, expired or logged out", ref)
+            return
+        pid = player_id_of(info)
+        self.player_id = pid
+        self.alias = getattr(info, "alias", None)
+        self.hub.anonymous.discard(self)
+        older = self.hub.connections.get(pid)
+        self.hub.connections[pid] = self
+        if older is not None and older is not self:
+            older.push({"type": "notice", "code": "replaced", "message": "a newer connection took over this seat"})
+            older.closed = True
+            older.queue.put_nowait(_CLOSE)
+        self.push({"type": "welcome", "protocol": protocol.PROTOCOL_VERSION, "player_id": pid, "alias": self.alias,
+                   "server": "riverboat", "ref": ref})
+        # Attaching (again) is the room's reconnect: it pushes a table_state for each of the player's tables.
+        self.hub.room.attach(pid, self.sink)
+        self._attached = True
+
+    # ------------------------------------------------------------------------------------------- incoming
+
+    async def _handle(self, raw: str | bytes) -> None:
+        wait = self.limiter.check("frames")
+        if wait > 0:
+            self.reply_error("rate_limited", f"too many frames; slow down ({wait:.2f} s)", _peek_ref(raw))
+            return
+        try:
+            frame = protocol.parse_client_frame(raw)
+        except protocol.ProtocolError as exc:
+            self.reply_error(exc.code, exc.message, exc.ref)
+            return
+        kind = frame.type
+        ref = frame.id
+        if kind == "ping":
+            self.push({"type": "pong", "ref": ref})
+            return
+        if kind == "lobby":
+            self.push({"type": "lobby", **jsonable(lobby_payload(self.hub))})
+            return
+        if kind == "auth":
+            await self._authenticate(frame.token, ref)
+            return
+        if self.player_id is None:
+            self.reply_error("unauthenticated", f"log in first: send an auth frame before {kind!r}", ref)
+            return
+        if self.hub.stopping:
+            self.reply_error("shutting_down", "the server is shutting down", ref)
+            return
+        try:
+            result = await self._command(frame)
+        except RoomError as exc:
+            self.reply_error(exc.code, exc.message, ref)
+            return
+        except StoreError as exc:
+            self.reply_error("refused", str(exc) or exc.__class__.__name__, ref)
+            return
+        except Exception:
+            log.exception("internal error handling %s from player %s", kind, self.player_id)
+            self.reply_error("internal", "internal server error; the command may not have been applied", ref)
+            return
+        ack: dict[str, Any] = {"type": "ack", "ref": ref, "command": kind, "result": {}}
+        if result is not None:
+            ack["result"] = result if isinstance(result, dict) else {"value": jsonable(result)}
+        self.push(ack)
+
+    async def _command(self, frame: Any) -> Any:
+        room = self.hub.room
+        pid = self.player_id
+        kind = frame.type
+        if kind == "sit":
+            return await room.sit(pid, frame.table, frame.seat, frame.buy_in, wait_for_bb=frame.wait_for_bb)
+        if kind == "act":
+            return await room.act(pid, frame.table, frame.kind, amount=frame.amount,
+                                  cards=list(frame.cards) if frame.cards is not None else None)
+        if kind == "sit_out":
+            return await room.sit_out(pid, frame.table)
+        if kind == "sit_in":
+            return await room.sit_in(pid, frame.table, post=frame.post)
+        if kind == "leave":
+            return await room.leave(pid, frame.table)
+        if kind == "top_up":
+            return await room.top_up(pid, frame.table, frame.amount)
+        if kind == "join_speed":
+            return await room.join_speed(pid, frame.pool, frame.buy_in)
+        if kind == "fast_fold":
+            return await room.fast_fold(pid, frame.pool)
+        if kind == "leave_speed":
+            return await room.leave_speed(pid, frame.pool)
+        if kind == "resync":
+            room.attach(pid, self.sink)
+            return None
+        raise AssertionError(f"unhandled frame type {kind}")  # parse_client_frame only returns known types
+
+
+def _peek_ref(raw: str | bytes) -> Any:
+    try:
+        obj = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        return None
+    if isinstance(obj, dict):
+        return protocol._ref_of(obj)
+    return None
+
+
+def _default(value: Any) -> Any:
+    return jsonable(value)
+
+
+async def websocket_endpoint(hub: Hub, ws: WebSocket) -> None:
+    await Connection(hub, ws).run()
