@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from functools import cache
 from importlib import resources
 
 STRUCTURES = ("FL", "SL", "PL", "HPL", "NL")
 
 
-class RakeTrigger(str, Enum):
+class RakeTrigger(StrEnum):
     """What must have been dealt before a pot may be raked (R-RAKE-2)."""
 
     FLOP = "flop"  # hold'em, Six Plus, the Omaha family
