@@ -30,6 +30,7 @@ from riverboat.store.errors import (
 )
 
 from . import schemas
+from .cashier import movements
 from .hub import Hub
 from .openapi import build_openapi
 
@@ -223,7 +224,7 @@ def make_routes(hub: Hub) -> list[Route]:
         out = player_dict(info)
         changeable = getattr(info, "alias_changeable", None)
         if changeable is None and hasattr(info, "alias_changes"):
-            changeable = info.alias_changes < 1
+            changeable = info.alias_changes < 1 or bool(getattr(info, "alias_must_change", False))
         out["alias_changeable"] = changeable
         out["balances"] = await balances(pid)
         return JSONResponse(out)
@@ -257,10 +258,7 @@ def make_routes(hub: Hub) -> list[Route]:
     async def cashier(request: Request) -> Response:
         info = await authenticate(hub, request)
         pid = player_id_of(info)
-        history: list[Any] = []
-        fetch = getattr(hub.store.ledger, "history", None)
-        if fetch is not None:
-            history = await hub.call_store(fetch, pid)
+        history = await hub.call_store(movements, hub.store, pid)
         return JSONResponse({"balances": await balances(pid), "history": jsonable(history)})
 
     async def hands(request: Request) -> Response:
