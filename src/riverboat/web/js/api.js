@@ -1,0 +1,61 @@
+// REST client: register, login, lobby, account, cashier and hand histories. The session token lives in
+// localStorage so that a reload or a reconnect keeps the player logged in (and seated).
+
+const TOKEN_KEY = "rb.token";
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+export function getToken() {
+  try { return localStorage.getItem(TOKEN_KEY); } catch { return null; }
+}
+export function setToken(token) {
+  try {
+    if (token) localStorage.setItem(TOKEN_KEY, token);
+    else localStorage.removeItem(TOKEN_KEY);
+  } catch { /* storage blocked: the session lasts for this page only */ }
+}
+
+async function request(method, path, body) {
+  const headers = { Accept: "application/json" };
+  const token = getToken();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  let response;
+  try {
+    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (err) {
+    throw new ApiError(0, "network", "The server cannot be reached. Check your connection and try again.");
+  }
+  let data = null;
+  const text = await response.text();
+  if (text) {
+    try { data = JSON.parse(text); } catch { data = { message: text }; }
+  }
+  if (!response.ok) {
+    const err = (data && (data.error || data.detail)) || data || {};
+    const message = typeof err === "string" ? err : err.message || data.message || `Request failed (${response.status})`;
+    const code = typeof err === "object" ? err.code || "error" : "error";
+    throw new ApiError(response.status, code, message);
+  }
+  return data;
+}
+
+export const api = {
+  register: (username, password) => request("POST", "/api/register", { username, password }),
+  login: (username, password) => request("POST", "/api/login", { username, password }),
+  logout: () => request("POST", "/api/logout", {}),
+  me: () => request("GET", "/api/me"),
+  lobby: () => request("GET", "/api/lobby"),
+  table: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}`),
+  changeAlias: (alias) => request("PUT", "/api/alias", { alias }),
+  cashier: () => request("GET", "/api/cashier"),
+  hands: (limit = 10, table = null) =>
+    request("GET", `/api/hands?limit=${limit}${table ? `&table=${encodeURIComponent(table)}` : ""}`),
+  hand: (handId) => request("GET", `/api/hands/${encodeURIComponent(handId)}`),
+};

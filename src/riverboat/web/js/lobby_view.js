@@ -1,0 +1,113 @@
+// The lobby: tabs for cash games, Speed Poker, Sit & Go, tournaments and Twister; filters by game, structure
+// and stakes; seats taken; the "i" breakdown of buy-in and entry fee for tournaments (R-FEE-1).
+
+import { el, mount, formatMoney } from "./util.js";
+import { api } from "./api.js";
+import { gameName, structureName } from "./games.js";
+
+const TABS = [
+  { id: "cash", label: "Cash games" },
+  { id: "speed", label: "Speed Poker" },
+  { id: "sng", label: "Sit & Go" },
+  { id: "tournaments", label: "Tournaments" },
+  { id: "twister", label: "Twister" },
+];
+
+const state = { tab: "cash", game: "", structure: "", stakes: "" };
+
+const stakesText = (t) => `${formatMoney(t.small_blind ?? t.small_bet, t.currency)}/${formatMoney(t.big_blind ?? t.big_bet, t.currency)}`;
+
+function tournamentKind(t) {
+  const kind = String(t.kind || t.type || "").toLowerCase();
+  if (kind.includes("twister")) return "twister";
+  if (kind.includes("sng") || kind.includes("sit")) return "sng";
+  return "tournaments";
+}
+
+export async function renderLobby(root, ctx) {
+  const page = el("div", { class: "page lobby", "data-testid": "lobby" });
+  mount(root, page);
+  let data;
+  try {
+    data = await api.lobby();
+  } catch (err) {
+    mount(page, el("p", { class: "form-error" }, `The lobby cannot be loaded: ${err.message}`));
+    return null;
+  }
+  const tables = (data.tables || []).filter((t) => !t.tournament);
+  const pools = data.pools || [];
+  const tournaments = [...(data.tournaments || []), ...(data.sit_and_go || []), ...(data.twister || [])];
+
+  const draw = () => {
+    const tabs = el("div", { class: "tabs", role: "tablist" }, TABS.map((tab) => el("button", {
+      class: "tab", role: "tab", "aria-selected": state.tab === tab.id ? "true" : "false", "data-tab": tab.id,
+      onclick: () => { state.tab = tab.id; draw(); },
+    }, tab.label)));
+    let rows = state.tab === "cash" ? tables : state.tab === "speed" ? pools : tournaments.filter((t) => tournamentKind(t) === state.tab);
+    const games = [...new Set(rows.map((t) => t.game))];
+    const structures = [...new Set(rows.map((t) => t.structure))];
+    const stakes = [...new Set(rows.map(stakesText))];
+    const select = (name, options, label, fmt) => el("select", {
+      "aria-label": label, "data-filter": name,
+      onchange: (ev) => { state[name] = ev.target.value; draw(); },
+    }, el("option", { value: "" }, `All ${label.toLowerCase()}`),
+    options.map((o) => el("option", { value: o, selected: state[name] === o }, fmt ? fmt(o) : o)));
+    const filters = el("div", { class: "filters" },
+      select("game", games, "Games", gameName), select("structure", structures, "Structures", structureName),
+      select("stakes", stakes, "Stakes"));
+    rows = rows.filter((t) => (!state.game || t.game === state.game) && (!state.structure || t.structure === state.structure)
+      && (!state.stakes || stakesText(t) === state.stakes));
+    let body;
+    if (state.tab === "cash") body = cashTable(rows, ctx);
+    else if (state.tab === "speed") body = speedTable(rows, ctx);
+    else body = tournamentTable(rows, ctx);
+    mount(page, el("h1", { class: "hidden" }, "Lobby"), tabs, filters, body);
+  };
+  draw();
+  return null;
+}
+
+function cashTable(rows, ctx) {
+  if (!rows.length) return el("p", { class: "empty-note" }, "No tables match.");
+  return el("table", { class: "list", "data-testid": "cash-tables" },
+    el("thead", {}, el("tr", {},
+      el("th", {}, "Table"), el("th", {}, "Game"), el("th", { class: "hide-narrow" }, "Limit"), el("th", {}, "Stakes"),
+      el("th", { class: "num" }, "Seats"), el("th", { class: "num hide-narrow" }, "Avg pot"), el("th", {}, ""))),
+    el("tbody", {}, rows.map((t) => el("tr", { "data-table": t.id },
+      el("td", {}, t.name), el("td", {}, gameName(t.game)), el("td", { class: "hide-narrow" }, structureName(t.structure)),
+      el("td", {}, stakesText(t)),
+      el("td", { class: "num", "data-testid": "seats" }, `${t.seats_taken ?? 0}/${t.max_seats}`),
+      el("td", { class: "num hide-narrow" }, formatMoney(t.average_pot ?? 0, t.currency)),
+      el("td", {}, el("button", { class: "btn btn-small btn-primary", "data-testid": `open-${t.id}`,
+        onclick: () => ctx.navigate(`#/table/${encodeURIComponent(t.id)}`) }, "Open"))))));
+}
+
+function speedTable(rows, ctx) {
+  if (!rows.length) return el("p", { class: "empty-note" }, "No Speed Poker pools are running.");
+  return el("table", { class: "list", "data-testid": "speed-pools" },
+    el("thead", {}, el("tr", {}, el("th", {}, "Pool"), el("th", {}, "Game"), el("th", {}, "Stakes"),
+      el("th", { class: "num" }, "Players"), el("th", {}, ""))),
+    el("tbody", {}, rows.map((p) => el("tr", {},
+      el("td", {}, p.name), el("td", {}, `${gameName(p.game)} ${structureName(p.structure)}`), el("td", {}, stakesText(p)),
+      el("td", { class: "num" }, String(p.players ?? p.seats_taken ?? 0)),
+      el("td", {}, el("button", { class: "btn btn-small btn-primary", onclick: () => ctx.navigate(`#/speed/${encodeURIComponent(p.id)}`) }, "Play"))))));
+}
+
+function tournamentTable(rows) {
+  if (!rows.length) return el("p", { class: "empty-note" }, "Nothing scheduled here yet.");
+  return el("table", { class: "list", "data-testid": "tournaments" },
+    el("thead", {}, el("tr", {}, el("th", {}, "Name"), el("th", {}, "Game"), el("th", {}, "Buy-in"),
+      el("th", { class: "num" }, "Players"), el("th", {}, "Status"))),
+    el("tbody", {}, rows.map((t) => {
+      const total = (t.buy_in ?? 0) + (t.fee ?? 0);
+      const details = el("div", { class: "fee-breakdown hidden", "data-testid": "fee-breakdown" },
+        `Buy-in to the prize pool: ${formatMoney(t.buy_in ?? 0, t.currency)} · entry fee to the house: ${formatMoney(t.fee ?? 0, t.currency)} · total ${formatMoney(total, t.currency)}`);
+      return el("tr", {},
+        el("td", {}, t.name), el("td", {}, gameName(t.game)),
+        el("td", {}, formatMoney(total, t.currency), " ",
+          el("button", { class: "info-i", title: "Buy-in and fee (R-FEE-1)", "aria-label": "Buy-in and fee breakdown",
+            onclick: () => details.classList.toggle("hidden") }, "i"), details),
+        el("td", { class: "num" }, `${t.registered ?? 0}${t.max_players ? "/" + t.max_players : ""}`),
+        el("td", {}, t.status ?? "registering"));
+    })));
+}

@@ -1,0 +1,59 @@
+// The logged-in player (or nobody): token, profile and balances, shared by every page.
+
+import { api, getToken, setToken } from "./api.js";
+import { Emitter } from "./util.js";
+
+class Session extends Emitter {
+  constructor() {
+    super();
+    this.me = null;
+  }
+
+  get loggedIn() { return Boolean(getToken()); }
+
+  async refresh() {
+    if (!getToken()) { this.me = null; this.emit("change", null); return null; }
+    try {
+      this.me = await api.me();
+    } catch (err) {
+      if (err.status === 401) { setToken(null); this.me = null; }
+      else throw err;
+    }
+    this.emit("change", this.me);
+    return this.me;
+  }
+
+  async login(username, password) {
+    const result = await api.login(username, password);
+    setToken(result.token);
+    await this.refresh();
+    this.emit("login", this.me);
+    return this.me;
+  }
+
+  async register(username, password) {
+    await api.register(username, password);
+    return this.login(username, password);
+  }
+
+  async logout() {
+    try { await api.logout(); } catch { /* the token is dropped locally either way */ }
+    setToken(null);
+    this.me = null;
+    this.emit("change", null);
+    this.emit("logout", null);
+  }
+
+  /** Balances as {currency: amount}; accepts `balances` as an object or a list of {currency, amount}. */
+  balances() {
+    const raw = this.me && (this.me.balances ?? this.me.balance);
+    if (!raw) return {};
+    if (Array.isArray(raw)) return Object.fromEntries(raw.map((b) => [b.currency, b.amount ?? b.balance]));
+    if (typeof raw === "number") return { EUR: raw };
+    return raw;
+  }
+
+  alias() { return this.me ? this.me.alias ?? this.me.username : null; }
+}
+
+export const session = new Session();

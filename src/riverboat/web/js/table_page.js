@@ -1,0 +1,164 @@
+// The table page: connects a TableStore to the WebSocket frames of one table (or of a Speed Poker pool, whose
+// table changes after every fast fold), renders it with TableView, and turns clicks into protocol commands
+// (sit with a buy-in, act, sit out / in, top up, leave, fast fold).
+
+import { el, formatMoney, parseMoney } from "./util.js";
+import { api } from "./api.js";
+import { TableStore, modelFromView } from "./table_model.js";
+import { TableView } from "./table_view.js";
+
+function amountDialog({ title, text, min, max, initial, currency, confirm }) {
+  return new Promise((resolve) => {
+    const input = el("input", { type: "text", inputmode: "decimal", "data-testid": "amount-input",
+      value: formatMoney(initial, currency).replace(/[€$£,]/g, "") });
+    const error = el("p", { class: "form-error", "data-testid": "amount-error" });
+    const dialog = el("dialog", { "data-testid": "amount-dialog" },
+      el("form", { method: "dialog" },
+        el("h3", {}, title), el("p", { class: "muted" }, text),
+        el("label", { class: "field" }, "Amount", input), error,
+        el("div", { style: { display: "flex", gap: "0.5rem", justifyContent: "flex-end" } },
+          el("button", { class: "btn", value: "cancel", "data-testid": "amount-cancel" }, "Cancel"),
+          el("button", { class: "btn btn-primary", value: "ok", "data-testid": "amount-ok" }, confirm))));
+    dialog.addEventListener("close", () => {
+      const value = parseMoney(input.value, currency);
+      dialog.remove();
+      resolve(dialog.returnValue === "ok" ? value : null);
+    });
+    dialog.querySelector("form").addEventListener("submit", (ev) => {
+      if (ev.submitter && ev.submitter.value === "cancel") return;
+      const value = parseMoney(input.value, currency);
+      if (value === null || value < min || (max !== null && value > max)) {
+        ev.preventDefault();
+        error.textContent = `Enter an amount from ${formatMoney(min, currency)}${max !== null ? ` to ${formatMoney(max, currency)}` : ""}.`;
+      }
+    });
+    document.body.append(dialog);
+    dialog.showModal();
+    input.select();
+  });
+}
+
+export class TablePage {
+  constructor(root, ctx, tableId, poolId = null) {
+    this.ctx = ctx;
+    this.poolId = poolId;
+    this.tableId = tableId;
+    this.store = null;
+    this.unsubs = [];
+    this.view = new TableView(root, {
+      act: (kind, fields) => this.command("act", { kind, ...fields }),
+      sit: (seat) => this.sit(seat),
+      sitOut: () => this.command("sit_out"),
+      sitIn: () => this.command("sit_in", { post: false }),
+      leave: () => this.leave(),
+      topUp: () => this.topUp(),
+      lobby: () => ctx.navigate("#/lobby"),
+      history: () => ctx.navigate("#/history"),
+    });
+    this.unsubs.push(ctx.connection.on("table_state", (f) => this.onFrame(f)));
+    this.unsubs.push(ctx.connection.on("event", (f) => this.onFrame(f)));
+    this.unsubs.push(ctx.connection.on("speed", (f) => this.onSpeed(f)));
+    this.unsubs.push(ctx.connection.on("welcome", () => ctx.connection.send("resync").catch(() => {})));
+    if (tableId) this.useTable(tableId);
+    if (poolId) this.joinSpeed();
+    else this.loadPublic();
+    if (ctx.connection.status === "online") ctx.connection.send("resync").catch(() => {});
+  }
+
+  destroy() {
+    for (const off of this.unsubs) off();
+    this.view.destroy();
+  }
+
+  useTable(tableId) {
+    this.tableId = tableId;
+    this.store = new TableStore(tableId);
+    this.store.subscribe((model) => this.view.render(model));
+  }
+
+  onFrame(frame) {
+    if (!this.store && this.poolId && frame.type === "table_state") this.useTable(frame.table);
+    if (this.poolId && frame.type === "table_state" && String(frame.table) !== String(this.tableId)) {
+      // Speed Poker: a new table after a fast fold.
+      this.useTable(frame.table);
+    }
+    if (this.store) this.store.apply(frame);
+  }
+
+  onSpeed(frame) {
+    if (frame.pool !== this.poolId) return;
+    if (frame.table && String(frame.table) !== String(this.tableId)) this.useTable(frame.table);
+  }
+
+  /** Until the player sits, show the public table (seats, stacks, stakes) from REST. */
+  async loadPublic() {
+    try {
+      const info = await api.table(this.tableId);
+      if (this.store && !this.store.model) {
+        this.store.model = modelFromView(this.tableId, info.view || info);
+        this.store.notify();
+      }
+    } catch (err) {
+      this.ctx.toast(`Table ${this.tableId}: ${err.message}`);
+    }
+  }
+
+  async command(type, fields = {}) {
+    const target = this.poolId && type === "act" && fields.kind === "fast_fold"
+      ? { pool: this.poolId } : { table: this.tableId };
+    try {
+      const reply = await this.ctx.connection.send(type, { ...target, ...fields });
+      return reply;
+    } catch (err) {
+      this.ctx.toast(err.message || String(err));
+      return null;
+    }
+  }
+
+  async sit(seat) {
+    const model = this.store && this.store.model;
+    if (!model) return;
+    const min = model.minBuyIn || model.stakes.bigBlind * 20 || 1;
+    const max = model.maxBuyIn ?? null;
+    const balance = this.ctx.session.balances()[model.currency];
+    const amount = await amountDialog({
+      title: `Buy in at ${model.name}`,
+      text: `Minimum ${formatMoney(min, model.currency)}${max !== null ? `, maximum ${formatMoney(max, model.currency)}` : ", no maximum"}${balance !== undefined ? `. Your balance: ${formatMoney(balance, model.currency)}` : ""}.`,
+      min, max, initial: max !== null ? max : min, currency: model.currency, confirm: "Sit down",
+    });
+    if (amount === null) return;
+    const ok = await this.command("sit", { seat, buy_in: amount });
+    if (ok) { await this.ctx.session.refresh(); this.ctx.connection.send("resync").catch(() => {}); }
+  }
+
+  async topUp() {
+    const model = this.store && this.store.model;
+    if (!model || !model.hero) return;
+    const max = model.maxBuyIn !== null && model.maxBuyIn !== undefined ? Math.max(0, model.maxBuyIn - model.hero.stack) : null;
+    const amount = await amountDialog({
+      title: "Top up", text: "Chips are added between hands.", min: 1, max,
+      initial: max || model.stakes.bigBlind * 10, currency: model.currency, confirm: "Top up",
+    });
+    if (amount === null) return;
+    if (await this.command("top_up", { amount })) await this.ctx.session.refresh();
+  }
+
+  async leave() {
+    if (this.poolId) await this.ctx.connection.send("leave_speed", { pool: this.poolId }).catch((e) => this.ctx.toast(e.message));
+    else await this.command("leave");
+    await this.ctx.session.refresh();
+    this.ctx.navigate("#/lobby");
+  }
+
+  async joinSpeed() {
+    const lobby = await api.lobby();
+    const pool = (lobby.pools || []).find((p) => String(p.id) === String(this.poolId));
+    if (!pool) { this.ctx.toast("This Speed Poker pool does not exist."); return; }
+    const min = pool.min_buy_in ?? pool.big_blind * 20;
+    const max = pool.max_buy_in ?? null;
+    const amount = await amountDialog({ title: `Join ${pool.name}`, text: "Speed Poker: fold any time and get a new hand at once.",
+      min, max, initial: max ?? min, currency: pool.currency, confirm: "Join" });
+    if (amount === null) { this.ctx.navigate("#/lobby"); return; }
+    await this.ctx.connection.send("join_speed", { pool: this.poolId, buy_in: amount }).catch((e) => this.ctx.toast(e.message));
+  }
+}

@@ -1,0 +1,28 @@
+// Test harness: renders the real table view from recorded/sample frames without a server.
+// /harness/table.html?fixture=<name> loads fixtures/<name>.json ({"frames": [...]}) and feeds every frame to the
+// same TableStore + TableView the app uses. Commands the view would send are collected in window.__sent.
+
+import { TableStore } from "/js/table_model.js";
+import { TableView } from "/js/table_view.js";
+import { setFourColour } from "/js/cards.js";
+
+const params = new URLSearchParams(location.search);
+const name = params.get("fixture") || "holdem_action";
+if (params.get("four") === "1") setFourColour(true);
+
+window.__sent = [];
+const response = await fetch(`/harness/fixtures/${name}.json`);
+const fixture = await response.json();
+const tableId = fixture.frames.find((f) => f.table !== undefined).table;
+const store = new TableStore(tableId);
+const record = (type) => (fields = {}) => window.__sent.push({ type, table: tableId, ...fields });
+const view = new TableView(document.getElementById("app"), {
+  act: (kind, fields = {}) => window.__sent.push({ type: "act", table: tableId, kind, ...fields }),
+  sit: (seat) => window.__sent.push({ type: "sit", table: tableId, seat }),
+  sitOut: record("sit_out"), sitIn: record("sit_in"), leave: record("leave"), topUp: record("top_up"),
+  lobby: record("lobby"), history: record("history"),
+});
+store.subscribe((model) => view.render(model));
+for (const frame of fixture.frames) store.apply(frame);
+window.__harness = { store, view, feed: (frame) => store.apply(frame) };
+document.body.dataset.ready = "1";
