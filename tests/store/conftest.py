@@ -1,0 +1,111 @@
+"""Fixtures for the store tests: every ``store`` test runs on SQLite AND on the real PostgreSQL server.
+
+PostgreSQL isolation: each pytest process creates its own schema (``rb_store_<random>``) reached through
+``search_path`` in the URL, migrates it once, truncates it between tests and drops it at the end, so parallel
+runs (``-n 2``, several engineers at once) never collide.  SQLite: a migrated template file is copied per test.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import uuid
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from argon2 import PasswordHasher
+from sqlalchemy import create_engine, text
+
+from riverboat.store import Store
+from riverboat.store.models import Base
+
+PG_BASE = os.environ.get("RIVERBOAT_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+FAST_HASHER = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)  # still argon2id, just cheap
+
+
+class FakeClock:
+    """Injected clock: time moves only when a test says so."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, **kwargs: float) -> None:
+        self.now += timedelta(**kwargs)
+
+
+def pg_url(schema: str) -> str:
+    return f"{PG_BASE}?options=-csearch_path%3D{schema}"
+
+
+@pytest.fixture(scope="session")
+def pg_schema_url() -> Iterator[str]:
+    schema = f"rb_store_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(PG_BASE)
+    with admin.begin() as conn:
+        conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+    url = pg_url(schema)
+    st = Store(url)
+    st.upgrade()
+    st.dispose()
+    try:
+        yield url
+    finally:
+        with admin.begin() as conn:
+            conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+        admin.dispose()
+
+
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("sqlite_template") / "template.sqlite3"
+    st = Store(f"sqlite:///{path}")
+    st.upgrade()
+    st.dispose()  # closing the last connection checkpoints the WAL into the main file
+    assert not path.with_name(path.name + "-wal").exists()
+    return path
+
+
+def _truncate(url: str) -> None:
+    eng = create_engine(url)
+    names = ", ".join(f'"{t.name}"' for t in Base.metadata.sorted_tables)
+    with eng.begin() as conn:
+        conn.execute(text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
+    eng.dispose()
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        path = tmp_path / "store.sqlite3"
+        shutil.copyfile(request.getfixturevalue("sqlite_template"), path)
+        return f"sqlite:///{path}"
+    url: str = request.getfixturevalue("pg_schema_url")
+    _truncate(url)
+    return url
+
+
+@pytest.fixture
+def store(db_url: str, clock: FakeClock) -> Iterator[Store]:
+    st = Store(db_url, clock=clock, password_hasher=FAST_HASHER)
+    try:
+        yield st
+    finally:
+        st.ledger.verify()  # every test ends with a consistent ledger
+        st.dispose()
+
+
+def make_player(store: Store, name: str, *, role: str = "player", login: bool = True) -> int:
+    info = store.accounts.register(name, "correct horse battery", role=role)
+    if login:
+        store.accounts.login(name, "correct horse battery")
+    return info.id
