@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from riverboat.store import AccountKey, IdempotencyConflict, InsufficientFunds, InvalidRequest, NotFound, Store
+from riverboat.store import (
+    AccountKey,
+    IdempotencyConflict,
+    InsufficientFunds,
+    InvalidRequest,
+    NotFound,
+    Store,
+)
 
 from .conftest import make_player
 
