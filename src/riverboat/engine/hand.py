@@ -1,0 +1,974 @@
+"""The pure hand state machine (see the package docstring for the API and the dealing order)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from riverboat.cards import Card, Deck
+from riverboat.engine.actions import AGGRESSIVE, Action, ActionKind, IllegalAction, LegalActions
+from riverboat.engine.config import HandConfig, RakeContext
+from riverboat.engine.events import Event
+from riverboat.engine.pots import Pot, build_pots, divide, divide_all_to_first
+from riverboat.engine.showdown import evaluate_hands
+from riverboat.engine.visible import bring_in_key, has_open_pair, visible_key
+from riverboat.games.catalog import Kind, OddChip, PostDrawFirst
+from riverboat.games.structures import Structure
+
+K = ActionKind
+_BET, _DRAW, _SPLIT, _RIT, _DONE = "bet", "draw", "split", "rit", "done"
+
+
+@dataclass(slots=True)
+class PotAward:
+    """How one pot (or half of it, or one run of it) was won."""
+
+    amount: int
+    eligible: list[int]  # seats
+    winners: dict[int, int]  # seat -> chips won
+    share: str = "all"  # "all", "high", "low", "split" (R-SPLIT agreement)
+    run: int = 0  # run it twice: 0 or 1
+
+
+@dataclass(slots=True)
+class HandResult:
+    stacks: dict[int, int]  # seat -> final stack
+    net: dict[int, int]  # seat -> final - initial
+    pots: list[PotAward]
+    rake: int
+    shown: dict[int, list[str]] = field(default_factory=dict)
+    labels: dict[int, str] = field(default_factory=dict)
+    showdown: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "stacks": self.stacks,
+            "net": self.net,
+            "rake": self.rake,
+            "pots": [
+                {"amount": p.amount, "eligible": p.eligible, "winners": p.winners, "share": p.share, "run": p.run}
+                for p in self.pots
+            ],
+            "shown": self.shown,
+            "labels": self.labels,
+            "showdown": self.showdown,
+        }
+
+
+class Hand:
+    """One hand. Construct with a :class:`HandConfig`; forced bets are posted and cards dealt at once."""
+
+    __slots__ = (
+        "config", "game", "structure", "stakes", "settings", "seats", "n", "_pos",
+        "stacks", "start_stacks", "bets", "total", "dead", "folded", "allin", "cards", "up", "board", "boards",
+        "events", "_deck", "_dpos", "street", "_phase", "_actor", "_pending", "_acted_level", "cur_bet",
+        "_min_raise", "_raises", "_last_aggr", "_round_actions", "_legal", "_bb_pos", "_queue", "_qi",
+        "_completed", "_big_used", "_open_pair", "_discards", "_round_discards", "_muck", "_split_agreed",
+        "_split_open", "_split_voting", "_rit_votes", "_runs", "result", "_community_card", "_pot_collected",
+        "_odd_chip", "_showed_first", "_bring_in_pos", "_round_first",
+    )
+
+    def __init__(self, config: HandConfig) -> None:
+        self.config = config
+        game = self.game = config.game
+        self.structure = config.structure
+        stakes = self.stakes = config.stakes
+        self.settings = config.settings
+        if config.structure not in game.structures:
+            raise ValueError(f"{game.name} is not played {config.structure.name} (allowed: "
+                             f"{', '.join(s.name for s in game.structures)})")
+        seats = list(config.seats)
+        if len(seats) != len(config.stacks):
+            raise ValueError("seats and stacks differ in length")
+        if not 2 <= len(seats) <= game.max_players:
+            raise ValueError(f"{game.name} needs 2 to {game.max_players} players, got {len(seats)}")
+        if len(set(seats)) != len(seats) or any(not isinstance(s, int) or s < 0 for s in seats):
+            raise ValueError(f"seats must be distinct non-negative integers: {seats}")
+        for s in config.stacks:
+            if not isinstance(s, int) or isinstance(s, bool) or s <= 0:
+                raise ValueError(f"stacks must be positive integers: {list(config.stacks)}")
+        if config.structure is Structure.FIXED_LIMIT and not stakes.fixed_small:
+            raise ValueError("fixed limit needs small_bet (or big_blind) > 0")
+        if config.structure is Structure.SPREAD_LIMIT and not stakes.spread:
+            raise ValueError("spread limit needs stakes.spread")
+        self._deck: list[Card] = game.deck.validate(config.deck)
+        button = config.button
+        stack_of = dict(zip(seats, config.stacks, strict=True))
+        order = sorted(seats, key=lambda s: (s <= button, s))
+        self.seats = order
+        n = self.n = len(order)
+        self._pos = {s: i for i, s in enumerate(order)}
+        self.stacks = [stack_of[s] for s in order]
+        self.start_stacks = list(self.stacks)
+        self.bets = [0] * n
+        self.total = [0] * n
+        self.dead = [0] * n
+        self.folded = [False] * n
+        self.allin = [False] * n
+        self.cards: list[list[Card]] = [[] for _ in range(n)]
+        self.up: list[list[bool]] = [[] for _ in range(n)]
+        self.board: list[Card] = []
+        self.boards: list[list[Card]] = []
+        self.events: list[Event] = []
+        self._dpos = 0
+        self.street = 0
+        self._phase = _BET
+        self._actor: int | None = None
+        self._pending = [False] * n
+        self._acted_level = [-1] * n
+        self.cur_bet = 0
+        self._min_raise = 0
+        self._raises = 0
+        self._last_aggr: int | None = None
+        self._round_actions = 0
+        self._legal: LegalActions | None = None
+        self._bb_pos: int | None = None
+        self._queue: list[int] = []
+        self._qi = 0
+        self._completed = True
+        self._big_used = False
+        self._open_pair = False
+        self._discards: list[list[Card]] = [[] for _ in range(n)]
+        self._round_discards: list[tuple[int, Card]] = []
+        self._muck: list[tuple[int, Card]] = []  # (owner position, card): reshuffle candidates
+        self._split_agreed: set[int] = set()
+        self._split_open = False
+        self._split_voting = False
+        self._rit_votes = 0
+        self._runs = 1
+        self.result: HandResult | None = None
+        self._community_card = False
+        self._pot_collected = 0
+        self._odd_chip = self.settings.odd_chip or game.odd_chip
+        self._showed_first: list[int] = []
+        self._bring_in_pos: int | None = None
+        self._round_first = 0
+        self._post_forced()
+        self._start_street(0)
+        self._run()
+
+    # ------------------------------------------------------------------ public API
+    @property
+    def is_over(self) -> bool:
+        return self._phase == _DONE
+
+    @property
+    def to_act(self) -> int | None:
+        """Seat number of the player who must act now, or None when the hand is over."""
+        return None if self._actor is None or self._phase == _DONE else self.seats[self._actor]
+
+    @property
+    def pot(self) -> int:
+        """All chips in the middle: collected pots plus the bets of the current round."""
+        return self._pot_collected + sum(self.bets)
+
+    def legal_actions(self) -> LegalActions:
+        if self._legal is None:
+            if self._phase == _DONE or self._actor is None:
+                raise IllegalAction("the hand is over; nobody is to act")
+            self._legal = self._compute_legal()
+        return self._legal
+
+    def act(self, action: Action) -> None:
+        """Apply an action of the player to act. Raises IllegalAction (state unchanged) if it is not legal."""
+        legal = self.legal_actions()
+        if action.seat != legal.seat:
+            raise IllegalAction(f"seat {action.seat} cannot act: it is seat {legal.seat}'s turn")
+        kind = action.kind
+        if kind not in legal.kinds:
+            raise IllegalAction(f"{kind.value} is not allowed now; allowed: "
+                                f"{', '.join(sorted(k.value for k in legal.kinds))}")
+        i = self._actor
+        assert i is not None
+        if kind in AGGRESSIVE and kind is not K.STRADDLE:
+            amt = action.amount
+            if not isinstance(amt, int) or isinstance(amt, bool):
+                raise IllegalAction(f"{kind.value} needs an integer amount, got {amt!r}")
+            if legal.allowed_to and amt not in legal.allowed_to:
+                raise IllegalAction(f"{kind.value} to {amt} is not allowed; allowed: {list(legal.allowed_to)}")
+            if not legal.min_to <= amt <= legal.max_to:
+                raise IllegalAction(f"{kind.value} to {amt} is out of range: "
+                                    f"{legal.min_to} to {legal.max_to}")
+        elif kind is K.DRAW or kind is K.STAND_PAT:
+            discard = tuple(action.cards) if kind is K.DRAW else ()
+            if len(discard) > legal.max_discards:
+                raise IllegalAction(f"at most {legal.max_discards} cards may be discarded, got {len(discard)}")
+            hand = self.cards[i]
+            if len(set(discard)) != len(discard) or any(c not in hand for c in discard):
+                raise IllegalAction(f"discards must be distinct cards of your hand: "
+                                    f"{' '.join(str(Card(c)) for c in discard if 0 <= c < 52)}")
+            self._legal = None
+            self._apply_draw(i, [Card(c) for c in discard])
+            self._run()
+            return
+        self._legal = None
+        self._apply(i, kind, action.amount)
+        self._run()
+
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        """What ``seat`` may see (``None``: a spectator), as a JSON-able dict."""
+        shown = set(self.result.shown) if self.result else set()
+        players = []
+        for i, s in enumerate(self.seats):
+            cards = []
+            for c, u in zip(self.cards[i], self.up[i], strict=True):
+                cards.append(str(c) if (u or s == seat or s in shown) else "??")
+            players.append({
+                "seat": s, "stack": self.stacks[i], "bet": self.bets[i], "folded": self.folded[i],
+                "all_in": self.allin[i], "cards": cards, "up": list(self.up[i]),
+            })
+        out: dict[str, Any] = {
+            "game": self.game.id, "structure": self.structure.value, "street": self.street,
+            "button": self.config.button, "board": [str(c) for c in self.board],
+            "boards": [[str(c) for c in b] for b in self.boards], "pot": self.pot, "players": players,
+            "to_act": self.to_act, "over": self.is_over,
+        }
+        if seat is not None and seat == self.to_act:
+            out["legal"] = self.legal_actions().to_dict()
+        if self.result is not None:
+            out["result"] = self.result.to_dict()
+        return out
+
+    def events_for(self, seat: int | None) -> list[Event]:
+        return [e for e in self.events if e.visible(seat)]
+
+    # ------------------------------------------------------------------ setup
+    def _emit(self, kind: str, seat: int | None = None, visible_to: frozenset[int] | None = None,
+              **data: Any) -> None:
+        self.events.append(Event(kind, seat, data, visible_to))
+
+    def _put(self, i: int, amount: int, live: bool) -> int:
+        amount = min(amount, self.stacks[i])
+        self.stacks[i] -= amount
+        self.total[i] += amount
+        if live:
+            self.bets[i] += amount
+        else:
+            self.dead[i] += amount
+            self._pot_collected += amount
+        if self.stacks[i] == 0:
+            self.allin[i] = True
+        return amount
+
+    def _post_forced(self) -> None:
+        cfg, stakes, game = self.config, self.stakes, self.game
+        pos = self._pos
+        antes = cfg.antes if cfg.antes is not None else {s: stakes.ante for s in self.seats}
+        for s, a in antes.items():
+            if a and s in pos:
+                paid = self._put(pos[s], a, live=False)
+                self._emit("posted", s, what="ante", amount=paid)
+        for s, a in cfg.dead_posts.items():
+            if a and s in pos:
+                paid = self._put(pos[s], a, live=False)
+                self._emit("posted", s, what="dead", amount=paid)
+        if game.kind is Kind.STUD:
+            return
+        if cfg.blinds is not None:
+            blinds = [(pos[s], a) for s, a in cfg.blinds.items() if s in pos and a]
+        elif self.n == 2:
+            blinds = [(1, stakes.small_blind), (0, stakes.big_blind)]
+        else:
+            blinds = [(0, stakes.small_blind), (1, stakes.big_blind)]
+        top = 0
+        for i, a in blinds:
+            if a <= 0:
+                continue
+            paid = self._put(i, a, live=True)
+            self._emit("posted", self.seats[i], what="blind", amount=paid)
+            if a >= top:
+                top = a
+                self._bb_pos = i
+        for s, a in cfg.live_posts.items():
+            if a and s in pos:
+                paid = self._put(pos[s], a, live=True)
+                self._emit("posted", s, what="live", amount=paid)
+        self.cur_bet = max(self.bets)
+
+    # ------------------------------------------------------------------ dealing
+    def _next_card(self) -> Card:
+        if self._dpos >= len(self._deck):
+            raise IllegalAction("the deck ran out of cards")
+        c = self._deck[self._dpos]
+        self._dpos += 1
+        return c
+
+    def _deal_to(self, i: int, up: bool) -> None:
+        c = self._next_card()
+        self.cards[i].append(c)
+        self.up[i].append(up)
+        s = self.seats[i]
+        self._emit("dealt", s, None if up else frozenset((s,)), cards=[str(c)], up=up)
+
+    def _start_street(self, s: int) -> None:
+        self.street = s
+        st = self.game.streets[s]
+        if st.draw is not None:
+            self._phase = _DRAW
+            first = self._first_after_round_start()
+            self._queue = [j for j in self._clockwise(first) if not self.folded[j]]
+            self._qi = 0
+            self._round_discards = []
+            return
+        self._deal_street(s)
+        self._begin_betting()
+
+    def _deal_street(self, s: int) -> None:
+        st = self.game.streets[s]
+        alive = [i for i in range(self.n) if not self.folded[i]]
+        need = (st.down + st.up) * len(alive)
+        left = len(self._deck) - self._dpos
+        if need and need > left and self.game.kind is Kind.STUD and st.down + st.up == 1:
+            c = self._next_card()  # R-INSUF-3: one community card for everybody
+            self.board.append(c)
+            self._community_card = True
+            self._emit("board", None, cards=[str(c)], community=True)
+        else:
+            for _ in range(st.down):
+                for i in alive:
+                    self._deal_to(i, False)
+            for _ in range(st.up):
+                for i in alive:
+                    self._deal_to(i, True)
+        if st.board:
+            cards = [self._next_card() for _ in range(st.board)]
+            self.board.extend(cards)
+            self._emit("board", None, cards=[str(c) for c in cards])
+
+    def _clockwise(self, first: int) -> list[int]:
+        n = self.n
+        return [(first + k) % n for k in range(n)]
+
+    # ------------------------------------------------------------------ betting rounds
+    def _can_bet(self, i: int) -> bool:
+        return not self.folded[i] and not self.allin[i]
+
+    def _first_after_round_start(self) -> int:
+        """First position to act on a later round (or to draw)."""
+        game = self.game
+        if game.kind is Kind.STUD:
+            return self._best_visible()
+        if game.post_draw_first is PostDrawFirst.LEFT_OF_BIG_BLIND and self._bb_pos is not None:
+            return (self._bb_pos + 1) % self.n
+        return 0
+
+    def _best_visible(self) -> int:
+        game = self.game
+        best, best_key = 0, None
+        for i in range(self.n):
+            if self.folded[i]:
+                continue
+            up = [c for c, u in zip(self.cards[i], self.up[i], strict=True) if u]
+            key = visible_key(up, game.visible, game.visible_suits)
+            if best_key is None or key > best_key:
+                best, best_key = i, key
+        return best
+
+    def _begin_betting(self) -> None:
+        self._phase = _BET
+        n = self.n
+        s = self.street
+        stud = self.game.kind is Kind.STUD
+        structure = self.structure
+        self._raises = 0
+        self._last_aggr = None
+        self._round_actions = 0
+        self._acted_level = [-1] * n
+        self._big_used = False
+        self._open_pair = False
+        self._min_raise = self._street_bet() if structure is Structure.FIXED_LIMIT else self.stakes.opening_min(stud)
+        self._completed = True
+        self._bring_in_pos = None
+        first: int
+        if s == 0 and stud:
+            cands = [i for i in range(n) if not self.folded[i]]
+            first = min(cands, key=lambda i: (bring_in_key(self._last_up(i), self.game.bring_in)  # type: ignore[arg-type]
+                                               , i))
+            if self.stakes.bring_in and not self.allin[first]:
+                self._bring_in_pos = first
+                self._completed = structure is not Structure.FIXED_LIMIT
+        elif s == 0 and self._bb_pos is not None:
+            first = (self._bb_pos + 1) % n
+            if self.structure is Structure.FIXED_LIMIT and self.game.fl_cap_counts_blind:
+                self._raises = 1  # R-FL-4: the big blind is the first bet
+        else:
+            first = self._first_after_round_start()
+        if stud and s == 1 and self.game.open_pair_rule and structure is Structure.FIXED_LIMIT:
+            self._open_pair = any(
+                has_open_pair([c for c, u in zip(self.cards[i], self.up[i], strict=True) if u])
+                for i in range(n) if not self.folded[i]
+            )
+        if self._community_card and not self.settings.stud_community_betting:
+            self._pending = [False] * n
+        else:
+            self._pending = [self._can_bet(i) for i in range(n)]
+        self._actor = None
+        self._split_open = bool(self.game.split_agreement and self.settings.split_agreement)
+        self._split_voting = False
+        self._emit("street", None, street=s)
+        self._round_first = first
+        live = [i for i in range(n) if self._pending[i]]
+        if not live or (len(live) == 1 and self.bets[live[0]] >= self.cur_bet and self._bring_in_pos is None):
+            self._pending = [False] * n
+            self._actor = None
+            return
+        self._actor = self._next_pending_from(first)
+
+    def _last_up(self, i: int) -> int:
+        for c, u in zip(reversed(self.cards[i]), reversed(self.up[i]), strict=True):
+            if u:
+                return c
+        return self.cards[i][-1]
+
+    def _next_pending_from(self, start: int) -> int | None:
+        n = self.n
+        p = self._pending
+        for k in range(n):
+            j = (start + k) % n
+            if p[j]:
+                return j
+        return None
+
+    def _street_bet(self) -> int:
+        stakes = self.stakes
+        return stakes.fixed_big if self.game.streets[self.street].big else stakes.fixed_small
+
+    def _compute_legal(self) -> LegalActions:
+        i = self._actor
+        assert i is not None
+        seat = self.seats[i]
+        phase = self._phase
+        if phase == _DRAW:
+            mx = self.game.streets[self.street].draw or 0
+            return LegalActions(seat, frozenset((K.DRAW, K.STAND_PAT)), max_discards=mx)
+        if phase == _RIT:
+            return LegalActions(seat, frozenset((K.RUN_TWICE, K.RUN_ONCE)))
+        if phase == _SPLIT:  # an all-in player asked during a split vote
+            return LegalActions(seat, frozenset((K.AGREE_SPLIT, K.DECLINE_SPLIT)))
+        stack, bet, cur = self.stacks[i], self.bets[i], self.cur_bet
+        if self._bring_in_pos == i and not self._round_actions:
+            b = min(self.stakes.bring_in, stack)
+            kinds = {K.BRING_IN}
+            lo = hi = 0
+            allowed: tuple[int, ...] = ()
+            if stack > b:
+                lo, hi, allowed = self._aggressive_bounds(i, completing=True)
+                if hi:
+                    kinds.add(K.COMPLETE)
+            return LegalActions(seat, frozenset(kinds), bring_in=b, min_to=lo, max_to=hi, allowed_to=allowed)
+        call = min(cur - bet, stack)
+        kinds = {K.FOLD}
+        if call <= 0:
+            kinds.add(K.CHECK)
+            call = 0
+        else:
+            kinds.add(K.CALL)
+        lo = hi = 0
+        allowed = ()
+        if stack > call and (self._acted_level[i] < 0 or cur - self._acted_level[i] >= self._min_raise) and any(
+            j != i and not self.folded[j] and not self.allin[j] for j in range(self.n)
+        ):
+            lo, hi, allowed = self._aggressive_bounds(i, completing=not self._completed)
+            if hi:
+                if not self._completed:
+                    kinds.add(K.COMPLETE)
+                elif cur == 0:
+                    kinds.add(K.BET)
+                else:
+                    kinds.add(K.RAISE)
+        if (self.street == 0 and self.game.straddle and self.settings.straddle and self.structure is
+                Structure.NO_LIMIT and self._round_actions == 0 and self._bb_pos is not None and
+                self.config.blinds is None and self.n > 2 and i == (self._bb_pos + 1) % self.n):
+            amt = 2 * self.stakes.big_blind
+            if stack + bet >= amt and cur < amt:
+                kinds.add(K.STRADDLE)
+        if self._split_open:
+            kinds.add(K.AGREE_SPLIT)
+        return LegalActions(seat, frozenset(kinds), call=call, min_to=lo, max_to=hi, allowed_to=allowed)
+
+    def _aggressive_bounds(self, i: int, completing: bool) -> tuple[int, int, tuple[int, ...]]:
+        """(min_to, max_to, allowed_to) for a bet/raise/complete by position i; (0, 0, ()) if none."""
+        stack, bet, cur = self.stacks[i], self.bets[i], self.cur_bet
+        all_in_to = stack + bet
+        if all_in_to <= cur:
+            return 0, 0, ()
+        structure = self.structure
+        stud = self.game.kind is Kind.STUD
+        allowed: tuple[int, ...] = ()
+        if structure is Structure.FIXED_LIMIT:
+            cap = 4
+            if self._raises >= cap:
+                return 0, 0, ()
+            size = self._street_bet()
+            if completing:
+                lo = hi = self.stakes.fixed_small
+            elif self._open_pair and not self._big_used:
+                lo, hi = cur + size, cur + self.stakes.fixed_big
+                allowed = (lo, hi)
+            elif self._open_pair:
+                lo = hi = cur + self.stakes.fixed_big
+            else:
+                lo = hi = cur + size
+        else:
+            opening = self.stakes.opening_min(stud)
+            if completing and cur == 0:
+                lo = max(opening, 2 * self.stakes.bring_in)  # open for more than the bring-in
+            elif completing or cur == 0:
+                lo = opening
+            else:
+                lo = cur + self._min_raise
+            if structure is Structure.NO_LIMIT:
+                hi = all_in_to
+            elif structure is Structure.POT_LIMIT:
+                hi = 2 * cur - bet + self.pot
+            elif structure is Structure.HALF_POT_LIMIT:
+                hi = cur + (self.pot + cur - bet) // 2
+            else:  # spread limit (R-SL)
+                spread = self.stakes.spread
+                smax = spread[min(self.street, len(spread) - 1)]
+                hi = min(cur + smax, 3 * smax)
+                if hi <= cur:
+                    return 0, 0, ()
+                if lo > hi:
+                    lo = hi  # R-SL-3 reading: a final raise up to the cap
+            if hi < lo:
+                hi = lo
+        if all_in_to < lo:
+            return all_in_to, all_in_to, ()
+        if hi > all_in_to:
+            hi = all_in_to
+            if allowed:
+                allowed = tuple(a for a in allowed if a < all_in_to) + (all_in_to,)
+        return lo, hi, allowed
+
+    def _apply(self, i: int, kind: ActionKind, amount: int) -> None:
+        seat = self.seats[i]
+        if kind is K.RUN_TWICE or kind is K.RUN_ONCE:
+            self._emit("acted", seat, action=kind.value)
+            if kind is K.RUN_ONCE:
+                self._rit_votes = -1
+                self._qi = len(self._queue)
+            else:
+                self._rit_votes += 1
+                self._qi += 1
+            return
+        if kind is K.AGREE_SPLIT or kind is K.DECLINE_SPLIT:
+            self._emit("acted", seat, action=kind.value)
+            if kind is K.DECLINE_SPLIT:
+                self._end_split_vote(refused=True)
+            else:
+                if not self._split_voting:
+                    self._split_agreed = set()
+                self._split_agreed.add(i)
+                self._split_voting = True
+                self._split_advance(i)
+            return
+        if self._split_open:
+            if self._split_voting:
+                self._emit("split_refused", seat)
+            self._split_open = False
+            self._split_voting = False
+            if self._phase == _SPLIT:
+                self._phase = _BET
+        self._round_actions += 1
+        if kind is K.FOLD:
+            self.folded[i] = True
+            self._pending[i] = False
+            self._emit("acted", seat, action="fold")
+            for c in self.cards[i]:
+                self._muck.append((i, c))
+            return
+        if kind is K.CHECK:
+            self._pending[i] = False
+            self._acted_level[i] = self.cur_bet
+            self._emit("acted", seat, action="check")
+            return
+        if kind is K.CALL:
+            paid = self._put(i, self.cur_bet - self.bets[i], live=True)
+            self._pending[i] = False
+            self._acted_level[i] = self.cur_bet
+            self._emit("acted", seat, action="call", amount=paid, to=self.bets[i], all_in=self.allin[i])
+            return
+        if kind is K.BRING_IN:
+            paid = self._put(i, self.stakes.bring_in, live=True)
+            self.cur_bet = max(self.cur_bet, self.bets[i])
+            self._pending[i] = False
+            self._acted_level[i] = self.cur_bet
+            self._emit("acted", seat, action="bring_in", amount=paid, to=self.bets[i], all_in=self.allin[i])
+            return
+        # aggressive: BET / RAISE / COMPLETE / STRADDLE, amount is the new total bet this round
+        if kind is K.STRADDLE:
+            amount = 2 * self.stakes.big_blind
+        cur = self.cur_bet
+        increment = amount - cur
+        self._put(i, amount - self.bets[i], live=True)
+        full = kind is K.COMPLETE or increment >= self._min_raise or (
+            self.structure is Structure.SPREAD_LIMIT and increment > 0 and not self.allin[i])
+        if self.structure is Structure.FIXED_LIMIT:
+            self._raises += 1
+            if amount - cur > self._street_bet():
+                self._big_used = True
+            if kind is K.COMPLETE:
+                self._min_raise = self._street_bet()
+            full = full or increment >= self._street_bet()
+        elif full and kind is not K.COMPLETE:
+            self._min_raise = max(self._min_raise, increment)
+        if kind is K.COMPLETE:
+            self._completed = True
+        self.cur_bet = amount
+        self._last_aggr = i
+        for j in range(self.n):
+            if j != i and self._can_bet(j):
+                self._pending[j] = True
+        self._pending[i] = False
+        self._acted_level[i] = amount
+        self._emit("acted", seat, action=kind.value, to=amount, all_in=self.allin[i], full=full)
+
+    def _split_advance(self, i: int) -> None:
+        """After ``i`` agreed to split: ask the next player (all-in players included, R-SPLIT-2/4)."""
+        n = self.n
+        if all(x in self._split_agreed for x in range(n) if not self.folded[x]):
+            self._end_split_vote(refused=False)
+            return
+        for k in range(1, n + 1):
+            j = (i + k) % n
+            if self.folded[j] or j in self._split_agreed:
+                continue
+            self._actor = j
+            self._phase = _SPLIT if self.allin[j] else _BET
+            return
+
+    def _end_split_vote(self, refused: bool) -> None:
+        self._split_open = False
+        self._split_voting = False
+        if self._phase == _DONE:
+            return
+        alive = [x for x in range(self.n) if not self.folded[x]]
+        if not refused and all(x in self._split_agreed for x in alive):
+            self._emit("split_agreed", None, seats=[self.seats[x] for x in sorted(self._split_agreed)])
+            self._close_round()
+            self._finish(split_all=True)
+            return
+        if refused:
+            self._emit("split_refused", self.seats[self._actor] if self._actor is not None else None)
+        self._phase = _BET
+        self._actor = None
+
+    def _apply_draw(self, i: int, discard: list[Card]) -> None:
+        hand = self.cards[i]
+        keep_up = [u for c, u in zip(hand, self.up[i], strict=True) if c not in discard]
+        self.cards[i] = [c for c in hand if c not in discard]
+        self.up[i] = keep_up
+        for c in discard:
+            self._discards[i].append(c)
+            self._round_discards.append((i, c))
+        seat = self.seats[i]
+        self._emit("drew", seat, count=len(discard))
+        if discard:
+            self._ensure_cards(i, len(discard))
+            new = [self._next_card() for _ in discard]
+            self.cards[i].extend(new)
+            self.up[i].extend([False] * len(new))
+            self._emit("drew_cards", seat, frozenset((seat,)), discarded=[str(c) for c in discard],
+                       cards=[str(c) for c in new])
+        self._qi += 1
+
+    def _ensure_cards(self, i: int, k: int) -> None:
+        """R-INSUF-1/2: reshuffle earlier discards (never the drawer's own) when the stub is short."""
+        left = len(self._deck) - self._dpos
+        if left >= k:
+            return
+        current = {c for _, c in self._round_discards}
+        pool = [(o, c) for o, c in self._muck if o != i] if self.game.reshuffle_folded else []
+        earlier = [(o, c) for o, c in self._discards_history() if o != i and c not in current]
+        candidates: list[Card] = []
+        seen: set[int] = set()
+        for _, c in earlier + pool:
+            if c not in seen:
+                seen.add(c)
+                candidates.append(c)
+        if left + len(candidates) < k:  # R-INSUF-1: other players' discards of this draw may be used too
+            for o, c in self._round_discards:
+                if o != i and c not in seen:
+                    seen.add(c)
+                    candidates.append(c)
+        if left + len(candidates) < k:
+            raise IllegalAction("not enough cards left to complete the draw")
+        shuffle = self.config.shuffle
+        if shuffle is None:
+            candidates = Deck("reshuffle", candidates).shuffled()
+        else:
+            shuffle(candidates)
+        used = set(candidates)
+        self._deck = self._deck + candidates
+        for lst in self._discards:
+            lst[:] = [c for c in lst if c not in used]
+        self._muck = [(o, c) for o, c in self._muck if c not in used]
+        self._round_discards = [(o, c) for o, c in self._round_discards if c not in used]
+        self._emit("reshuffled", None, count=len(candidates))
+
+    def _discards_history(self) -> list[tuple[int, Card]]:
+        out: list[tuple[int, Card]] = []
+        for o, lst in enumerate(self._discards):
+            for c in lst:
+                out.append((o, c))
+        return out
+
+    # ------------------------------------------------------------------ flow
+    def _run(self) -> None:
+        """Advance automatically until a player must decide or the hand is over."""
+        while True:
+            phase = self._phase
+            if phase == _DONE:
+                self._actor = None
+                return
+            if phase == _DRAW:
+                q = self._queue
+                while self._qi < len(q) and self.folded[q[self._qi]]:
+                    self._qi += 1
+                if self._qi < len(q):
+                    self._actor = q[self._qi]
+                    return
+                self._round_discards = []
+                self._begin_betting()
+                continue
+            if phase == _RIT:
+                q = self._queue
+                if self._rit_votes >= 0 and self._qi < len(q):
+                    self._actor = q[self._qi]
+                    return
+                self._phase = _BET
+                self._actor = None
+                if self._rit_votes == len(q):
+                    self._runs = 2
+                    self._emit("run_it_twice", None)
+                    self._finish_board_and_showdown()
+                    return
+                self._start_street(self.street + 1)
+                continue
+            if phase == _SPLIT:
+                return
+            # betting
+            if self.folded.count(False) == 1:
+                self._finish()
+                return
+            actor = self._actor
+            if actor is not None:
+                if self._pending[actor]:
+                    return
+                nxt = self._next_pending_from(actor + 1)
+            else:
+                nxt = self._next_pending_from(self._round_first) if any(self._pending) else None
+            if nxt is not None:
+                self._actor = nxt
+                return
+            self._close_round()
+            if self._phase == _DONE:
+                return
+            if self.street + 1 >= len(self.game.streets):
+                self._finish()
+                return
+            if self._rit_eligible():
+                self._phase = _RIT
+                self._queue = [j for j in range(self.n) if not self.folded[j]]
+                self._qi = 0
+                self._rit_votes = 0
+                continue
+            self._start_street(self.street + 1)
+
+    def _rit_eligible(self) -> bool:
+        if not (self.game.run_it_twice and self.settings.run_it_twice and self.game.kind is Kind.FLOP):
+            return False
+        if len(self.board) not in (3, 4):
+            return False
+        alive = [j for j in range(self.n) if not self.folded[j]]
+        return len(alive) >= 2 and sum(1 for j in alive if not self.allin[j]) <= 1 and any(
+            self.allin[j] for j in alive)
+
+    def _finish_board_and_showdown(self) -> None:
+        """R-RIT-2: deal the remaining community cards twice from the same deck, then show down."""
+        base = list(self.board)
+        remaining = sum(st.board for st in self.game.streets) - len(base)
+        run1 = [self._next_card() for _ in range(remaining)]
+        run2 = [self._next_card() for _ in range(remaining)]
+        self.boards = [base + run1, base + run2]
+        self._emit("board", None, cards=[str(c) for c in run1], run=0)
+        self._emit("board", None, cards=[str(c) for c in run2], run=1)
+        self.street = len(self.game.streets) - 1
+        self._finish()
+
+    def _close_round(self) -> None:
+        """End a betting round: return the uncalled part of the top bet (R-POT-4), collect the bets."""
+        bets = self.bets
+        if any(bets):
+            top = max(bets)
+            ti = bets.index(top)
+            second = max(b for j, b in enumerate(bets) if j != ti)
+            if top > second:
+                back = top - second
+                bets[ti] -= back
+                self.total[ti] -= back
+                self.stacks[ti] += back
+                if self.stacks[ti] > 0:
+                    self.allin[ti] = False
+                self._emit("returned", self.seats[ti], amount=back)
+            self._pot_collected += sum(bets)
+            self.bets = [0] * self.n
+        self.cur_bet = 0
+        self._pending = [False] * self.n
+
+    # ------------------------------------------------------------------ showdown and award
+    def _finish(self, split_all: bool = False) -> None:
+        if self._phase == _DONE:
+            return
+        self._close_round()
+        n = self.n
+        alive = [j for j in range(n) if not self.folded[j]]
+        if self.settings.antes_dead_main_pot:
+            live = [self.total[j] - self.dead[j] for j in range(n)]
+            pots = build_pots(live, self.folded, dead=sum(self.dead))
+        else:
+            pots = build_pots(self.total, self.folded)
+        total = sum(p.amount for p in pots)
+        rake = 0
+        if self.config.rake is not None and total:
+            ctx = RakeContext(self.game, self.structure, self.stakes, n, self._rake_trigger())
+            rake = max(0, min(total, int(self.config.rake(total, ctx))))
+            left = rake
+            for p in pots:
+                take = min(left, p.amount)
+                p.amount -= take
+                left -= take
+            if rake:
+                self._emit("rake", None, amount=rake)
+        awards: list[PotAward] = []
+        shown: dict[int, list[str]] = {}
+        labels: dict[int, str] = {}
+        showdown = len(alive) > 1 and not split_all
+        if len(alive) == 1:
+            w = alive[0]
+            for p in pots:
+                if p.amount:
+                    awards.append(PotAward(p.amount, [self.seats[j] for j in p.eligible],
+                                           {self.seats[w]: p.amount}))
+        elif split_all or self._split_agreed:
+            rest = []
+            for p in pots:
+                if all(j in self._split_agreed for j in p.eligible) and len(p.eligible) > 1:
+                    awards.append(PotAward(p.amount, [self.seats[j] for j in p.eligible],
+                                           self._divide(p.amount, list(p.eligible), []), share="split"))
+                else:
+                    rest.append(p)
+            if rest:
+                showdown = True
+                awards += self._showdown(rest, shown, labels)
+        else:
+            awards += self._showdown(pots, shown, labels)
+        won = [0] * n
+        for a in awards:
+            for s, amt in a.winners.items():
+                won[self._pos[s]] += amt
+        for j in range(n):
+            self.stacks[j] += won[j]
+        for a in awards:
+            self._emit("pot_awarded", None, amount=a.amount, winners=a.winners, share=a.share, run=a.run)
+        self.result = HandResult(
+            stacks={self.seats[j]: self.stacks[j] for j in range(n)},
+            net={self.seats[j]: self.stacks[j] - self.start_stacks[j] for j in range(n)},
+            pots=awards, rake=rake, shown=shown, labels=labels, showdown=showdown,
+        )
+        self._phase = _DONE
+        self._actor = None
+        self._legal = None
+        self._emit("hand_over", None, stacks=self.result.stacks)
+
+    def _rake_trigger(self) -> bool:
+        kind = self.game.kind
+        if kind is Kind.FLOP:
+            return len(self.board) >= 3
+        if kind is Kind.DRAW:
+            return self.street >= 1
+        cards = max(len(c) for c in self.cards)
+        return cards >= (4 if len(self.game.streets) == 5 else 3)
+
+    def _divide(self, amount: int, winners: list[int], show_order: list[int]) -> dict[int, int]:
+        rule = self._odd_chip
+        if rule is OddChip.SHOWN_FIRST and show_order:
+            ordered = sorted(winners, key=lambda j: show_order.index(j) if j in show_order else self.n + j)
+            return {self.seats[j]: v for j, v in divide_all_to_first(amount, ordered).items()}
+        ordered = sorted(winners)
+        if rule is OddChip.LEFT_OF_BUTTON_ALL:
+            return {self.seats[j]: v for j, v in divide_all_to_first(amount, ordered).items()}
+        return {self.seats[j]: v for j, v in divide(amount, ordered).items()}
+
+    def _show_order(self, alive: list[int]) -> list[int]:
+        """R-SHOW: last aggressor of the final round first, else by game; then clockwise."""
+        n = self.n
+        if self._last_aggr is not None and not self.folded[self._last_aggr]:
+            first = self._last_aggr
+        elif self.game.kind is Kind.STUD:
+            first = self._best_visible()
+        elif self.game.post_draw_first is PostDrawFirst.LEFT_OF_BIG_BLIND and self._bb_pos is not None:
+            first = (self._bb_pos + 1) % n
+        else:
+            first = 0
+        return [j for j in self._clockwise(first) if not self.folded[j]]
+
+    def _showdown(self, pots: list[Pot], shown: dict[int, list[str]], labels: dict[int, str]) -> list[PotAward]:
+        game = self.game
+        alive = [j for j in range(self.n) if not self.folded[j]]
+        boards = self.boards if self._runs == 2 else [self.board]
+        # values[run][ranking_index][position] -> (strength, label) or None
+        values = [evaluate_hands(game, [self.cards[j] for j in range(self.n)], board, alive) for board in boards]
+        order = self._show_order(alive)
+        showing: list[int] = []
+        best_in_pot: list[list[int]] = [[-1] * len(game.rankings) for _ in pots]
+        pots_of = {j: [k for k, p in enumerate(pots) if j in p.eligible] for j in alive}
+        for j in order:
+            must = self.allin[j] or not self.settings.muck_losers or not showing or self._runs == 2
+            competitive = False
+            for k in pots_of[j]:
+                for r in range(len(game.rankings)):
+                    v = values[0][r][j]
+                    if v is not None and v[0] >= best_in_pot[k][r]:
+                        competitive = True
+            if must or competitive:
+                showing.append(j)
+                for k in pots_of[j]:
+                    for r in range(len(game.rankings)):
+                        v = values[0][r][j]
+                        if v is not None and v[0] > best_in_pot[k][r]:
+                            best_in_pot[k][r] = v[0]
+                s = self.seats[j]
+                shown[s] = [str(c) for c in self.cards[j]]
+                label = " / ".join(v[1] for r in range(len(game.rankings)) if (v := values[0][r][j]) is not None)
+                labels[s] = label
+                self._emit("showed", s, cards=shown[s], label=label)
+            else:
+                self._emit("mucked", self.seats[j])
+        self._showed_first = showing
+        awards: list[PotAward] = []
+        runs = len(boards)
+        for p in pots:
+            contenders = [j for j in p.eligible if j in showing]
+            if not contenders:
+                contenders = list(p.eligible)
+            amounts = [p.amount - p.amount // 2, p.amount // 2] if runs == 2 else [p.amount]
+            for run, amount in enumerate(amounts):
+                vals = values[run]
+                if len(game.rankings) == 2:
+                    lows = [j for j in contenders if vals[1][j] is not None]
+                    if lows:
+                        high_amt = amount - amount // 2
+                        awards.append(self._award(high_amt, p, contenders, vals[0], "high", run, showing))
+                        awards.append(self._award(amount // 2, p, lows, vals[1], "low", run, showing))
+                        continue
+                awards.append(self._award(amount, p, contenders, vals[0], "all", run, showing))
+        return awards
+
+    def _award(self, amount: int, pot: Pot, contenders: list[int], vals: list[tuple[int, str] | None],
+               share: str, run: int, showing: list[int]) -> PotAward:
+        best = max(v[0] for j in contenders if (v := vals[j]) is not None)
+        winners = [j for j in contenders if (v := vals[j]) is not None and v[0] == best]
+        return PotAward(amount, [self.seats[j] for j in pot.eligible], self._divide(amount, winners, showing),
+                        share=share, run=run)

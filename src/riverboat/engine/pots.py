@@ -1,0 +1,69 @@
+"""Pots from contributions (R-ALLIN-5) and odd-chip division (R-ODD)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+
+@dataclass(slots=True)
+class Pot:
+    """One pot: ``amount`` chips contested by the player positions in ``eligible``."""
+
+    amount: int
+    eligible: tuple[int, ...]
+
+
+def build_pots(contrib: Sequence[int], folded: Sequence[bool], dead: int = 0) -> list[Pot]:
+    """Layer the contributions into a main pot and side pots (R-ALLIN-5).
+
+    ``contrib[i]``: chips player position ``i`` put in (folded players included). ``dead``: chips that belong to
+    the main pot whatever the layers (antes/dead blinds under the PHH no-trimming reading). Pots whose eligible
+    sets are equal are merged; a layer nobody still in the hand reached goes to the pot below it.
+    """
+    levels = sorted({c for c in contrib if c > 0})
+    pots: list[Pot] = []
+    prev = 0
+    n = len(contrib)
+    for level in levels:
+        amount = 0
+        for c in contrib:
+            if c > prev:
+                amount += (c if c < level else level) - prev
+        eligible = tuple(i for i in range(n) if not folded[i] and contrib[i] >= level)
+        if not eligible and pots:
+            pots[-1].amount += amount
+        elif pots and pots[-1].eligible == eligible:
+            pots[-1].amount += amount
+        elif eligible:
+            pots.append(Pot(amount, eligible))
+        else:  # nobody eligible yet (only possible for the first layer): keep for the next pot
+            dead += amount
+        prev = level
+    if dead:
+        if pots:
+            pots[0].amount += dead
+        else:
+            alive = tuple(i for i in range(n) if not folded[i])
+            pots.append(Pot(dead, alive))
+    return pots
+
+
+def divide(amount: int, winners: Sequence[int]) -> dict[int, int]:
+    """Split ``amount`` equally among ``winners`` (already in odd-chip order): the remainder goes one unit at a
+    time to the winners in that order (R-ODD-1 default)."""
+    k = len(winners)
+    share, rem = divmod(amount, k)
+    out = {w: share for w in winners}
+    for w in winners[:rem]:
+        out[w] += 1
+    return out
+
+
+def divide_all_to_first(amount: int, winners: Sequence[int]) -> dict[int, int]:
+    """Split equally; the whole remainder goes to the first winner in order (R-ODD-1, 002/004 wording)."""
+    k = len(winners)
+    share, rem = divmod(amount, k)
+    out = {w: share for w in winners}
+    out[winners[0]] += rem
+    return out
