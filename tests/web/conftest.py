@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import functools
 import http.server
-import os
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -123,13 +122,20 @@ def new_page(browser: Any) -> Iterator[Any]:
     assert not errors, f"the page logged errors: {errors}"
 
 
-def screenshot(page: Any, name: str) -> Path:
-    """Save a screenshot under artifacts/screenshots/ (gitignored test artifacts)."""
+def _screenshot(page: Any, name: str) -> Path:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=False)
     return path
 
 
-def worker_id() -> str:
-    return os.environ.get("PYTEST_XDIST_WORKER", "main")
+@pytest.fixture
+def screenshot() -> Any:
+    """screenshot(page, name): save a PNG under artifacts/screenshots/ (gitignored test artifacts)."""
+    return _screenshot
+
+
+@pytest.fixture(scope="session")
+def viewports() -> dict[str, dict[str, int]]:
+    """The two widths the client must work at: phone (390x844) and desktop (1366x768)."""
+    return {"phone": PHONE, "desktop": DESKTOP}

@@ -107,9 +107,19 @@ export function renderActionBar(model, ui) {
       }
       setAmount(parsed, "box");
     });
-    box.addEventListener("change", () => setAmount(parseMoney(box.value, currency) ?? amount, "change"));
+    // An out-of-range or malformed entry changes nothing: the box goes back to the last valid amount.
+    const inRange = (v) => v !== null && v >= legal.minTo && v <= legal.maxTo;
+    box.addEventListener("change", () => {
+      const parsed = parseMoney(box.value, currency);
+      setAmount(inRange(parsed) ? parsed : amount, "change");
+    });
     box.addEventListener("keydown", (ev) => {
-      if (ev.key === "Enter") { ev.preventDefault(); setAmount(parseMoney(box.value, currency) ?? amount, "enter"); send(betKind, { amount }); }
+      if (ev.key !== "Enter") return;
+      ev.preventDefault();
+      const parsed = parseMoney(box.value, currency);
+      if (!inRange(parsed)) { setAmount(amount, "change"); return; }
+      setAmount(parsed, "enter");
+      send(betKind, { amount });
     });
     if (!fixed) {
       const shortcuts = el("div", { class: "pot-shortcuts" });
@@ -131,13 +141,13 @@ export function renderActionBar(model, ui) {
   }
 
   // Draw: the selection is made by clicking the cards themselves (table_view.js); these buttons confirm it.
-  const discardKind = has(legal, "discard", "draw");
+  const discardKind = has(legal, "draw", "discard");
   const patKind = has(legal, "stand_pat");
   if (discardKind) {
     const n = ui.state.selected ? ui.state.selected.size : 0;
     const over = n > legal.maxDiscards;
     buttons.append(el("button", {
-      class: "btn btn-raise", "data-action": "discard", "data-key": "d", disabled: over || n === 0 || n < legal.minDiscards,
+      class: "btn btn-raise", "data-action": discardKind, "data-key": "d", disabled: over || n === 0 || n < legal.minDiscards,
       onclick: () => send(discardKind, { cards: [...(ui.state.selected || [])] }),
     }, n ? `Discard ${n} ` : "Discard ", key("D")));
     sizing.append(el("div", { class: "draw-hint", "data-testid": "draw-hint" },
@@ -151,19 +161,25 @@ export function renderActionBar(model, ui) {
     }, "Stand pat ", key("P")));
   }
 
-  const splitKind = legal.kinds.find((k) => k.startsWith("split"));
-  if (splitKind) {
-    buttons.append(el("button", { class: "btn btn-split", "data-action": splitKind, onclick: () => send(splitKind), title: "Offer to split the pot equally (R-SPLIT)" },
-      "Split pot"));
+  // R-SPLIT: 32 Card Draw split-pot agreement; R-RIT: run it twice.
+  if (legal.kinds.includes("agree_split")) {
+    buttons.append(el("button", { class: "btn btn-split", "data-action": "agree_split", onclick: () => send("agree_split"),
+      title: "Offer to divide the pot equally among all active players (R-SPLIT)" }, "Split pot"));
   }
-  const ritYes = legal.kinds.find((k) => k === "run_it_twice" || k === "rit_yes" || k === "run_twice");
-  const ritNo = legal.kinds.find((k) => k === "run_once" || k === "rit_no");
-  if (ritYes) buttons.append(el("button", { class: "btn btn-raise", "data-action": ritYes, onclick: () => send(ritYes) }, "Run it twice"));
-  if (ritNo) buttons.append(el("button", { class: "btn btn-check", "data-action": ritNo, onclick: () => send(ritNo) }, "Run once"));
+  if (legal.kinds.includes("decline_split")) {
+    buttons.append(el("button", { class: "btn btn-check", "data-action": "decline_split", onclick: () => send("decline_split") }, "Don't split"));
+  }
+  if (legal.kinds.includes("run_twice")) {
+    buttons.append(el("button", { class: "btn btn-raise", "data-action": "run_twice", onclick: () => send("run_twice"),
+      title: "Deal the rest of the board twice; each run wins half of each pot (R-RIT)" }, "Run it twice"));
+  }
+  if (legal.kinds.includes("run_once")) {
+    buttons.append(el("button", { class: "btn btn-check", "data-action": "run_once", onclick: () => send("run_once") }, "Run once"));
+  }
 
   // Anything else the server offers still gets a button, so no legal option is ever unreachable.
   const known = new Set(["fold", "check", "call", "bet", "raise", "complete", "bring_in", "bringin", "discard", "draw",
-    "stand_pat", splitKind, ritYes, ritNo]);
+    "stand_pat", "agree_split", "decline_split", "run_twice", "run_once"]);
   for (const k of legal.kinds) {
     if (!known.has(k)) buttons.append(el("button", { class: "btn", "data-action": k, onclick: () => send(k) }, k.replace(/_/g, " ")));
   }
@@ -178,7 +194,7 @@ export function handleShortcut(ev, root) {
   const target = ev.target;
   if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.isContentEditable)) return false;
   if (ev.ctrlKey || ev.metaKey || ev.altKey) return false;
-  const keyMap = { f: ["fold"], c: ["check", "call"], k: ["check", "call"], r: ["raise", "bet"], b: ["bet", "raise"], d: ["discard"], p: ["stand_pat"] };
+  const keyMap = { f: ["fold"], c: ["check", "call"], k: ["check", "call"], r: ["raise", "bet"], b: ["bet", "raise"], d: ["draw", "discard"], p: ["stand_pat"] };
   const wanted = keyMap[ev.key.toLowerCase()];
   if (!wanted) return false;
   for (const action of wanted) {

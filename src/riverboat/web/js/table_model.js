@@ -124,15 +124,52 @@ export function modelFromView(tableId, view, previous = null, now = Date.now()) 
   if (heroSeat !== undefined && heroSeat !== null) heroSeat = int(heroSeat);
   else heroSeat = null;
 
-  const pots = asArray(inHand("pots")).map((p, i) => ({
-    amount: int(typeof p === "number" ? p : pick(p, "amount", "total")),
-    label: i === 0 ? "Main pot" : `Side pot ${i}`,
-    eligible: asArray(pick(p, "eligible", "seats")),
-    winners: asArray(pick(p, "winners")).map((w) => (typeof w === "object" ? int(pick(w, "seat")) : int(w))),
-  }));
+  // Pots: during the hand the engine gives one total ("pot", bets included); at the end its result lists every
+  // pot (main, side, hi/lo halves, run-it-twice runs) with winners as {seat: chips}.
+  const result = inHand("result") || null;
+  const winnersOf = (w) => {
+    if (!w) return [];
+    if (Array.isArray(w)) return w.map((x) => (typeof x === "object" ? int(pick(x, "seat")) : int(x)));
+    return Object.keys(w).map((k) => int(k));
+  };
+  const rawPots = asArray(pick(result, "pots") ?? inHand("pots"));
+  const pots = rawPots.map((p, i) => {
+    const share = pick(p, "share");
+    const run = pick(p, "run");
+    let label = i === 0 ? "Main pot" : `Side pot ${i}`;
+    if (share === "high" || share === "low") label += share === "high" ? " (high)" : " (low)";
+    if (share === "split") label += " (split)";
+    if (run) label += ` · run ${int(run) + 1}`;
+    return {
+      amount: int(typeof p === "number" ? p : pick(p, "amount", "total")),
+      label,
+      eligible: asArray(pick(p, "eligible", "seats")),
+      winners: winnersOf(pick(p, "winners")),
+      won: pick(p, "winners") && !Array.isArray(pick(p, "winners")) ? pick(p, "winners") : {},
+    };
+  });
   const betsOnTable = seats.reduce((sum, s) => sum + (s.empty ? 0 : s.bet), 0);
   const potInPots = pots.reduce((sum, p) => sum + p.amount, 0);
-  const potTotal = int(inHand("pot_total", "pot"), potInPots + betsOnTable) || potInPots + betsOnTable;
+  const potField = inHand("pot_total", "pot");
+  const potTotal = typeof potField === "number" ? int(potField) : potInPots + betsOnTable;
+  if (!pots.length && potTotal - betsOnTable > 0) {
+    pots.push({ amount: potTotal - betsOnTable, label: "Pot", eligible: [], winners: [], won: {} });
+  }
+  if (result) {
+    const labels = pick(result, "labels") || {};
+    const net = pick(result, "net") || {};
+    const shown = pick(result, "shown") || {};
+    for (const s of seats) {
+      if (s.empty) continue;
+      const key = String(s.seat);
+      if (labels[key] && !s.label) s.label = labels[key];
+      if (Array.isArray(shown[key]) && s.cards.every((c) => c.code === null)) {
+        s.cards = shown[key].map((c) => normalizeCard(c, true));
+      }
+      const wonHere = pots.reduce((sum, p) => sum + int(p.won[key], 0), 0);
+      s.won = wonHere || Math.max(0, int(net[key], 0));
+    }
+  }
 
   const boardRaw = inHand("board", "community", "board_cards") || [];
   let board = [];
@@ -171,7 +208,7 @@ export function modelFromView(tableId, view, previous = null, now = Date.now()) 
 
   const winnersSeats = new Set();
   for (const p of pots) for (const w of p.winners) winnersSeats.add(w);
-  for (const w of asArray(inHand("winners"))) winnersSeats.add(typeof w === "object" ? int(pick(w, "seat")) : int(w));
+  for (const w of winnersOf(inHand("winners"))) winnersSeats.add(w);
   for (const s of seats) s.winner = !s.empty && (winnersSeats.has(s.seat) || s.won > 0);
 
   const handId = inHand("hand_id", "id") ?? null;
@@ -197,7 +234,7 @@ export function modelFromView(tableId, view, previous = null, now = Date.now()) 
     minBuyIn: int(pick(view, "min_buy_in"), 0),
     maxBuyIn: pick(view, "max_buy_in") ?? null,
     handId,
-    handOver: Boolean(inHand("is_over", "over", "finished")),
+    handOver: Boolean(inHand("is_over", "over", "finished")) || Boolean(result),
     street: inHand("street", "round", "phase") ?? null,
     button: inHand("button", "dealer") ?? null,
     board,
@@ -210,8 +247,8 @@ export function modelFromView(tableId, view, previous = null, now = Date.now()) 
     toAct,
     legal,
     timer,
-    splitOffered: Boolean(legal && legal.kinds.some((k) => k.startsWith("split"))),
-    ritOffered: Boolean(legal && legal.kinds.some((k) => k.includes("run_it") || k === "rit_yes")),
+    splitOffered: Boolean(legal && legal.kinds.includes("agree_split")),
+    ritOffered: Boolean(legal && legal.kinds.includes("run_twice")),
     showdown: winnersSeats.size > 0 || seats.some((s) => !s.empty && s.label),
     log: previous && previous.handId === handId ? previous.log : [],
     lastHands: previous ? previous.lastHands : [],
@@ -223,47 +260,69 @@ export function modelFromView(tableId, view, previous = null, now = Date.now()) 
 export function describeEvent(event, model) {
   const kind = String(pick(event, "kind", "type") || "");
   const seat = pick(event, "seat");
-  const who = seat !== undefined && model && model.seats[seat] && !model.seats[seat].empty
-    ? model.seats[seat].alias
-    : seat !== undefined ? `Seat ${int(seat) + 1}` : (pick(event, "alias") ?? "");
-  const money = (v) => (v === undefined ? "" : formatChips(v, model));
-  const amount = pick(event, "amount", "to");
+  const nameOf = (n) => (model && model.seats && model.seats[n] && !model.seats[n].empty ? model.seats[n].alias : `Seat ${int(n) + 1}`);
+  const who = seat !== undefined && seat !== null ? nameOf(seat) : (pick(event, "alias") ?? "");
+  const money = (v) => (v === undefined || v === null ? "" : formatChips(v, model));
   const cards = asArray(pick(event, "cards")).filter((c) => typeof c === "string" && c !== "??").join(" ");
   switch (kind) {
     case "hand_started": case "hand_start": case "new_hand":
       return `Hand #${pick(event, "hand_id", "hand") ?? ""} starts`;
-    case "posted": case "post": case "blind": case "ante":
-      return `${who} posts ${pick(event, "what", "blind") ?? ""} ${money(amount)}`.replace(/\s+/g, " ");
-    case "acted": case "action": {
-      const action = String(pick(event, "action", "act", "action_kind") || "");
-      return `${who} ${action.replace(/_/g, " ")}${amount !== undefined ? " " + money(amount) : ""}`;
+    case "posted":
+      return `${who} posts ${pick(event, "what") ?? ""} ${money(pick(event, "amount"))}`.replace(/\s+/g, " ").trim();
+    case "acted": {
+      const action = String(pick(event, "action") || "");
+      const verb = { bring_in: "brings in", run_twice: "runs it twice", run_once: "runs it once", agree_split: "agrees to split",
+        decline_split: "declines the split", stand_pat: "stands pat" }[action] || `${action.replace(/_/g, " ")}s`.replace(/ss$/, "s");
+      let amount = "";
+      if (["bet", "raise", "complete", "straddle"].includes(action)) amount = ` to ${money(pick(event, "to", "amount"))}`;
+      else if (action === "call" || action === "bring_in") amount = ` ${money(pick(event, "amount"))}`;
+      return `${who} ${action === "fold" ? "folds" : action === "check" ? "checks" : action === "call" ? "calls" : verb}${amount}${pick(event, "all_in") ? " (all-in)" : ""}`;
     }
-    case "fold": case "check": case "call": case "bet": case "raise": case "complete": case "bring_in":
-      return `${who} ${kind.replace(/_/g, " ")}${amount !== undefined ? " " + money(amount) : ""}`;
-    case "discard": case "discarded": case "drew": case "draw": case "stand_pat": {
-      const n = pick(event, "count", "n") ?? asArray(pick(event, "cards", "discarded")).length;
+    case "drew": {
+      const n = int(pick(event, "count"), 0);
       return n ? `${who} draws ${n}` : `${who} stands pat`;
     }
-    case "board": case "dealt_board": case "flop": case "turn": case "river":
-      return cards ? `Board: ${cards}` : null;
-    case "dealt": case "deal":
+    case "drew_cards":
+      return `You discard ${asArray(pick(event, "discarded")).join(" ")}${cards ? ` and draw ${cards}` : ""}`;
+    case "board":
+      return cards ? `${pick(event, "run") ? "Run 2 board" : "Board"}: ${cards}` : null;
+    case "street":
       return null;
-    case "showdown": case "shows": case "show":
+    case "dealt":
+      return null;
+    case "showed":
       return `${who} shows ${cards}${pick(event, "label") ? ` (${pick(event, "label")})` : ""}`;
-    case "pot_awarded": case "award": case "won": case "win":
-      return `${who} wins ${money(amount)}${pick(event, "label") ? ` with ${pick(event, "label")}` : ""}`;
-    case "uncalled": case "returned": case "uncalled_bet":
-      return `Uncalled ${money(amount)} returned to ${who}`;
-    case "hand_over": case "hand_end": case "hand_ended":
+    case "mucked":
+      return `${who} mucks`;
+    case "pot_awarded": {
+      const winners = pick(event, "winners") || {};
+      const entries = Array.isArray(winners) ? winners.map((w) => [w, pick(event, "amount")]) : Object.entries(winners);
+      const share = pick(event, "share");
+      const what = share === "high" || share === "low" ? ` (${share})` : share === "split" ? " (split agreement)" : "";
+      return entries.map(([w, amt]) => `${nameOf(w)} wins ${money(amt)}${what}`).join("; ") || null;
+    }
+    case "returned":
+      return `Uncalled ${money(pick(event, "amount"))} returned to ${who}`;
+    case "rake":
+      return `Rake ${money(pick(event, "amount"))}`;
+    case "split_agreed":
+      return "All players agree to split the pot";
+    case "split_refused":
+      return `${who || "A player"} refuses the split`;
+    case "run_it_twice":
+      return "The board is run twice";
+    case "reshuffled":
+      return "The discards are reshuffled";
+    case "hand_over": case "hand_end":
       return "Hand over";
-    case "joined": case "sat": case "player_sat":
+    case "sat": case "player_sat": case "joined":
       return `${pick(event, "alias") ?? who} sits down`;
     case "left": case "player_left":
       return `${pick(event, "alias") ?? who} leaves the table`;
-    case "sit_out": case "sat_out":
+    case "sat_out": case "sit_out":
       return `${who} sits out`;
     default:
-      return kind ? kind.replace(/_/g, " ") + (who ? ` (${who})` : "") : null;
+      return null;
   }
 }
 
@@ -277,7 +336,7 @@ function formatChips(value, model) {
   return String(n);
 }
 
-const HAND_END_KINDS = new Set(["hand_over", "hand_end", "hand_ended", "hand_finished"]);
+const HAND_END_KINDS = new Set(["hand_over", "hand_end"]);
 const HAND_START_KINDS = new Set(["hand_started", "hand_start", "new_hand"]);
 
 /**

@@ -167,7 +167,7 @@ export class TableView {
       const selected = selectable && card.code && this.ui.selected.has(card.code);
       const node = renderCard(card.code, {
         greyed: ownDown || selected, selectable: selectable && Boolean(card.code), selected,
-        small: !seat.isHero && seat.cards.length > 4,
+        small: !seat.isHero && seat.cards.length >= 4,
       });
       node.classList.add(card.up ? "card--up" : "card--down");
       if (selectable && card.code) node.addEventListener("click", () => this.toggleDiscard(card.code));

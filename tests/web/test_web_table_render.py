@@ -1,0 +1,238 @@
+"""The table view rendered from sample protocol frames (tests/web/harness), without a server.
+
+Each fixture in tests/web/harness/fixtures is a list of ``table_state`` / ``event`` frames in the shape of
+docs/protocol.md; the harness page feeds them to the same TableStore and TableView the client uses and records the
+commands the view would send in ``window.__sent``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+DESKTOP = {"width": 1366, "height": 768}
+
+FIXTURES_WITH_ACTIONS = ["holdem_action", "stud_action", "draw_discard", "draw32_split", "holdem_rit", "omaha_pl"]
+
+
+def open_fixture(new_page: Any, static_url: str, name: str, viewport: dict[str, int] | None = None, four: bool = False) -> Any:
+    page = new_page(viewport or DESKTOP)
+    page.goto(f"{static_url}/harness/table.html?fixture={name}{'&four=1' if four else ''}")
+    page.wait_for_selector("body[data-ready='1']")
+    return page
+
+
+def sent(page: Any) -> list[dict[str, Any]]:
+    return page.evaluate("window.__sent")
+
+
+def action_names(page: Any) -> list[str]:
+    return page.eval_on_selector_all(".action-bar button[data-action]", "bs => bs.map(b => b.dataset.action)")
+
+
+def test_r_gen_5_own_stud_down_cards_greyed_and_others_hidden(new_page: Any, static_url: str) -> None:
+    """R-GEN-5: the holder sees their own face-down stud cards greyed; other players' down cards show backs."""
+    page = open_fixture(new_page, static_url, "stud_action")
+    hero = page.locator("[data-testid='cards-0'] .card")
+    assert hero.count() == 4
+    classes = [hero.nth(i).get_attribute("class") or "" for i in range(4)]
+    assert [c.split() for c in classes][0:2] == [c.split() for c in classes][0:2]
+    assert all("card--greyed" in c and "card--down" in c for c in classes[:2])
+    assert all("card--greyed" not in c and "card--up" in c for c in classes[2:])
+    assert [hero.nth(i).get_attribute("data-card") for i in range(4)] == ["9s", "9d", "Kc", "4h"]
+    # Egle: two backs (no face in the DOM) and two open queens.
+    egle = page.locator("[data-testid='cards-1'] .card")
+    assert [egle.nth(i).get_attribute("data-card") for i in range(4)] == ["", "", "Qs", "Qh"]
+    assert page.locator("[data-testid='cards-1'] .card--back").count() == 2
+    # Stud has a fixed dealer box: no moving dealer button (R-TABLE-4).
+    assert page.locator("[data-testid='dealer-button']").count() == 0
+
+
+def test_r_act_buttons_are_exactly_the_legal_options(new_page: Any, static_url: str) -> None:
+    """R-ACT-1..5: facing a bet the player may fold, call or raise, and may not check."""
+    page = open_fixture(new_page, static_url, "holdem_action")
+    assert sorted(action_names(page)) == ["call", "fold", "raise"]
+    assert "€0.60" in page.locator("button[data-action='call']").inner_text()
+    assert page.locator("button[data-action='raise']").inner_text().startswith("Raise to €1.20")
+    slider = page.locator("[data-testid='bet-slider']")
+    assert (slider.get_attribute("min"), slider.get_attribute("max")) == ("120", "1500")
+    page.click("button[data-action='call']")
+    assert sent(page) == [{"type": "act", "table": "t1", "kind": "call"}]
+
+
+def test_r_nl_amount_box_bounded_by_engine_min_and_max(new_page: Any, static_url: str) -> None:
+    """R-NL: the amount can be typed or slid between the engine's min and max; an out-of-range entry is refused
+    (marked invalid, the raise keeps the last valid amount)."""
+    page = open_fixture(new_page, static_url, "holdem_action")
+    box = page.locator("[data-testid='bet-amount']")
+    box.fill("2.50")
+    assert page.locator("button[data-action='raise']").inner_text().startswith("Raise to €2.50")
+    box.fill("99.00")  # above the 15.00 stack
+    assert "invalid" in (box.get_attribute("class") or "")
+    box.fill("0.50")  # below the 1.20 minimum raise
+    assert "invalid" in (box.get_attribute("class") or "")
+    page.click("button[data-action='raise']")
+    page.click("[data-shortcut='max']")
+    assert "(all-in)" in page.locator("button[data-action='raise']").inner_text()
+    page.click("button[data-action='raise']")
+    assert sent(page) == [
+        {"type": "act", "table": "t1", "kind": "raise", "amount": 250},
+        {"type": "act", "table": "t1", "kind": "raise", "amount": 1500},
+    ]
+
+
+def test_r_nl_pot_shortcut_raises_the_size_of_the_pot(new_page: Any, static_url: str) -> None:
+    """R-PL-2 formula used for the pot shortcut: call 60 into a pot of 155 -> pot is 215 -> raise to 60 + 215."""
+    page = open_fixture(new_page, static_url, "holdem_action")
+    page.click("[data-shortcut='pot']")
+    page.click("[data-shortcut='half']")
+    page.click("button[data-action='raise']")
+    page.click("[data-shortcut='pot']")
+    page.click("button[data-action='raise']")
+    assert [a["amount"] for a in sent(page)] == [60 + 215 // 2, 60 + 215]
+
+
+def test_r_pl_pot_shortcut_equals_the_pot_limit_maximum(new_page: Any, static_url: str) -> None:
+    """R-PL: in Pot Limit the Pot button gives exactly the engine's maximum raise-to, and the slider stops there."""
+    page = open_fixture(new_page, static_url, "omaha_pl")
+    assert page.locator("[data-testid='bet-slider']").get_attribute("max") == "210"
+    assert page.locator("[data-shortcut='max']").count() == 1 and page.locator("[data-shortcut='max']").inner_text() == "Max"
+    page.click("[data-shortcut='pot']")
+    page.click("button[data-action='raise']")
+    assert sent(page)[-1]["amount"] == 210
+    assert page.locator("[data-testid='cards-4'] .card").count() == 4  # four Omaha hole cards
+
+
+def test_r_fl_fixed_limit_offers_one_raise_amount_without_slider(new_page: Any, static_url: str) -> None:
+    """R-FL / R-STUD-7: fixed limit has a single raise size (min == max): a plain button, no slider or shortcuts."""
+    page = open_fixture(new_page, static_url, "stud_action")
+    assert page.locator("[data-testid='bet-slider']").count() == 0
+    assert page.locator(".pot-shortcuts").count() == 0
+    page.click("button[data-action='raise']")
+    assert sent(page) == [{"type": "act", "table": "t2", "kind": "raise", "amount": 40}]
+
+
+def test_r_draw5_5_click_cards_to_grey_them_then_discard(new_page: Any, static_url: str) -> None:
+    """R-DRAW5-5: clicked cards show grey, clicking again deselects, Discard sends the selection (as `draw`)."""
+    page = open_fixture(new_page, static_url, "draw_discard")
+    assert page.locator("button[data-action='draw']").is_disabled()
+    page.click("[data-testid='cards-1'] .card[data-card='7h']")
+    page.click("[data-testid='cards-1'] .card[data-card='4s']")
+    page.click("[data-testid='cards-1'] .card[data-card='Jc']")
+    assert page.locator("[data-testid='cards-1'] .card--greyed").count() == 3
+    page.click("[data-testid='cards-1'] .card[data-card='Jc']")  # deselect
+    greyed = page.eval_on_selector_all("[data-testid='cards-1'] .card--greyed", "cs => cs.map(c => c.dataset.card)")
+    assert greyed == ["7h", "4s"]
+    assert page.locator("button[data-action='draw']").inner_text().startswith("Discard 2")
+    page.click("button[data-action='draw']")
+    assert sent(page) == [{"type": "act", "table": "t3", "kind": "draw", "cards": ["7h", "4s"]}]
+
+
+def test_r_time_4_draw_timer_shows_thirty_seconds_and_stand_pat(new_page: Any, static_url: str) -> None:
+    """R-TIME-4 / R-DRAW5-4: the draw decision shows the 30 s draw timer; Stand pat draws nothing."""
+    page = open_fixture(new_page, static_url, "draw_discard")
+    text = page.locator("[data-testid='timer-1']").inner_text()
+    assert "draw" in text and ("30s" in text or "29s" in text)
+    page.keyboard.press("p")
+    assert sent(page) == [{"type": "act", "table": "t3", "kind": "stand_pat"}]
+    assert "Helmi draws 2" in page.locator("[data-testid='hand-log']").inner_text()
+
+
+def test_r_split_1_split_pot_button_next_to_the_actions_in_32_card_draw(new_page: Any, static_url: str) -> None:
+    """R-SPLIT-1 / R-DRAW32-9: the first player to act sees the split-pot button beside the normal actions."""
+    page = open_fixture(new_page, static_url, "draw32_split")
+    assert sorted(action_names(page)) == ["agree_split", "call", "fold", "raise"]
+    page.click("button[data-action='agree_split']")
+    assert sent(page) == [{"type": "act", "table": "t4", "kind": "agree_split"}]
+
+
+def test_r_rit_run_it_twice_choice(new_page: Any, static_url: str) -> None:
+    """R-RIT-2: when all-in with betting closed, the player chooses to run it twice or once."""
+    page = open_fixture(new_page, static_url, "holdem_rit")
+    assert sorted(action_names(page)) == ["run_once", "run_twice"]
+    page.click("button[data-action='run_twice']")
+    assert sent(page) == [{"type": "act", "table": "t1", "kind": "run_twice"}]
+
+
+def test_r_show_showdown_labels_winners_and_side_pots(new_page: Any, static_url: str, screenshot: Any) -> None:
+    """R-SHOW / R-ALLIN / R-POT: shown hands carry their labels, winners are highlighted with what they won,
+    the side pot is listed, and the finished hand goes to the last-hands panel."""
+    page = open_fixture(new_page, static_url, "holdem_showdown")
+    assert page.locator("[data-testid='label-0']").inner_text() == "Full House, Queens over Sixes"
+    assert page.locator("[data-testid='label-3']").inner_text() == "Two Pair, Nines and Sixes"
+    winners = page.eval_on_selector_all(".seat--winner", "ss => ss.map(s => s.dataset.seat)")
+    assert winners == ["0", "2"]
+    assert page.locator("[data-testid='won-0']").inner_text() == "+€12.00"
+    assert page.locator("[data-testid='won-2']").inner_text() == "+€4.00"
+    assert page.locator("[data-testid='pot-1']").inner_text() == "Side pot 1: €4.00"
+    log = page.locator("[data-testid='hand-log']").inner_text()
+    assert "Ainars wins €12.00" in log and "Hero wins €4.00" in log
+    assert "Hand #42" in page.locator("[data-testid='last-hands']").inner_text()
+    assert page.locator("[data-testid='cards-3'] .card").evaluate_all("cs => cs.map(c => c.dataset.card)") == ["9h", "9d"]
+    screenshot(page, "table_holdem_showdown_desktop")
+
+
+def test_keyboard_shortcuts_fold_call_raise(new_page: Any, static_url: str) -> None:
+    """Keyboard: C calls, R raises the chosen amount, F folds; keys typed into the amount box are not shortcuts."""
+    page = open_fixture(new_page, static_url, "holdem_action")
+    page.locator("[data-testid='bet-amount']").focus()
+    page.keyboard.type("f")
+    assert sent(page) == []
+    page.locator("body").click(position={"x": 5, "y": 60})
+    for key in ("c", "r", "f"):
+        page.keyboard.press(key)
+    assert [a["kind"] for a in sent(page)] == ["call", "raise", "fold"]
+    assert sent(page)[1]["amount"] == 120
+
+
+@pytest.mark.parametrize("label", ["phone", "desktop"])
+def test_no_action_button_hidden_at_phone_or_desktop_width(
+    new_page: Any, static_url: str, viewports: dict[str, dict[str, int]], screenshot: Any, label: str
+) -> None:
+    """Issue #6: at 390x844 and 1366x768 every action button is inside the viewport and not covered."""
+    viewport = viewports[label]
+    for name in FIXTURES_WITH_ACTIONS:
+        page = open_fixture(new_page, static_url, name, viewport)
+        buttons = page.locator(".action-bar button, .pot-shortcuts button")
+        assert buttons.count() >= 2, name
+        for i in range(buttons.count()):
+            button = buttons.nth(i)
+            box = button.bounding_box()
+            assert box is not None, (name, i)
+            assert box["x"] >= 0 and box["y"] >= 0, (name, button.inner_text())
+            assert box["x"] + box["width"] <= viewport["width"] + 0.5, (name, button.inner_text())
+            assert box["y"] + box["height"] <= viewport["height"] + 0.5, (name, button.inner_text())
+            on_top = page.evaluate(
+                "([x, y]) => { const e = document.elementFromPoint(x, y); return e && e.closest('button') ? e.closest('button').outerHTML : null; }",
+                [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2],
+            )
+            assert on_top == button.evaluate("b => b.outerHTML"), (name, button.inner_text())
+        screenshot(page, f"table_{name}_{label}")
+        page.context.close()
+
+
+def test_four_colour_deck_option(new_page: Any, static_url: str, screenshot: Any) -> None:
+    """The four-colour deck shows diamonds blue and clubs green; the default deck shows them red and black."""
+    fill = "(sel) => getComputedStyle(document.querySelector(sel + ' text')).fill"
+    page = open_fixture(new_page, static_url, "draw_discard")
+    assert page.evaluate(fill, ".card[data-card='Ad']") == "rgb(211, 58, 58)"
+    assert page.evaluate(fill, ".card[data-card='Ac']") == "rgb(27, 27, 27)"
+    page = open_fixture(new_page, static_url, "draw_discard", four=True)
+    assert page.evaluate(fill, ".card[data-card='Ad']") == "rgb(43, 99, 217)"
+    assert page.evaluate(fill, ".card[data-card='Ac']") == "rgb(31, 157, 76)"
+    screenshot(page, "table_draw_four_colour")
+
+
+def test_chip_amounts_are_integers_formatted_without_floats(new_page: Any, static_url: str) -> None:
+    """Money is integer minor units: formatting and parsing round-trip exactly, bad input parses to null."""
+    page = open_fixture(new_page, static_url, "holdem_action")
+    result = page.evaluate(
+        """async () => {
+          const u = await import('/js/util.js');
+          return [u.formatMoney(150, 'EUR'), u.formatMoney(123456789, 'EUR'), u.formatMoney(1234567, 'PLAY'),
+                  u.formatMoney(-5, 'EUR'), u.parseMoney('1.5', 'EUR'), u.parseMoney('0.07', 'EUR'),
+                  u.parseMoney('1.234', 'EUR'), u.parseMoney('abc', 'EUR'), u.parseMoney('1,000', 'PLAY')];
+        }"""
+    )
+    assert result == ["€1.50", "€1,234,567.89", "1,234,567", "-€0.05", 150, 7, None, None, 1000]
