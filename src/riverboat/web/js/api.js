@@ -57,5 +57,5 @@ export const api = {
   cashier: () => request("GET", "/api/cashier"),
   hands: (limit = 10, table = null) =>
     request("GET", `/api/hands?limit=${limit}${table ? `&table=${encodeURIComponent(table)}` : ""}`),
-  hand: (handId) => request("GET", `/api/hands/${encodeURIComponent(handId)}`),
+  hand: (tableId, handId) => request("GET", `/api/hands/${encodeURIComponent(tableId)}/${encodeURIComponent(handId)}`),
 };

@@ -58,21 +58,25 @@ function seatStatus(raw) {
     folded: Boolean(pick(raw, "folded")) || status === "folded",
     allIn: Boolean(pick(raw, "all_in", "allin")) || status === "all_in" || status === "allin",
     sittingOut: Boolean(pick(raw, "sitting_out", "sit_out")) || status === "sitting_out" || status === "sit_out",
-    disconnected: Boolean(pick(raw, "disconnected")) || status === "disconnected",
+    disconnected: Boolean(pick(raw, "disconnected")) || status === "disconnected" || pick(raw, "connected") === false,
     waiting: status === "waiting" || Boolean(pick(raw, "waiting")),
     status,
   };
 }
 
 /** Build the render model from one `view` object of a `table_state` frame. */
-export function modelFromView(tableId, view, previous = null, now = Date.now()) {
+export function modelFromView(tableId, view, previous = null, now = Date.now(), aliases = {}) {
+  // The room sends the table header as `view.table` (name, stakes, buy-in range...) and the engine's per-seat
+  // view of the hand in progress as `view.hand`; older/simpler shapes put those fields on the view itself.
+  const header = view && typeof view.table === "object" && view.table !== null ? view.table : view;
+  const tv = (...keys) => pick(header, ...keys) ?? pick(view, ...keys);
   const hand = pick(view, "hand") || {};
-  const inHand = (key, ...aliases) => pick(hand, key, ...aliases) ?? pick(view, key, ...aliases);
-  const game = pick(hand, "game") ?? pick(view, "game") ?? "holdem";
+  const inHand = (key, ...aliases2) => pick(hand, key, ...aliases2) ?? pick(view, key, ...aliases2);
+  const game = pick(hand, "game") ?? pick(view, "game") ?? tv("game") ?? "holdem";
   const info = gameInfo(game);
   const family = info.family === "mixed" ? "flop" : info.family;
-  const structure = String(inHand("structure") ?? "NL").toUpperCase();
-  const maxSeats = int(pick(view, "max_seats", "seats_max", "size"), 6) || 6;
+  const structure = String(pick(hand, "structure") ?? pick(view, "structure") ?? tv("structure") ?? "NL").toUpperCase();
+  const maxSeats = int(tv("max_seats", "seats_max", "size"), 6) || 6;
   const you = pick(view, "you") || {};
   let heroSeat = pick(view, "your_seat", "hero_seat", "my_seat") ?? pick(you, "seat");
   const heroPlayer = pick(you, "player_id", "id") ?? pick(view, "player_id");
@@ -90,7 +94,7 @@ export function modelFromView(tableId, view, previous = null, now = Date.now()) 
     while (seats.length <= seatNo) seats.push({ seat: seats.length, empty: true, cards: [] });
     const hp = handPlayers.get(seatNo) || {};
     const merged = { ...raw, ...hp };
-    const playerId = pick(merged, "player_id", "player");
+    const playerId = pick(raw, "player_id", "player") ?? pick(hp, "player_id", "player");
     if (playerId === undefined && pick(merged, "alias", "name") === undefined) return;
     const defaultUp = family === "stud" ? false : false;
     const cardsRaw = pick(hp, "cards", "hole_cards", "hole") ?? pick(raw, "cards", "hole_cards", "hole") ?? [];
@@ -100,7 +104,7 @@ export function modelFromView(tableId, view, previous = null, now = Date.now()) 
       if (Array.isArray(upFlags) && typeof c !== "object") card.up = Boolean(upFlags[i]);
       return card;
     });
-    const isHero = (heroSeat !== undefined && int(heroSeat) === seatNo)
+    const isHero = (heroSeat !== undefined && heroSeat !== null && int(heroSeat) === seatNo)
       || (heroPlayer !== undefined && String(playerId) === String(heroPlayer))
       || Boolean(pick(merged, "is_you", "you", "hero"));
     if (isHero) heroSeat = seatNo;
@@ -108,7 +112,7 @@ export function modelFromView(tableId, view, previous = null, now = Date.now()) 
       seat: seatNo,
       empty: false,
       playerId,
-      alias: String(pick(merged, "alias", "name") ?? `Seat ${seatNo + 1}`),
+      alias: String(pick(merged, "alias", "name") ?? aliases[String(playerId)] ?? (playerId !== undefined ? `Player ${playerId}` : `Seat ${seatNo + 1}`)),
       stack: int(pick(merged, "stack", "chips")),
       bet: int(pick(merged, "bet", "street_bet", "committed")),
       cards,
@@ -123,6 +127,11 @@ export function modelFromView(tableId, view, previous = null, now = Date.now()) 
   });
   if (heroSeat !== undefined && heroSeat !== null) heroSeat = int(heroSeat);
   else heroSeat = null;
+  if (heroSeat !== null && seats[heroSeat] && !seats[heroSeat].empty) {
+    seats[heroSeat].isHero = true;
+    if (pick(you, "sitting_out")) seats[heroSeat].sittingOut = true;
+    if (pick(you, "leaving")) seats[heroSeat].leaving = true;
+  }
 
   // Pots: during the hand the engine gives one total ("pot", bets included); at the end its result lists every
   // pot (main, side, hi/lo halves, run-it-twice runs) with winners as {seat: chips}.
@@ -191,18 +200,21 @@ export function modelFromView(tableId, view, previous = null, now = Date.now()) 
   const timerRaw = pick(view, "timer") ?? pick(hand, "timer");
   let timer = null;
   if (timerRaw && typeof timerRaw === "object") {
+    const phase = String(pick(timerRaw, "phase", "kind", "type") ?? "action");
     const left = Number(pick(timerRaw, "remaining", "seconds_left", "left", "time_left"));
-    const total = Number(pick(timerRaw, "total", "seconds", "duration")) || 20;
+    const defaultTotal = phase === "draw" || phase === "reconnect" ? 30 : 20;
+    const total = Number(pick(timerRaw, "total", "seconds", "duration")) || (phase === "timebank" && Number.isFinite(left) ? Math.max(left, 1) : defaultTotal);
+    const seatNo = pick(timerRaw, "seat") ?? toAct;
+    const bank = pick(timerRaw, "timebank", "time_bank", "bank") ?? (seatNo !== null && int(seatNo) === heroSeat ? pick(you, "timebank") : undefined);
     timer = {
-      seat: pick(timerRaw, "seat") ?? toAct,
-      kind: pick(timerRaw, "kind", "type") ?? "act",
+      seat: seatNo,
+      kind: phase === "draw" ? "draw" : "act",
+      phase,
       total,
       deadline: now + 1000 * (Number.isFinite(left) ? left : total),
-      timebank: Number(pick(timerRaw, "timebank", "time_bank", "bank")) || 0,
-      usingBank: Boolean(pick(timerRaw, "using_timebank", "in_timebank")),
+      timebank: Number(bank) || 0,
+      usingBank: phase === "timebank" || Boolean(pick(timerRaw, "using_timebank", "in_timebank")),
     };
-  } else if (toAct !== null && typeof inHand("time_left") === "number") {
-    timer = { seat: toAct, kind: "act", total: 20, deadline: now + 1000 * inHand("time_left"), timebank: 0 };
   }
   for (const s of seats) s.acting = !s.empty && toAct === s.seat;
 
@@ -211,32 +223,32 @@ export function modelFromView(tableId, view, previous = null, now = Date.now()) 
   for (const w of winnersOf(inHand("winners"))) winnersSeats.add(w);
   for (const s of seats) s.winner = !s.empty && (winnersSeats.has(s.seat) || s.won > 0);
 
-  const handId = inHand("hand_id", "id") ?? null;
+  const handId = pick(view, "hand_id") ?? pick(hand, "hand_id") ?? null;
   const stakes = pick(view, "stakes") || {};
   const model = {
     tableId,
-    name: pick(view, "name") ?? tableId,
+    name: tv("name") ?? tableId,
     game,
-    gameName: info.name + (pick(view, "mixed") ? ` (${gameInfo(pick(view, "mixed")).name})` : ""),
+    gameName: info.name + (tv("mixed") ? ` (${gameInfo(tv("mixed")).name})` : ""),
     family,
     structure,
     sizeable: SIZEABLE.has(structure),
-    currency: pick(view, "currency") ?? "PLAY",
+    currency: tv("currency") ?? "PLAY",
     maxSeats: seats.length,
     stakes: {
-      smallBlind: int(pick(view, "small_blind") ?? pick(stakes, "small_blind", "sb")),
-      bigBlind: int(pick(view, "big_blind") ?? pick(stakes, "big_blind", "bb")),
-      ante: int(pick(view, "ante") ?? pick(stakes, "ante")),
-      bringIn: int(pick(view, "bring_in") ?? pick(stakes, "bring_in")),
-      smallBet: int(pick(view, "small_bet") ?? pick(stakes, "small_bet")),
-      bigBet: int(pick(view, "big_bet") ?? pick(stakes, "big_bet")),
+      smallBlind: int(tv("small_blind") ?? pick(stakes, "small_blind", "sb")),
+      bigBlind: int(tv("big_blind") ?? pick(stakes, "big_blind", "bb")),
+      ante: int(tv("ante") ?? pick(stakes, "ante")),
+      bringIn: int(tv("bring_in") ?? pick(stakes, "bring_in")),
+      smallBet: int(tv("small_bet") ?? pick(stakes, "small_bet")),
+      bigBet: int(tv("big_bet") ?? pick(stakes, "big_bet")),
     },
-    minBuyIn: int(pick(view, "min_buy_in"), 0),
-    maxBuyIn: pick(view, "max_buy_in") ?? null,
+    minBuyIn: int(tv("min_buy_in"), 0),
+    maxBuyIn: tv("max_buy_in") ?? null,
     handId,
     handOver: Boolean(inHand("is_over", "over", "finished")) || Boolean(result),
     street: inHand("street", "round", "phase") ?? null,
-    button: inHand("button", "dealer") ?? null,
+    button: pick(hand, "button") ?? pick(view, "button", "dealer") ?? null,
     board,
     runs,
     pots,
@@ -315,7 +327,7 @@ export function describeEvent(event, model) {
       return "The discards are reshuffled";
     case "hand_over": case "hand_end":
       return "Hand over";
-    case "sat": case "player_sat": case "joined":
+    case "seated": case "sat": case "player_sat": case "joined":
       return `${pick(event, "alias") ?? who} sits down`;
     case "left": case "player_left":
       return `${pick(event, "alias") ?? who} leaves the table`;
@@ -344,8 +356,9 @@ const HAND_START_KINDS = new Set(["hand_started", "hand_start", "new_hand"]);
  * listeners get the new model after each change.
  */
 export class TableStore {
-  constructor(tableId, { maxHands = 10, clock = () => Date.now() } = {}) {
+  constructor(tableId, { maxHands = 10, clock = () => Date.now(), aliases = {} } = {}) {
     this.tableId = tableId;
+    this.aliases = aliases;
     this.model = null;
     this.maxHands = maxHands;
     this.clock = clock;
@@ -361,7 +374,7 @@ export class TableStore {
   apply(frame) {
     if (!frame || frame.table !== undefined && String(frame.table) !== String(this.tableId)) return false;
     if (frame.type === "table_state") {
-      this.model = modelFromView(this.tableId, frame.view || {}, this.model, this.clock());
+      this.model = modelFromView(this.tableId, frame.view || {}, this.model, this.clock(), this.aliases);
       this.model.lastHands = this.finishedHands;
       if (this.pendingLog.length) {
         this.model.log = [...this.model.log, ...this.pendingLog];
