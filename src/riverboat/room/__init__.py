@@ -55,3 +55,30 @@ player may see: hole cards reach their owner only, R-GEN-5), and ``{"type": "spe
 Time: every timer goes through the injected :class:`Clock`. ``FakeClock`` never sleeps; ``await
 clock.advance(seconds)`` fires due timers in order and lets every table actor finish its work in between.
 """
+
+from riverboat.room.clock import Clock, FakeClock, RealClock
+from riverboat.room.errors import RoomError
+from riverboat.room.room import Room, validate_table_spec
+from riverboat.room.settings import (
+    AutodrawPriorityOne,
+    DisconnectPolicy,
+    MissedBlindPolicy,
+    SpeedSpec,
+    TableSettings,
+    TableSpec,
+)
+
+__all__ = [
+    "AutodrawPriorityOne",
+    "Clock",
+    "DisconnectPolicy",
+    "FakeClock",
+    "MissedBlindPolicy",
+    "RealClock",
+    "Room",
+    "RoomError",
+    "SpeedSpec",
+    "TableSettings",
+    "TableSpec",
+    "validate_table_spec",
+]

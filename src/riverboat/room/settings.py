@@ -58,6 +58,7 @@ class TableSettings:
     straddle: bool = False  # R-STRADDLE (NL hold'em only)
     rotation_mode: str = "orbit"  # R-HORSE-3: "orbit" or "hands"
     hands_per_game: int = 8  # R-HORSE-3 when rotation_mode == "hands"
+    speed_max_wait_seconds: float = 3.0  # R-SPEED-2 reading: deal a short table rather than wait longer
 
     @classmethod
     def from_dict(cls, data: dict[str, Any] | None) -> TableSettings:
@@ -146,3 +147,9 @@ class SpeedSpec:
     @property
     def play_money(self) -> bool:
         return self.currency == CURRENCY_PLAY
+
+    def table_spec(self) -> TableSpec:
+        """The equivalent cash-table spec (stakes, buy-ins, rake) of one pool table."""
+        return TableSpec(name=self.name, game=self.game, structure=self.structure, small_blind=self.small_blind,
+                         big_blind=self.big_blind, max_seats=self.table_size, min_buy_in=self.min_buy_in,
+                         max_buy_in=self.max_buy_in, currency=self.currency, rake=self.rake, settings=self.settings)

@@ -1,0 +1,359 @@
+"""The :class:`Room` facade: the registry of tables and Speed Poker pools, per-player message delivery, connection
+state, and the room-wide rules (R-SITOUT-4: sitting out at one cash table sits the player out at all of them;
+R-SERVER: unsettled hands are voided on start and on stop).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from riverboat.cards import RandomSource
+from riverboat.engine import Hand, HandConfig
+from riverboat.games import Kind, Structure, get_game
+from riverboat.room.actor import Actor
+from riverboat.room.clock import Clock, FakeClock, RealClock
+from riverboat.room.disconnect import AaiAllowance
+from riverboat.room.errors import RoomError
+from riverboat.room.gateway import StoreGateway
+from riverboat.room.rake import get_schedule, load_schedules
+from riverboat.room.settings import STRUCTURES, SpeedSpec, TableSettings, TableSpec
+from riverboat.room.speed import SpeedPool
+from riverboat.room.table import Table, stakes_for
+
+log = logging.getLogger("riverboat.room")
+Sink = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+class Room:
+    """Tables, pools and players of one poker room. See :mod:`riverboat.room` for the API."""
+
+    def __init__(
+        self,
+        store: Any,
+        clock: Clock | None = None,
+        rng: RandomSource | None = None,
+        *,
+        cash_out_on_crash: bool = True,
+        aai_per_24h: int = 2,
+        store_inline: bool = False,
+    ) -> None:
+        self.store = store
+        self.clock: Clock = clock if clock is not None else RealClock()
+        self.rng: RandomSource = rng if rng is not None else secrets.SystemRandom()
+        self.gateway = StoreGateway(store, inline=store_inline)
+        self.aai = AaiAllowance(aai_per_24h)
+        self.cash_out_on_crash = cash_out_on_crash
+        self.tables: dict[str, Table] = {}
+        self.pools: dict[str, SpeedPool] = {}
+        self._player_tables: dict[int, set[str]] = {}
+        self._sinks: dict[int, Sink] = {}
+        self._outbox: dict[int, asyncio.Queue[dict[str, Any]]] = {}
+        self._senders: dict[int, asyncio.Task[None]] = {}
+        self._disconnected: set[int] = set()
+        self._started = False
+        self._counter = 0
+        if isinstance(self.clock, FakeClock):
+            self.clock.add_settle_hook(self.quiesce)
+
+    # ------------------------------------------------------------------ lifecycle
+    async def start(self) -> list[tuple[str, str]]:
+        """R-SERVER-1/2: void every hand a crash left unsettled (and, with ``cash_out_on_crash``, R-SERVER-3,
+        return every table stack to its owner's balance). Returns the voided (table_id, hand_id) pairs."""
+        voided: list[tuple[str, str]] = await self.gateway.call(
+            self.gateway.ledger.void_unsettled_hands, cash_out_on_crash=self.cash_out_on_crash
+        )
+        self._started = True
+        for t in self.tables.values():
+            t.actor.start()
+        for p in self.pools.values():
+            p.actor.start()
+        return voided
+
+    async def stop(self) -> None:
+        """Stop every actor; hands in progress are voided (chips back to their pre-hand owners, R-SERVER-1) and
+        every table stack returns to its owner's balance (tables do not outlive the room)."""
+        actors = [t.actor for t in self.tables.values()] + [p.actor for p in self.pools.values()]
+        for t in self.tables.values():
+            await t.close()
+        for p in self.pools.values():
+            await p.close()
+        for a in actors:
+            await a.stop()
+        try:
+            await self.gateway.call(self.gateway.ledger.void_unsettled_hands, cash_out_on_crash=False)
+            for t in self.tables.values():
+                for st in list(t.seats.values()):
+                    await self.gateway.call(self.gateway.ledger.cash_out, st.player_id, t.id,
+                                            f"stop:{t.id}:{st.player_id}:{secrets.token_hex(6)}",
+                                            currency=t.spec.currency)
+            for p in self.pools.values():
+                await p.cash_out_all()
+        finally:
+            for task in self._senders.values():
+                task.cancel()
+            self._senders.clear()
+            self.gateway.close()
+            if isinstance(self.clock, FakeClock):
+                self.clock.remove_settle_hook(self.quiesce)
+            self._started = False
+
+    def _actors(self) -> list[Actor]:
+        return [t.actor for t in self.tables.values()] + [p.actor for p in self.pools.values()]
+
+    async def quiesce(self) -> None:
+        """Wait until every actor is idle and every queued message has been delivered (tests, FakeClock)."""
+        for _ in range(10_000):
+            busy = [a for a in self._actors() if a.busy]
+            outs = [q for q in self._outbox.values() if q.qsize() or q._unfinished_tasks]  # type: ignore[attr-defined]
+            if not busy and not outs:
+                for _ in range(3):
+                    await asyncio.sleep(0)
+                if not any(a.busy for a in self._actors()) and not any(
+                    q.qsize() for q in self._outbox.values()
+                ):
+                    return
+                continue
+            for a in busy:
+                await a.idle.wait()
+            for q in outs:
+                await q.join()
+        raise RuntimeError("room did not become idle")  # pragma: no cover
+
+    # ------------------------------------------------------------------ tables
+    def _new_id(self, prefix: str, name: str) -> str:
+        self._counter += 1
+        slug = "".join(ch for ch in name.lower() if ch.isalnum())[:24] or prefix
+        return f"{prefix}{self._counter}-{slug}-{secrets.token_hex(3)}"
+
+    async def open_table(self, spec: TableSpec) -> str:
+        settings = TableSettings.from_dict(spec.settings)
+        validate_table_spec(spec)
+        table_id = self._new_id("t", spec.name)
+        table = Table(self, table_id, spec, settings)
+        self.tables[table_id] = table
+        if self._started:
+            table.actor.start()
+        return table_id
+
+    def _table(self, table_id: object) -> Table:
+        table = self.tables.get(table_id) if isinstance(table_id, str) else None
+        if table is None:
+            raise RoomError("no_table", f"no table {table_id!r}")
+        return table
+
+    def lobby(self) -> list[dict[str, Any]]:
+        return [t.lobby_entry() for t in self.tables.values()] + [p.lobby_entry() for p in self.pools.values()]
+
+    def table_info(self, table_id: str) -> dict[str, Any]:
+        return self._table(table_id).view_for(None)
+
+    def view(self, player_id: int, table_id: str) -> dict[str, Any]:
+        return self._table(table_id).view_for(player_id)
+
+    def tables_of(self, player_id: int) -> list[str]:
+        return sorted(self._player_tables.get(player_id, ()))
+
+    async def sit(self, player_id: int, table_id: str, seat: int, buy_in: int, wait_for_bb: bool = True
+                  ) -> dict[str, Any]:
+        table = self._table(table_id)
+        return await table.actor.submit(lambda: table.sit(player_id, seat, buy_in, wait_for_bb))
+
+    async def act(self, player_id: int, table_id: str, kind: str, amount: int | None = None,
+                  cards: list[str] | None = None) -> dict[str, Any]:
+        table = self._table(table_id)
+        return await table.actor.submit(lambda: table.act(player_id, kind, amount, cards))
+
+    async def sit_out(self, player_id: int, table_id: str) -> dict[str, Any]:
+        """R-SITOUT-4: sitting out at one cash table sits the player out at all their cash tables."""
+        table = self._table(table_id)
+        if table.seat_of(player_id) is None:
+            raise RoomError("not_seated", f"player {player_id} is not seated at table {table_id}")
+        result = await table.actor.submit(lambda: table.sit_out(player_id))
+        others = []
+        for tid in self.tables_of(player_id):
+            if tid != table_id and tid in self.tables:
+                other = self.tables[tid]
+                await other.actor.submit(functools.partial(other.sit_out, player_id, reason="R-SITOUT-4"))
+                others.append(tid)
+        return result | {"also_sat_out": others}
+
+    async def sit_in(self, player_id: int, table_id: str, post: bool = False) -> dict[str, Any]:
+        table = self._table(table_id)
+        return await table.actor.submit(lambda: table.sit_in(player_id, post))
+
+    async def leave(self, player_id: int, table_id: str) -> dict[str, Any]:
+        table = self._table(table_id)
+        return await table.actor.submit(lambda: table.leave(player_id))
+
+    async def top_up(self, player_id: int, table_id: str, amount: int) -> dict[str, Any]:
+        table = self._table(table_id)
+        return await table.actor.submit(lambda: table.top_up(player_id, amount))
+
+    async def watch(self, player_id: int, table_id: str) -> dict[str, Any]:
+        table = self._table(table_id)
+        return await table.actor.submit(lambda: table.watch(player_id))
+
+    # ------------------------------------------------------------------ Speed Poker
+    async def open_speed_pool(self, spec: SpeedSpec) -> str:
+        settings = TableSettings.from_dict(spec.settings)
+        validate_table_spec(TableSpec(name=spec.name, game=spec.game, structure=spec.structure,
+                                      small_blind=spec.small_blind, big_blind=spec.big_blind,
+                                      max_seats=spec.table_size, min_buy_in=spec.min_buy_in,
+                                      max_buy_in=spec.max_buy_in, currency=spec.currency, rake=spec.rake))
+        if get_game(spec.game).kind is Kind.STUD:
+            raise RoomError("bad_settings", "Speed Poker pools deal blind games only")
+        pool_id = self._new_id("s", spec.name)
+        pool = SpeedPool(self, pool_id, spec, settings)
+        self.pools[pool_id] = pool
+        if self._started:
+            pool.actor.start()
+        return pool_id
+
+    def _pool(self, pool_id: object) -> SpeedPool:
+        pool = self.pools.get(pool_id) if isinstance(pool_id, str) else None
+        if pool is None:
+            raise RoomError("no_pool", f"no Speed Poker pool {pool_id!r}")
+        return pool
+
+    async def join_speed(self, player_id: int, pool_id: str, buy_in: int) -> dict[str, Any]:
+        pool = self._pool(pool_id)
+        return await pool.actor.submit(lambda: pool.join(player_id, buy_in))
+
+    async def fast_fold(self, player_id: int, pool_id: str) -> dict[str, Any]:
+        pool = self._pool(pool_id)
+        return await pool.actor.submit(lambda: pool.fast_fold(player_id))
+
+    async def speed_act(self, player_id: int, pool_id: str, kind: str, amount: int | None = None,
+                        cards: list[str] | None = None) -> dict[str, Any]:
+        pool = self._pool(pool_id)
+        return await pool.actor.submit(lambda: pool.act(player_id, kind, amount, cards))
+
+    async def leave_speed(self, player_id: int, pool_id: str) -> dict[str, Any]:
+        pool = self._pool(pool_id)
+        return await pool.actor.submit(lambda: pool.leave(player_id))
+
+    # ------------------------------------------------------------------ players and delivery
+    def seated(self, player_id: int, table_id: str) -> None:
+        self._player_tables.setdefault(player_id, set()).add(table_id)
+
+    def unseated(self, player_id: int, table_id: str) -> None:
+        tables = self._player_tables.get(player_id)
+        if tables is not None:
+            tables.discard(table_id)
+            if not tables:
+                del self._player_tables[player_id]
+
+    def is_connected(self, player_id: int) -> bool:
+        return player_id not in self._disconnected
+
+    def attach(self, player_id: int, sink: Sink) -> None:
+        """(Re)connect a player: messages go to ``sink``; every table of theirs sends the full view."""
+        old = self._senders.pop(player_id, None)
+        if old is not None:
+            old.cancel()
+        self._sinks[player_id] = sink
+        self._disconnected.discard(player_id)
+        queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self._outbox[player_id] = queue
+        self._senders[player_id] = asyncio.get_running_loop().create_task(self._deliver(player_id, sink, queue))
+        for tid in self.tables_of(player_id):
+            table = self.tables.get(tid)
+            if table is not None:
+                table.actor.post(functools.partial(table.reconnected, player_id))
+        for pool in self.pools.values():
+            if pool.has_player(player_id):
+                pool.actor.post(functools.partial(pool.reconnected, player_id))
+
+    def detach(self, player_id: int) -> None:
+        """A disconnect (R-DISC): the player's timers switch to the reconnect rules; cash tables sit them out."""
+        task = self._senders.pop(player_id, None)
+        if task is not None:
+            task.cancel()
+        self._sinks.pop(player_id, None)
+        self._outbox.pop(player_id, None)
+        self._disconnected.add(player_id)
+        for tid in self.tables_of(player_id):
+            table = self.tables.get(tid)
+            if table is not None:
+                table.actor.post(functools.partial(table.disconnected, player_id))
+        for pool in self.pools.values():
+            if pool.has_player(player_id):
+                pool.actor.post(functools.partial(pool.disconnected, player_id))
+
+    def send(self, player_id: int, message: dict[str, Any]) -> None:
+        queue = self._outbox.get(player_id)
+        if queue is not None:
+            queue.put_nowait(message)
+
+    async def _deliver(self, player_id: int, sink: Sink, queue: asyncio.Queue[dict[str, Any]]) -> None:
+        while True:
+            message = await queue.get()
+            try:
+                await sink(message)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("delivery to player %s failed", player_id)
+            finally:
+                queue.task_done()
+
+
+def validate_table_spec(spec: TableSpec) -> None:
+    """Refuse a table the rules do not allow (R-TABLE-1, R-BUYIN-2, R-RAKE-5...) with ``bad_settings``."""
+    def bad(msg: str) -> RoomError:
+        return RoomError("bad_settings", msg)
+
+    if spec.mixed is not None:
+        from riverboat.games import MIXED_ROTATIONS
+
+        if spec.mixed not in MIXED_ROTATIONS:
+            raise bad(f"unknown mixed game {spec.mixed!r}; known: {', '.join(MIXED_ROTATIONS)}")
+        games = [(get_game(g), s) for g, s in MIXED_ROTATIONS[spec.mixed]]
+    else:
+        try:
+            game = get_game(spec.game)
+        except KeyError as exc:
+            raise bad(str(exc.args[0])) from None
+        if spec.structure not in STRUCTURES:
+            raise bad(f"unknown structure {spec.structure!r}; known: {', '.join(STRUCTURES)}")
+        structure = Structure(spec.structure)
+        if structure not in game.structures:
+            raise bad(f"{game.name} is not played {spec.structure}")
+        games = [(game, structure)]
+    for name in ("small_blind", "big_blind", "ante", "bring_in", "small_bet", "big_bet", "min_buy_in"):
+        v = getattr(spec, name)
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            raise bad(f"{name} must be a non-negative integer (minor units), got {v!r}")
+    if spec.max_buy_in is not None and (
+        isinstance(spec.max_buy_in, bool) or not isinstance(spec.max_buy_in, int) or spec.max_buy_in < spec.min_buy_in
+    ):
+        raise bad("max_buy_in must be an integer not below min_buy_in")
+    if spec.min_buy_in <= 0:
+        raise bad("min_buy_in must be positive (R-BUYIN-2)")
+    if not isinstance(spec.currency, str) or not spec.currency:
+        raise bad("currency must be a code such as 'EUR' or 'PLAY'")
+    if spec.rake not in load_schedules():
+        raise bad(f"unknown rake schedule {spec.rake!r}; known: {', '.join(sorted(load_schedules()))}")
+    for game, structure in games:
+        if not 2 <= spec.max_seats <= game.max_players:
+            raise bad(f"{game.name} seats 2 to {game.max_players} players (R-TABLE-1), not {spec.max_seats}")
+        if structure.value in ("PL", "HPL", "NL") and spec.max_buy_in is None:
+            raise bad("pot-limit, half-pot-limit and no-limit tables need a maximum buy-in (R-BUYIN-2)")
+        stakes = stakes_for(spec, game, structure)
+        if game.kind is not Kind.STUD and (spec.big_blind <= 0 or spec.small_blind <= 0):
+            raise bad("blind games need positive blinds")
+        if not spec.play_money:
+            schedule = get_schedule(spec.rake)
+            key = stakes.big_blind or stakes.small_bet
+            if not schedule.covers(structure.value, key, spec.max_seats):
+                raise bad(f"the {spec.rake} rake table has no row for {structure.value} at these stakes (R-RAKE-5)")
+        try:  # a dry run of the engine with these stakes
+            Hand(HandConfig(game=game, structure=structure, stakes=stakes, seats=[0, 1], stacks=[10**6, 10**6],
+                            button=1, deck=list(game.deck.cards)))
+        except ValueError as exc:
+            raise bad(f"the engine refuses these stakes: {exc}") from None
