@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -135,3 +136,99 @@ def start_server(tmp_path: Path) -> Iterator[Any]:
     for server in servers:
         code = server.stop()
         assert code == 0, f"server exit status {code}:\n{server.log()}"
+
+
+# --------------------------------------------------------------------------------------------- secrecy recorder
+
+CARD_TOKEN = re.compile(r'"((?:[2-9TJQKA])[cdhs])"')
+
+
+class SecrecyRecorder:
+    """Records every frame each connection receives, to check R-GEN-5 afterwards against the store's hand
+    histories: before a hand's showdown, no frame sent to a player contains another player's face-down card, and
+    after it only the cards that were shown.
+
+    A connection's frames are split into hands by the ``hand_started`` event (it carries the hand id); the private
+    cards of each seat in each hand (dealt face down, drawn) and the shown cards come from the hand's stored events
+    (the engine's event stream with ``visible_to``), not from what the clients received.
+    """
+
+    def __init__(self) -> None:
+        self.streams: dict[str, list[dict[str, Any]]] = {}
+        self.checked_frames = 0
+        self.checked_hands: set[tuple[str, str]] = set()
+
+    def attach(self, client: Any, name: str) -> None:
+        stream = self.streams.setdefault(name, [])
+        client.on_frame.append(stream.append)
+
+    def check(self, store: Store, tables: list[str]) -> None:
+        hands: dict[tuple[str, str], tuple[dict[int, set[str]], set[str], set[str]]] = {}
+        for table in tables:
+            for record in store.hands.for_table(table, limit=10_000, include_void=True):
+                private: dict[int, set[str]] = {}
+                public: set[str] = set()
+                shown: set[str] = set()
+                for ev in record.events or []:
+                    cards = _cards_in(ev)
+                    if ev.get("kind") == "showed":
+                        shown |= cards
+                    elif ev.get("visible_to") is None:
+                        public |= cards
+                    else:
+                        for seat in ev["visible_to"]:
+                            private.setdefault(int(seat), set()).update(cards)
+                hands[(table, record.hand_id)] = (private, public, shown)
+        for name, frames in self.streams.items():
+            current: dict[str, str] = {}  # table -> hand id of this segment
+            showdown: dict[str, bool] = {}
+            my_seat: dict[str, int | None] = {}
+            for frame in frames:
+                table = str(frame.get("table"))
+                kind = frame.get("type")
+                if kind == "table_state":
+                    view = frame.get("view") or {}
+                    you = view.get("you")
+                    my_seat[table] = you.get("seat") if isinstance(you, dict) else None
+                    if view.get("hand_id") and view["hand_id"] != current.get(table):
+                        current[table] = str(view["hand_id"])  # joined while this hand was running
+                        showdown[table] = False
+                if kind == "event":
+                    ev = frame.get("event") or {}
+                    if ev.get("kind") == "hand_started":
+                        current[table] = str(ev["hand_id"])
+                        showdown[table] = False
+                    if ev.get("kind") == "showed":
+                        showdown[table] = True
+                hand_id = current.get(table)
+                if hand_id is None:
+                    assert not CARD_TOKEN.findall(json.dumps(frame)), f"{name}: cards before any hand: {frame}"
+                    continue
+                if (table, hand_id) not in hands:  # not in the store (a hand voided at shutdown)
+                    continue
+                private, public, shown = hands[(table, hand_id)]
+                mine = private.get(my_seat.get(table), set()) if my_seat.get(table) is not None else set()
+                others = set().union(*(c for s, c in private.items() if s != my_seat.get(table))) if private else set()
+                forbidden = others - mine - public
+                if showdown.get(table):
+                    forbidden -= shown
+                seen = set(CARD_TOKEN.findall(json.dumps(frame)))
+                leaked = seen & forbidden
+                assert not leaked, (f"R-GEN-5 violated: {name} (seat {my_seat.get(table)}) received other players' "
+                                    f"face-down cards {sorted(leaked)} in hand {hand_id}: {frame}")
+                self.checked_frames += 1
+                self.checked_hands.add((table, hand_id))
+
+
+def _cards_in(ev: dict[str, Any]) -> set[str]:
+    out: set[str] = set()
+    for key in ("cards", "discarded", "drawn", "new_cards"):
+        value = ev.get(key)
+        if isinstance(value, list):
+            out |= {c for c in value if isinstance(c, str) and len(c) == 2}
+    return out
+
+
+@pytest.fixture
+def recorder() -> SecrecyRecorder:
+    return SecrecyRecorder()

@@ -192,6 +192,9 @@ class Connection:
         if kind == "sit":
             return await room.sit(pid, frame.table, frame.seat, frame.buy_in, wait_for_bb=frame.wait_for_bb)
         if kind == "act":
+            cards = list(frame.cards) if frame.cards is not None else None
+            if frame.table in getattr(room, "pools", {}):  # Speed Poker: act by pool id
+                return await room.speed_act(pid, frame.table, frame.kind, amount=frame.amount, cards=cards)
             return await room.act(pid, frame.table, frame.kind, amount=frame.amount,
                                   cards=list(frame.cards) if frame.cards is not None else None)
         if kind == "sit_out":
