@@ -620,6 +620,8 @@ class Hand:
         for j in range(self.n):
             if j != i and self._can_bet(j):
                 self._pending[j] = True
+                if full:
+                    self._acted_level[j] = -1  # a full bet or raise reopens the betting for everyone
         self._pending[i] = False
         self._acted_level[i] = amount
         self._emit("acted", seat, action=kind.value, to=amount, all_in=self.allin[i], full=full)

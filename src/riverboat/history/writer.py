@@ -1,0 +1,119 @@
+"""Write a finished engine hand as a PHH record (reads back through :func:`riverboat.history.replay`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from riverboat.engine import Hand
+from riverboat.games.catalog import Kind, get_game
+from riverboat.history.phh import PHH_VARIANTS, dumps, user_code
+
+_VERB = {
+    "fold": "f", "check": "cc", "call": "cc", "bet": "cbr", "raise": "cbr", "complete": "cbr", "straddle": "cbr",
+    "bring_in": "pb", "agree_split": "split", "decline_split": "nosplit", "run_twice": "rit2", "run_once": "rit1",
+}
+
+
+def _variant(hand: Hand) -> str:
+    for code, (gid, structure) in PHH_VARIANTS.items():
+        if structure is hand.structure and gid == hand.game.id and hand.game != get_game(gid):
+            return code  # the PHH reading of a game (as built by phh_game) keeps its PHH code
+    return user_code(hand.game, hand.structure)
+
+
+def _phh_order(values: list[int]) -> list[int]:
+    return [values[1], values[0]] if len(values) == 2 else values
+
+
+def hand_to_phh(hand: Hand, /, **extra: Any) -> str:
+    """``hand`` as PHH text. ``extra`` adds fields (PHH ``table``, ``hand``, ``players``...); ``players`` may be
+    a mapping seat -> name (written in the record's player order)."""
+    return dumps(phh_fields(hand, **extra))
+
+
+def phh_fields(hand: Hand, /, **extra: Any) -> dict[str, Any]:
+    """The PHH fields of ``hand`` (players ``p1..pn`` in the engine's seat order, left of the button first)."""
+    cfg, stakes, n = hand.config, hand.stakes, hand.n
+    pos = {s: i for i, s in enumerate(hand.seats)}
+    antes = [0] * n
+    for s, a in (cfg.antes if cfg.antes is not None else {s: stakes.ante for s in hand.seats}).items():
+        if s in pos:
+            antes[pos[s]] += a
+    for s, a in cfg.dead_posts.items():
+        if s in pos:
+            antes[pos[s]] += a
+    blinds = [0] * n
+    if hand.game.kind is not Kind.STUD:
+        if cfg.blinds is not None:
+            for s, a in cfg.blinds.items():
+                if s in pos:
+                    blinds[pos[s]] = a
+        elif n == 2:
+            blinds[1], blinds[0] = stakes.small_blind, stakes.big_blind
+        else:
+            blinds[0], blinds[1] = stakes.small_blind, stakes.big_blind
+    fields: dict[str, Any] = {
+        "variant": _variant(hand),
+        "ante_trimming_status": True,
+        "antes": _phh_order(antes),
+    }
+    if hand.game.kind is not Kind.STUD:
+        fields["blinds_or_straddles"] = _phh_order(blinds)
+    else:
+        fields["bring_in"] = stakes.bring_in
+    if stakes.small_bet or stakes.big_bet:
+        fields["small_bet"] = stakes.fixed_small
+        fields["big_bet"] = stakes.fixed_big
+    fields["min_bet"] = stakes.opening_min(hand.game.kind is Kind.STUD)
+    fields["starting_stacks"] = list(hand.start_stacks)
+    actions: list[str] = []
+    dealt: dict[int, list[str]] = {}
+
+    def flush() -> None:
+        for p in sorted(dealt):
+            actions.append(f"d dh p{p + 1} {''.join(dealt[p])}")
+        dealt.clear()
+
+    for e in hand.events:
+        k = e.kind
+        if k == "dealt":
+            p = pos[e.seat]  # type: ignore[index]
+            dealt.setdefault(p, []).extend(e.data["cards"])
+            continue
+        if k in ("board", "acted", "drew_cards", "street", "showed"):
+            flush()
+        if k == "board":
+            actions.append(f"d db {''.join(e.data['cards'])}")
+        elif k == "acted":
+            verb = _VERB[e.data["action"]]
+            text = f"p{pos[e.seat] + 1} {verb}"  # type: ignore[index]
+            if verb == "cbr":
+                text += f" {e.data['to']}"
+            actions.append(text)
+        elif k == "drew" and e.data["count"] == 0:
+            actions.append(f"p{pos[e.seat] + 1} sd")  # type: ignore[index]
+        elif k == "drew_cards":
+            p = pos[e.seat]  # type: ignore[index]
+            actions.append(f"p{p + 1} sd {''.join(e.data['discarded'])}")
+            actions.append(f"d dh p{p + 1} {''.join(e.data['cards'])}")
+        elif k == "showed":
+            actions.append(f"p{pos[e.seat] + 1} sm {''.join(e.data['cards'])}")  # type: ignore[index]
+    flush()
+    fields["actions"] = actions
+    if hand.result is not None:
+        fields["finishing_stacks"] = [hand.result.stacks[s] for s in hand.seats]
+    if stakes.spread:
+        fields["_spread"] = list(stakes.spread)
+    if cfg.live_posts:
+        live = [0] * n
+        for s, a in cfg.live_posts.items():
+            if s in pos:
+                live[pos[s]] = a
+        fields["_live_posts"] = _phh_order(live)
+    fields["seats"] = list(hand.seats)
+    for key, value in extra.items():
+        if key == "players" and isinstance(value, Mapping):
+            value = [str(value.get(s, "")) for s in hand.seats]
+        fields[key] = value
+    return fields
