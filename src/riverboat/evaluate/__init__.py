@@ -52,7 +52,7 @@ from riverboat.cards import Card
 from riverboat.evaluate.base import CardUse, Category, HandError, HandValue, Ranking
 from riverboat.evaluate.card_use import best_hand
 from riverboat.evaluate.fast7 import evaluate7, evaluate7_cards
-from riverboat.evaluate.rankings import deck_of, describe, evaluate5
+from riverboat.evaluate.rankings import category, deck_of, describe, evaluate5
 
 __all__ = [
     "Card",
@@ -62,6 +62,7 @@ __all__ = [
     "HandValue",
     "Ranking",
     "best_hand",
+    "category",
     "deck_of",
     "describe",
     "evaluate5",

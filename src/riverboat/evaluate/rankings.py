@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from riverboat.cards import DECK_32, DECK_36, DECK_52, Deck
 from riverboat.evaluate import tables
-from riverboat.evaluate.base import SUIT_BITS, HandError, Ranking
+from riverboat.evaluate.base import SUIT_BITS, Category, HandError, Ranking
 from riverboat.evaluate.soko import with_four_flush
 from riverboat.evaluate.spec import RankSpec
 from riverboat.evaluate.thirty_two import THIRTY_TWO, suited_strength
@@ -84,6 +84,13 @@ def spec_for_strength(ranking: Ranking, strength: int) -> tuple[RankSpec, int]:
     if ranking is Ranking.THIRTY_TWO_SUITED:
         return THIRTY_TWO, strength >> SUIT_BITS
     return SPECS[ranking], strength
+
+
+def category(ranking: Ranking | str, strength: int) -> Category:
+    """The category of a strength (e.g. ``Category.FULL_HOUSE``)."""
+    r = as_ranking(ranking)
+    spec, s = spec_for_strength(r, strength)
+    return spec.category_of(s)
 
 
 def describe(ranking: Ranking | str, strength: int) -> str:

@@ -176,4 +176,8 @@ class RankSpec:
             if top != ACE and any(vr[c] == ACE for c in out):
                 aces = [c for c in out if vr[c] == ACE]
                 out = [c for c in out if vr[c] != ACE] + aces
+        if cat is Category.FOUR_FLUSH:
+            suits = [c & 3 for c in out]
+            four = max(range(4), key=suits.count)
+            out = [c for c in out if c & 3 == four] + [c for c in out if c & 3 != four]
         return tuple(out)
