@@ -146,3 +146,31 @@ async def play_hand_passively(room: Room, table_id: str, max_actions: int = 500)
         kind, amount = passive_action(hand.legal_actions())
         await room.act(table.seats[seat].player_id, table_id, kind, amount)
     raise AssertionError("hand did not finish")
+
+
+async def seat_players(room: Room, store: Store, spec: Any, n: int, buy_in: int, deposit: int = 10_000
+                       ) -> tuple[str, Table, list[int]]:
+    """Open a table whose ``min_players`` is ``n``, seat ``n`` players in seats 0..n-1 and let the first hand
+    be dealt to all of them; later hands need the usual two players (R-CASH-2 reading)."""
+    from dataclasses import replace
+
+    spec = replace(spec, settings={"min_players": n, **spec.settings})
+    players = make_players(store, n, deposit=deposit)
+    tid = await room.open_table(spec)
+    for seat, pid in enumerate(players):
+        await room.sit(pid, tid, seat, buy_in)
+    await room.quiesce()
+    table = room.tables[tid]
+    table.settings = replace(table.settings, min_players=2)
+    return tid, table, players
+
+
+async def act_as_seat(room: Room, table: Table, seat: int, kind: str, amount: int | None = None) -> None:
+    assert table.hand is not None and table.hand.to_act == seat, (table.hand and table.hand.to_act, seat)
+    await room.act(table.seats[seat].player_id, table.id, kind, amount)
+    await room.quiesce()
+
+
+def acted(table: Table) -> list[tuple[int | None, str]]:
+    assert table.hand is not None
+    return [(e.seat, e.data["action"]) for e in table.hand.events if e.kind == "acted"]
