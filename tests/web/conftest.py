@@ -95,13 +95,27 @@ def browser() -> Iterator[Any]:
 
 
 class PageProbe:
-    """Console errors and uncaught page errors seen by one page."""
+    """Console errors and uncaught page errors seen by one page.
+
+    A test that deliberately provokes an HTTP error (a wrong password -> 401) may ``allow()`` the browser's own
+    "Failed to load resource" line for that status; script errors are never allowed."""
 
     def __init__(self) -> None:
         self.errors: list[str] = []
+        self.allowed: list[str] = []
+
+    def allow(self, status: int) -> None:
+        self.allowed.append(f"Failed to load resource: the server responded with a status of {status}")
+
+    def _console(self, msg: Any) -> None:
+        if msg.type != "error":
+            return
+        if any(msg.text.startswith(prefix) for prefix in self.allowed):
+            return
+        self.errors.append(f"console.{msg.type}: {msg.text}")
 
     def attach(self, page: Any) -> None:
-        page.on("console", lambda msg: self.errors.append(f"console.{msg.type}: {msg.text}") if msg.type == "error" else None)
+        page.on("console", self._console)
         page.on("pageerror", lambda exc: self.errors.append(f"pageerror: {exc}"))
 
 

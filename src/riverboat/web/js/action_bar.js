@@ -13,7 +13,7 @@ const has = (legal, ...kinds) => kinds.find((k) => legal.kinds.includes(k));
 /** A signature of the decision, so the bar is rebuilt only when the decision changes (keeps typing focus). */
 export function decisionKey(model) {
   const l = model && model.legal;
-  if (!l) return "none";
+  if (!l) return `none|${model ? model.heroSeat : ""}|${model ? model.toAct : ""}|${model && model.hero ? model.hero.sittingOut : ""}`;
   return [model.handId, model.street, l.kinds.join(","), l.callAmount, l.minTo, l.maxTo, model.potTotal].join("|");
 }
 

@@ -39,7 +39,7 @@ export async function renderHistory(root, ctx) {
           el("td", {}, h.table_name ?? h.table ?? h.table_id ?? ""),
           el("td", {}, h.game ? gameName(h.game) : ""),
           el("td", {}, String(h.time ?? h.started_at ?? h.created_at ?? "").replace("T", " ").slice(0, 19)),
-          el("td", { class: "num", "data-testid": "hand-result" }, resultOf(h) === null ? "" : formatMoney(resultOf(h), h.currency || "PLAY")))))))
+          el("td", { class: "num", "data-testid": "hand-result" }, resultOf(h) === null ? "" : formatMoney(resultOf(h), h.currency || "PLAY"))))))
         : el("p", { class: "muted" }, "You have not played any hands yet.")),
     detail));
   return null;

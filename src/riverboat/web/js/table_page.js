@@ -72,7 +72,9 @@ export class TablePage {
 
   useTable(tableId) {
     this.tableId = tableId;
-    this.store = new TableStore(tableId);
+    const me = this.ctx.session.me;
+    const aliases = me && me.player_id !== undefined ? { [String(me.player_id)]: this.ctx.session.alias() } : {};
+    this.store = new TableStore(tableId, { aliases });
     this.store.subscribe((model) => this.view.render(model));
   }
 
@@ -95,7 +97,7 @@ export class TablePage {
     try {
       const info = await api.table(this.tableId);
       if (this.store && !this.store.model) {
-        this.store.model = modelFromView(this.tableId, info.view || info);
+        this.store.model = modelFromView(this.tableId, info.view || info, null, Date.now(), this.store.aliases);
         this.store.notify();
       }
     } catch (err) {
