@@ -1,0 +1,86 @@
+"""Random but reproducible hand set-ups for the differential and the simulator: players, stacks, stakes, deck order.
+
+Everything is drawn from one seeded ``random.Random`` so that a (variant, seed) pair names one hand exactly.
+Stacks are a mix of deep stacks and short ones (a fifth of the players hold 1 to 5 big bets) so that all-ins, side
+pots and short forced bets come up often.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from riverboat.cards import DECK_36, DECK_52, Deck
+from riverboat.verify.pokerkit_side import FIXED_LIMIT_CODES, STUD_CODES, Stakes
+
+
+@dataclass(frozen=True, slots=True)
+class VariantInfo:
+    code: str  # PHH variant code
+    game_id: str  # riverboat.games id
+    structure: str  # riverboat.games.Structure member name
+    deck: Deck
+    min_players: int
+    max_players: int
+
+
+VARIANTS: dict[str, VariantInfo] = {
+    v.code: v
+    for v in (
+        VariantInfo("NT", "holdem", "NO_LIMIT", DECK_52, 2, 9),
+        VariantInfo("FT", "holdem", "FIXED_LIMIT", DECK_52, 2, 9),
+        VariantInfo("PO", "omaha", "POT_LIMIT", DECK_52, 2, 8),
+        VariantInfo("FO/8", "omaha_hl", "FIXED_LIMIT", DECK_52, 2, 8),
+        VariantInfo("NS", "short_deck_phh", "NO_LIMIT", DECK_36, 2, 9),
+        VariantInfo("F7S", "stud", "FIXED_LIMIT", DECK_52, 2, 7),
+        VariantInfo("F7S/8", "stud_hl", "FIXED_LIMIT", DECK_52, 2, 7),
+        VariantInfo("FR", "razz", "FIXED_LIMIT", DECK_52, 2, 7),
+        VariantInfo("F2L3D", "triple_draw_27", "FIXED_LIMIT", DECK_52, 2, 6),
+        VariantInfo("N2L1D", "single_draw_27", "NO_LIMIT", DECK_52, 2, 6),
+    )
+}
+
+
+@dataclass(frozen=True, slots=True)
+class HandSetup:
+    code: str
+    seed: int
+    stakes: Stakes
+    stacks: tuple[int, ...]  # PokerKit order: first seat after the button / dealer box first
+    deck: tuple[str, ...]  # the deck order, top card first
+
+    @property
+    def players(self) -> int:
+        return len(self.stacks)
+
+
+def random_setup(code: str, seed: int, players: int | None = None) -> HandSetup:
+    """The set-up of hand ``seed`` of variant ``code`` (players drawn from the variant's range unless given)."""
+    info = VARIANTS[code]
+    rng = random.Random(f"setup:{code}:{seed}")
+    n = players if players is not None else rng.randint(info.min_players, info.max_players)
+    unit = rng.choice((1, 1, 2, 5, 25))
+    if code in STUD_CODES:
+        ante = unit * rng.randint(1, 2)
+        bring_in = 2 * ante
+        small_bet = bring_in * rng.choice((2, 3))
+        stakes = Stakes(ante=ante, bring_in=bring_in, small_bet=small_bet, big_bet=2 * small_bet)
+        big = small_bet
+    else:
+        small_blind = unit
+        big_blind = 2 * unit
+        ante = unit if code in ("NT", "NS") and rng.random() < 0.2 else 0
+        fixed = code in FIXED_LIMIT_CODES
+        stakes = Stakes(
+            small_blind=small_blind,
+            big_blind=big_blind,
+            ante=ante,
+            small_bet=big_blind if fixed else 0,
+            big_bet=2 * big_blind if fixed else 0,
+        )
+        big = big_blind
+    stacks = tuple(
+        rng.randint(1, 5 * big) if rng.random() < 0.2 else rng.randint(5 * big, 150 * big) for _ in range(n)
+    )
+    deck = tuple(str(c) for c in info.deck.shuffled(rng))
+    return HandSetup(code, seed, stakes, stacks, deck)
