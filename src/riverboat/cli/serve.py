@@ -30,7 +30,9 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Start the poker room server: REST + WebSocket + the browser client. Ctrl-C stops it cleanly."""
         import asyncio
+        from typing import Any
 
+        from riverboat.bots.demo import DemoBots, start_demo_bots
         from riverboat.server.launch import LaunchOptions, launch
 
         options = LaunchOptions(
@@ -45,4 +47,17 @@ def register(app: typer.Typer) -> None:
             frame_rate=frame_rate,
             log_level=log_level,
         )
-        asyncio.run(launch(options, echo=typer.echo))
+        running: list[DemoBots] = []
+
+        async def started(base_url: str, store: Any, opened: list[tuple[str, dict[str, Any]]]) -> None:
+            running.append(await start_demo_bots(base_url, store, opened))
+
+        def stopping() -> None:
+            for demo in running:
+                demo.stop()
+
+        try:
+            asyncio.run(launch(options, echo=typer.echo, started=started, stopping=stopping))
+        except (ValueError, OSError) as exc:
+            typer.echo(f"riverboat serve: {exc}", err=True)
+            raise typer.Exit(2) from None

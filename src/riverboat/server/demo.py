@@ -37,7 +37,7 @@ DEMO_TABLES: list[dict[str, Any]] = [
      "max_buy_in": None, "currency": "PLAY", "bots": 2},
     {"name": "Parnu", "game": "six_plus", "structure": "NL", "small_blind": 50, "big_blind": 100, "max_seats": 6,
      "min_buy_in": 4000, "max_buy_in": 20000, "currency": "PLAY", "bots": 2},
-    {"name": "Sigulda", "game": "holdem", "structure": "FL", "small_blind": 50, "big_blind": 100, "max_seats": 10,
+    {"name": "Sigulda", "game": "holdem", "structure": "FL", "small_blind": 50, "big_blind": 100, "max_seats": 8,
      "min_buy_in": 1000, "max_buy_in": None, "currency": "PLAY", "bots": 3, "mixed": "horse"},
     {"name": "Liepaja", "game": "holdem", "structure": "NL", "small_blind": 5, "big_blind": 10, "max_seats": 6,
      "min_buy_in": 400, "max_buy_in": 2000, "currency": "EUR", "bots": 0},
@@ -70,12 +70,17 @@ def table_spec(entry: dict[str, Any]) -> Any:
 
 async def open_tables(room: Any, entries: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
     """Open every entry in the room; returns (table or pool id, entry) pairs in order."""
+    from riverboat.room import RoomError
+
     opened = []
     for entry in entries:
-        spec = table_spec(entry)
-        if entry.get("speed"):
-            ident = await room.open_speed_pool(spec)
-        else:
-            ident = await room.open_table(spec)
+        try:
+            spec = table_spec(entry)
+            if entry.get("speed"):
+                ident = await room.open_speed_pool(spec)
+            else:
+                ident = await room.open_table(spec)
+        except (RoomError, TypeError, ValueError) as exc:
+            raise ValueError(f"cannot open table {entry.get('name')!r}: {exc}") from None
         opened.append((str(ident), entry))
     return opened

@@ -75,4 +75,4 @@ async def launch(
     finally:
         await room.stop()
         store.dispose()
-        echo("Riverboat stopped: unfinished hands voided and refunded, stacks kept.")
+        echo("Riverboat stopped: unfinished hands voided and refunded, table stacks returned to the balances.")

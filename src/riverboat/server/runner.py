@@ -56,7 +56,7 @@ async def serve(
         lifespan="on",
         log_level=log_level,
         access_log=access_log,
-        ws="websockets",
+        ws="websockets-sansio",
         ws_max_size=MAX_FRAME_BYTES * 4,
         ws_ping_interval=20.0,
         ws_ping_timeout=20.0,

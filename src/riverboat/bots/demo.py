@@ -1,0 +1,129 @@
+"""Demo bots for ``riverboat serve``: accounts created in the store, seated over the WebSocket protocol.
+
+Each table entry's ``"bots": n`` seats n bots (``"bot": "strength"`` for :class:`StrengthBot`, default
+:class:`RandomBot`). Bot accounts get a random 256-bit password (so a cheap argon2id setting is safe for them),
+are funded from the house (an operator deposit in the table's currency) and log in directly through the store;
+then they connect to the server's ``/ws`` like any browser and play. A bot whose connection drops reconnects;
+one that runs short of chips tops up to the table minimum between hands.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from argon2 import PasswordHasher
+
+from .client import CommandRefused, ProtocolClient
+from .player import Bot
+from .strategies import RandomBot, Strategy
+from .strength import StrengthBot
+
+log = logging.getLogger(__name__)
+
+BOT_HASHER = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
+BOT_BANKROLL_BUYINS = 50
+
+
+@dataclass
+class BotSeat:
+    table: str
+    seat: int
+    buy_in: int
+    currency: str
+    username: str
+    password: str
+    player_id: int
+    strategy: Strategy
+    think: float
+
+
+@dataclass
+class DemoBots:
+    ws_url: str
+    store: Any
+    seats: list[BotSeat] = field(default_factory=list)
+    tasks: list[asyncio.Task[None]] = field(default_factory=list)
+    stopping: bool = False
+
+    def stop(self) -> None:
+        self.stopping = True
+        for task in self.tasks:
+            task.cancel()
+
+    async def run_seat(self, seat: BotSeat) -> None:
+        while not self.stopping:
+            client: ProtocolClient | None = None
+            bot: Bot | None = None
+            try:
+                token = await asyncio.to_thread(self.store.accounts.login, seat.username, seat.password)
+                client = ProtocolClient(self.ws_url, token)
+                await client.connect()
+                bot = Bot(client, seat.strategy, think=seat.think)
+                tables = await self._seated_tables(client)
+                if seat.table not in tables:
+                    with contextlib.suppress(CommandRefused):
+                        await client.sit(seat.table, seat.seat, seat.buy_in)
+                while not client.closed.is_set() and not self.stopping:
+                    await asyncio.sleep(5.0)
+                    await self._refill(client, seat)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # the server is restarting, the seat was taken...: retry later
+                log.debug("demo bot %s: %s", seat.username, exc)
+            finally:
+                if bot is not None:
+                    await bot.stop()
+                if client is not None:
+                    await client.close()
+            if not self.stopping:
+                await asyncio.sleep(2.0)
+
+    async def _seated_tables(self, client: ProtocolClient) -> set[str]:
+        await asyncio.sleep(0.2)  # the welcome is followed by the views of the tables we sit at
+        return {t for t, v in client.views.items() if isinstance(v.get("you"), dict)}
+
+    async def _refill(self, client: ProtocolClient, seat: BotSeat) -> None:
+        view = client.views.get(seat.table) or {}
+        you = view.get("you")
+        if not isinstance(you, dict) or you.get("pending_top_up"):
+            return
+        header = view.get("table") or {}
+        minimum = int(header.get("min_buy_in") or 0)
+        stack = int(you.get("stack") or 0)
+        if minimum and stack < minimum:
+            with contextlib.suppress(CommandRefused, asyncio.TimeoutError, ConnectionError):
+                await client.command({"type": "top_up", "table": seat.table, "amount": minimum})
+                if you.get("sitting_out"):
+                    await client.command({"type": "sit_in", "table": seat.table})
+
+
+async def start_demo_bots(base_url: str, store: Any, opened: list[tuple[str, dict[str, Any]]]) -> DemoBots:
+    """Create, fund and seat the bots the table entries ask for; returns the running :class:`DemoBots`."""
+    from riverboat.store import Store
+
+    bot_store = Store(store.url, password_hasher=BOT_HASHER)
+    ws_url = base_url.replace("http://", "ws://").replace("https://", "wss://") + "/ws"
+    demo = DemoBots(ws_url, bot_store)
+    for table_id, entry in opened:
+        count = int(entry.get("bots", 0) or 0)
+        if count <= 0 or entry.get("speed"):
+            continue
+        currency = str(entry.get("currency", "EUR"))
+        buy_in = int(entry.get("max_buy_in") or 0) or int(entry.get("min_buy_in", 0)) * 5
+        buy_in = max(buy_in // 2, int(entry.get("min_buy_in", 0)))
+        for i in range(count):
+            username = f"bot-{secrets.token_hex(5)}"
+            password = secrets.token_urlsafe(32)
+            info = await asyncio.to_thread(bot_store.accounts.register, username, password)
+            await asyncio.to_thread(bot_store.ledger.deposit, info.id, currency, buy_in * BOT_BANKROLL_BUYINS,
+                                    f"demo-bankroll:{info.id}")
+            strategy: Strategy = StrengthBot(trials=60) if entry.get("bot") == "strength" else RandomBot()
+            seat = BotSeat(table_id, i, buy_in, currency, username, password, info.id, strategy, think=0.8)
+            demo.seats.append(seat)
+            demo.tasks.append(asyncio.create_task(demo.run_seat(seat), name=f"demo-bot:{username}"))
+    return demo
