@@ -45,8 +45,8 @@ def make_engine(url: str) -> Engine:
         _configure_sqlite(engine, in_memory=parsed.database in (None, "", ":memory:"))
         return engine
     kwargs["pool_pre_ping"] = True
-    kwargs["pool_size"] = 10
-    kwargs["max_overflow"] = 60
+    kwargs["pool_size"] = 5
+    kwargs["max_overflow"] = 20
     return create_engine(url, **kwargs)
 
 

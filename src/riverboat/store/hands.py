@@ -33,15 +33,22 @@ class HandRecord:
     changes: dict[int, int]
 
 
-def _record(s: Session, h: Hand) -> HandRecord:
-    players = s.scalars(select(HandPlayer).where(HandPlayer.hand_pk == h.id)).all()
-    return HandRecord(
-        table_id=h.table_id, hand_id=h.hand_id, status=h.status, currency=h.currency,
-        started_at=aware(h.started_at), ended_at=aware(h.ended_at) if h.ended_at else None, rake=h.rake,
-        phh=h.phh, events=list(h.events or []),
-        start_stacks={hp.player_id: hp.start_stack for hp in players},
-        changes={hp.player_id: hp.change for hp in players if hp.change is not None},
-    )
+def _records(s: Session, hands: Sequence[Hand]) -> list[HandRecord]:
+    """Build records for ``hands`` with one query for all their players."""
+    by_hand: dict[int, list[HandPlayer]] = {h.id: [] for h in hands}
+    if hands:
+        for hp in s.scalars(select(HandPlayer).where(HandPlayer.hand_pk.in_(list(by_hand)))):
+            by_hand[hp.hand_pk].append(hp)
+    return [
+        HandRecord(
+            table_id=h.table_id, hand_id=h.hand_id, status=h.status, currency=h.currency,
+            started_at=aware(h.started_at), ended_at=aware(h.ended_at) if h.ended_at else None, rake=h.rake,
+            phh=h.phh, events=list(h.events or []),
+            start_stacks={hp.player_id: hp.start_stack for hp in by_hand[h.id]},
+            changes={hp.player_id: hp.change for hp in by_hand[h.id] if hp.change is not None},
+        )
+        for h in hands
+    ]
 
 
 class Hands:
@@ -51,7 +58,7 @@ class Hands:
     def get(self, table_id: str, hand_id: str) -> HandRecord | None:
         def body(s: Session) -> HandRecord | None:
             h = s.scalar(select(Hand).where(Hand.table_id == table_id, Hand.hand_id == hand_id))
-            return None if h is None else _record(s, h)
+            return None if h is None else _records(s, [h])[0]
 
         return self._db.run(body)
 
@@ -61,7 +68,7 @@ class Hands:
         def body(s: Session) -> list[HandRecord]:
             q = select(Hand).where(Hand.table_id == table_id)
             q = q.where(Hand.status.in_(("settled", "recorded", "void") if include_void else ("settled", "recorded")))
-            return [_record(s, h) for h in s.scalars(q.order_by(Hand.id.desc()).limit(limit))]
+            return _records(s, s.scalars(q.order_by(Hand.id.desc()).limit(limit)).all())
 
         return self._db.run(body)
 
@@ -73,7 +80,7 @@ class Hands:
             q = (select(Hand).join(HandPlayer, HandPlayer.hand_pk == Hand.id)
                  .where(HandPlayer.player_id == player_id, Hand.status.in_(statuses))
                  .order_by(Hand.id.desc()).limit(limit))
-            return [_record(s, h) for h in s.scalars(q)]
+            return _records(s, s.scalars(q).all())
 
         return self._db.run(body)
 

@@ -9,7 +9,6 @@ from datetime import timedelta
 from argon2 import PasswordHasher
 from sqlalchemy.orm import Session
 
-from riverboat.store import migrate
 from riverboat.store._tx import Clock, Database, utc_now
 from riverboat.store.accounts import Accounts
 from riverboat.store.aliases import Aliases
@@ -41,9 +40,13 @@ class Store:
 
     def upgrade(self) -> None:
         """Apply all Alembic migrations (idempotent)."""
+        from riverboat.store import migrate  # alembic is imported only when needed
+
         migrate.upgrade(self.engine)
 
     def revision(self) -> str | None:
+        from riverboat.store import migrate
+
         return migrate.current_revision(self.engine)
 
     @contextmanager
