@@ -3,6 +3,7 @@ players with money, a room on a FakeClock with a seeded shuffle, and recording s
 
 from __future__ import annotations
 
+import itertools
 import re
 import shutil
 from collections.abc import AsyncIterator, Iterator
@@ -18,6 +19,7 @@ from riverboat.room import FakeClock, Room
 from riverboat.room.table import Table
 from riverboat.store import Store
 
+_NAMES = itertools.count()
 FAST_HASHER = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
 CARD = re.compile(r"^(?:[2-9TJQKA][cdhs])$")
 
@@ -44,8 +46,8 @@ def store(room_sqlite_template: Path, tmp_path: Path) -> Iterator[Store]:
 
 def make_players(store: Store, n: int, deposit: int = 10_000, currency: str = "EUR") -> list[int]:
     ids = []
-    for i in range(n):
-        info = store.accounts.register(f"player{i:03d}", "correct horse battery")
+    for _ in range(n):
+        info = store.accounts.register(f"player{next(_NAMES):04d}", "correct horse battery")
         store.ledger.deposit(info.id, currency, deposit, f"dep:{info.id}:{currency}")
         ids.append(info.id)
     return ids
