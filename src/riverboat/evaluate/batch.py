@@ -15,13 +15,13 @@ import numpy as np
 import numpy.typing as npt
 
 from riverboat.evaluate import tables
-from riverboat.evaluate.base import LEVEL_SHIFT, SUIT_BITS, Category, HandError, Ranking
+from riverboat.evaluate.base import LEVEL_SHIFT, LOW_BASE, SUIT_BITS, Category, HandError, Ranking
 from riverboat.evaluate.rankings import as_ranking, deck_of
 from riverboat.evaluate.soko import FOUR_FLUSH_LEVEL, TWO_PAIR_FLOOR
 from riverboat.evaluate.thirty_two import SUIT_STRENGTH, THIRTY_TWO
 
 I64 = npt.NDArray[np.int64]
-IntArray = npt.NDArray[np.integer]  # type: ignore[type-arg]
+IntArray = npt.NDArray[np.integer]
 
 W5 = np.array(tables.W5, dtype=np.int64)
 CARD_KEYS = np.array([(tables.W7[c >> 2] << 16) | (1 << 4 * (c & 3)) for c in range(52)], dtype=np.int64)
@@ -158,6 +158,6 @@ def category_levels(ranking: Ranking | str, strengths: npt.ArrayLike) -> I64:
     if r is Ranking.THIRTY_TWO_SUITED:
         s = s >> SUIT_BITS
     spec = tables.SPECS[r]
-    value = np.where(s > 0, tables.LOW_BASE - s, 0) if spec.low else s
+    value = np.where(s > 0, LOW_BASE - s, 0) if spec.low else s
     levels: I64 = value >> LEVEL_SHIFT
     return levels
