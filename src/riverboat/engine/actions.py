@@ -34,7 +34,7 @@ class Action:
     cards: tuple[int, ...] = ()  # DRAW: the cards discarded
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class LegalActions:
     """Everything the player to act may do now.
 
@@ -42,6 +42,7 @@ class LegalActions:
     the aggressive kind offered (BET, RAISE or COMPLETE; in fixed limit ``min_to == max_to`` except the stud
     open-pair street, where only those two values are allowed). ``bring_in`` is the BRING_IN amount.
     ``max_discards`` applies to DRAW. ``allowed_to``: when not empty, the only aggressive amounts allowed.
+    Treat it as read-only (it is not frozen only because that is faster).
     """
 
     seat: int

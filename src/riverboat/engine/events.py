@@ -12,16 +12,29 @@ a private ``drew_cards`` event for the drawer, ``reshuffled``, ``returned`` (unc
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 
-@dataclass(frozen=True, slots=True)
 class Event:
-    kind: str
-    seat: int | None = None
-    data: dict[str, Any] = field(default_factory=dict)
-    visible_to: frozenset[int] | None = None
+    """One change of a hand (treat as read-only)."""
+
+    __slots__ = ("kind", "seat", "data", "visible_to")
+
+    def __init__(self, kind: str, seat: int | None = None, data: dict[str, Any] | None = None,
+                 visible_to: frozenset[int] | None = None) -> None:
+        self.kind = kind
+        self.seat = seat
+        self.data = data if data is not None else {}
+        self.visible_to = visible_to
+
+    def __repr__(self) -> str:
+        return f"Event({self.kind!r}, {self.seat!r}, {self.data!r}, {self.visible_to!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Event) and (self.kind, self.seat, self.data, self.visible_to) == (
+            other.kind, other.seat, other.data, other.visible_to)
+
+    __hash__ = None  # type: ignore[assignment]
 
     def visible(self, seat: int | None) -> bool:
         return self.visible_to is None or (seat is not None and seat in self.visible_to)

@@ -10,7 +10,7 @@ from riverboat.engine.actions import AGGRESSIVE, Action, ActionKind, IllegalActi
 from riverboat.engine.config import HandConfig, RakeContext
 from riverboat.engine.events import Event
 from riverboat.engine.pots import Pot, build_pots, divide, divide_all_to_first
-from riverboat.engine.showdown import evaluate_hands
+from riverboat.engine.showdown import evaluate_hands, label_of
 from riverboat.engine.visible import bring_in_key, has_open_pair, visible_key
 from riverboat.games.catalog import Kind, OddChip, PostDrawFirst
 from riverboat.games.structures import Structure
@@ -91,7 +91,11 @@ class Hand:
             raise ValueError("fixed limit needs small_bet (or big_blind) > 0")
         if config.structure is Structure.SPREAD_LIMIT and not stakes.spread:
             raise ValueError("spread limit needs stakes.spread")
-        self._deck: list[Card] = game.deck.validate(config.deck)
+        deck = list(config.deck)
+        members = game.deck._members
+        if len(set(deck)) != len(deck) or not members.issuperset(deck):
+            deck = game.deck.validate(deck)  # raises CardError naming the bad card
+        self._deck: list[Card] = deck
         button = config.button
         stack_of = dict(zip(seats, config.stacks, strict=True))
         order = sorted(seats, key=lambda s: (s <= button, s))
@@ -293,13 +297,6 @@ class Hand:
         self._dpos += 1
         return c
 
-    def _deal_to(self, i: int, up: bool) -> None:
-        c = self._next_card()
-        self.cards[i].append(c)
-        self.up[i].append(up)
-        s = self.seats[i]
-        self._emit("dealt", s, None if up else frozenset((s,)), cards=[str(c)], up=up)
-
     def _start_street(self, s: int) -> None:
         self.street = s
         st = self.game.streets[s]
@@ -324,12 +321,24 @@ class Hand:
             self._community_card = True
             self._emit("board", None, cards=[str(c)], community=True)
         else:
-            for _ in range(st.down):
-                for i in alive:
-                    self._deal_to(i, False)
-            for _ in range(st.up):
-                for i in alive:
-                    self._deal_to(i, True)
+            deck, pos, cards, ups = self._deck, self._dpos, self.cards, self.up
+            k = len(alive)
+            if pos + need > len(deck):
+                raise IllegalAction("the deck ran out of cards")
+            for r, up in enumerate([False] * st.down + [True] * st.up):
+                for m, i in enumerate(alive):
+                    cards[i].append(deck[pos + r * k + m])
+                    ups[i].append(up)
+            self._dpos = pos + need
+            seats = self.seats
+            for m, i in enumerate(alive):
+                s_ = seats[i]
+                if st.down:
+                    got = [str(deck[pos + r * k + m]) for r in range(st.down)]
+                    self.events.append(Event("dealt", s_, {"cards": got, "up": False}, frozenset((s_,))))
+                if st.up:
+                    got = [str(deck[pos + r * k + m]) for r in range(st.down, st.down + st.up)]
+                    self.events.append(Event("dealt", s_, {"cards": got, "up": True}, None))
         if st.board:
             cards = [self._next_card() for _ in range(st.board)]
             self.board.extend(cards)
@@ -465,9 +474,8 @@ class Hand:
             kinds.add(K.CALL)
         lo = hi = 0
         allowed = ()
-        if stack > call and (self._acted_level[i] < 0 or cur - self._acted_level[i] >= self._min_raise) and any(
-            j != i and not self.folded[j] and not self.allin[j] for j in range(self.n)
-        ):
+        level = self._acted_level[i]
+        if stack > call and (level < 0 or cur - level >= self._min_raise) and self._others_can_act(i):
             lo, hi, allowed = self._aggressive_bounds(i, completing=not self._completed)
             if hi:
                 if not self._completed:
@@ -476,8 +484,8 @@ class Hand:
                     kinds.add(K.BET)
                 else:
                     kinds.add(K.RAISE)
-        if (self.street == 0 and self.game.straddle and self.settings.straddle and self.structure is
-                Structure.NO_LIMIT and self._round_actions == 0 and self._bb_pos is not None and
+        if (self.street == 0 and self._round_actions == 0 and self.game.straddle and self.settings.straddle and
+                self.structure is Structure.NO_LIMIT and self._bb_pos is not None and
                 self.config.blinds is None and self.n > 2 and i == (self._bb_pos + 1) % self.n):
             amt = 2 * self.stakes.big_blind
             if stack + bet >= amt and cur < amt:
@@ -485,6 +493,13 @@ class Hand:
         if self._split_open:
             kinds.add(K.AGREE_SPLIT)
         return LegalActions(seat, frozenset(kinds), call=call, min_to=lo, max_to=hi, allowed_to=allowed)
+
+    def _others_can_act(self, i: int) -> bool:
+        folded, allin = self.folded, self.allin
+        for j in range(self.n):
+            if j != i and not folded[j] and not allin[j]:
+                return True
+        return False
 
     def _aggressive_bounds(self, i: int, completing: bool) -> tuple[int, int, tuple[int, ...]]:
         """(min_to, max_to, allowed_to) for a bet/raise/complete by position i; (0, 0, ()) if none."""
@@ -920,7 +935,7 @@ class Hand:
         game = self.game
         alive = [j for j in range(self.n) if not self.folded[j]]
         boards = self.boards if self._runs == 2 else [self.board]
-        # values[run][ranking_index][position] -> (strength, label) or None
+        # values[run][ranking_index][position] -> strength or None
         values = [evaluate_hands(game, [self.cards[j] for j in range(self.n)], board, alive) for board in boards]
         order = self._show_order(alive)
         showing: list[int] = []
@@ -932,18 +947,18 @@ class Hand:
             for k in pots_of[j]:
                 for r in range(len(game.rankings)):
                     v = values[0][r][j]
-                    if v is not None and v[0] >= best_in_pot[k][r]:
+                    if v is not None and v >= best_in_pot[k][r]:
                         competitive = True
             if must or competitive:
                 showing.append(j)
                 for k in pots_of[j]:
                     for r in range(len(game.rankings)):
                         v = values[0][r][j]
-                        if v is not None and v[0] > best_in_pot[k][r]:
-                            best_in_pot[k][r] = v[0]
+                        if v is not None and v > best_in_pot[k][r]:
+                            best_in_pot[k][r] = v
                 s = self.seats[j]
                 shown[s] = [str(c) for c in self.cards[j]]
-                label = " / ".join(v[1] for r in range(len(game.rankings)) if (v := values[0][r][j]) is not None)
+                label = label_of(game, [values[0][r][j] for r in range(len(game.rankings))])
                 labels[s] = label
                 self._emit("showed", s, cards=shown[s], label=label)
             else:
@@ -968,9 +983,9 @@ class Hand:
                 awards.append(self._award(amount, p, contenders, vals[0], "all", run, showing))
         return awards
 
-    def _award(self, amount: int, pot: Pot, contenders: list[int], vals: list[tuple[int, str] | None],
+    def _award(self, amount: int, pot: Pot, contenders: list[int], vals: list[int | None],
                share: str, run: int, showing: list[int]) -> PotAward:
-        best = max(v[0] for j in contenders if (v := vals[j]) is not None)
-        winners = [j for j in contenders if (v := vals[j]) is not None and v[0] == best]
+        best = max(v for j in contenders if (v := vals[j]) is not None)
+        winners = [j for j in contenders if vals[j] == best]
         return PotAward(amount, [self.seats[j] for j in pot.eligible], self._divide(amount, winners, showing),
                         share=share, run=run)

@@ -3,34 +3,42 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
-from typing import Any
+from functools import lru_cache
 
+from riverboat.evaluate import CardUse, Ranking, best_hand, describe, evaluate7
 from riverboat.games.catalog import Game
 
 
-@cache
-def _evaluate_api() -> tuple[Any, Any, Any]:
-    from riverboat.evaluate import CardUse, Ranking, best_hand
-
-    return Ranking, CardUse, best_hand
+@lru_cache(maxsize=None)
+def ranking_of(name: str) -> Ranking:
+    return Ranking[name]
 
 
 def evaluate_hands(
     game: Game, cards: Sequence[Sequence[int]], board: Sequence[int], alive: Sequence[int]
-) -> list[list[tuple[int, str] | None]]:
-    """For each of the game's rankings, each position's ``(strength, label)`` (higher is better) or None
-    (folded, or no qualifying low)."""
-    ranking_enum, card_use, best_hand = _evaluate_api()
-    use = card_use.OMAHA if game.omaha else card_use.ANY
+) -> list[list[int | None]]:
+    """For each of the game's rankings, each position's strength (higher is better) or None (folded, or no
+    qualifying low). Seven-card standard high hands take the fast seven-card evaluator."""
+    use = CardUse.OMAHA if game.omaha else CardUse.ANY
     n = len(cards)
-    out: list[list[tuple[int, str] | None]] = []
+    out: list[list[int | None]] = []
+    board_t = tuple(board)
     for name in game.rankings:
-        ranking = getattr(ranking_enum, name)
-        row: list[tuple[int, str] | None] = [None] * n
+        ranking = ranking_of(name)
+        row: list[int | None] = [None] * n
+        fast = ranking is Ranking.HIGH and use is CardUse.ANY
         for j in alive:
-            v = best_hand(ranking, tuple(cards[j]), tuple(board), use)
-            if v is not None:
-                row[j] = (v.strength, v.label)
+            hole = cards[j]
+            if fast and len(hole) + len(board_t) == 7:
+                row[j] = evaluate7(*hole, *board_t)
+            else:
+                v = best_hand(ranking, tuple(hole), board_t, use)
+                row[j] = None if v is None else v.strength
         out.append(row)
     return out
+
+
+def label_of(game: Game, strengths: Sequence[int | None]) -> str:
+    """The labels of one player's hand values ("Flush, King high / Seven-Five low")."""
+    return " / ".join(describe(ranking_of(name), v) for name, v in zip(game.rankings, strengths, strict=True)
+                      if v is not None)
