@@ -56,6 +56,7 @@ class TableSettings:
     between_hands_seconds: float = 2.0  # pause after a hand before the next deal
     cash_out_on_crash: bool = True  # R-SERVER-3 room flag
     straddle: bool = False  # R-STRADDLE (NL hold'em only)
+    run_it_twice: bool = True  # R-RIT: offer the vote when all-in before the river (games that allow it)
     rotation_mode: str = "orbit"  # R-HORSE-3: "orbit" or "hands"
     hands_per_game: int = 8  # R-HORSE-3 when rotation_mode == "hands"
     speed_max_wait_seconds: float = 3.0  # R-SPEED-2 reading: deal a short table rather than wait longer

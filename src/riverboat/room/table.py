@@ -540,7 +540,7 @@ class Table:
             stacks=stacks,
             button=button,
             deck=game.deck.shuffled(self.host.rng),
-            settings=EngineSettings(straddle=self.settings.straddle),
+            settings=EngineSettings(straddle=self.settings.straddle, run_it_twice=self.settings.run_it_twice),
             blinds=blinds,
             live_posts=dict(plan.live_posts) if plan else {},
             dead_posts=dict(plan.dead_posts) if plan else {},
