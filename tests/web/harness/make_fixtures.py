@@ -16,12 +16,12 @@ OUT = Path(__file__).resolve().parent / "fixtures"
 
 
 def table(tid: str, name: str, game: str, structure: str, currency: str, max_seats: int, hero: int,
-          seats: list[dict[str, Any] | None], hand: dict[str, Any], **extra: Any) -> dict[str, Any]:
+          seats: list[dict[str, Any] | None], hand: dict[str, Any] | None, **extra: Any) -> dict[str, Any]:
     view: dict[str, Any] = {
         "table": tid, "name": name, "game": game, "structure": structure, "currency": currency,
         "max_seats": max_seats, "you": {"seat": hero, "player_id": 100 + hero},
         "seats": [None if s is None else {"seat": i, "player_id": 100 + i, **s} for i, s in enumerate(seats)],
-        "hand": {"game": game, "structure": structure, **hand},
+        "hand": None if hand is None else {"game": game, "structure": structure, **hand},
     }
     view.update(extra)
     return {"v": 1, "type": "table_state", "table": tid, "view": view}
@@ -59,28 +59,32 @@ def main() -> None:
               timer={"seat": 2, "remaining": 17, "total": 20, "timebank": 30}),
         event("t1", kind="acted", seat=0, action="bet", to=60, all_in=False, full=True),
     ])
-    # Hold'em NL showdown: a side pot, hand labels, winners.
+    # Hold'em NL river -> showdown, as the room sends it: the hero's decision view, then events for everything
+    # that follows (checks, shown hands with labels, pots awarded), then a view with no hand in progress.
+    river = ["Kh", "6d", "6c", "Qd", "2s"]
     write("holdem_showdown", [
+        table("t1", "Riga", "holdem", "NL", "EUR", 6, 2,
+              [{"alias": "Ainars", "stack": 0}, {"alias": "Birute", "stack": 990}, {"alias": "Hero", "stack": 860},
+               {"alias": "Carol", "stack": 1800}, None, None],
+              {"hand_id": 42, "street": 3, "button": 1, "board": river, "boards": [], "pot": 1600, "to_act": 2,
+               "over": False,
+               "players": [player(0, 0, 0, hidden2, all_in=True), player(1, 990, 0, hidden2, folded=True),
+                           player(2, 860, 0, ["Ah", "Kd"]), player(3, 1800, 0, hidden2)],
+               "legal": {"seat": 2, "kinds": ["bet", "check", "fold"], "call": 0, "min_to": 10, "max_to": 860,
+                         "bring_in": 0, "max_discards": 0}},
+              small_blind=5, big_blind=10, hand_id=42),
+        event("t1", kind="acted", seat=2, action="check"),
+        event("t1", kind="acted", seat=3, action="check"),
+        event("t1", kind="showed", seat=0, cards=["Qc", "Qs"], label="Full House, Queens over Sixes"),
+        event("t1", kind="showed", seat=2, cards=["Ah", "Kd"], label="Two Pair, Kings and Sixes"),
+        event("t1", kind="showed", seat=3, cards=["9h", "9d"], label="Two Pair, Nines and Sixes"),
+        event("t1", kind="pot_awarded", amount=1200, winners={"0": 1200}, share="all", run=0),
+        event("t1", kind="pot_awarded", amount=400, winners={"2": 400}, share="all", run=0),
+        event("t1", kind="hand_over", hand_id=42, rake=0, stacks={"0": 1200, "2": 1260, "3": 1800}),
         table("t1", "Riga", "holdem", "NL", "EUR", 6, 2,
               [{"alias": "Ainars", "stack": 1200}, {"alias": "Birute", "stack": 990}, {"alias": "Hero", "stack": 1260},
                {"alias": "Carol", "stack": 1800}, None, None],
-              {"hand_id": 42, "street": "showdown", "button": 1, "board": ["Kh", "6d", "6c", "Qd", "2s"], "boards": [],
-               "pot": 0, "to_act": None, "over": True,
-               "players": [player(0, 1200, 0, ["Qc", "Qs"], all_in=True), player(1, 990, 0, hidden2, folded=True),
-                           player(2, 1260, 0, ["Ah", "Kd"]), player(3, 1800, 0, ["9h", "9d"])],
-               "result": {"stacks": {"0": 1200, "1": 990, "2": 1260, "3": 1800}, "net": {"0": 800, "1": 0, "2": -200, "3": -600},
-                          "rake": 0,
-                          "pots": [{"amount": 1200, "eligible": [0, 2, 3], "winners": {"0": 1200}, "share": "all", "run": 0},
-                                   {"amount": 400, "eligible": [2, 3], "winners": {"2": 400}, "share": "all", "run": 0}],
-                          "shown": {"0": ["Qc", "Qs"], "2": ["Ah", "Kd"], "3": ["9h", "9d"]},
-                          "labels": {"0": "Full House, Queens over Sixes", "2": "Two Pair, Kings and Sixes",
-                                     "3": "Two Pair, Nines and Sixes"},
-                          "showdown": True}},
-              small_blind=5, big_blind=10),
-        event("t1", kind="showed", seat=0, cards=["Qc", "Qs"], label="Full House, Queens over Sixes"),
-        event("t1", kind="pot_awarded", amount=1200, winners={"0": 1200}, share="all", run=0),
-        event("t1", kind="pot_awarded", amount=400, winners={"2": 400}, share="all", run=0),
-        event("t1", kind="hand_over", stacks={"0": 1200, "2": 1260, "3": 1800}),
+              None, small_blind=5, big_blind=10, hand_id=None),
     ])
     # 7 Card Stud FL on fourth street: own down cards greyed (R-GEN-5), others' down cards hidden.
     write("stud_action", [
