@@ -3,9 +3,11 @@ conflicts (PostgreSQL deadlock/serialization failure, SQLite busy), with idempot
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import random
+import threading
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -50,6 +52,11 @@ class Database:
         self.engine = engine
         self.clock = clock
         self.sessions = sessionmaker(engine, expire_on_commit=False)
+        # An in-memory SQLite database is one shared connection: serialise its transactions across threads.
+        self.lock: threading.RLock | contextlib.nullcontext[None] = (
+            threading.RLock() if engine.dialect.name == "sqlite" and engine.url.database in (None, "", ":memory:")
+            else contextlib.nullcontext()
+        )
 
     def now(self) -> datetime:
         return aware(self.clock())
@@ -58,7 +65,7 @@ class Database:
         """Run ``fn`` in one transaction; commit if it returns, roll back if it raises."""
         for attempt in range(attempts):
             try:
-                with self.sessions.begin() as session:
+                with self.lock, self.sessions.begin() as session:
                     return fn(session)
             except IntegrityError:
                 raise
@@ -84,7 +91,7 @@ class Database:
             return self.run(body)
         except IntegrityError:
             # A concurrent call with the same key won the race: report its result (or the conflict).
-            with self.sessions.begin() as session:
+            with self.lock, self.sessions.begin() as session:
                 done = self._existing(session, idem_key, kind, req_hash)
             if done is None:
                 raise

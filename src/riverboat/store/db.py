@@ -9,6 +9,7 @@ from typing import Any
 import platformdirs
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
+from sqlalchemy.pool import StaticPool
 
 ENV_VAR = "RIVERBOAT_DATABASE_URL"
 
@@ -30,6 +31,11 @@ def resolve_url(url: str | None = None) -> str:
     return default_url()
 
 
+def is_memory_url(url: str) -> bool:
+    parsed = make_url(url)
+    return parsed.get_backend_name() == "sqlite" and parsed.database in (None, "", ":memory:")
+
+
 def is_sqlite(engine: Engine) -> bool:
     return engine.dialect.name == "sqlite"
 
@@ -41,8 +47,11 @@ def make_engine(url: str) -> Engine:
     kwargs: dict[str, Any] = {"future": True}
     if parsed.get_backend_name() == "sqlite":
         kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+        in_memory = is_memory_url(url)
+        if in_memory:
+            kwargs["poolclass"] = StaticPool  # one shared connection: the database lives as long as the engine
         engine = create_engine(url, **kwargs)
-        _configure_sqlite(engine, in_memory=parsed.database in (None, "", ":memory:"))
+        _configure_sqlite(engine, in_memory=in_memory)
         return engine
     kwargs["pool_pre_ping"] = True
     kwargs["pool_size"] = 5

@@ -52,7 +52,7 @@ class Store:
     @contextmanager
     def session(self) -> Iterator[Session]:
         """A session inside one transaction (committed on success, rolled back on error)."""
-        with self._db.sessions.begin() as s:
+        with self._db.lock, self._db.sessions.begin() as s:
             yield s
 
     def dispose(self) -> None:

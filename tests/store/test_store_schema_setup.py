@@ -1,0 +1,92 @@
+"""Database setup: Alembic migrations (programmatic, from the installed package), `riverboat db upgrade`, URL
+resolution, SQLite WAL mode, and that the migrations create exactly the ORM schema - on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from pathlib import Path
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import create_engine, text
+from typer.testing import CliRunner
+
+from riverboat.cli import app
+from riverboat.store import Store
+from riverboat.store.db import ENV_VAR, resolve_url
+from riverboat.store.models import Base
+
+from .conftest import FAST_HASHER, PG_BASE, pg_url
+
+
+def test_migrations_create_exactly_the_orm_schema(db_url: str) -> None:
+    """The Alembic head and the typed ORM models agree (no autogenerate differences)."""
+    st = Store(db_url)
+    try:
+        assert st.revision() == "0001"
+        with st.engine.connect() as conn:
+            diffs = compare_metadata(MigrationContext.configure(conn), Base.metadata)
+        assert diffs == []
+    finally:
+        st.dispose()
+
+
+def test_cli_db_upgrade_on_a_fresh_sqlite_file_is_idempotent(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'fresh.sqlite3'}"
+    runner = CliRunner()
+    for _ in range(2):
+        result = runner.invoke(app, ["db", "upgrade", "--database-url", url])
+        assert result.exit_code == 0, result.output
+        assert "revision 0001" in result.output
+    st = Store(url, password_hasher=FAST_HASHER)
+    try:
+        st.accounts.register("migrated", "password123")
+        with st.engine.connect() as conn:
+            assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+    finally:
+        st.dispose()
+
+
+def test_cli_db_upgrade_on_a_fresh_postgresql_schema() -> None:
+    schema = f"rb_store_cli_{uuid.uuid4().hex[:10]}"
+    admin = create_engine(PG_BASE)
+    with admin.begin() as conn:
+        conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+    try:
+        result = CliRunner().invoke(app, ["db", "upgrade", "--database-url", pg_url(schema)])
+        assert result.exit_code == 0, result.output
+        with admin.connect() as conn:
+            tables = set(conn.execute(text(
+                "SELECT table_name FROM information_schema.tables WHERE table_schema = :s"), {"s": schema}).scalars())
+        assert {"accounts", "ledger_txns", "ledger_entries", "players", "hands", "alembic_version"} <= tables
+    finally:
+        with admin.begin() as conn:
+            conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+        admin.dispose()
+
+
+def test_database_url_resolution(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Explicit URL, else $RIVERBOAT_DATABASE_URL, else a SQLite file under the user data directory."""
+    monkeypatch.setenv(ENV_VAR, "sqlite:////env/db.sqlite3")
+    assert resolve_url("postgresql+psycopg://x/y") == "postgresql+psycopg://x/y"
+    assert resolve_url(None) == "sqlite:////env/db.sqlite3"
+    monkeypatch.delenv(ENV_VAR)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    url = resolve_url(None)
+    assert url == f"sqlite:///{tmp_path / 'riverboat' / 'riverboat.sqlite3'}"
+
+
+def test_in_memory_sqlite_is_shared_across_threads() -> None:
+    """`sqlite://` works for quick tools: one database shared by all threads (asyncio.to_thread callers)."""
+    st = Store("sqlite://", password_hasher=FAST_HASHER)
+    st.upgrade()
+    p = st.accounts.register("memory", "password123").id
+    st.ledger.deposit(p, "EUR", 500, "dep")
+    seen: list[int] = []
+    t = threading.Thread(target=lambda: seen.append(st.ledger.balance(p)))
+    t.start()
+    t.join()
+    assert seen == [500]
+    st.dispose()
