@@ -1,0 +1,329 @@
+"""All-in equity for Hold'em and Omaha, high and high/low eight-or-better, any number of players, with an optional
+partial board and dead cards.
+
+Exact enumeration of every remaining board when that is cheap enough (``exact_limit`` evaluations), Monte Carlo
+otherwise (an injectable ``numpy.random.Generator`` or ``seed`` for reproducible runs; by default the generator is
+seeded from :mod:`secrets`). Both run on numpy arrays:
+
+* Hold'em: the additive card keys of :mod:`riverboat.evaluate.fast7` summed over every board (incrementally while the
+  board combinations are generated, never materialising the cards), plus a per-suit rank bit field for the rare
+  flushes; one table gather per player and board.
+* Omaha: for every board the ten 3-card board subsets and every 2-card hole subset are combined through the five-card
+  tables (R-OMAHA-3), high and, for Hi/Lo, the eight-or-better low (R-LOW-8B, R-OMAHA-HL-2/-3/-5).
+
+Equity counts a split as the share won: a player's equity is the average fraction of the pot won per board.
+``win`` is the fraction of boards where the player wins the whole pot, ``tie`` where they win part of it.
+"""
+
+from __future__ import annotations
+
+import itertools
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from math import comb
+
+import numpy as np
+import numpy.typing as npt
+
+from riverboat.cards import Card, parse_cards
+from riverboat.evaluate import tables
+from riverboat.evaluate.base import HandError, Ranking
+
+I64 = npt.NDArray[np.int64]
+F64 = npt.NDArray[np.float64]
+Progress = Callable[[int, int], None]
+
+CARD_KEYS = np.array([(tables.W7[c >> 2] << 16) | (1 << 4 * (c & 3)) for c in range(52)], dtype=np.int64)
+CARD_BITS = np.array([1 << (16 * (c & 3) + (c >> 2)) for c in range(52)], dtype=np.int64)
+CARD_W5 = np.array([tables.W5[c >> 2] for c in range(52)], dtype=np.int64)
+CARD_RANK_BIT = np.array([1 << (c >> 2) for c in range(52)], dtype=np.int64)
+CARD_SUIT = np.array([c & 3 for c in range(52)], dtype=np.int64)
+BOARD_TRIPLES = list(itertools.combinations(range(5), 3))
+
+DEFAULT_EXACT_LIMIT = 4_000_000
+DEFAULT_TRIALS = 100_000
+CHUNK = 50_000
+
+
+class Game(StrEnum):
+    HOLDEM = "holdem"
+    OMAHA = "omaha"
+    OMAHA_HL = "omaha-hl"
+
+
+@dataclass(frozen=True)
+class PlayerEquity:
+    hand: tuple[Card, ...]
+    win: float
+    tie: float
+    equity: float
+    std_error: float  # of ``equity``; 0.0 for an exact enumeration
+
+
+@dataclass(frozen=True)
+class EquityResult:
+    game: Game
+    board: tuple[Card, ...]
+    dead: tuple[Card, ...]
+    players: tuple[PlayerEquity, ...]
+    boards: int  # boards evaluated (all of them when exact, else the Monte Carlo trials)
+    exact: bool
+
+
+def _cards(x: str | Sequence[int]) -> list[int]:
+    return [int(c) for c in (parse_cards(x) if isinstance(x, str) else parse_cards(list(x)))]
+
+
+def equity(
+    hands: Sequence[str | Sequence[int]],
+    board: str | Sequence[int] = (),
+    dead: str | Sequence[int] = (),
+    game: Game | str = Game.HOLDEM,
+    *,
+    trials: int | None = None,
+    exact: bool | None = None,
+    exact_limit: int = DEFAULT_EXACT_LIMIT,
+    seed: int | None = None,
+    rng: np.random.Generator | None = None,
+    progress: Progress | None = None,
+) -> EquityResult:
+    """Equity of each hand. ``exact=None`` enumerates when the work is at most ``exact_limit`` evaluations, else
+    samples ``trials`` boards (default 100,000); ``exact=True/False`` forces the method."""
+    try:
+        g = Game(game)
+    except ValueError:
+        raise HandError(f"unknown game {game!r}; use one of: {', '.join(x.value for x in Game)}") from None
+    try:
+        holes = [_cards(h) for h in hands]
+        known_board = _cards(board)
+        dead_cards = _cards(dead)
+    except ValueError as exc:
+        raise HandError(str(exc)) from None
+    _validate(g, holes, known_board, dead_cards)
+    used = {c for h in holes for c in h} | set(known_board) | set(dead_cards)
+    rem = np.array([c for c in range(52) if c not in used], dtype=np.int64)
+    need = 5 - len(known_board)
+    if need > len(rem):
+        raise HandError(f"not enough cards left to complete the board: need {need}, {len(rem)} left")
+    per_board = 1 if g is Game.HOLDEM else max(comb(len(h), 2) for h in holes) * len(BOARD_TRIPLES)
+    n_boards = comb(len(rem), need)
+    if exact is None:
+        exact = n_boards * per_board * len(holes) <= exact_limit
+    if trials is not None and trials <= 0:
+        raise HandError(f"trials must be positive, got {trials}")
+
+    if exact:
+        shares = _shares(g, holes, known_board, _enumerate_boards(rem, need, g))
+        total, sq = shares.sum(axis=1), None
+        count = n_boards
+        wins, ties = _win_tie(shares)
+    else:
+        n = trials if trials is not None else DEFAULT_TRIALS
+        gen = (
+            rng
+            if rng is not None
+            else np.random.default_rng(seed if seed is not None else secrets.randbits(128))
+        )
+        total = np.zeros(len(holes))
+        sq = np.zeros(len(holes))
+        wins = np.zeros(len(holes))
+        ties = np.zeros(len(holes))
+        done = 0
+        while done < n:
+            m = min(CHUNK, n - done)
+            shares = _shares(g, holes, known_board, _sample_boards(rem, need, m, gen, g))
+            total += shares.sum(axis=1)
+            sq += (shares**2).sum(axis=1)
+            w, t = _win_tie(shares)
+            wins += w
+            ties += t
+            done += m
+            if progress is not None:
+                progress(done, n)
+        count = n
+    eq = total / count
+    if sq is None:
+        se = np.zeros(len(holes))
+    else:
+        var = np.maximum(sq / count - eq**2, 0.0)
+        se = np.sqrt(var / max(count - 1, 1))
+    players = tuple(
+        PlayerEquity(
+            tuple(Card(c) for c in h),
+            float(wins[i] / count),
+            float(ties[i] / count),
+            float(eq[i]),
+            float(se[i]),
+        )
+        for i, h in enumerate(holes)
+    )
+    return EquityResult(
+        g,
+        tuple(Card(c) for c in known_board),
+        tuple(Card(c) for c in dead_cards),
+        players,
+        count,
+        bool(exact),
+    )
+
+
+def _validate(g: Game, holes: list[list[int]], board: list[int], dead: list[int]) -> None:
+    if len(holes) < 2:
+        raise HandError("equity needs at least two hands")
+    for h in holes:
+        if g is Game.HOLDEM and len(h) != 2:
+            raise HandError(f"a Hold'em hand has 2 cards, got {len(h)}: {' '.join(str(Card(c)) for c in h)}")
+        if g is not Game.HOLDEM and len(h) not in (4, 5):
+            raise HandError(
+                f"an Omaha hand has 4 or 5 cards, got {len(h)}: {' '.join(str(Card(c)) for c in h)}"
+            )
+    if len(board) not in (0, 3, 4, 5):
+        raise HandError(f"a board has 0, 3, 4 or 5 cards, got {len(board)}")
+    seen: set[int] = set()
+    for c in [c for h in holes for c in h] + board + dead:
+        if c in seen:
+            raise HandError(f"duplicate card: {Card(c)}")
+        seen.add(c)
+
+
+# --- boards -------------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Boards:
+    """Completions of the board: for Hold'em the summed keys and suit bit fields; for Omaha the cards themselves."""
+
+    keys: I64 | None
+    bits: I64 | None
+    cards: I64 | None
+
+    def __len__(self) -> int:
+        arr = self.keys if self.keys is not None else self.cards
+        assert arr is not None
+        return int(arr.shape[0])
+
+
+def combinations_index(n: int, k: int) -> npt.NDArray[np.intp]:
+    """All ``k``-subsets of ``range(n)`` in lexicographic order, shape ``(C(n, k), k)``."""
+    c = np.arange(n, dtype=np.intp)[:, None]
+    for _ in range(1, k):
+        last = c[:, -1]
+        counts = n - 1 - last
+        rep = np.repeat(np.arange(c.shape[0]), counts)
+        starts = np.repeat(np.cumsum(counts) - counts, counts)
+        new = last[rep] + 1 + (np.arange(rep.size) - starts)
+        c = np.column_stack([c[rep], new])
+    if k == 0:
+        return np.zeros((1, 0), dtype=np.intp)
+    return c
+
+
+def _sums_over_combinations(values: I64, others: I64, k: int) -> tuple[I64, I64]:
+    """Sums of ``values`` and of ``others`` over every ``k``-subset (lexicographic), built incrementally."""
+    n = values.size
+    if k == 0:
+        return np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
+    last = np.arange(n)
+    s, t = values.copy(), others.copy()
+    for _ in range(1, k):
+        counts = n - 1 - last
+        rep = np.repeat(np.arange(last.size), counts)
+        starts = np.repeat(np.cumsum(counts) - counts, counts)
+        new = last[rep] + 1 + (np.arange(rep.size) - starts)
+        s = s[rep] + values[new]
+        t = t[rep] + others[new]
+        last = new
+    return s, t
+
+
+def _enumerate_boards(rem: I64, need: int, g: Game) -> Boards:
+    if g is Game.HOLDEM:
+        keys, bits = _sums_over_combinations(CARD_KEYS[rem], CARD_BITS[rem], need)
+        return Boards(keys, bits, None)
+    return Boards(None, None, rem[combinations_index(rem.size, need)])
+
+
+def _sample_boards(rem: I64, need: int, m: int, gen: np.random.Generator, g: Game) -> Boards:
+    if need == 0:
+        picks = np.zeros((m, 0), dtype=np.int64)
+    else:
+        picks = gen.integers(0, rem.size, size=(m, need))
+        while True:
+            s = np.sort(picks, axis=1)
+            bad = np.flatnonzero((s[:, 1:] == s[:, :-1]).any(axis=1))
+            if not bad.size:
+                break
+            picks[bad] = gen.integers(0, rem.size, size=(bad.size, need))
+    cards = rem[picks]
+    if g is Game.HOLDEM:
+        return Boards(CARD_KEYS[cards].sum(axis=1), CARD_BITS[cards].sum(axis=1), None)
+    return Boards(None, None, cards)
+
+
+# --- strengths and shares -----------------------------------------------------------------------------------------
+def _holdem_strengths(hole: list[int], board: list[int], boards: Boards) -> I64:
+    assert boards.keys is not None and boards.bits is not None
+    t7 = tables.seven(Ranking.HIGH)
+    fixed = hole + board
+    key = boards.keys + int(CARD_KEYS[fixed].sum())
+    out: I64 = t7.nf7_np[key >> 16]
+    probe = (key + 0x3333) & 0x8888
+    rows = np.flatnonzero(probe)
+    if rows.size:
+        bits = boards.bits[rows] + int(CARD_BITS[fixed].sum())
+        p = probe[rows]
+        suit = np.zeros(rows.size, dtype=np.int64)
+        for s in range(1, 4):
+            suit[(p >> (4 * s + 3)) & 1 == 1] = s
+        masks = (bits >> (16 * suit)) & 0x1FFF
+        out[rows] = np.maximum(out[rows], t7.f7_np[masks])
+    return out
+
+
+def _omaha_strengths(hole: list[int], board: list[int], boards: Boards, low: bool) -> I64:
+    assert boards.cards is not None
+    full = np.concatenate(
+        [np.broadcast_to(np.array(board, dtype=np.int64), (len(boards), len(board))), boards.cards], axis=1
+    )
+    t5 = tables.five(Ranking.LOW_8B if low else Ranking.HIGH)
+    out = np.zeros(len(boards), dtype=np.int64)
+    for tri in BOARD_TRIPLES:
+        bc = full[:, list(tri)]
+        w = CARD_W5[bc].sum(axis=1)
+        mask = CARD_RANK_BIT[bc].sum(axis=1)
+        suits = CARD_SUIT[bc]
+        mono = np.where((suits == suits[:, :1]).all(axis=1), suits[:, 0], -1)
+        for a, b in itertools.combinations(hole, 2):
+            s = t5.nf5_np[w + CARD_W5[a] + CARD_W5[b]]
+            if not low and a & 3 == b & 3:
+                fl = mono == (a & 3)
+                if fl.any():
+                    s[fl] = t5.f5_np[mask[fl] | CARD_RANK_BIT[a] | CARD_RANK_BIT[b]]
+            np.maximum(out, s, out=out)
+    return out
+
+
+def _split(strengths: I64) -> F64:
+    """Share of one pot per player and board (0 rows where nobody qualifies)."""
+    best = strengths.max(axis=0)
+    winners = (strengths == best) & (best > 0)
+    n = winners.sum(axis=0)
+    shares: F64 = np.where(n > 0, winners / np.maximum(n, 1), 0.0)
+    return shares
+
+
+def _shares(g: Game, holes: list[list[int]], board: list[int], boards: Boards) -> F64:
+    if g is Game.HOLDEM:
+        return _split(np.stack([_holdem_strengths(h, board, boards) for h in holes]))
+    high = _split(np.stack([_omaha_strengths(h, board, boards, low=False) for h in holes]))
+    if g is Game.OMAHA:
+        return high
+    low = _split(np.stack([_omaha_strengths(h, board, boards, low=True) for h in holes]))
+    has_low = low.sum(axis=0) > 0
+    return np.where(has_low, 0.5 * high + 0.5 * low, high)  # R-LOW-8B-5: no low, high takes all
+
+
+def _win_tie(shares: F64) -> tuple[F64, F64]:
+    whole = np.isclose(shares, 1.0)
+    part = (shares > 0) & ~whole
+    return whole.sum(axis=1).astype(np.float64), part.sum(axis=1).astype(np.float64)
