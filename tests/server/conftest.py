@@ -122,6 +122,22 @@ class RunningServer:
         return self.proc.returncode
 
 
+@pytest.fixture(scope="module")
+def start_module_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """Like ``start_server`` but shared by the tests of one module."""
+    servers: list[RunningServer] = []
+
+    def start(tables: list[dict[str, Any]], extra_args: list[str] | None = None) -> RunningServer:
+        server = RunningServer(tmp_path_factory.mktemp("server"), tables, extra_args)
+        servers.append(server)
+        return server
+
+    yield start
+    for server in servers:
+        code = server.stop()
+        assert code == 0, f"server exit status {code}:\n{server.log()}"
+
+
 @pytest.fixture
 def start_server(tmp_path: Path) -> Iterator[Any]:
     """Factory: ``start_server(tables, extra_args)`` -> RunningServer, stopped (SIGTERM, exit 0) at teardown."""

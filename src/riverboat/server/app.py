@@ -65,10 +65,7 @@ def create_app(store: Any, room: Any, config: ServerConfig | None = None) -> Sta
 
 async def shutdown(hub: Hub) -> None:
     """Stop taking commands, tell every client, and stop the room (it voids and refunds unfinished hands)."""
-    if hub.stopping:
-        return
-    hub.stopping = True
-    await hub.notify_all({"type": "notice", "code": "shutdown", "message": "the server is shutting down"})
+    hub.begin_shutdown()
     if hub.config.manage_room:
         try:
             await hub.room.stop()

@@ -61,3 +61,11 @@ class Hub:
     async def notify_all(self, frame: dict[str, Any]) -> None:
         for conn in [*self.connections.values(), *self.anonymous]:
             conn.push(frame)
+
+    def begin_shutdown(self) -> None:
+        """Stop taking commands and tell every client (called on SIGINT/SIGTERM, before connections close)."""
+        if self.stopping:
+            return
+        self.stopping = True
+        for conn in [*self.connections.values(), *self.anonymous]:
+            conn.push({"type": "notice", "code": "shutdown", "message": "the server is shutting down"})

@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
+import tomllib
 from datetime import date, datetime
 from enum import Enum
 from typing import Any
@@ -327,28 +328,35 @@ def hand_summary(record: Any) -> dict[str, Any]:
 
 
 def player_in_hand(record: Any, pid: Any) -> bool:
-    players = getattr(record, "players", None)
-    if players is None:
-        return True
-    if isinstance(players, dict):
-        return pid in players or str(pid) in {str(k) for k in players}
-    return any(str(p) == str(pid) or str(getattr(p, "player_id", None)) == str(pid) for p in players)
+    stacks = getattr(record, "start_stacks", None) or {}
+    return any(str(k) == str(pid) for k in stacks)
+
+
+def seat_in_hand(record: Any, pid: Any) -> int | None:
+    """The seat ``pid`` had in a stored hand, from the PHH record's parallel ``players`` / ``seats`` lists."""
+    text = getattr(record, "phh", None)
+    if not text:
+        return None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return None
+    for name, seat in zip(data.get("players", []), data.get("seats", []), strict=False):
+        if str(name) == str(pid) and isinstance(seat, int):
+            return seat
+    return None
 
 
 def visible_events(record: Any, pid: Any) -> list[Any]:
     """The events of a stored hand that ``pid`` may see: public ones and their own (R-GEN-5). The PHH text is never
     sent because it holds every player's hole cards, including mucked ones."""
-    events = getattr(record, "events", None) or []
-    seat = None
-    seats = getattr(record, "seats", None)
-    if isinstance(seats, dict):
-        seat = seats.get(pid)
+    seat = seat_in_hand(record, pid)
     out = []
-    for event in events:
+    for event in getattr(record, "events", None) or []:
         ev = jsonable(event)
         if not isinstance(ev, dict):
             continue
         visible = ev.get("visible_to")
-        if visible is None or (seat is not None and seat in visible) or pid in visible:
+        if visible is None or (seat is not None and seat in visible):
             out.append(ev)
     return out

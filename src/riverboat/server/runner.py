@@ -75,7 +75,17 @@ async def serve(
                 log.exception("shutdown hook failed")
         exits.clear()
 
-    server = _Server(uv_config, run_exit_hooks)
+    hub = app.state.hub
+    loop = asyncio.get_running_loop()
+
+    def shutdown_now() -> None:
+        hub.begin_shutdown()
+        run_exit_hooks()
+
+    def on_signal() -> None:  # runs in the signal handler: hand the work to the event loop
+        loop.call_soon_threadsafe(shutdown_now)
+
+    server = _Server(uv_config, on_signal)
     # uvicorn re-raises the captured signal after its graceful shutdown; these handlers absorb it so the process
     # finishes normally once everything is closed.
     previous = {sig: signal.signal(sig, _absorb) for sig in (signal.SIGINT, signal.SIGTERM)}

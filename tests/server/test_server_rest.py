@@ -1,0 +1,162 @@
+"""REST API against a real server process: accounts, auth, rate limits, alias, lobby, cashier, hand histories."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from riverboat.bots import CallingStation, ProtocolClient
+from riverboat.bots.player import Bot
+
+TABLE = {"name": "Rest Holdem", "game": "holdem", "structure": "NL", "small_blind": 5, "big_blind": 10,
+         "max_seats": 6, "min_buy_in": 400, "max_buy_in": 2000, "currency": "PLAY",
+         "settings": {"between_hands_seconds": 0.05}}
+SIGNUP_CHIPS = 50_000
+
+
+@pytest.fixture(scope="module")
+def server(start_module_server: Any) -> Any:
+    return start_module_server([TABLE], ["--signup-play-chips", str(SIGNUP_CHIPS)])
+
+
+@pytest.fixture(scope="module")
+def http(server: Any) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=server.base_url, timeout=10.0) as client:
+        yield client
+
+
+def _register_login(http: httpx.Client, name: str, password: str = "s3cret-pass") -> tuple[dict[str, Any], str]:
+    r = http.post("/api/register", json={"username": name, "password": password})
+    assert r.status_code == 201, r.text
+    r2 = http.post("/api/login", json={"username": name, "password": password})
+    assert r2.status_code == 200, r2.text
+    return r.json(), r2.json()["token"]
+
+
+def _auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def test_health_and_openapi_document_every_route(http: httpx.Client) -> None:
+    assert http.get("/health").json() == {"status": "ok"}
+    doc = http.get("/openapi.json").json()
+    assert doc["openapi"].startswith("3.")
+    for path in ("/api/register", "/api/login", "/api/lobby", "/api/cashier", "/api/hands", "/api/alias"):
+        assert path in doc["paths"]
+    assert doc["components"]["schemas"]["Credentials"]["properties"]["password"]["minLength"] == 8
+    assert "client_frames" in doc["x-websocket"]
+    assert http.get("/").status_code == 200  # the browser client (or its placeholder) is served at /
+
+
+def test_register_validates_and_refuses_duplicates_without_changing_anything(http: httpx.Client) -> None:
+    player, _ = _register_login(http, "dupe_user")
+    again = http.post("/api/register", json={"username": "DUPE_user", "password": "another-pass"})
+    assert again.status_code == 422 and "taken" in again.json()["error"]["message"]
+    assert http.post("/api/register", content=b"{not json").json()["error"]["code"] == "bad_json"
+    short = http.post("/api/register", json={"username": "shorty", "password": "123"})
+    assert short.status_code == 422 and short.json()["error"]["code"] == "invalid"
+    extra = http.post("/api/register", json={"username": "x_user", "password": "long-enough", "role": "admin"})
+    assert extra.status_code == 422  # no role smuggling: unknown fields are refused
+    assert http.post("/api/login", json={"username": "x_user", "password": "long-enough"}).status_code == 401
+    assert player["username"] == "dupe_user" and player["alias"] is None
+
+
+def test_r_alias_1_alias_given_at_first_login_and_signup_play_money(http: httpx.Client) -> None:
+    _, token = _register_login(http, "alice_rest")
+    me = http.get("/api/me", headers=_auth(token)).json()
+    assert me["username"] == "alice_rest"
+    assert me["alias"] and 4 <= len(me["alias"]) <= 16  # R-ALIAS-1, R-ALIAS-5
+    assert me["alias_changeable"] is True
+    assert me["balances"] == {"EUR": 0, "PLAY": SIGNUP_CHIPS}
+
+
+def test_r_alias_2_alias_changes_once_and_r_alias_5_format(http: httpx.Client) -> None:
+    _, token = _register_login(http, "bob_rest")
+    bad = http.put("/api/alias", json={"alias": "b@d!"}, headers=_auth(token))
+    assert bad.status_code == 422 and bad.json()["error"]["code"] == "alias_refused"
+    ok = http.put("/api/alias", json={"alias": "RiverBob42"}, headers=_auth(token))
+    assert ok.status_code == 200 and ok.json()["alias"] == "RiverBob42"
+    again = http.put("/api/alias", json={"alias": "RiverBob43"}, headers=_auth(token))
+    assert again.status_code == 422 and "R-ALIAS-2" in again.json()["error"]["message"]
+    me = http.get("/api/me", headers=_auth(token)).json()
+    assert me["alias"] == "RiverBob42" and me["alias_changeable"] is False
+
+
+def test_everything_but_the_lobby_needs_a_valid_token(http: httpx.Client, server: Any) -> None:
+    assert http.get("/api/lobby").status_code == 200
+    table = server.table_id("Rest Holdem")
+    for path in ("/api/me", "/api/cashier", "/api/hands", f"/api/tables/{table}"):
+        r = http.get(path)
+        assert r.status_code == 401 and r.json()["error"]["code"] == "unauthenticated"
+        assert r.headers["www-authenticate"] == "Bearer"
+        r = http.get(path, headers=_auth("forged-token"))
+        assert r.status_code == 401 and r.json()["error"]["code"] == "bad_token"
+    _, token = _register_login(http, "carol_rest")
+    assert http.get(f"/api/tables/{table}", headers=_auth(token)).json()["table"]["name"] == "Rest Holdem"
+    assert http.get("/api/tables/nope", headers=_auth(token)).status_code == 404
+    assert http.post("/api/logout", headers=_auth(token)).status_code == 204
+    assert http.get("/api/me", headers=_auth(token)).status_code == 401  # the token is revoked
+
+
+def test_login_is_rate_limited_per_username(http: httpx.Client) -> None:
+    _register_login(http, "dave_rest", "right-password")
+    codes = [http.post("/api/login", json={"username": "dave_rest", "password": "wrong-password"}).status_code
+             for _ in range(8)]
+    assert codes == [401] * 7 or codes.count(401) >= 6  # the burst (8 incl. the first login) is spent
+    limited = http.post("/api/login", json={"username": "dave_rest", "password": "right-password"})
+    assert limited.status_code == 429 and limited.json()["error"]["code"] == "rate_limited"
+    assert int(limited.headers["retry-after"]) >= 1
+    # another username from the same address is not blocked by dave's attempts
+    _register_login(http, "erin_rest")
+
+
+async def test_cashier_and_hand_history_after_playing(http: httpx.Client, server: Any) -> None:
+    """R-WALLET-1/2: the cashier lists the buy-in and the cash-out; hand histories hold only what the player
+    may see (R-GEN-5: no PHH text, no other player's private events)."""
+    table = server.table_id("Rest Holdem")
+    players = [_register_login(http, f"hist{i}_rest") for i in range(2)]
+    clients = []
+    bots = []
+    for _, token in players:
+        client = ProtocolClient(server.ws_url, token)
+        await client.connect()
+        clients.append(client)
+        bots.append(Bot(client, CallingStation()))
+    for i, client in enumerate(clients):
+        await client.sit(table, i, 1000)
+    token0 = players[0][1]
+    deadline = asyncio.get_running_loop().time() + 30
+    while True:
+        hands = (await asyncio.to_thread(http.get, "/api/hands", headers=_auth(token0))).json()["hands"]
+        if len(hands) >= 2:
+            break
+        assert asyncio.get_running_loop().time() < deadline
+        await asyncio.sleep(0.1)
+    for bot in bots:
+        await bot.stop()
+    for client in clients:
+        await client.leave(table)
+        await client.close()
+    await asyncio.sleep(0.3)
+    hand = hands[0]
+    assert hand["table_id"] == table and "phh" not in hand and "events" not in hand
+    detail = http.get(f"/api/hands/{table}/{hand['hand_id']}", headers=_auth(token0)).json()
+    assert "phh" not in detail
+    kinds = {e["kind"] for e in detail["events"]}
+    assert "dealt" in kinds and "hand_over" in kinds
+    seats = {e["visible_to"][0] for e in detail["events"] if e.get("visible_to")}
+    assert len(seats) == 1  # only this player's own private events
+    other = players[1][1]
+    mine_for_other = http.get(f"/api/hands/{table}/{hand['hand_id']}", headers=_auth(other)).json()["events"]
+    other_seats = {e["visible_to"][0] for e in mine_for_other if e.get("visible_to")}
+    assert other_seats and other_seats != seats
+    cashier = http.get("/api/cashier", headers=_auth(token0)).json()
+    kinds_moves = [(m["kind"], m["table"]) for m in cashier["history"]]
+    assert ("buy_in", table) in kinds_moves and ("cash_out", table) in kinds_moves
+    assert ("deposit", None) in kinds_moves
+    assert cashier["balances"]["PLAY"] == SIGNUP_CHIPS + sum(m["amount"] for m in cashier["history"]
+                                                             if m["kind"] != "deposit")
