@@ -65,7 +65,7 @@ class Hand:
         "_min_raise", "_raises", "_last_aggr", "_round_actions", "_legal", "_bb_pos", "_queue", "_qi",
         "_completed", "_big_used", "_open_pair", "_discards", "_round_discards", "_muck", "_split_agreed",
         "_split_open", "_split_voting", "_rit_votes", "_runs", "result", "_community_card", "_pot_collected",
-        "_odd_chip", "_showed_first", "_bring_in_pos", "_round_first",
+        "_odd_chip", "_dead_money", "_showed_first", "_bring_in_pos", "_round_first", "_rit_checked",
     )
 
     def __init__(self, config: HandConfig) -> None:
@@ -106,7 +106,8 @@ class Hand:
         self.start_stacks = list(self.stacks)
         self.bets = [0] * n
         self.total = [0] * n
-        self.dead = [0] * n
+        self.dead = [0] * n  # antes and dead posts (not part of any bet)
+        self._dead_money = 0  # dead posts: always in the main pot (R-MISSED-3)
         self.folded = [False] * n
         self.allin = [False] * n
         self.cards: list[list[Card]] = [[] for _ in range(n)]
@@ -147,6 +148,7 @@ class Hand:
         self._showed_first: list[int] = []
         self._bring_in_pos: int | None = None
         self._round_first = 0
+        self._rit_checked = False
         self._post_forced()
         self._start_street(0)
         self._run()
@@ -265,6 +267,7 @@ class Hand:
         for s, a in cfg.dead_posts.items():
             if a and s in pos:
                 paid = self._put(pos[s], a, live=False)
+                self._dead_money += paid
                 self._emit("posted", s, what="dead", amount=paid)
         if game.kind is Kind.STUD:
             return
@@ -785,13 +788,18 @@ class Hand:
             if self.street + 1 >= len(self.game.streets):
                 self._finish()
                 return
-            if self._rit_eligible():
-                self._phase = _RIT
-                self._queue = [j for j in range(self.n) if not self.folded[j]]
-                self._qi = 0
-                self._rit_votes = 0
-                continue
+            if not self._rit_checked and self._betting_closed():
+                self._rit_checked = True
+                if self._rit_eligible():
+                    self._phase = _RIT
+                    self._queue = [j for j in range(self.n) if not self.folded[j]]
+                    self._qi = 0
+                    self._rit_votes = 0
+                    continue
             self._start_street(self.street + 1)
+
+    def _betting_closed(self) -> bool:
+        return sum(1 for j in range(self.n) if not self.folded[j] and not self.allin[j]) <= 1
 
     def _rit_eligible(self) -> bool:
         if not (self.game.run_it_twice and self.settings.run_it_twice and self.game.kind is Kind.FLOP):
@@ -844,6 +852,13 @@ class Hand:
         if self.settings.antes_dead_main_pot:
             live = [self.total[j] - self.dead[j] for j in range(n)]
             pots = build_pots(live, self.folded, dead=sum(self.dead))
+        elif self._dead_money:
+            posted = [0] * n
+            for s, a in self.config.dead_posts.items():
+                if s in self._pos:
+                    posted[self._pos[s]] = min(a, self.total[self._pos[s]])
+            live = [self.total[j] - posted[j] for j in range(n)]
+            pots = build_pots(live, self.folded, dead=sum(posted))
         else:
             pots = build_pots(self.total, self.folded)
         total = sum(p.amount for p in pots)

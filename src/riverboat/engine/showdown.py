@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cache
 
 from riverboat.evaluate import CardUse, Ranking, best_hand, describe, evaluate7
 from riverboat.games.catalog import Game
 
 
-@lru_cache(maxsize=None)
+@cache
 def ranking_of(name: str) -> Ranking:
     return Ranking[name]
 
