@@ -113,6 +113,13 @@ class Recorder:
                     for card, up in zip(pl["cards"], pl["up"], strict=True):
                         if not up and card != "??":
                             self.violations.append(f"saw {card} of seat {pl['seat']} in {table}")
+        if message.get("type") == "speed" and message.get("event") == "dealt":
+            self.my_seat[message["hand"]] = message["seat"]
+        if message.get("type") == "event" and message.get("pool") is not None:
+            ev = message["event"]
+            if ev.get("kind") in ("dealt", "drew_cards") and not ev.get("up"):
+                if ev.get("seat") != self.my_seat.get(message["hand"]):
+                    self.violations.append(f"private pool event {ev} reached player {self.player_id}")
         if message.get("type") == "event" and table is not None:
             ev = message["event"]
             if ev.get("kind") in ("dealt", "drew_cards") and not ev.get("up"):
