@@ -1,0 +1,132 @@
+"""The WebSocket protocol against a real server: auth, error frames, reconnect with the full view, replaced
+connections, frame rate limits, room refusals, and the shutdown notice on SIGTERM."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+
+from riverboat.bots import ProtocolClient
+
+TABLE = {"name": "WS Holdem", "game": "holdem", "structure": "NL", "small_blind": 5, "big_blind": 10,
+         "max_seats": 6, "min_buy_in": 400, "max_buy_in": 2000, "currency": "EUR",
+         "settings": {"between_hands_seconds": 0.05, "action_seconds": 600, "timebank_seconds": 0}}
+
+
+@pytest.fixture(scope="module")
+def server(start_module_server: Any) -> Any:
+    return start_module_server([TABLE], ["--frame-rate", "20"])
+
+
+async def _next(client: ProtocolClient, pred: Any, timeout: float = 10.0) -> dict[str, Any]:
+    """Wait for the next frame (from now on) matching ``pred``."""
+    fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+
+    def watch(frame: dict[str, Any]) -> None:
+        if not fut.done() and pred(frame):
+            fut.set_result(frame)
+
+    client.on_frame.append(watch)
+    try:
+        return await asyncio.wait_for(fut, timeout)
+    finally:
+        client.on_frame.remove(watch)
+
+
+async def test_unauthenticated_connection_gets_lobby_and_pong_but_no_commands(server: Any) -> None:
+    async with ProtocolClient(server.ws_url) as anon:
+        pong = await anon.request({"type": "ping", "id": "p1"})
+        assert pong == {**pong, "type": "pong", "ref": "p1"}
+        waiting = asyncio.ensure_future(_next(anon, lambda f: f.get("type") == "lobby"))
+        await anon.send({"type": "lobby", "id": 2})
+        lobby = await waiting
+        assert [t["name"] for t in lobby["tables"]] == ["WS Holdem"]
+        table = lobby["tables"][0]["id"]
+        refused = await anon.request({"type": "sit", "table": table, "seat": 0, "buy_in": 500})
+        assert refused["type"] == "error" and refused["code"] == "unauthenticated"
+        bad = await anon.request({"type": "auth", "token": "not-a-token"})
+        assert bad["code"] == "bad_token"
+
+
+async def test_malformed_frames_get_error_frames_with_the_client_id(server: Any) -> None:
+    _, token = server.player(eur=10_000)
+    async with ProtocolClient(server.ws_url, token) as client:
+        await client.send_raw("{{{")
+        err = await _next(client, lambda f: f.get("type") == "error")
+        assert err["code"] == "bad_json" and err["ref"] is None
+        await client.send_raw(json.dumps({"v": 1, "type": "sit", "table": "x", "seat": 0, "buy_in": -1, "id": 9}))
+        err = await _next(client, lambda f: f.get("type") == "error")
+        assert (err["code"], err["ref"]) == ("invalid", 9)
+        err = await client.request({"type": "act", "table": "no-such-table", "kind": "fold"})
+        assert err["code"] == "no_table"
+        assert client.closed.is_set() is False  # errors never drop the connection
+
+
+async def test_room_refusals_change_nothing(server: Any) -> None:
+    """R-BUYIN-2 range, R-CASH-2 seat taken, out-of-turn actions: error frames, balances unchanged."""
+    table = server.table_id("WS Holdem")
+    (a_id, a_tok), (b_id, b_tok) = server.player(eur=10_000), server.player(eur=10_000)
+    async with ProtocolClient(server.ws_url, a_tok) as a, ProtocolClient(server.ws_url, b_tok) as b:
+        assert (await a.request({"type": "sit", "table": table, "seat": 0, "buy_in": 100}))["code"] == "buy_in_range"
+        assert (await a.request({"type": "sit", "table": table, "seat": 0, "buy_in": 5000}))["code"] == "buy_in_range"
+        await a.sit(table, 0, 1000)
+        assert (await b.request({"type": "sit", "table": table, "seat": 0, "buy_in": 1000}))["code"] == "seat_taken"
+        assert (await a.request({"type": "sit", "table": table, "seat": 1, "buy_in": 1000}))["code"] == \
+            "already_seated"
+        assert server.balance(b_id) == 10_000 and server.balance(a_id) == 9_000
+        await b.sit(table, 1, 1000)
+        deadline = asyncio.get_running_loop().time() + 10
+        while ((b.views.get(table) or {}).get("hand") or {}).get("to_act") is None:
+            assert asyncio.get_running_loop().time() < deadline
+            await asyncio.sleep(0.05)
+        to_act = b.views[table]["hand"]["to_act"]
+        idle = b if to_act == 0 else a
+        err = await idle.request({"type": "act", "table": table, "kind": "fold"})
+        assert err["code"] == "not_your_turn"
+        for client in (a, b):
+            await client.leave(table)
+        await asyncio.sleep(0.5)
+
+
+async def test_reconnect_gets_the_full_view_back_and_new_connection_replaces_old(server: Any) -> None:
+    """R-DISC: a player who reconnects gets welcome + the full table_state of every table they sit at."""
+    table = server.table_id("WS Holdem")
+    _, token = server.player(eur=10_000)
+    first = ProtocolClient(server.ws_url, token)
+    await first.connect()
+    await first.sit(table, 3, 800)
+    second = ProtocolClient(server.ws_url, token)
+    notice = asyncio.ensure_future(_next(first, lambda f: f.get("type") == "notice"))
+    state = asyncio.ensure_future(_next(second, lambda f: f.get("type") == "table_state"))
+    await second.connect()
+    view = (await state)["view"]
+    assert view["you"]["seat"] == 3 and view["you"]["stack"] == 800
+    assert (await notice)["code"] == "replaced"
+    await asyncio.wait_for(first.closed.wait(), 5)
+    # the newer connection is the live one: it can act for the player
+    assert (await second.leave(table))["result"]["table"] == table
+    await second.close()
+
+
+async def test_frames_over_the_rate_limit_are_refused(server: Any) -> None:
+    """Per-connection frame limit (burst 40, then 20/s here): the excess gets ``rate_limited`` and is dropped."""
+    _, token = server.player()
+    client = ProtocolClient(server.ws_url, token, keep_frames=True)
+    await client.connect()
+    ids = [await client.send({"type": "ping"}) for _ in range(80)]
+    answers: dict[Any, str] = {}
+    deadline = asyncio.get_running_loop().time() + 10
+    while len(answers) < len(ids):
+        assert asyncio.get_running_loop().time() < deadline, answers
+        for frame in client.frames:
+            if frame.get("ref") in ids:
+                answers[frame["ref"]] = frame["type"] if frame["type"] == "pong" else frame["code"]
+        await asyncio.sleep(0.05)
+    got = list(answers.values())
+    assert 39 <= got.count("pong") <= 55  # the burst of 40 minus the auth frame, plus what refilled meanwhile
+    assert got.count("rate_limited") >= 25
+    assert set(got) == {"pong", "rate_limited"}
+    await client.close()
