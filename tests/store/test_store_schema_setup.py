@@ -25,7 +25,7 @@ def test_migrations_create_exactly_the_orm_schema(db_url: str) -> None:
     """The Alembic head and the typed ORM models agree (no autogenerate differences)."""
     st = Store(db_url)
     try:
-        assert st.revision() == "0001"
+        assert st.revision() == "0002"
         with st.engine.connect() as conn:
             diffs = compare_metadata(MigrationContext.configure(conn), Base.metadata)
         assert diffs == []
@@ -39,7 +39,7 @@ def test_cli_db_upgrade_on_a_fresh_sqlite_file_is_idempotent(tmp_path: Path) -> 
     for _ in range(2):
         result = runner.invoke(app, ["db", "upgrade", "--database-url", url])
         assert result.exit_code == 0, result.output
-        assert "revision 0001" in result.output
+        assert "revision 0002" in result.output
     st = Store(url, password_hasher=FAST_HASHER)
     try:
         st.accounts.register("migrated", "password123")
@@ -89,4 +89,27 @@ def test_in_memory_sqlite_is_shared_across_threads() -> None:
     t.start()
     t.join()
     assert seen == [500]
+    st.dispose()
+
+
+def test_upgrade_from_0001_keeps_data(tmp_path: Path) -> None:
+    """Migrations chain: a database at revision 0001 with data upgrades to head without losing it."""
+    from riverboat.store import migrate
+
+    url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
+    st = Store(url, password_hasher=FAST_HASHER)
+    migrate.upgrade(st.engine, "0001")
+    with st.engine.begin() as conn:
+        conn.exec_driver_sql(
+            "INSERT INTO players (username, username_key, password_hash, role, alias_changes, alias_must_change,"
+            " created_at) VALUES ('old', 'old', 'x', 'player', 0, 0, '2026-01-01 00:00:00')")
+        conn.exec_driver_sql("INSERT INTO tournaments (tournament_id, currency, buy_in, fee, status)"
+                             " VALUES ('t', 'EUR', 100, 10, 'registering')")
+        conn.exec_driver_sql("INSERT INTO tournament_entries (tournament_pk, player_id, status)"
+                             " VALUES (1, 1, 'registered')")
+    st.upgrade()
+    assert st.revision() == "0002"
+    with st.engine.connect() as conn:
+        row = conn.exec_driver_sql("SELECT player_id, paid_buy_in, paid_fee FROM tournament_entries").one()
+    assert tuple(row) == (1, 0, 0)
     st.dispose()

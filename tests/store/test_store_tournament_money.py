@@ -164,3 +164,40 @@ def test_r_wallet_9_jackpot_contribution_and_payout(store: Store) -> None:
     store.tournaments.jackpot_pay("aog", ps[0], "EUR", 30, "jp-out")
     assert store.ledger.balance(ps[0]) == 8_960
     assert store.ledger.total("EUR") == 0
+
+
+def test_r_tourn_rebuy_re_buys_and_add_ons_feed_the_pool_and_the_house(store: Store) -> None:
+    """R-TOURN-REBUY: a re-buy / add-on pays its buy-in into the prize pool and its fee to the house."""
+    p = _rich(store, "rebuyer")
+    store.tournaments.create("rb", "EUR", 1_000, 100)
+    with pytest.raises(InvalidRequest, match="not registered"):
+        store.tournaments.pay_in(p, "rb", 1_000, 100, "early")
+    store.tournaments.register(p, "rb", "r")
+    store.tournaments.start("rb")
+    store.tournaments.pay_in(p, "rb", 1_000, 100, "rebuy-1")
+    store.tournaments.pay_in(p, "rb", 2_000, 0, "addon-1", kind="addon")
+    assert store.tournaments.prize_pool("rb") == 4_000
+    assert store.ledger.account_balance(AccountKey.fees("EUR")) == 200
+    assert store.ledger.balance(p) == 10_000 - 4_200
+
+
+def test_r_tourn_int_3_interrupted_sng_refunds_buy_ins_and_fees_then_shares_the_rest(store: Store) -> None:
+    """R-TOURN-INT-3 (illustration in RULES.md): 6-player SNG at 10+1 with 2 players out: each of the 4 remaining
+    players gets 11 back plus an equal share of the eliminated buy-ins, 20/4 = 5 -> 16 each."""
+    ps = [_rich(store, f"sngplayer{i}", 1_100) for i in range(6)]
+    store.tournaments.create("sng6", "EUR", 1_000, 100)
+    for p in ps:
+        store.tournaments.register(p, "sng6", f"r{p}")
+    store.tournaments.start("sng6")
+    out, remaining = ps[:2], ps[2:]
+    for p in remaining:
+        store.tournaments.refund_entry("sng6", p, f"int-refund-{p}")
+    share = store.tournaments.prize_pool("sng6") // len(remaining)
+    for p in remaining:
+        store.tournaments.pay_prize("sng6", p, share, f"int-share-{p}")
+    assert [store.ledger.balance(p) for p in remaining] == [1_600] * 4
+    assert [store.ledger.balance(p) for p in out] == [0, 0]
+    assert store.tournaments.prize_pool("sng6") == 0
+    assert store.ledger.account_balance(AccountKey.fees("EUR")) == 200  # only the eliminated players' fees
+    with pytest.raises(InvalidRequest, match="not registered"):
+        store.tournaments.refund_entry("sng6", remaining[0], "again")

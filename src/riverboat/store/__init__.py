@@ -56,6 +56,9 @@ Public API (stable; all chip amounts are ``int`` minor units, never floats)::
     store.tournaments.unregister(player_id, tournament_id, idem_key) -> int     # refused after deadline/start
     store.tournaments.start(tournament_id) ; .cancel(tournament_id) -> list[player_id]   # cancel refunds all
     store.tournaments.add_to_prize_pool(tournament_id, amount, idem_key)          # room money (freerolls)
+    store.tournaments.pay_in(player_id, tournament_id, buy_in, fee, idem_key, kind="rebuy"|"addon")
+    store.tournaments.refund_entry(tournament_id, player_id, idem_key)   # interrupted: buy-ins + fees back
+    store.tournaments.prize_pool(tournament_id) -> int ; .registered(tournament_id) -> list[player_id]
     store.tournaments.pay_prize(tournament_id, player_id, amount, idem_key)
     store.tournaments.issue_ticket(player_id, currency, face_value, idem_key, *, tournament_id=None) -> ticket id
     store.tournaments.tickets(player_id) -> list[TicketInfo]

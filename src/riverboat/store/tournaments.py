@@ -116,11 +116,13 @@ class Tournaments:
             txn = post(s, accts, idem_key=idem_key, kind="t_register", req_hash=req, now=self._db.now(),
                        transfers=transfers)
             txn.result = txn.id
+            paid_buy_in, paid_fee = (0, 0) if ticket_id is not None else (t.buy_in, t.fee)
             if entry is None:
                 s.add(TournamentEntry(tournament_pk=t.id, player_id=player_id, status="registered",
-                                      ticket_id=ticket_id))
+                                      ticket_id=ticket_id, paid_buy_in=paid_buy_in, paid_fee=paid_fee))
             else:
                 entry.status, entry.ticket_id = "registered", ticket_id
+                entry.paid_buy_in, entry.paid_fee = paid_buy_in, paid_fee
             return txn.id
 
         req = request_hash("t_register", player_id=player_id, tournament_id=tournament_id, ticket_id=ticket_id)
@@ -186,6 +188,51 @@ class Tournaments:
 
         req = request_hash("t_add_prize", tournament_id=tournament_id, amount=amount)
         return self._db.run_idempotent(idem_key, "t_add_prize", req, body)
+
+    def pay_in(
+        self, player_id: int, tournament_id: str, buy_in: int, fee: int, idem_key: str, *, kind: str = "rebuy"
+    ) -> int:
+        """A re-buy or add-on (R-TOURN-REBUY): ``buy_in`` to the prize pool, ``fee`` to the house, from the
+        balance of a registered player while the tournament runs or registers.  Returns the transaction id."""
+        check_amount(buy_in, "buy_in")
+        check_amount(fee, "fee", allow_zero=True)
+        if kind not in ("rebuy", "addon"):
+            raise InvalidRequest("kind must be 'rebuy' or 'addon'")
+
+        def body(s: Session) -> int:
+            t = self._get(s, tournament_id, lock=True)
+            if t.status not in ("registering", "running"):
+                raise InvalidRequest(f"tournament {tournament_id!r} is {t.status}")
+            entry = s.scalar(select(TournamentEntry).where(TournamentEntry.tournament_pk == t.id,
+                                                           TournamentEntry.player_id == player_id))
+            if entry is None or entry.status != "registered":
+                raise InvalidRequest(f"player {player_id} is not registered for {tournament_id!r}")
+            wallet = AccountKey.wallet(player_id, t.currency)
+            prize, fees = AccountKey.prize(tournament_id, t.currency), AccountKey.fees(t.currency)
+            accts = lock_accounts(s, [wallet, prize, fees])
+            transfers = [(wallet, prize, buy_in)] + ([(wallet, fees, fee)] if fee else [])
+            txn = post(s, accts, idem_key=idem_key, kind=f"t_{kind}", req_hash=req, now=self._db.now(),
+                       transfers=transfers)
+            txn.result = txn.id
+            entry.paid_buy_in += buy_in
+            entry.paid_fee += fee
+            return txn.id
+
+        req = request_hash(f"t_{kind}", player_id=player_id, tournament_id=tournament_id, buy_in=buy_in, fee=fee)
+        return self._db.run_idempotent(idem_key, f"t_{kind}", req, body)
+
+    def refund_entry(self, tournament_id: str, player_id: int, idem_key: str) -> int:
+        """Interrupted tournament (R-TOURN-INT-2..6, part 1): give a remaining player back their buy-in(s) and
+        entry fee(s).  Further compensation from the pool is paid with :meth:`pay_prize`.  Returns the txn id."""
+
+        def body(s: Session) -> int:
+            t = self._get(s, tournament_id, lock=True)
+            if t.status not in ("registering", "running"):
+                raise InvalidRequest(f"tournament {tournament_id!r} is {t.status}")
+            return self._refund(s, t, player_id, idem_key, req, "t_refund")
+
+        req = request_hash("t_refund", tournament_id=tournament_id, player_id=player_id)
+        return self._db.run_idempotent(idem_key, "t_refund", req, body)
 
     def prize_pool(self, tournament_id: str) -> int:
         def body(s: Session) -> int:
@@ -313,24 +360,27 @@ class Tournaments:
 
     # ------------------------------------------------------------------ helpers
     def _refund(self, s: Session, t: Tournament, player_id: int, idem_key: str, req: str, kind: str) -> int:
+        """Give back everything the entry paid: a ticket entry's buy-in + fee to the ticket (re-issued), cash
+        buy-ins (entry, re-buys, add-ons) and fees to the balance."""
         entry = s.scalar(select(TournamentEntry).where(TournamentEntry.tournament_pk == t.id,
                                                        TournamentEntry.player_id == player_id))
         if entry is None or entry.status != "registered":
             raise InvalidRequest(f"player {player_id} is not registered for {t.tournament_id!r}")
         prize, fees = AccountKey.prize(t.tournament_id, t.currency), AccountKey.fees(t.currency)
+        wallet, ticket_acct = AccountKey.wallet(player_id, t.currency), AccountKey.ticket(player_id, t.currency)
+        transfers: list[tuple[AccountKey, AccountKey, int]] = []
         if entry.ticket_id is not None:
-            dest = AccountKey.ticket(player_id, t.currency)
             ticket = self._ticket(s, entry.ticket_id)
             ticket.status = "issued"
-        else:
-            dest = AccountKey.wallet(player_id, t.currency)
-        accts = lock_accounts(s, [prize, fees, dest])
-        transfers = [(prize, dest, t.buy_in)] if t.buy_in else []
-        if t.fee:
-            transfers.append((fees, dest, t.fee))
+            transfers += [(prize, ticket_acct, t.buy_in)] if t.buy_in else []
+            transfers += [(fees, ticket_acct, t.fee)] if t.fee else []
+        transfers += [(prize, wallet, entry.paid_buy_in)] if entry.paid_buy_in else []
+        transfers += [(fees, wallet, entry.paid_fee)] if entry.paid_fee else []
+        accts = lock_accounts(s, [prize, fees, wallet, ticket_acct])
         txn = post(s, accts, idem_key=idem_key, kind=kind, req_hash=req, now=self._db.now(), transfers=transfers)
         txn.result = txn.id
         entry.status = "unregistered" if kind == "t_unregister" else "refunded"
+        entry.paid_buy_in = entry.paid_fee = 0
         return txn.id
 
     def _set_status(self, tournament_id: str, status: str, allowed_from: tuple[str, ...]) -> None:
