@@ -87,12 +87,26 @@ def play_hand(code: str, seed: int, players: int | None = None) -> HandOutcome:
                     continue
                 raise
             d_theirs: Decision | None = theirs.decision()
+            if (
+                d_ours is not None
+                and CHECK in d_ours.kinds
+                and (d_theirs is None or d_theirs.actor != d_ours.actor or CHECK not in d_theirs.kinds)
+                and nobody_else_can_call(ours.hand, d_ours.actor)
+            ):
+                # the engine asks for a check nobody needs (every opponent is all-in); PokerKit has moved on
+                other = "nothing" if d_theirs is None else d_theirs.describe()
+                out.known.append(NO_OPPONENT_CAN_CALL)
+                out.log.append(f"{d_ours.describe()} -> check (Riverboat only; PokerKit asks {other})")
+                ours.apply(Action(CHECK))
+                continue
             if d_ours is None or d_theirs is None:
                 if d_ours is not None or d_theirs is not None:
                     who = "PokerKit" if d_ours is None else "Riverboat"
-                    other = d_theirs if d_ours is None else d_ours
-                    assert other is not None
-                    return _fail(out, f"only {who} still has a decision: {other.describe()}", ours, theirs)
+                    other_decision = d_theirs if d_ours is None else d_ours
+                    assert other_decision is not None
+                    return _fail(
+                        out, f"only {who} still has a decision: {other_decision.describe()}", ours, theirs
+                    )
                 break
             choice = d_ours
             diffs = compare_decisions(d_ours, d_theirs)

@@ -13,8 +13,9 @@ Labels:
   bets/raises this street; the engine does not (R-LIMIT-GEN-2, finding 3).
 * ``stud-bring-in-all-in``: the lowest stud up card is all-in from the ante; PokerKit makes the next player post
   the bring-in, the engine has no bring-in (finding 4).
-* ``pokerkit-merged-pot-odd-chips``: same winners, but odd chips differ because PokerKit merges side pots once
-  losing hands are mucked and splits the merged pot (R-ALLIN-5: every pot is divided on its own).
+* ``pokerkit-short-all-ins-sum``: several incomplete all-in raises since the player last acted add up to a full
+  raise; the engine reopens the betting, PokerKit does not (it resets its running sum when the sum reaches a full
+  raise without reopening the betting, then counts only the later short all-ins).
 * ``pokerkit-hi-lo-side-pot``: in a hi/lo side pot no eligible player has a qualifying low but another player does;
   PokerKit still halves that pot (R-OMAHA-HL-3: the high hand scoops it).
 """
@@ -27,7 +28,7 @@ from riverboat.verify.decisions import BRING_IN, CHECK, RAISE, Decision
 NO_OPPONENT_CAN_CALL = "no-opponent-can-call"
 SHORT_ALL_IN_REOPENS = "short-all-in-reopens"
 STUD_BRING_IN_ALL_IN = "stud-bring-in-all-in"
-MERGED_POT_ODD_CHIPS = "pokerkit-merged-pot-odd-chips"
+SHORT_ALL_INS_SUM = "pokerkit-short-all-ins-sum"
 HI_LO_SIDE_POT = "pokerkit-hi-lo-side-pot"
 
 _AGGRESSIVE = frozenset({"bet", "raise", "complete"})
@@ -62,6 +63,15 @@ def _street_events_since_last_action(hand: Hand, seat: int) -> list[dict[str, ob
     return [dict(e.data) for e in events[last + 1 :] if e.kind == "acted"]
 
 
+def incomplete_raises_since(hand: Hand, seat: int) -> int:
+    """How many bets/raises were made since ``seat`` last acted this street, if all were incomplete (else 0)."""
+    later = _street_events_since_last_action(hand, seat)
+    if later is None:
+        return 0
+    aggressive = [d for d in later if d.get("action") in _AGGRESSIVE]
+    return 0 if any(d.get("full") for d in aggressive) else len(aggressive)
+
+
 def only_incomplete_raises_since(hand: Hand, seat: int) -> bool:
     """Since ``seat`` last acted this street, every bet/raise was an incomplete all-in (``full`` false)."""
     later = _street_events_since_last_action(hand, seat)
@@ -79,6 +89,8 @@ def classify_decision(hand: Hand, ours: Decision, theirs: Decision) -> str | Non
     extra_theirs = theirs.kinds - ours.kinds
     if extra_ours == {RAISE} and not extra_theirs and nobody_else_can_call(hand, ours.actor):
         return NO_OPPONENT_CAN_CALL
+    if extra_ours == {RAISE} and not extra_theirs and incomplete_raises_since(hand, ours.actor) >= 2:
+        return SHORT_ALL_INS_SUM
     if extra_theirs == {RAISE} and not extra_ours and only_incomplete_raises_since(hand, ours.actor):
         return SHORT_ALL_IN_REOPENS
     if (
@@ -106,15 +118,6 @@ def classify_stacks(hand: Hand, ours: list[int], theirs: list[int]) -> str | Non
             side_players = {s for p in result.pots if p.share == "all" for s in p.eligible}
             if differing <= side_players | {s for p in result.pots for s in p.winners}:
                 return HI_LO_SIDE_POT
-    split_winners: set[int] = set()
-    slack = 0
-    for p in result.pots:
-        if len(p.winners) > 1 or p.share in ("high", "low"):
-            split_winners.update(p.winners)
-            slack += max(1, len(p.winners) - 1)
-    if differing and differing <= split_winners:
-        if max(abs(ours[s] - theirs[s]) for s in differing) <= slack:
-            return MERGED_POT_ODD_CHIPS
     return None
 
 

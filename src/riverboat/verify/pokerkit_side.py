@@ -139,6 +139,10 @@ def _fixed_limit_omaha_hi_lo() -> Any:
     return _FO8_CLASS
 
 
+def _always_true(player_index: int) -> bool:
+    return True
+
+
 def card_text(card: Any) -> str:
     """``"Ah"`` for a PokerKit card."""
     return f"{card.rank.value}{card.suit.value}"
@@ -151,6 +155,10 @@ class PokerKitHand:
         self.code = code
         self.feed = feed
         self.state = create_pokerkit_state(code, stakes, stacks)
+        # Show every live hand and kill none before the chips are pushed: PokerKit would otherwise evaluate every
+        # hand again to decide who "can win now" (most of its run time) and, having mucked the losers, merge the
+        # side pots whose remaining players are the same (which moves odd chips, R-ALLIN-5 divides each pot).
+        self.state.can_win_now = _always_true
         self.player_count = len(stacks)
         self._hole_cursor = [0] * self.player_count
         self._board_cursor = 0

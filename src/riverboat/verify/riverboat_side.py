@@ -17,14 +17,21 @@ from collections.abc import Sequence
 from riverboat.cards import Card, parse_card
 from riverboat.engine import Action as EngineAction
 from riverboat.engine import ActionKind, Hand, HandConfig, LegalActions, Settings
+from riverboat.games import OddChip, Structure, get_game, phh_game
 from riverboat.games import Stakes as GameStakes
-from riverboat.games import Structure, get_game, phh_game
 from riverboat.verify.decisions import BRING_IN, CALL, CHECK, DRAW, FOLD, RAISE, Action, Decision
 from riverboat.verify.setups import VARIANTS, HandSetup
 
 K = ActionKind
 
-DIFFERENTIAL_SETTINGS = Settings(run_it_twice=False, straddle=False, split_agreement=False)
+# PokerKit gives a pot's whole odd-chip remainder to the first winner after the button: the R-ODD-1 reading
+# "whole remainder to the first player left of the dealer" (OddChip.LEFT_OF_BUTTON_ALL).
+DIFFERENTIAL_SETTINGS = Settings(
+    run_it_twice=False,
+    straddle=False,
+    split_agreement=False,
+    odd_chip=OddChip.LEFT_OF_BUTTON_ALL,
+)
 
 _KIND_MAP: dict[ActionKind, str] = {
     K.FOLD: FOLD,

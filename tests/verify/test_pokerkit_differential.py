@@ -1,0 +1,112 @@
+"""Differential tests: Riverboat's engine against PokerKit on the ten PHH variants both implement.
+
+Same deck order, same seeded random actions; at every decision the same player, legal action kinds, amount to call
+and min/max bet-raise-complete "to" amounts; at the end the same stacks. The only tolerated differences are the
+documented readings recognised by :mod:`riverboat.verify.known` (docs/findings/engine-verification.md).
+Big runs: ``scripts/differential.py --variant NT --hands 1000000``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from riverboat.verify import differential
+from riverboat.verify.decisions import RAISE
+from riverboat.verify.differential import play_hand, run
+from riverboat.verify.pokerkit_side import VARIANT_CODES, PokerKitHand, create_pokerkit_state
+from riverboat.verify.riverboat_side import RiverboatHand
+from riverboat.verify.setups import random_setup
+
+pytest.importorskip("pokerkit")
+
+# hands per variant in CI (2,900 in all, about 45 s of CPU); two chunks per variant so that pytest -n 2 balances
+# them
+HANDS = {
+    "NT": 300,
+    "FT": 300,
+    "PO": 200,
+    "FO/8": 200,
+    "NS": 300,
+    "F7S": 300,
+    "F7S/8": 300,
+    "FR": 300,
+    "F2L3D": 300,
+    "N2L1D": 400,
+}
+CHUNKS = [(code, part) for code in VARIANT_CODES for part in (0, 1)]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("code", "part"), CHUNKS, ids=[f"{c}-{p}" for c, p in CHUNKS])
+def test_r_limit_r_allin_r_pot_engine_matches_pokerkit_on_random_hands(code: str, part: int) -> None:
+    """R-LIMIT-GEN, R-FL, R-PL, R-NL, R-BLIND, R-BRINGIN, R-ALLIN, R-POT, R-SHOW: same legal actions and amounts at
+    every decision and the same finishing stacks as PokerKit (PHH readings), on seeded random hands."""
+    half = HANDS[code] // 2
+    summary = run(code, half, seed=1_000_000 * (part + 1), keep_failures=3)
+    details = "\n\n".join(o.reproduction() for o in summary.first_failures)
+    assert summary.failures == 0, f"{summary.to_dict()}\n{details}"
+    assert summary.decisions > 5 * half  # real hands were played, not just folds
+
+
+def test_every_phh_variant_both_engines_have_is_covered() -> None:
+    """Issue #3: the differential covers NT, FT, PO, FO/8, NS, F7S, F7S/8, FR, F2L3D and N2L1D."""
+    assert set(VARIANT_CODES) == {"NT", "FT", "PO", "FO/8", "NS", "F7S", "F7S/8", "FR", "F2L3D", "N2L1D"}
+    assert set(HANDS) == set(VARIANT_CODES)
+
+
+def test_r_stud_3_bring_in_poster_may_reraise_after_a_completion() -> None:
+    """R-STUD-3 / R-BRINGIN-2: a completion is a full bet, so the bring-in poster may raise it (finding 1, F7S/8
+    seed 0: bring-in 2, calls, completion to 4, back to the bring-in who may raise to 8)."""
+    outcome = play_hand("F7S/8", 0)
+    assert outcome.ok, outcome.reproduction()
+    assert "p2 {call,fold,raise} call=2 to=8..8" in outcome.log[4]
+
+
+def test_r_fl_4_pokerkit_fo8_is_built_fixed_limit() -> None:
+    """R-FL-1: PHH FO/8 is fixed limit; PokerKit 0.7.7's class plays pot limit, so the harness builds its own."""
+    setup = random_setup("FO/8", 1, players=4)
+    state = create_pokerkit_state("FO/8", setup.stakes, setup.stacks)
+    assert state.betting_structure.name == "FIXED_LIMIT"
+    ours = RiverboatHand(setup)
+    theirs = PokerKitHand("FO/8", setup.stakes, setup.stacks, ours)
+    theirs.deal_pending()
+    decision = theirs.decision()
+    assert decision is not None and RAISE in decision.kinds
+    assert decision.min_to == decision.max_to == 2 * setup.stakes.big_blind
+
+
+def test_harness_reports_a_wrong_maximum_with_a_reproduction(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The differential can fail: an engine offering one chip too many as maximum raise is caught (R-NL-1)."""
+    original = RiverboatHand.decision
+
+    def off_by_one(self: RiverboatHand):  # type: ignore[no-untyped-def]
+        d = original(self)
+        if d is not None and d.max_to is not None:
+            return dataclasses.replace(d, max_to=d.max_to + 1)
+        return d
+
+    monkeypatch.setattr(RiverboatHand, "decision", off_by_one)
+    outcome = differential.play_hand("NT", 5)
+    assert not outcome.ok
+    assert outcome.problem is not None and "raise-to" in outcome.problem
+    assert "deck " in outcome.reproduction() and "stacks " in outcome.reproduction()
+
+
+def test_harness_reports_different_finishing_stacks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The differential compares finishing stacks: moving a chip between players is caught (R-POT-1)."""
+    original = RiverboatHand.stacks.fget
+    assert original is not None
+
+    def shifted(self: RiverboatHand) -> list[int]:
+        stacks = list(original(self))
+        if self.finished and stacks[0] > 0:
+            stacks[0] -= 1
+            stacks[1] += 1
+        return stacks
+
+    monkeypatch.setattr(RiverboatHand, "stacks", property(shifted))
+    outcomes = [differential.play_hand("FT", seed) for seed in range(20)]
+    bad = [o for o in outcomes if not o.ok]
+    assert bad and all(o.problem == "finishing stacks differ" for o in bad)
