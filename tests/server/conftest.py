@@ -57,6 +57,7 @@ class RunningServer:
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         self.proc = subprocess.Popen(args, stdout=self._log, stderr=subprocess.STDOUT, cwd=str(tmp), env=env)
         self._store: Store | None = None
+        self.http = httpx.Client(base_url=self.base_url, timeout=5.0)
         self._wait_ready()
 
     def _wait_ready(self, timeout: float = 30.0) -> None:
@@ -65,11 +66,11 @@ class RunningServer:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"server exited with {self.proc.returncode}:\n{self.log()}")
             try:
-                if httpx.get(f"{self.base_url}/health", timeout=1.0).status_code == 200:
+                if self.http.get("/health", timeout=1.0).status_code == 200:
                     return
             except httpx.HTTPError:
                 pass
-            time.sleep(0.1)
+            time.sleep(0.05)
         raise RuntimeError(f"server not ready after {timeout} s:\n{self.log()}")
 
     def log(self) -> str:
@@ -97,7 +98,7 @@ class RunningServer:
         return self.store.ledger.balance(player_id, currency)
 
     def lobby(self) -> list[dict[str, Any]]:
-        data = httpx.get(f"{self.base_url}/api/lobby", timeout=5.0).json()
+        data = self.http.get("/api/lobby").json()
         return list(data["tables"]) + list(data.get("pools", []))
 
     def table_id(self, name: str) -> str:
@@ -107,6 +108,7 @@ class RunningServer:
         raise KeyError(name)
 
     def stop(self, timeout: float = 30.0) -> int:
+        self.http.close()
         if self._store is not None:
             self._store.dispose()
             self._store = None
