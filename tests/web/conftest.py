@@ -16,6 +16,7 @@ import subprocess
 import sys
 import threading
 import time
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -225,19 +226,125 @@ class LiveServer:
         self._log.close()
 
 
+class CallingBots:
+    """Opponents for the live tests: bot accounts registered over REST, each on one WebSocket connection
+    (docs/protocol.md), that take seats at any table and answer every decision passively (check, else call;
+    stand pat in draws), so that every hand the browser player stays in reaches a showdown. They run on their own
+    asyncio loop in a background thread; one set serves every live test of a pytest worker."""
+
+    PREFERENCE = ("check", "call", "stand_pat", "bring_in", "run_once", "decline_split", "complete", "fold")
+
+    def __init__(self, base_url: str, count: int = 2) -> None:
+        import asyncio
+
+        self.base_url = base_url
+        self.ws_url = base_url.replace("http://", "ws://") + "/ws"
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self.errors: list[str] = []
+        self.sockets: list[Any] = []
+        self.tasks: list[Any] = []
+        self._acks: dict[str, Any] = {}
+        self._run(self._connect_all(count))
+
+    def _run(self, coro: Any, timeout: float = 60.0) -> Any:
+        import asyncio
+
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout=timeout)
+
+    async def _connect_all(self, count: int) -> None:
+        import asyncio
+
+        for _ in range(count):
+            ws = await self._connect()
+            self.sockets.append(ws)
+            self.tasks.append(asyncio.ensure_future(self._play(ws)))
+
+    async def _connect(self) -> Any:
+        import websockets
+
+        name = f"bot{uuid.uuid4().hex[:10]}"
+        async with httpx.AsyncClient(base_url=self.base_url, timeout=30.0) as http:
+            reply = await http.post("/api/register", json={"username": name, "password": "bot password 123"})
+            reply.raise_for_status()
+            reply = await http.post("/api/login", json={"username": name, "password": "bot password 123"})
+            reply.raise_for_status()
+            token = reply.json()["token"]
+        return await websockets.connect(f"{self.ws_url}?token={token}", max_size=2**20)
+
+    def seat(self, table_id: str, seats: list[int], buy_in: int) -> None:
+        """Seat bot number i at seats[i] and wait for the server's answer to each sit."""
+        assert len(seats) <= len(self.sockets)
+        for ws, seat in zip(self.sockets, seats, strict=False):
+            self._run(self._sit(ws, table_id, seat, buy_in))
+
+    async def _sit(self, ws: Any, table_id: str, seat: int, buy_in: int) -> None:
+        import asyncio
+
+        ref = f"sit-{uuid.uuid4().hex[:8]}"
+        done = self.loop.create_future()
+        self._acks[ref] = done
+        await ws.send(json.dumps({"v": 1, "type": "sit", "table": table_id, "seat": seat, "buy_in": buy_in, "id": ref}))
+        frame = await asyncio.wait_for(done, 30)
+        if frame.get("type") == "error":
+            raise RuntimeError(f"bot could not sit at {table_id} seat {seat}: {frame}")
+
+    async def _play(self, ws: Any) -> None:
+        counter = 0
+        try:
+            async for raw in ws:
+                frame = json.loads(raw)
+                ref = frame.get("ref")
+                if isinstance(ref, str) and ref in self._acks:
+                    self._acks.pop(ref).set_result(frame)
+                    continue
+                if frame.get("type") != "table_state":
+                    continue
+                hand = (frame.get("view") or {}).get("hand") or {}
+                legal = hand.get("legal")
+                if not legal:
+                    continue
+                kinds = legal.get("kinds") or []
+                kind = next((k for k in self.PREFERENCE if k in kinds), kinds[0] if kinds else None)
+                if kind is None:
+                    continue
+                act: dict[str, Any] = {"v": 1, "type": "act", "table": frame["table"], "kind": kind, "id": counter}
+                if kind == "complete":
+                    act["amount"] = legal.get("min_to")
+                counter += 1
+                await ws.send(json.dumps(act))
+        except Exception as exc:  # noqa: BLE001 - reported by the tests through .errors
+            if "Closed" not in type(exc).__name__ and "Cancelled" not in type(exc).__name__:
+                self.errors.append(repr(exc))
+
+    def stop(self) -> None:
+        async def close() -> None:
+            for task in self.tasks:
+                task.cancel()
+            for ws in self.sockets:
+                await ws.close()
+
+        try:
+            self._run(close(), timeout=10)
+        finally:
+            self.loop.call_soon_threadsafe(self.loop.stop)
+            self.thread.join(5)
+
+
 #: The tables the live tests play at: one per game family, play money, filled with bots.
 LIVE_TABLES: list[dict[str, Any]] = [
     {"name": "WebHoldem", "game": "holdem", "structure": "NL", "small_blind": 50, "big_blind": 100, "max_seats": 6,
-     "min_buy_in": 4000, "max_buy_in": 20000, "currency": "PLAY", "bots": 2, "bot": "random"},
+     "min_buy_in": 4000, "max_buy_in": 20000, "currency": "PLAY", "bots": 0},
     {"name": "WebStud", "game": "stud", "structure": "FL", "ante": 10, "bring_in": 25, "small_bet": 100,
      "big_bet": 200, "small_blind": 50, "big_blind": 100, "max_seats": 8, "min_buy_in": 1000, "max_buy_in": None,
-     "currency": "PLAY", "bots": 2, "bot": "random"},
+     "currency": "PLAY", "bots": 0},
     {"name": "WebDraw", "game": "draw5", "structure": "FL", "small_blind": 50, "big_blind": 100, "max_seats": 6,
-     "min_buy_in": 1000, "max_buy_in": None, "currency": "PLAY", "bots": 2, "bot": "random"},
+     "min_buy_in": 1000, "max_buy_in": None, "currency": "PLAY", "bots": 0},
 ]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     try:
         import riverboat.room  # noqa: F401
@@ -249,3 +356,12 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="session")
+def calling_bots(live_server: LiveServer) -> Iterator[CallingBots]:
+    bots = CallingBots(live_server.url)
+    try:
+        yield bots
+    finally:
+        bots.stop()

@@ -45,66 +45,63 @@ class FrameRecorder:
 
 def _view_hand(view: dict[str, Any]) -> dict[str, Any]:
     hand = view.get("hand")
-    return hand if isinstance(hand, dict) else view
+    return hand if isinstance(hand, dict) else {}
 
 
-def _hand_key(frame: dict[str, Any]) -> Any:
-    view = frame.get("view") or {}
-    hand = _view_hand(view)
-    return hand.get("hand_id", view.get("hand_id"))
+HIDDEN = (None, "??", "")
 
 
 def assert_no_foreign_down_cards(frames: list[dict[str, Any]], hero_seat: int) -> int:
-    """R-GEN-5 on the wire. (1) Structurally: in every table_state before the hand's result, every other seat's
-    card that is not face up is hidden, and no `dealt` event carries another seat's face-down card. (2) By value:
-    the face-down cards that other players show at a showdown appear in no earlier frame of that hand.
-    Returns the number of hands in which other players' hidden cards were later shown (the by-value check ran)."""
-    hidden = (None, "??", "")
+    """R-GEN-5 on the wire, two ways.
+
+    (1) Structure: in every ``table_state`` every other seat's card that is not face up is hidden, and no ``dealt``
+    or ``drew_cards`` event carries another seat's face-down card.
+    (2) Value: the frames are cut into hands at each ``hand_started`` event; the face-down cards that other
+    players reveal at that hand's showdown (``showed`` events) must not appear anywhere in the text of any frame
+    of the same hand before the first ``showed`` event.
+    Returns how many hands had other players' hidden cards revealed, i.e. how often check (2) had something to find.
+    """
     for frame in frames:
         if frame.get("type") == "table_state":
             hand = _view_hand(frame.get("view") or {})
-            if hand.get("result"):
-                continue
             for player in hand.get("players") or []:
                 if not isinstance(player, dict) or player.get("seat") == hero_seat:
                     continue
                 ups = player.get("up") or []
                 for i, card in enumerate(player.get("cards") or []):
                     up = bool(ups[i]) if i < len(ups) else False
-                    assert up or card in hidden, f"seat {player.get('seat')} face-down card {card!r} sent: {frame['_raw'][:300]}"
+                    assert up or card in HIDDEN, f"seat {player.get('seat')} face-down {card!r} sent: {frame['_raw'][:300]}"
         elif frame.get("type") == "event":
             event = frame.get("event") or {}
             if event.get("kind") in ("dealt", "drew_cards") and event.get("seat") != hero_seat and not event.get("up"):
-                cards = [c for c in event.get("cards") or [] if c not in hidden]
-                assert not cards, f"another seat's face-down card in an event: {frame['_raw'][:300]}"
+                assert not [c for c in event.get("cards") or [] if c not in HIDDEN], f"foreign card: {frame['_raw'][:300]}"
+
+    hands: list[list[dict[str, Any]]] = []
+    for frame in frames:
+        if frame.get("type") == "event" and (frame.get("event") or {}).get("kind") == "hand_started":
+            hands.append([])
+        if hands:
+            hands[-1].append(frame)
     checked = 0
-    for index, frame in enumerate(frames):
-        if frame.get("type") != "table_state":
-            continue
-        hand = _view_hand(frame.get("view") or {})
-        result = hand.get("result") or {}
-        shown = result.get("shown") or {}
-        key = _hand_key(frame)
-        secret: set[str] = set()
-        for player in hand.get("players") or []:
-            seat = player.get("seat")
-            if seat == hero_seat or str(seat) not in {str(k) for k in shown}:
-                continue
-            ups = player.get("up") or []
-            for i, card in enumerate(player.get("cards") or []):
-                if not (ups[i] if i < len(ups) else False) and card not in hidden:
-                    secret.add(card)
-        if not secret:
+    for hand_frames in hands:
+        up_cards: set[str] = set()
+        revealed: set[str] = set()
+        first_show = None
+        for index, frame in enumerate(hand_frames):
+            event = frame.get("event") or {} if frame.get("type") == "event" else {}
+            if event.get("kind") == "dealt" and event.get("up"):
+                up_cards.update(event.get("cards") or [])
+            if event.get("kind") == "showed" and event.get("seat") != hero_seat:
+                revealed.update(c for c in event.get("cards") or [] if c not in HIDDEN)
+                if first_show is None:
+                    first_show = index
+        secret = revealed - up_cards
+        if not secret or first_show is None:
             continue
         checked += 1
-        for earlier in frames[:index]:
-            if earlier.get("type") == "table_state" and _hand_key(earlier) != key:
-                continue
-            if earlier.get("type") == "table_state" and (_view_hand(earlier.get("view") or {}).get("result")):
-                continue
+        for frame in hand_frames[:first_show]:
             for card in secret:
-                assert f'"{card}"' not in earlier["_raw"] or earlier.get("type") != "table_state" or _hand_key(earlier) != key, (
-                    f"{card} (shown later) was sent before the showdown: {earlier['_raw'][:300]}")
+                assert f'"{card}"' not in frame["_raw"], f"{card}, shown only at the showdown, was sent earlier: {frame['_raw'][:300]}"
     return checked
 
 
@@ -126,7 +123,7 @@ def balance_in_cashier(page: Any) -> int:
     return int(re.sub(r"[^0-9-]", "", text))
 
 
-def sit_down(page: Any, server: Any, table_name: str) -> tuple[int, int]:
+def sit_down(page: Any, server: Any, table_name: str) -> tuple[str, int, int]:
     table_id = server.table_id(table_name)
     page.click(f"[data-testid='open-{table_id}']")
     sit = page.locator("button[data-testid^='sit-']").first
@@ -137,7 +134,7 @@ def sit_down(page: Any, server: Any, table_name: str) -> tuple[int, int]:
     buy_in = int(re.sub(r"[^0-9]", "", page.locator("[data-testid='amount-input']").input_value()))
     page.click("[data-testid='amount-ok']")
     page.wait_for_selector(f"[data-testid='seat-{seat}'].seat--hero")
-    return seat, buy_in
+    return table_id, seat, buy_in
 
 
 def play_until_showdown(page: Any, hero_seat: int, *, draw: bool = False, timeout: float = 60.0) -> dict[str, int]:
@@ -155,7 +152,7 @@ def play_until_showdown(page: Any, hero_seat: int, *, draw: bool = False, timeou
             continue
         actions = bar.evaluate_all("bs => bs.map(b => b.dataset.action)")
         choice = None
-        if draw and "draw" in actions:
+        if draw and page.locator(".action-bar button[data-action='draw']").count():
             cards = page.locator(f"[data-testid='cards-{hero_seat}'] .card--selectable")
             for i in range(min(2, cards.count())):
                 cards.nth(i).click()
@@ -200,7 +197,7 @@ def movement_amounts(page: Any, kind: str) -> list[int]:
     [("WebHoldem", False, "holdem"), ("WebStud", False, "stud"), ("WebDraw", True, "draw")],
 )
 def test_register_sit_play_to_showdown_leave_and_balance_changes(
-    new_page: Any, live_server: Any, screenshot: Any, table_name: str, draw: bool, family: str
+    new_page: Any, live_server: Any, calling_bots: Any, screenshot: Any, table_name: str, draw: bool, family: str
 ) -> None:
     """Issue #6 end to end, per game family: register, sit with bots, play to a showdown through the UI
     (R-DRAW5-5 discards by clicking cards at the draw table), leave (R-CASH-3) and see the balance change by
@@ -212,8 +209,10 @@ def test_register_sit_play_to_showdown_leave_and_balance_changes(
     assert page.locator("[data-testid='user-balance']").inner_text() == f"{START_CHIPS:,}"
     if family == "holdem":
         screenshot(page, "lobby_desktop")
-    seat, buy_in = sit_down(page, live_server, table_name)
+    table_id, seat, buy_in = sit_down(page, live_server, table_name)
+    calling_bots.seat(table_id, [s for s in (1, 2, 3) if s != seat][:2], buy_in)
     clicks = play_until_showdown(page, seat, draw=draw)
+    assert not calling_bots.errors
     if draw:
         assert clicks.get("draw", 0) >= 1, clicks
     screenshot(page, f"live_{family}_showdown")

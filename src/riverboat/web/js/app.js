@@ -31,7 +31,10 @@ function updateTopbar() {
   if (session.me) {
     name.textContent = session.alias();
     const balances = session.balances();
-    balance.textContent = Object.entries(balances).map(([cur, amount]) => formatMoney(amount, cur)).join(" · ");
+    const shown = Object.entries(balances).filter(([, amount]) => Number(amount) !== 0);
+    balance.textContent = (shown.length ? shown : Object.entries(balances).slice(0, 1))
+      .map(([cur, amount]) => formatMoney(amount, cur)).join(" · ");
+    balance.title = Object.entries(balances).map(([cur, amount]) => `${cur === "PLAY" ? "Play money" : cur}: ${formatMoney(amount, cur)}`).join("\n");
     login.textContent = "Log out";
     login.href = "#/logout";
   } else {

@@ -645,11 +645,14 @@ export class TableStore {
       if (HAND_START_KINDS.has(kind) && this.model) this.model.log = [];
       if (this.model) applyEvent(this.model, event, this.aliases);
       const line = describeEvent(event, this.model);
-      if (line) {
+      const last = this.model && this.model.log.length ? this.model.log[this.model.log.length - 1] : null;
+      // The engine and the room both announce the end of a hand: record it once.
+      const duplicateEnd = HAND_END_KINDS.has(kind) && last === "Hand over";
+      if (line && !(line === "Hand over" && duplicateEnd)) {
         if (this.model) this.model.log = [...this.model.log, line];
         else this.pendingLog.push(line);
       }
-      if (HAND_END_KINDS.has(kind) && this.model) {
+      if (HAND_END_KINDS.has(kind) && this.model && !duplicateEnd) {
         this.finishedHands = [
           { handId: pick(event, "hand_id") ?? this.model.handId, lines: this.model.log },
           ...this.finishedHands,

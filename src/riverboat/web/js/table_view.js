@@ -11,10 +11,13 @@ import { structureName } from "./games.js";
 export function seatPosition(index, count, narrow = false) {
   const angle = Math.PI / 2 + (2 * Math.PI * index) / count;
   const rx = narrow ? 35 : 44;
-  const brx = narrow ? 22 : 27;
+  const brx = narrow ? 22 : 28;
+  const dAngle = angle + 0.3;
   return {
     x: 50 + rx * Math.cos(angle), y: 50 + 41 * Math.sin(angle),
-    bx: 50 + brx * Math.cos(angle), by: 50 + 25 * Math.sin(angle),
+    // the bet in front of the seat, and the dealer button a little clockwise of it
+    bx: 50 + brx * Math.cos(angle), by: 50 + 21 * Math.sin(angle),
+    dx: 50 + (brx - 6) * Math.cos(dAngle), dy: 50 + 16 * Math.sin(dAngle),
   };
 }
 
@@ -117,8 +120,7 @@ export class TableView {
           el("span", { class: "chip-icon", "aria-hidden": "true" }), formatMoney(seat.bet, model.currency)));
       }
       if (model.button !== null && Number(model.button) === seat.seat && model.family !== "stud") {
-        const bx = pos.bx + (pos.x < 50 ? 6 : -6);
-        parts.push(el("div", { class: "dealer-button", "data-testid": "dealer-button", title: "Dealer", style: { left: `${bx}%`, top: `${pos.by + 4}%` } }, "D"));
+        parts.push(el("div", { class: "dealer-button", "data-testid": "dealer-button", title: "Dealer", style: { left: `${pos.dx}%`, top: `${pos.dy}%` } }, "D"));
       }
     });
     mount(this.felt, ...parts);
