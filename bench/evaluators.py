@@ -128,7 +128,9 @@ def main() -> None:
         import pokerkit
 
         m = min(args.pokerkit_hands, n)
-        txt = [("".join(str(Card(c)) for c in h[:2]), "".join(str(Card(c)) for c in h[2:])) for h in hands[:m]]
+        txt = [
+            ("".join(str(Card(c)) for c in h[:2]), "".join(str(Card(c)) for c in h[2:])) for h in hands[:m]
+        ]
         res_k: list[Any] = []
 
         def run_pk() -> None:

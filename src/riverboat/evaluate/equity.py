@@ -22,6 +22,7 @@ import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 from math import comb
 
 import numpy as np
@@ -115,10 +116,8 @@ def equity(
         raise HandError(f"trials must be positive, got {trials}")
 
     if exact:
-        shares = _shares(g, holes, known_board, _enumerate_boards(rem, need, g))
-        total, sq = shares.sum(axis=1), None
+        total, sq, wins, ties = _tally(g, holes, known_board, _enumerate_boards(rem, need, g))
         count = n_boards
-        wins, ties = _win_tie(shares)
     else:
         n = trials if trials is not None else DEFAULT_TRIALS
         gen = (
@@ -126,25 +125,19 @@ def equity(
             if rng is not None
             else np.random.default_rng(seed if seed is not None else secrets.randbits(128))
         )
-        total = np.zeros(len(holes))
-        sq = np.zeros(len(holes))
-        wins = np.zeros(len(holes))
-        ties = np.zeros(len(holes))
+        total, sq, wins, ties = (np.zeros(len(holes)) for _ in range(4))
         done = 0
         while done < n:
             m = min(CHUNK, n - done)
-            shares = _shares(g, holes, known_board, _sample_boards(rem, need, m, gen, g))
-            total += shares.sum(axis=1)
-            sq += (shares**2).sum(axis=1)
-            w, t = _win_tie(shares)
-            wins += w
-            ties += t
+            parts = _tally(g, holes, known_board, _sample_boards(rem, need, m, gen, g))
+            for acc, part in zip((total, sq, wins, ties), parts, strict=True):
+                acc += part
             done += m
             if progress is not None:
                 progress(done, n)
         count = n
     eq = total / count
-    if sq is None:
+    if exact:
         se = np.zeros(len(holes))
     else:
         var = np.maximum(sq / count - eq**2, 0.0)
@@ -191,11 +184,21 @@ def _validate(g: Game, holes: list[list[int]], board: list[int], dead: list[int]
 # --- boards -------------------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Boards:
-    """Completions of the board: for Hold'em the summed keys and suit bit fields; for Omaha the cards themselves."""
+    """Completions of the board. Hold'em: ``keys`` (summed card keys) plus, for any subset of rows, the per-suit
+    rank bit fields (``bits_of(rows)``, used only for the rare flush rows). Omaha: the cards themselves."""
 
     keys: I64 | None
-    bits: I64 | None
     cards: I64 | None
+    bits_of: Callable[[npt.NDArray[np.intp]], I64] | None = None
+
+    def split_keys(self) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.uint16]]:
+        """The rank-hash part (int32) and the four suit-count fields (uint16) of ``keys``, computed once."""
+        cached = self.__dict__.get("_split")
+        if cached is None:
+            assert self.keys is not None
+            cached = ((self.keys >> 16).astype(np.int32), (self.keys & 0xFFFF).astype(np.uint16))
+            object.__setattr__(self, "_split", cached)
+        return cached
 
     def __len__(self) -> int:
         arr = self.keys if self.keys is not None else self.cards
@@ -218,29 +221,45 @@ def combinations_index(n: int, k: int) -> npt.NDArray[np.intp]:
     return c
 
 
-def _sums_over_combinations(values: I64, others: I64, k: int) -> tuple[I64, I64]:
-    """Sums of ``values`` and of ``others`` over every ``k``-subset (lexicographic), built incrementally."""
-    n = values.size
-    if k == 0:
-        return np.zeros(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
-    last = np.arange(n)
-    s, t = values.copy(), others.copy()
+@lru_cache(maxsize=8)
+def _combination_steps(n: int, k: int) -> tuple[tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]], ...]:
+    """For lexicographic ``k``-subsets of ``range(n)`` built one element at a time: per step, the parent row of
+    each new row and the element it adds (cached; about 16 MB for n=48, k=5)."""
+    steps = []
+    last = np.arange(n, dtype=np.intp)
     for _ in range(1, k):
         counts = n - 1 - last
-        rep = np.repeat(np.arange(last.size), counts)
+        rep = np.repeat(np.arange(last.size, dtype=np.intp), counts)
         starts = np.repeat(np.cumsum(counts) - counts, counts)
         new = last[rep] + 1 + (np.arange(rep.size) - starts)
-        s = s[rep] + values[new]
-        t = t[rep] + others[new]
+        steps.append((rep, new))
         last = new
-    return s, t
+    return tuple(steps)
 
 
 def _enumerate_boards(rem: I64, need: int, g: Game) -> Boards:
-    if g is Game.HOLDEM:
-        keys, bits = _sums_over_combinations(CARD_KEYS[rem], CARD_BITS[rem], need)
-        return Boards(keys, bits, None)
-    return Boards(None, None, rem[combinations_index(rem.size, need)])
+    if g is not Game.HOLDEM:
+        return Boards(None, rem[combinations_index(rem.size, need)])
+    if need == 0:
+        zero = np.zeros(1, dtype=np.int64)
+        return Boards(zero, None, lambda rows: zero[rows])
+    keys_in, bits_in = CARD_KEYS[rem], CARD_BITS[rem]
+    steps = _combination_steps(rem.size, need)
+    keys, bits = keys_in, bits_in
+    for i, (rep, new) in enumerate(steps):
+        keys = keys[rep] + keys_in[new]
+        if i < len(steps) - 1:
+            bits = bits[rep] + bits_in[new]
+    if not steps:
+        return Boards(keys, None, lambda rows: bits_in[rows])
+    prefix_bits = bits
+    last_rep, last_new = steps[-1]
+
+    def bits_of(rows: npt.NDArray[np.intp]) -> I64:
+        out: I64 = prefix_bits[last_rep[rows]] + bits_in[last_new[rows]]
+        return out
+
+    return Boards(keys, None, bits_of)
 
 
 def _sample_boards(rem: I64, need: int, m: int, gen: np.random.Generator, g: Game) -> Boards:
@@ -256,25 +275,33 @@ def _sample_boards(rem: I64, need: int, m: int, gen: np.random.Generator, g: Gam
             picks[bad] = gen.integers(0, rem.size, size=(bad.size, need))
     cards = rem[picks]
     if g is Game.HOLDEM:
-        return Boards(CARD_KEYS[cards].sum(axis=1), CARD_BITS[cards].sum(axis=1), None)
-    return Boards(None, None, cards)
+        bits = CARD_BITS[cards].sum(axis=1)
+        return Boards(CARD_KEYS[cards].sum(axis=1), None, lambda rows: bits[rows])
+    return Boards(None, cards)
 
 
 # --- strengths and shares -----------------------------------------------------------------------------------------
-def _holdem_strengths(hole: list[int], board: list[int], boards: Boards) -> I64:
-    assert boards.keys is not None and boards.bits is not None
+@lru_cache(maxsize=1)
+def _nf7_int32() -> npt.NDArray[np.int32]:
+    """The seven-card rank-only HIGH table as int32 (half the memory traffic of the int64 table)."""
+    return tables.seven(Ranking.HIGH).nf7_np.astype(np.int32)
+
+
+def _holdem_strengths(hole: list[int], board: list[int], boards: Boards) -> npt.NDArray[np.int32]:
+    assert boards.keys is not None and boards.bits_of is not None
     t7 = tables.seven(Ranking.HIGH)
+    ranks, suits = boards.split_keys()
     fixed = hole + board
-    key = boards.keys + int(CARD_KEYS[fixed].sum())
-    out: I64 = t7.nf7_np[key >> 16]
-    probe = (key + 0x3333) & 0x8888
+    fixed_key = int(CARD_KEYS[fixed].sum())
+    out: npt.NDArray[np.int32] = _nf7_int32()[ranks + np.int32(fixed_key >> 16)]
+    probe = (suits + np.uint16((fixed_key & 0xFFFF) + 0x3333)) & np.uint16(0x8888)
     rows = np.flatnonzero(probe)
     if rows.size:
-        bits = boards.bits[rows] + int(CARD_BITS[fixed].sum())
-        p = probe[rows]
+        bits = boards.bits_of(rows) + int(CARD_BITS[fixed].sum())
+        p = probe[rows].astype(np.int64)
         suit = np.zeros(rows.size, dtype=np.int64)
-        for s in range(1, 4):
-            suit[(p >> (4 * s + 3)) & 1 == 1] = s
+        for su in range(1, 4):
+            suit[(p >> (4 * su + 3)) & 1 == 1] = su
         masks = (bits >> (16 * suit)) & 0x1FFF
         out[rows] = np.maximum(out[rows], t7.f7_np[masks])
     return out
@@ -312,18 +339,56 @@ def _split(strengths: I64) -> F64:
     return shares
 
 
-def _shares(g: Game, holes: list[list[int]], board: list[int], boards: Boards) -> F64:
+Tally = tuple[F64, F64, F64, F64]  # per player: sum of shares, sum of squared shares, whole pots, part pots
+
+
+def _tally(g: Game, holes: list[list[int]], board: list[int], boards: Boards) -> Tally:
     if g is Game.HOLDEM:
-        return _split(np.stack([_holdem_strengths(h, board, boards) for h in holes]))
-    high = _split(np.stack([_omaha_strengths(h, board, boards, low=False) for h in holes]))
+        return _tally_one_pot(np.stack([_holdem_strengths(h, board, boards) for h in holes]))
+    high_s = np.stack([_omaha_strengths(h, board, boards, low=False) for h in holes])
     if g is Game.OMAHA:
-        return high
+        return _tally_one_pot(high_s)
+    high = _split(high_s)
     low = _split(np.stack([_omaha_strengths(h, board, boards, low=True) for h in holes]))
     has_low = low.sum(axis=0) > 0
-    return np.where(has_low, 0.5 * high + 0.5 * low, high)  # R-LOW-8B-5: no low, high takes all
-
-
-def _win_tie(shares: F64) -> tuple[F64, F64]:
+    shares = np.where(has_low, 0.5 * high + 0.5 * low, high)  # R-LOW-8B-5: no low, high takes all
     whole = np.isclose(shares, 1.0)
     part = (shares > 0) & ~whole
-    return whole.sum(axis=1).astype(np.float64), part.sum(axis=1).astype(np.float64)
+    return (
+        shares.sum(axis=1),
+        (shares**2).sum(axis=1),
+        whole.sum(axis=1).astype(np.float64),
+        part.sum(axis=1).astype(np.float64),
+    )
+
+
+def _tally_one_pot(strengths: npt.NDArray[np.integer]) -> Tally:
+    """Tally one pot split equally among the best hands, by counting winners per board (no float arrays)."""
+    n_players = strengths.shape[0]
+    if n_players == 2:
+        a, b = strengths[0], strengths[1]
+        m = a.size
+        first = np.count_nonzero(a > b)
+        second = np.count_nonzero(a < b)
+        tied = m - first - second
+        total = np.array([first + tied / 2, second + tied / 2])
+        sq = np.array([first + tied / 4, second + tied / 4])
+        return (
+            total,
+            sq,
+            np.array([first, second], dtype=np.float64),
+            np.array([tied, tied], dtype=np.float64),
+        )
+    best = strengths.max(axis=0)
+    winners = strengths == best
+    n_win = winners.sum(axis=0)
+    k = np.arange(n_players + 1, dtype=np.float64)
+    k[0] = 1.0
+    out = np.zeros((4, n_players))
+    for p in range(n_players):
+        nk = np.bincount(n_win[winners[p]], minlength=n_players + 1).astype(np.float64)
+        out[0, p] = (nk / k).sum()
+        out[1, p] = (nk / k**2).sum()
+        out[2, p] = nk[1]
+        out[3, p] = nk[2:].sum()
+    return out[0], out[1], out[2], out[3]
