@@ -20,6 +20,8 @@ from sqlalchemy.orm import Session, sessionmaker
 from riverboat.store.errors import IdempotencyConflict, StoreError
 from riverboat.store.models import LedgerTxn
 
+RESULT_IS_TXN_ID = -1  # mirrors riverboat.store.postings.RESULT_IS_TXN_ID
+
 T = TypeVar("T")
 Clock = Callable[[], datetime]
 
@@ -106,4 +108,4 @@ class Database:
             raise IdempotencyConflict(
                 f"idempotency key {idem_key!r} was already used for a different {txn.kind} request"
             )
-        return txn.result
+        return txn.id if txn.result == RESULT_IS_TXN_ID else txn.result

@@ -52,7 +52,6 @@ class Ledger:
             accts = lock_accounts(s, [wallet, ext])
             txn = post(s, accts, idem_key=idem_key, kind="deposit", req_hash=req, now=self._db.now(),
                        transfers=[(ext, wallet, amount)])
-            txn.result = txn.id
             return txn.id
 
         req = request_hash("deposit", player_id=player_id, currency=currency, amount=amount)
@@ -69,7 +68,6 @@ class Ledger:
             accts = lock_accounts(s, [wallet, ext])
             txn = post(s, accts, idem_key=idem_key, kind="withdraw", req_hash=req, now=self._db.now(),
                        transfers=[(wallet, ext, amount)])
-            txn.result = txn.id
             return txn.id
 
         req = request_hash("withdraw", player_id=player_id, currency=currency, amount=amount)
@@ -115,7 +113,6 @@ class Ledger:
                 )
             txn = post(s, accts, idem_key=idem_key, kind="buy_in", req_hash=req, now=self._db.now(),
                        transfers=[(wallet, escrow, amount)])
-            txn.result = txn.id
             return txn.id
 
         req = request_hash("buy_in", player_id=player_id, table_id=table_id, amount=amount, currency=currency,
@@ -152,7 +149,6 @@ class Ledger:
                 )
             txn = post(s, accts, idem_key=idem_key, kind="top_up", req_hash=req, now=self._db.now(),
                        transfers=[(wallet, escrow, amount)])
-            txn.result = txn.id
             return txn.id
 
         req = request_hash("top_up", player_id=player_id, table_id=table_id, amount=amount, currency=currency,
@@ -315,7 +311,6 @@ class Ledger:
                         losers[li] = (pid, left)
             txn = post(s, accts, idem_key=idem_key, kind="settle_hand", req_hash=req, now=self._db.now(),
                        transfers=transfers)
-            txn.result = txn.id
             hand.status = "settled"
             hand.ended_at = self._db.now()
             hand.rake = rake

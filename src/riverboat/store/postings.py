@@ -51,6 +51,8 @@ ALLOWED_FLOWS: frozenset[tuple[str, str]] = frozenset(
     }
 )
 
+RESULT_IS_TXN_ID = -1  # stored result meaning "the operation returns its transaction id"
+
 _CURRENCY = re.compile(r"^[A-Z]{3,8}$")
 
 
@@ -161,11 +163,12 @@ def post(
     kind: str,
     req_hash: str,
     transfers: Sequence[tuple[AccountKey, AccountKey, int]],
-    result: int = 0,
+    result: int = RESULT_IS_TXN_ID,
     now: object,
 ) -> LedgerTxn:
     """Record one balanced transaction made of ``(debit, credit, amount)`` transfers.  Refuses flows that are not
-    allowed and any balance that would go negative (except the external account)."""
+    allowed and any balance that would go negative (except the external account).  ``result`` is what the
+    operation returns (replayed on an idempotent retry); by default the transaction id."""
     deltas: dict[AccountKey, int] = {}
     for debit, credit, amount in transfers:
         if amount <= 0:

@@ -115,7 +115,6 @@ class Tournaments:
                 transfers.append((source, fees, t.fee))
             txn = post(s, accts, idem_key=idem_key, kind="t_register", req_hash=req, now=self._db.now(),
                        transfers=transfers)
-            txn.result = txn.id
             paid_buy_in, paid_fee = (0, 0) if ticket_id is not None else (t.buy_in, t.fee)
             if entry is None:
                 s.add(TournamentEntry(tournament_pk=t.id, player_id=player_id, status="registered",
@@ -183,7 +182,6 @@ class Tournaments:
             accts = lock_accounts(s, [prize, ext])
             txn = post(s, accts, idem_key=idem_key, kind="t_add_prize", req_hash=req, now=self._db.now(),
                        transfers=[(ext, prize, amount)])
-            txn.result = txn.id
             return txn.id
 
         req = request_hash("t_add_prize", tournament_id=tournament_id, amount=amount)
@@ -213,7 +211,6 @@ class Tournaments:
             transfers = [(wallet, prize, buy_in)] + ([(wallet, fees, fee)] if fee else [])
             txn = post(s, accts, idem_key=idem_key, kind=f"t_{kind}", req_hash=req, now=self._db.now(),
                        transfers=transfers)
-            txn.result = txn.id
             entry.paid_buy_in += buy_in
             entry.paid_fee += fee
             return txn.id
@@ -258,7 +255,6 @@ class Tournaments:
             accts = lock_accounts(s, [prize, wallet])
             txn = post(s, accts, idem_key=idem_key, kind="t_prize", req_hash=req, now=self._db.now(),
                        transfers=[(prize, wallet, amount)])
-            txn.result = txn.id
             return txn.id
 
         req = request_hash("t_prize", tournament_id=tournament_id, player_id=player_id, amount=amount)
@@ -326,7 +322,6 @@ class Tournaments:
             accts = lock_accounts(s, [src, dest])
             txn = post(s, accts, idem_key=idem_key, kind="jackpot_in", req_hash=req, now=self._db.now(),
                        transfers=[(src, dest, amount)])
-            txn.result = txn.id
             return txn.id
 
         req = request_hash("jackpot_in", tournament_id=tournament_id, pool=pool, amount=amount)
@@ -343,7 +338,6 @@ class Tournaments:
             accts = lock_accounts(s, [src, dest])
             txn = post(s, accts, idem_key=idem_key, kind="jackpot_out", req_hash=req, now=self._db.now(),
                        transfers=[(src, dest, amount)])
-            txn.result = txn.id
             return txn.id
 
         req = request_hash("jackpot_out", pool=pool, player_id=player_id, currency=currency, amount=amount)
@@ -378,7 +372,6 @@ class Tournaments:
         transfers += [(fees, wallet, entry.paid_fee)] if entry.paid_fee else []
         accts = lock_accounts(s, [prize, fees, wallet, ticket_acct])
         txn = post(s, accts, idem_key=idem_key, kind=kind, req_hash=req, now=self._db.now(), transfers=transfers)
-        txn.result = txn.id
         entry.status = "unregistered" if kind == "t_unregister" else "refunded"
         entry.paid_buy_in = entry.paid_fee = 0
         return txn.id
