@@ -123,7 +123,7 @@ def balance_in_cashier(page: Any) -> int:
     return int(re.sub(r"[^0-9-]", "", text))
 
 
-def sit_down(page: Any, server: Any, table_name: str) -> tuple[str, int, int]:
+def sit_down(page: Any, server: Any, table_name: str, post_now: bool = False) -> tuple[str, int, int]:
     table_id = server.table_id(table_name)
     page.click(f"[data-testid='open-{table_id}']")
     sit = page.locator("button[data-testid^='sit-']").first
@@ -132,6 +132,8 @@ def sit_down(page: Any, server: Any, table_name: str) -> tuple[str, int, int]:
     sit.click()
     page.wait_for_selector("[data-testid='amount-dialog']")
     buy_in = int(re.sub(r"[^0-9]", "", page.locator("[data-testid='amount-input']").input_value()))
+    if post_now:
+        page.uncheck("[data-testid='wait-for-bb']")
     page.click("[data-testid='amount-ok']")
     page.wait_for_selector(f"[data-testid='seat-{seat}'].seat--hero")
     return table_id, seat, buy_in
@@ -223,3 +225,35 @@ def test_register_sit_play_to_showdown_leave_and_balance_changes(
     assert balance == START_CHIPS - buy_in + cash_out
     assert page.locator("[data-testid='user-balance']").inner_text() == f"{balance:,}"
     assert assert_no_foreign_down_cards(recorder.frames, seat) >= 1
+
+
+@pytest.mark.slow
+def test_r_disc_reconnect_keeps_the_seat(new_page: Any, live_server: Any, calling_bots: Any, screenshot: Any) -> None:
+    """R-DISC / R-TIME-5: reloading the page mid-hand (a disconnect and a reconnect with the same token) brings the
+    player back to the same seat with the same cards; a cash player sat out by the disconnect (R-DISC-3) sits in
+    again with one click (R-SITOUT-5). No console errors, and no foreign face-down cards on either connection."""
+    page = new_page()
+    recorder = FrameRecorder(page)
+    register(page, live_server.url)
+    table_id, seat, buy_in = sit_down(page, live_server, "WebReconnect", post_now=True)
+    calling_bots.seat(table_id, [s for s in (1, 2, 3) if s != seat][:2], buy_in)
+    hero_cards = page.locator(f"[data-testid='cards-{seat}'] .card[data-card]:not([data-card=''])")
+    hero_cards.first.wait_for(timeout=30_000)
+    page.wait_for_function(
+        f"document.querySelectorAll(\"[data-testid='cards-{seat}'] .card:not([data-card=''])\").length === 2")
+    before = sorted(hero_cards.evaluate_all("cs => cs.map(c => c.dataset.card)"))
+    hand_before = page.locator(".hand-id").inner_text()
+    page.reload()
+    page.wait_for_selector(f"[data-testid='seat-{seat}'].seat--hero")
+    if page.locator(".hand-id").count() and page.locator(".hand-id").inner_text() == hand_before:
+        page.wait_for_function(
+            f"document.querySelectorAll(\"[data-testid='cards-{seat}'] .card:not([data-card=''])\").length === 2")
+        assert sorted(hero_cards.evaluate_all("cs => cs.map(c => c.dataset.card)")) == before
+    sit_in = page.locator("[data-testid='sit-in']")
+    if sit_in.count():
+        sit_in.click()
+        page.wait_for_selector("[data-testid='sit-out']")
+    screenshot(page, "live_reconnected")
+    assert page.locator(f"[data-testid='seat-{seat}'] [data-testid='name-{seat}']").inner_text() == \
+        page.locator("[data-testid='user-name']").inner_text()
+    assert_no_foreign_down_cards(recorder.frames, seat)

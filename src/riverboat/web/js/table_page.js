@@ -7,22 +7,26 @@ import { api } from "./api.js";
 import { TableStore, modelFromView } from "./table_model.js";
 import { TableView } from "./table_view.js";
 
-function amountDialog({ title, text, min, max, initial, currency, confirm }) {
+function amountDialog({ title, text, min, max, initial, currency, confirm, waitOption = false }) {
   return new Promise((resolve) => {
+    // R-NEWPLAYER: a new player either waits for the big blind to reach them or posts it at once.
+    const wait = el("input", { type: "checkbox", checked: true, "data-testid": "wait-for-bb" });
     const input = el("input", { type: "text", inputmode: "decimal", "data-testid": "amount-input",
       value: formatMoney(initial, currency).replace(/[€$£,]/g, "") });
     const error = el("p", { class: "form-error", "data-testid": "amount-error" });
     const dialog = el("dialog", { "data-testid": "amount-dialog" },
       el("form", { method: "dialog" },
         el("h3", {}, title), el("p", { class: "muted" }, text),
-        el("label", { class: "field" }, "Amount", input), error,
+        el("label", { class: "field" }, "Amount", input),
+        waitOption ? el("label", { class: "field-inline" }, wait, " Wait for the big blind (untick to post it now)") : null,
+        error,
         el("div", { style: { display: "flex", gap: "0.5rem", justifyContent: "flex-end" } },
           el("button", { class: "btn", value: "cancel", "data-testid": "amount-cancel" }, "Cancel"),
           el("button", { class: "btn btn-primary", value: "ok", "data-testid": "amount-ok" }, confirm))));
     dialog.addEventListener("close", () => {
       const value = parseMoney(input.value, currency);
       dialog.remove();
-      resolve(dialog.returnValue === "ok" ? value : null);
+      resolve(dialog.returnValue === "ok" ? (waitOption ? { amount: value, waitForBb: wait.checked } : value) : null);
     });
     dialog.querySelector("form").addEventListener("submit", (ev) => {
       if (ev.submitter && ev.submitter.value === "cancel") return;
@@ -127,9 +131,11 @@ export class TablePage {
       title: `Buy in at ${model.name}`,
       text: `Minimum ${formatMoney(min, model.currency)}${max !== null ? `, maximum ${formatMoney(max, model.currency)}` : ", no maximum"}${balance !== undefined ? `. Your balance: ${formatMoney(balance, model.currency)}` : ""}.`,
       min, max, initial: max !== null ? max : min, currency: model.currency, confirm: "Sit down",
+      waitOption: model.family !== "stud",
     });
     if (amount === null) return;
-    const ok = await this.command("sit", { seat, buy_in: amount });
+    const fields = typeof amount === "object" ? { buy_in: amount.amount, wait_for_bb: amount.waitForBb } : { buy_in: amount };
+    const ok = await this.command("sit", { seat, ...fields });
     if (ok) { await this.ctx.session.refresh(); this.ctx.connection.send("resync").catch(() => {}); }
   }
 
