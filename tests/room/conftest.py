@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import re
 import shutil
+import tempfile
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -34,14 +35,19 @@ def room_sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture
-def store(room_sqlite_template: Path, tmp_path: Path) -> Iterator[Store]:
-    path = tmp_path / "room.sqlite3"
+def store(room_sqlite_template: Path) -> Iterator[Store]:
+    """A private copy of the migrated database, in RAM-backed /dev/shm when available: the store commits with
+    ``synchronous=FULL`` and the room tests settle thousands of hands, so fsyncs on a busy disk dominate."""
+    shm = Path("/dev/shm")
+    folder = Path(tempfile.mkdtemp(prefix="rb-room-", dir=shm if shm.is_dir() else None))
+    path = folder / "room.sqlite3"
     shutil.copy(room_sqlite_template, path)
     st = Store(f"sqlite:///{path}", password_hasher=FAST_HASHER)
     try:
         yield st
     finally:
         st.dispose()
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def make_players(store: Store, n: int, deposit: int = 10_000, currency: str = "EUR") -> list[int]:
