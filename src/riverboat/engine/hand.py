@@ -65,7 +65,7 @@ class Hand:
         "_min_raise", "_raises", "_last_aggr", "_round_actions", "_legal", "_bb_pos", "_queue", "_qi",
         "_completed", "_big_used", "_open_pair", "_discards", "_round_discards", "_muck", "_split_agreed",
         "_split_open", "_split_voting", "_rit_votes", "_runs", "result", "_community_card", "_pot_collected",
-        "_odd_chip", "_dead_money", "_showed_first", "_bring_in_pos", "_round_first", "_rit_checked",
+        "_odd_chip", "_full_bet", "_dead_money", "_showed_first", "_bring_in_pos", "_round_first", "_rit_checked",
     )
 
     def __init__(self, config: HandConfig) -> None:
@@ -149,6 +149,7 @@ class Hand:
         self._bring_in_pos: int | None = None
         self._round_first = 0
         self._rit_checked = False
+        self._full_bet = False
         self._post_forced()
         self._start_street(0)
         self._run()
@@ -383,6 +384,7 @@ class Hand:
         stud = self.game.kind is Kind.STUD
         structure = self.structure
         self._raises = 0
+        self._full_bet = False
         self._last_aggr = None
         self._round_actions = 0
         self._acted_level = [-1] * n
@@ -394,13 +396,20 @@ class Hand:
         first: int
         if s == 0 and stud:
             cands = [i for i in range(n) if not self.folded[i]]
-            first = min(cands, key=lambda i: (bring_in_key(self._last_up(i), self.game.bring_in)  # type: ignore[arg-type]
-                                               , i))
+            rule = self.game.bring_in
+            assert rule is not None
+            first = min(cands, key=lambda i: (bring_in_key(self._last_up(i), rule), i))
+            k = 0
+            while self.allin[first] and k < n:  # the low card is all-in from the ante: the next player brings in
+                first = (first + 1) % n
+                k += 1
             if self.stakes.bring_in and not self.allin[first]:
                 self._bring_in_pos = first
                 self._completed = structure is not Structure.FIXED_LIMIT
         elif s == 0 and self._bb_pos is not None:
             first = (self._bb_pos + 1) % n
+            # R-FL-4 / R-LIMIT-GEN-2: the big blind is a full bet (PHH reading: it is not)
+            self._full_bet = self.game.fl_cap_counts_blind
             if self.structure is Structure.FIXED_LIMIT and self.game.fl_cap_counts_blind:
                 self._raises = 1  # R-FL-4: the big blind is the first bet
         else:
@@ -420,8 +429,9 @@ class Hand:
         self._emit("street", None, street=s)
         self._round_first = first
         live = [i for i in range(n) if self._pending[i]]
-        if not live or (len(live) == 1 and self.bets[live[0]] >= self.cur_bet and self._bring_in_pos is None):
-            self._pending = [False] * n
+        if not live or (len(live) == 1 and self.bets[live[0]] >= self.cur_bet):
+            self._pending = [False] * n  # nobody to bet against: no betting round (and no bring-in)
+            self._bring_in_pos = None
             self._actor = None
             return
         self._actor = self._next_pending_from(first)
@@ -478,7 +488,8 @@ class Hand:
         lo = hi = 0
         allowed = ()
         level = self._acted_level[i]
-        if stack > call and (level < 0 or cur - level >= self._min_raise) and self._others_can_act(i):
+        if stack > call and (level < 0 or not self._full_bet or cur - level >= self._min_raise) and \
+                self._others_can_act(i):
             lo, hi, allowed = self._aggressive_bounds(i, completing=not self._completed)
             if hi:
                 if not self._completed:
@@ -498,9 +509,10 @@ class Hand:
         return LegalActions(seat, frozenset(kinds), call=call, min_to=lo, max_to=hi, allowed_to=allowed)
 
     def _others_can_act(self, i: int) -> bool:
-        folded, allin = self.folded, self.allin
+        """Some other player could still call a raise (a raise nobody can call is not offered)."""
+        folded, allin, stacks, bets, cur = self.folded, self.allin, self.stacks, self.bets, self.cur_bet
         for j in range(self.n):
-            if j != i and not folded[j] and not allin[j]:
+            if j != i and not folded[j] and not allin[j] and stacks[j] + bets[j] > cur:
                 return True
         return False
 
@@ -633,6 +645,8 @@ class Hand:
             self._min_raise = max(self._min_raise, increment)
         if kind is K.COMPLETE:
             self._completed = True
+        if full:
+            self._full_bet = True
         self.cur_bet = amount
         self._last_aggr = i
         for j in range(self.n):
@@ -780,6 +794,10 @@ class Hand:
             else:
                 nxt = self._next_pending_from(self._round_first) if any(self._pending) else None
             if nxt is not None:
+                if self.bets[nxt] >= self.cur_bet and not self._others_can_act(nxt):
+                    self._pending[nxt] = False  # nothing to call and nobody to bet against: no decision
+                    self._actor = nxt
+                    continue
                 self._actor = nxt
                 return
             self._close_round()
