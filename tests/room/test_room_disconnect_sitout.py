@@ -40,6 +40,19 @@ async def test_r_disc_1_disconnected_player_who_has_bet_gets_30_seconds_then_che
     assert table.seats[0].sitting_out  # R-DISC-3: sat out from the next hand
 
 
+async def test_r_disc_1_disconnected_player_who_has_not_bet_is_on_the_20_second_timer(
+    room: Room, store: Store, clock: FakeClock
+) -> None:
+    """R-DISC-1 implementation note: a disconnected player who has not bet is handled by R-TIME-1 (20 s)."""
+    _tid, table, players = await seat_players(room, store, NL, 3, 500)
+    room.detach(players[0])
+    await room.quiesce()
+    await clock.advance(19.9)
+    assert table.hand is not None and table.hand.to_act == 0
+    await clock.advance(0.2)
+    assert acted(table) == [(0, "fold")]
+
+
 async def test_r_disc_1_fold_when_check_is_not_possible(room: Room, store: Store, clock: FakeClock) -> None:
     _tid, table, players = await seat_players(room, store, NL, 3, 500)
     await act_as_seat(room, table, 0, "call")

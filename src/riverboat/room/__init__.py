@@ -5,55 +5,73 @@ I/O; the server feeds commands in and receives per-player JSON-able dicts throug
 
 Public API (stable; additive changes only)::
 
-    from riverboat.room import Room, TableSpec, SpeedSpec, RoomError, Clock, RealClock, FakeClock
+    from riverboat.room import Room, TableSpec, SpeedSpec, TableSettings, RoomError, Clock, RealClock, FakeClock
 
-    room = Room(store, clock=RealClock(), rng=None)   # rng None -> secrets.SystemRandom (CSPRNG shuffles)
-    await room.start()      # voids hands left unsettled by a crash (R-SERVER) via store.ledger, starts actors
-    await room.stop()       # finishes nothing new: hands in progress are voided and refunded, stacks stay escrowed
+    room = Room(store, clock=RealClock(), rng=None,      # rng None -> secrets.SystemRandom (CSPRNG shuffles)
+                cash_out_on_crash=True, aai_per_24h=2)   # R-SERVER-3 flag; R-AAI-2 allowance
+    await room.start()      # voids hands left unsettled by a crash (R-SERVER) -> list[(table_id, hand_id)]
+    await room.stop()       # hands in progress are voided (R-SERVER-1), every table stack is cashed out
 
     table_id: str = await room.open_table(TableSpec(
         name="Riga", game="holdem", structure="NL",          # structure: "FL" "SL" "PL" "HPL" "NL"
-        small_blind=1, big_blind=2,                          # minor units (cents); ints only, never floats
-        max_seats=6, min_buy_in=40, max_buy_in=200,          # max_buy_in None = "all the player's money" (FL/SL)
+        small_blind=5, big_blind=10,                         # minor units (cents); ints only, never floats
+        ante=0, bring_in=0, small_bet=0, big_bet=0, spread=(),   # stud / FL (default small_bet = big_blind) / SL
+        max_seats=6, min_buy_in=400, max_buy_in=2000,        # max_buy_in None = "all the player's money" (FL/SL)
         currency="EUR",                                      # "PLAY" = play money: never raked (R-GEN-3)
         rake="ipoker",                                       # "ipoker" | "uvs_002" | "uvs_004" | "none"
-        mixed=None,                                          # "horse" | "8game" -> game/structure rotate
-        settings={...}))                                     # TableSettings fields, see room.settings
-
-    room.lobby() -> list[dict]          # one dict per table: id, name, game, structure, stakes, currency, seats
-                                        # taken/max, average pot, players/flop %, hands played, speed pools too
-    room.table_info(table_id) -> dict   # public state: seats (player, stack, status), button, blinds, hand view
-    room.view(player_id, table_id) -> dict   # that player's full view (own hole cards only, legal actions, timer)
+        mixed=None,                                          # "horse" | "8game": game/structure rotate
+        settings={"action_seconds": 20, ...}))               # TableSettings fields (every CONFLICT/UNCLEAR
+                                                             # reading is one), see riverboat.room.settings
+    room.lobby() -> list[dict]          # per table: id, name, kind "cash", game, structure, stakes, currency,
+                                        # seats_taken/max_seats, average_pot, players_per_flop_pct, hands_played;
+                                        # per pool: kind "speed", players, hands_running, hands_played, average_pot
+    room.table_info(table_id) -> dict   # spectator view: table header, seats, button, hand (no hole cards), timer
+    room.view(player_id, table_id) -> dict   # that player's view (own hole cards, "you", legal actions if to act)
+    room.tables_of(player_id) -> list[str]
 
     await room.sit(player_id, table_id, seat, buy_in, wait_for_bb=True)  # R-BUYIN, R-NEWPLAYER, R-CASH-2
-    await room.act(player_id, table_id, kind, amount=None, cards=None)   # kind: fold check call bet raise
-                                        # complete bring_in discard stand_pat ... (engine ActionKind names)
+    await room.act(player_id, table_id, kind, amount=None, cards=None)   # kind: engine ActionKind value: fold
+                                        # check call bet raise (amount = raise-TO) bring_in complete straddle
+                                        # draw (cards=["Ah","Td"]) stand_pat run_twice run_once agree_split ...
     await room.sit_out(player_id, table_id)      # applies to ALL the player's cash tables (R-SITOUT-4)
     await room.sit_in(player_id, table_id, post=False)  # post=True: post BB (+dead SB) now, else wait for BB
-    await room.leave(player_id, table_id)        # any time (R-CASH-3); mid-hand the hand is folded first
-    await room.top_up(player_id, table_id, amount)   # between hands (during a hand: applied after it ends)
+    await room.leave(player_id, table_id)        # any time (R-CASH-3) -> {"pending": bool, "cashed_out": int|None}
+    await room.top_up(player_id, table_id, amount)   # between hands (during a hand it is applied after it)
+    await room.watch(player_id, table_id)        # spectate: public events and views
 
     pool_id: str = await room.open_speed_pool(SpeedSpec(name=..., game="holdem", structure="NL", small_blind=..,
                                                        big_blind=.., table_size=6, min_buy_in=.., max_buy_in=..))
     await room.join_speed(player_id, pool_id, buy_in)
+    await room.speed_act(player_id, pool_id, kind, amount=None, cards=None)
     await room.fast_fold(player_id, pool_id)     # any time once dealt in: folds and re-deals at once (R-SPEED)
     await room.leave_speed(player_id, pool_id)
 
     room.attach(player_id, sink)        # sink: async callable(dict). Attaching (again) = (re)connect: the player
                                         # immediately gets {"type": "table_state", ...} for each of their tables
-    room.detach(player_id)              # disconnect: R-DISC / R-AAI timers start (30 s), cash -> sit out
+    room.detach(player_id)              # disconnect: R-DISC timers (30 s reconnect window); cash tables sit out
 
 Every command raises ``RoomError(code, message)`` on bad input and changes nothing. Codes: ``no_table``,
-``no_pool``, ``seat_taken``, ``bad_seat``, ``already_seated``, ``not_seated``, ``bad_amount``, ``buy_in_range``,
-``insufficient_funds``, ``not_your_turn``, ``illegal_action``, ``hand_in_progress``, ``table_closed``,
-``bad_settings``.
+``no_pool``, ``seat_taken``, ``bad_seat``, ``already_seated``, ``not_seated``, ``not_in_hand``, ``bad_amount``,
+``buy_in_range``, ``insufficient_funds``, ``not_your_turn``, ``illegal_action``, ``table_closed``,
+``bad_settings`` (and ``not_found``/``bad_request`` for other store refusals).
 
-Messages pushed to sinks (all JSON-able): ``{"type": "table_state", "table": id, "view": {...}}`` (full view of
-one table for that player) and ``{"type": "event", "table": id, "event": {...}}`` (one engine or table event the
-player may see: hole cards reach their owner only, R-GEN-5), and ``{"type": "speed", "pool": id, ...}``.
+Messages pushed to sinks (all JSON-able):
+
+- ``{"type": "table_state", "table": id, "view": {...}}``: the full view of one table for that player;
+- ``{"type": "event", "table": id, "event": {"kind": ..., ...}}``: an engine event the player may see (hole cards
+  reach their owner only, R-GEN-5) or a table event (``seated``, ``sat_out``, ``sat_in``, ``left``, ``evicted``,
+  ``hand_started``, ``hand_over``, ``timed_out``, ``timebank``, ``auto_draw``, ``topped_up``...);
+- Speed Poker: ``{"type": "speed", "pool": id, "event": "dealt"|"your_turn"|"fast_folded"|"hand_over"|"left"|
+  "state", "hand": key, "seat": n, "view": {...}}`` and ``{"type": "event", "pool": id, "hand": key, "event": ...}``.
 
 Time: every timer goes through the injected :class:`Clock`. ``FakeClock`` never sleeps; ``await
-clock.advance(seconds)`` fires due timers in order and lets every table actor finish its work in between.
+clock.advance(seconds)`` fires due timers in order and lets every table actor finish its work in between
+(``await room.quiesce()`` waits for that explicitly).
+
+Modules: ``clock`` (clocks), ``actor`` (single-writer queue), ``table`` (cash table), ``speed`` (Speed Poker),
+``room`` (facade), ``seating`` / ``blinds`` / ``timers`` / ``disconnect`` / ``autodraw`` (rules as pure code),
+``rake`` + ``rake_tables.json`` (R-RAKE data), ``settings``, ``gateway`` (store calls off the event loop),
+``history_text`` (PHH of each hand for the store).
 """
 
 from riverboat.room.clock import Clock, FakeClock, RealClock

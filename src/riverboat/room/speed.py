@@ -416,8 +416,8 @@ class SpeedPool:
             p.timebank = refill(self.settings, p.timebank)
             if p.current == sh.key:
                 p.current = None
-                if not p.leaving and not p.away and self.available(p) > 0:
-                    self._enqueue(p)
+            if p.current is None and not p.leaving and not p.away and self.available(p) > 0:
+                self._enqueue(p)  # no-op for players already waiting
             self._send(pid, {"type": "speed", "event": "hand_over", "hand": sh.key,
                              "net": changes[pid], "stack": self.available(p)})
         for pid in list(sh.players.values()):
