@@ -218,6 +218,8 @@ def test_register_sit_play_to_showdown_leave_and_balance_changes(
     if draw:
         assert clicks.get("draw", 0) >= 1, clicks
     screenshot(page, f"live_{family}_showdown")
+    if family == "holdem":
+        screenshot(page, "table")  # the picture the README shows (docs/screenshots/table.png)
     balance, kinds = leave_and_check_balance(page)
     assert "buy in" in kinds and "cash out" in kinds, kinds
     cash_out = movement_amounts(page, "cash out")[0]
@@ -225,6 +227,13 @@ def test_register_sit_play_to_showdown_leave_and_balance_changes(
     assert balance == START_CHIPS - buy_in + cash_out
     assert page.locator("[data-testid='user-balance']").inner_text() == f"{balance:,}"
     assert assert_no_foreign_down_cards(recorder.frames, seat) >= 1
+    # R-INTEG-8 / issue #6: the finished hands are in the hand history, with the events this player may see.
+    page.goto(f"{live_server.url}/#/history")
+    page.wait_for_selector("[data-testid='hands'] tbody tr")
+    page.locator("[data-testid='hands'] tbody tr button").first.click()
+    page.wait_for_selector("[data-testid='hand-detail'] .hand-log li")
+    assert "shows" in page.locator("[data-testid='hand-detail']").inner_text() or \
+        "wins" in page.locator("[data-testid='hand-detail']").inner_text()
 
 
 @pytest.mark.slow
@@ -254,6 +263,13 @@ def test_r_disc_reconnect_keeps_the_seat(new_page: Any, live_server: Any, callin
         sit_in.click()
         page.wait_for_selector("[data-testid='sit-out']")
     screenshot(page, "live_reconnected")
+    # Phone width: the same table, and every action button (when it is our turn) inside the viewport.
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.wait_for_timeout(200)
+    screenshot(page, "live_table_phone")
+    for box in page.locator(".action-bar button").evaluate_all(
+        "bs => bs.map(b => { const r = b.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; })"):
+        assert box[0] >= 0 and box[1] >= 0 and box[2] <= 390.5 and box[3] <= 844.5, box
     assert page.locator(f"[data-testid='seat-{seat}'] [data-testid='name-{seat}']").inner_text() == \
         page.locator("[data-testid='user-name']").inner_text()
     assert_no_foreign_down_cards(recorder.frames, seat)
