@@ -99,6 +99,7 @@ class Bot:
         self._busy: set[str] = set()
         self._dirty: set[str] = set()
         self._sent_at: dict[str, float] = {}
+        self._used: dict[str, dict[str, Any]] = {}  # the view each table's last decision was made on
         self._tasks: set[asyncio.Task[None]] = set()
         self.stopped = False
         client.on_frame.append(self._on_frame)
@@ -119,8 +120,8 @@ class Bot:
             self._dirty.add(table)
             return
         view = self.client.views.get(table)
-        if not view or legal_of(view) is None:
-            return
+        if not view or legal_of(view) is None or view is self._used.get(table):
+            return  # no decision, or one already answered (the room sends a new view for the next decision)
         self._busy.add(table)
         task = asyncio.get_running_loop().create_task(self._act(table))
         self._tasks.add(task)
@@ -132,14 +133,17 @@ class Bot:
                 await asyncio.sleep(self.think)
             view = self.client.views.get(table) or {}
             decision = decision_from_view(table, view)
-            if decision is None or self.stopped:
+            if decision is None or self.stopped or view is self._used.get(table):
                 return
+            self._used[table] = view
             try:
                 move = self.strategy.decide(decision)
             except Exception:  # a strategy bug must not stall the table: fall back to the passive move
                 log.exception("strategy failed; playing passively")
                 move = passive_move(decision)
             reply = await self._send(table, move)
+            if reply.get("type") == "error":
+                self._sent_at.pop(table, None)  # a refused action causes no broadcast: no latency sample
             if reply.get("type") == "error" and reply.get("code") not in ("not_your_turn",):
                 self.refused += 1
                 log.debug("move %s refused: %s", move, reply)

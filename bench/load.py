@@ -1,0 +1,268 @@
+"""Load benchmark: N bot clients over real WebSockets against one ``riverboat serve`` process.
+
+For each N in ``--bots`` (default 500 and 2000):
+
+1. creates N funded accounts and their session tokens directly in a fresh SQLite database (cheap argon2id: the
+   bench measures table play, not password hashing), and ceil(N / 6) six-max play-money NL Hold'em tables;
+2. starts ``riverboat serve --tables ... --no-bots`` in a subprocess (one server process, uvicorn, one core);
+3. connects N protocol clients (``riverboat.bots``) in this process on uvloop, sits each at its seat, and lets them
+   play (check/call bots that think ``--think`` seconds before each action, like people do);
+4. measures, over ``--duration`` seconds after a warm-up: hands/s (distinct ``hand_over`` events), actions/s, and the
+   latency from an ``act`` frame sent to the first frame about that table received back (the broadcast of the
+   action): p50 / p99 / max; and the server's CPU use;
+5. then runs the peer baseline in the same run: a bare Starlette echo WebSocket server on the same uvicorn
+   settings (``bench/echo_peer.py``), N clients each sending one message per measured per-bot action interval,
+   round-trip p50 / p99.
+
+The last line printed is one JSON object with every figure. Run: ``.venv/bin/python bench/load.py --bots 500 2000``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import math
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+from argon2 import PasswordHasher
+
+from riverboat.bots import CallingStation, ProtocolClient
+from riverboat.bots.player import Bot
+from riverboat.store import Store
+
+ROOT = Path(__file__).resolve().parents[1]
+FAST_HASHER = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def pct(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    k = min(len(ordered) - 1, max(0, math.ceil(p / 100 * len(ordered)) - 1))
+    return ordered[k]
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def wait_health(url: str, proc: subprocess.Popen[bytes], timeout: float = 120.0) -> None:
+    deadline = time.monotonic() + timeout
+    with httpx.Client(timeout=2.0) as http:
+        while time.monotonic() < deadline:
+            if proc.poll() is not None:
+                raise RuntimeError(f"server exited with {proc.returncode}")
+            try:
+                if http.get(url).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+    raise RuntimeError("server not ready")
+
+
+def make_accounts(url: str, n: int) -> list[tuple[int, str]]:
+    store = Store(url, password_hasher=FAST_HASHER)
+    store.upgrade()
+    out = []
+    for i in range(n):
+        name = f"load{i:05d}"
+        info = store.accounts.register(name, "load-password")
+        store.ledger.deposit(info.id, "PLAY", 1_000_000, f"load-dep:{info.id}")
+        out.append((info.id, store.accounts.login(name, "load-password")))
+    store.dispose()
+    return out
+
+
+async def run_riverboat(n: int, duration: float, warmup: float, think: float, tmp: Path) -> dict[str, Any]:
+    db = tmp / f"load-{n}.sqlite3"
+    url = f"sqlite:///{db}"
+    t0 = time.perf_counter()
+    accounts = await asyncio.to_thread(make_accounts, url, n)
+    setup_s = time.perf_counter() - t0
+    n_tables = math.ceil(n / 6)
+    tables = [{"name": f"Load {i}", "game": "holdem", "structure": "NL", "small_blind": 50, "big_blind": 100,
+               "max_seats": 6, "min_buy_in": 4000, "max_buy_in": 20000, "currency": "PLAY",
+               "settings": {"between_hands_seconds": 1.0, "action_seconds": 30}} for i in range(n_tables)]
+    tables_file = tmp / f"tables-{n}.json"
+    tables_file.write_text(json.dumps(tables))
+    port = free_port()
+    log = (tmp / f"server-{n}.log").open("wb")
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "from riverboat.cli import main; main()", "serve", "--port", str(port),
+         "--database-url", url, "--tables", str(tables_file), "--no-bots", "--frame-rate", "1000"],
+        stdout=log, stderr=subprocess.STDOUT, cwd=str(tmp))
+    try:
+        await asyncio.to_thread(wait_health, f"http://127.0.0.1:{port}/health", proc)
+        async with httpx.AsyncClient(timeout=30) as http:
+            lobby = (await http.get(f"http://127.0.0.1:{port}/api/lobby")).json()["tables"]
+        table_ids = [t["id"] for t in sorted(lobby, key=lambda t: int(t["name"].split()[1]))]
+        ws_url = f"ws://127.0.0.1:{port}/ws"
+        latencies: list[float] = []
+        hands: set[str] = set()
+        actions = 0
+        measuring = False
+
+        def on_act(table: str, seconds: float) -> None:
+            if measuring:
+                latencies.append(seconds)
+
+        def on_frame(frame: dict[str, Any]) -> None:
+            if measuring and frame.get("type") == "event":
+                ev = frame.get("event") or {}
+                if ev.get("kind") == "hand_over" and "hand_id" in ev:
+                    hands.add(ev["hand_id"])
+
+        clients: list[ProtocolClient] = []
+        bots: list[Bot] = []
+        t0 = time.perf_counter()
+        sem = asyncio.Semaphore(100)
+
+        async def join(i: int, token: str) -> None:
+            async with sem:
+                client = ProtocolClient(ws_url, token)
+                client.on_frame.append(on_frame)
+                await client.connect(timeout=60)
+                clients.append(client)
+                jitter = think * random.uniform(0.5, 1.5)
+                bots.append(Bot(client, CallingStation(), think=jitter, on_act=on_act))
+                await client.sit(table_ids[i // 6], i % 6, 10_000)
+
+        await asyncio.gather(*(join(i, tok) for i, (_, tok) in enumerate(accounts)))
+        connect_s = time.perf_counter() - t0
+        await asyncio.sleep(warmup)
+        cpu0 = cpu_seconds(proc.pid)
+        actions0 = sum(b.actions for b in bots)
+        measuring = True
+        t_start = time.perf_counter()
+        await asyncio.sleep(duration)
+        measuring = False
+        elapsed = time.perf_counter() - t_start
+        actions = sum(b.actions for b in bots) - actions0
+        cpu = (cpu_seconds(proc.pid) - cpu0) / elapsed
+        connected = sum(1 for c in clients if not c.closed.is_set())
+        for bot in bots:
+            bot.stopped = True
+        await asyncio.gather(*(c.close() for c in clients), return_exceptions=True)
+        return {
+            "bots": n, "tables": n_tables, "connected": connected, "setup_s": round(setup_s, 1),
+            "connect_s": round(connect_s, 1), "seconds": round(elapsed, 1),
+            "hands_per_s": round(len(hands) / elapsed, 1), "actions_per_s": round(actions / elapsed, 1),
+            "latency_p50_ms": round(pct(latencies, 50) * 1000, 1),
+            "latency_p99_ms": round(pct(latencies, 99) * 1000, 1),
+            "latency_max_ms": round(max(latencies) * 1000, 1) if latencies else None,
+            "latency_samples": len(latencies), "server_cpu": round(cpu, 2),
+        }
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            await asyncio.to_thread(proc.wait, 120)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+async def run_echo_peer(n: int, interval: float, duration: float, warmup: float) -> dict[str, Any]:
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, str(ROOT / "bench" / "echo_peer.py"), str(port)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        await asyncio.to_thread(wait_health, f"http://127.0.0.1:{port}/health", proc)
+        rtts: list[float] = []
+        sent = 0
+        state = {"measuring": False, "stop": False}
+        payload = json.dumps({"v": 1, "type": "act", "table": "t1-load-000000", "kind": "call", "id": 1})
+        sem = asyncio.Semaphore(100)
+
+        async def client() -> None:
+            nonlocal sent
+            async with sem:
+                ws = await websockets.connect(f"ws://127.0.0.1:{port}/ws", open_timeout=60, ping_interval=None,
+                                              compression=None)
+            try:
+                await asyncio.sleep(random.uniform(0, interval))
+                while not state["stop"]:
+                    t = time.perf_counter()
+                    await ws.send(payload)
+                    await ws.recv()
+                    if state["measuring"]:
+                        rtts.append(time.perf_counter() - t)
+                        sent += 1
+                    await asyncio.sleep(interval * random.uniform(0.5, 1.5))
+            finally:
+                await ws.close()
+
+        tasks = [asyncio.create_task(client()) for _ in range(n)]
+        await asyncio.sleep(warmup)
+        cpu0 = cpu_seconds(proc.pid)
+        state["measuring"] = True
+        t0 = time.perf_counter()
+        await asyncio.sleep(duration)
+        state["measuring"] = False
+        elapsed = time.perf_counter() - t0
+        cpu = (cpu_seconds(proc.pid) - cpu0) / elapsed
+        state["stop"] = True
+        await asyncio.gather(*tasks, return_exceptions=True)
+        return {"clients": n, "messages_per_s": round(sent / elapsed, 1),
+                "rtt_p50_ms": round(pct(rtts, 50) * 1000, 2), "rtt_p99_ms": round(pct(rtts, 99) * 1000, 2),
+                "server_cpu": round(cpu, 2)}
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(60)
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--bots", type=int, nargs="+", default=[500, 2000])
+    parser.add_argument("--duration", type=float, default=20.0)
+    parser.add_argument("--warmup", type=float, default=5.0)
+    parser.add_argument("--think", type=float, default=0.3, help="mean seconds a bot waits before acting")
+    parser.add_argument("--db-dir", default="/dev/shm" if Path("/dev/shm").is_dir() else None,
+                        help="where the SQLite database goes (default tmpfs: the bench measures the server, not fsync)")
+    args = parser.parse_args()
+    results: dict[str, Any] = {"think_s": args.think, "cpus": os.cpu_count(), "load_avg_before": os.getloadavg()[0],
+                               "db_dir": args.db_dir, "riverboat": [], "echo_peer": []}
+    with tempfile.TemporaryDirectory(prefix="rb-load-", dir=args.db_dir) as tmp:
+        for n in args.bots:
+            rb = await run_riverboat(n, args.duration, args.warmup, args.think, Path(tmp))
+            print(f"riverboat  bots={n:5d} tables={rb['tables']:4d} connected={rb['connected']:5d} "
+                  f"hands/s={rb['hands_per_s']:7.1f} actions/s={rb['actions_per_s']:7.1f} "
+                  f"p50={rb['latency_p50_ms']:7.1f} ms p99={rb['latency_p99_ms']:7.1f} ms "
+                  f"server cpu={rb['server_cpu']:.2f}", flush=True)
+            results["riverboat"].append(rb)
+            per_bot_interval = n / rb["actions_per_s"] if rb["actions_per_s"] else args.think
+            peer = await run_echo_peer(n, per_bot_interval, args.duration, args.warmup)
+            print(f"echo peer  clients={n:5d} msgs/s={peer['messages_per_s']:7.1f} "
+                  f"p50={peer['rtt_p50_ms']:6.2f} ms p99={peer['rtt_p99_ms']:6.2f} ms "
+                  f"server cpu={peer['server_cpu']:.2f}", flush=True)
+            results["echo_peer"].append(peer)
+    print(json.dumps(results))
+
+
+if __name__ == "__main__":
+    try:
+        import uvloop
+
+        uvloop.install()
+    except ImportError:  # pragma: no cover
+        pass
+    asyncio.run(main())
