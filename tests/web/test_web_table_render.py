@@ -192,8 +192,10 @@ def test_no_action_button_hidden_at_phone_or_desktop_width(
 ) -> None:
     """Issue #6: at 390x844 and 1366x768 every action button is inside the viewport and not covered."""
     viewport = viewports[label]
+    page = new_page(viewport)
     for name in FIXTURES_WITH_ACTIONS:
-        page = open_fixture(new_page, static_url, name, viewport)
+        page.goto(f"{static_url}/harness/table.html?fixture={name}")
+        page.wait_for_selector("body[data-ready='1']")
         buttons = page.locator(".action-bar button, .pot-shortcuts button")
         assert buttons.count() >= 2, name
         for i in range(buttons.count()):
@@ -209,7 +211,6 @@ def test_no_action_button_hidden_at_phone_or_desktop_width(
             )
             assert on_top == button.evaluate("b => b.outerHTML"), (name, button.inner_text())
         screenshot(page, f"table_{name}_{label}")
-        page.context.close()
 
 
 def test_four_colour_deck_option(new_page: Any, static_url: str, screenshot: Any) -> None:
@@ -236,3 +237,47 @@ def test_chip_amounts_are_integers_formatted_without_floats(new_page: Any, stati
         }"""
     )
     assert result == ["€1.50", "€1,234,567.89", "1,234,567", "-€0.05", 150, 7, None, None, 1000]
+
+
+def open_lobby(new_page: Any, static_url: str, viewport: dict[str, int] | None = None) -> Any:
+    page = new_page(viewport or DESKTOP)
+    page.goto(f"{static_url}/harness/lobby.html")
+    page.wait_for_selector("body[data-ready='1']")
+    return page
+
+
+def test_r_fee_1_lobby_info_icon_shows_buy_in_and_fee(new_page: Any, static_url: str) -> None:
+    """R-FEE-1: the "i" icon of a tournament shows the buy-in (to the prize pool) and the entry fee (to the house);
+    Sit & Go, tournaments and Twister each have their tab."""
+    page = open_lobby(new_page, static_url)
+    page.click("[data-tab='sng']")
+    row = page.locator("[data-testid='tournaments'] tbody tr")
+    assert row.count() == 1 and "Turbo 6-max" in row.inner_text() and "€11.00" in row.inner_text()
+    breakdown = page.locator("[data-testid='fee-breakdown']")
+    assert not breakdown.is_visible()
+    page.click("button.info-i")
+    assert breakdown.inner_text() == ("Buy-in to the prize pool: €10.00 · entry fee to the house: €1.00 · total €11.00")
+    page.click("[data-tab='tournaments']")
+    assert "Sunday Major" in page.locator("[data-testid='tournaments']").inner_text()
+    page.click("[data-tab='twister']")
+    assert "Twister x2-x1000" in page.locator("[data-testid='tournaments']").inner_text()
+
+
+def test_lobby_filters_by_game_structure_and_stakes(new_page: Any, static_url: str) -> None:
+    """Lobby filters narrow the cash tables by game, structure and stakes; seats show taken/max."""
+    page = open_lobby(new_page, static_url)
+    rows = page.locator("[data-testid='cash-tables'] tbody tr")
+    assert rows.count() == 3
+    assert page.locator("[data-testid='seats']").all_inner_texts() == ["4/6", "8/8", "0/6"]
+    page.select_option("select[data-filter='structure']", "FL")
+    assert rows.count() == 2
+    page.select_option("select[data-filter='game']", "triple_draw_27")
+    assert rows.count() == 1 and rows.first.inner_text().startswith("Tartu")
+    page.select_option("select[data-filter='structure']", "")
+    page.select_option("select[data-filter='game']", "")
+    page.select_option("select[data-filter='stakes']", "€0.05/€0.10")
+    assert rows.count() == 1 and rows.first.inner_text().startswith("Riga")
+    page.click("[data-testid='open-t1']")
+    assert page.evaluate("window.__navigated") == ["#/table/t1"]
+    page.click("[data-tab='speed']")
+    assert "Speed Riga" in page.locator("[data-testid='speed-pools']").inner_text()

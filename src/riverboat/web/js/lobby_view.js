@@ -3,7 +3,7 @@
 
 import { el, mount, formatMoney } from "./util.js";
 import { api } from "./api.js";
-import { gameName, structureName } from "./games.js";
+import { gameName, gameFamily, structureName } from "./games.js";
 
 const TABS = [
   { id: "cash", label: "Cash games" },
@@ -15,7 +15,10 @@ const TABS = [
 
 const state = { tab: "cash", game: "", structure: "", stakes: "" };
 
-const stakesText = (t) => `${formatMoney(t.small_blind ?? t.small_bet, t.currency)}/${formatMoney(t.big_blind ?? t.big_bet, t.currency)}`;
+// Stud games are described by their small and big bets, blind games by their blinds.
+const stakesText = (t) => (gameFamily(t.game) === "stud" && t.small_bet
+  ? `${formatMoney(t.small_bet, t.currency)}/${formatMoney(t.big_bet, t.currency)}`
+  : `${formatMoney(t.small_blind ?? t.small_bet, t.currency)}/${formatMoney(t.big_blind ?? t.big_bet, t.currency)}`);
 
 function tournamentKind(t) {
   const kind = String(t.kind || t.type || "").toLowerCase();
