@@ -43,6 +43,8 @@ class HandOutcome:
     log: list[str] = field(default_factory=list)
     riverboat_stacks: list[int] = field(default_factory=list)
     pokerkit_stacks: list[int] = field(default_factory=list)
+    riverboat: RiverboatHand | None = None  # both finished hands (their ``applied`` scripts, cards...)
+    pokerkit: PokerKitHand | None = None
 
     def reproduction(self) -> str:
         s = self.setup
@@ -68,8 +70,8 @@ def play_hand(code: str, seed: int, players: int | None = None) -> HandOutcome:
     out = HandOutcome(setup)
     actor = RandomActor(random.Random(f"actions:{code}:{seed}"))
     try:
-        ours = RiverboatHand(setup)
-        theirs = PokerKitHand(code, setup.stakes, setup.stacks, ours)
+        ours = out.riverboat = RiverboatHand(setup)
+        theirs = out.pokerkit = PokerKitHand(code, setup.stakes, setup.stacks, ours)
         while True:
             d_ours: Decision | None = ours.decision()
             try:

@@ -151,17 +151,22 @@ def card_text(card: Any) -> str:
 class PokerKitHand:
     """One PokerKit hand driven by Riverboat's cards and by :class:`Action` values."""
 
-    def __init__(self, code: str, stakes: Stakes, stacks: Sequence[int], feed: CardFeed) -> None:
+    def __init__(
+        self, code: str, stakes: Stakes, stacks: Sequence[int], feed: CardFeed, *, fast_showdown: bool = True
+    ) -> None:
         self.code = code
         self.feed = feed
         self.state = create_pokerkit_state(code, stakes, stacks)
-        # Show every live hand and kill none before the chips are pushed: PokerKit would otherwise evaluate every
-        # hand again to decide who "can win now" (most of its run time) and, having mucked the losers, merge the
-        # side pots whose remaining players are the same (which moves odd chips, R-ALLIN-5 divides each pot).
-        self.state.can_win_now = _always_true
+        self.applied: list[Action] = []  # the actions played, in order (a replayable script)
         self.player_count = len(stacks)
         self._hole_cursor = [0] * self.player_count
         self._board_cursor = 0
+        if fast_showdown:
+            # Show every live hand and kill none before the chips are pushed: PokerKit would otherwise evaluate
+            # every hand again to decide who "can win now" (most of its run time) and, having mucked the losers,
+            # merge the side pots whose remaining players are the same (which moves odd chips; R-ALLIN-5 divides
+            # each pot on its own). ``fast_showdown=False`` keeps PokerKit exactly as shipped (benchmarks).
+            self.state.can_win_now = _always_true
 
     # -- dealing -----------------------------------------------------------------------------------------------
     def deal_pending(self) -> None:
@@ -265,3 +270,18 @@ class PokerKitHand:
                 s.stand_pat_or_discard("".join(action.cards))
             else:
                 raise ValueError(f"unknown action kind {action.kind!r}")
+        self.applied.append(action)
+
+
+class RecordedFeed:
+    """A :class:`CardFeed` replaying cards recorded from an earlier hand (benchmarks)."""
+
+    def __init__(self, hole: Sequence[Sequence[str]], board: Sequence[str]) -> None:
+        self.hole = [list(h) for h in hole]
+        self.board = list(board)
+
+    def hole_cards(self, player: int) -> Sequence[str]:
+        return self.hole[player]
+
+    def board_cards(self) -> Sequence[str]:
+        return self.board

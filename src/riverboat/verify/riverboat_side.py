@@ -12,6 +12,7 @@ the engine dealt to each player (from the ``dealt`` and ``drew_cards`` events) a
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 
 from riverboat.cards import Card, parse_card
@@ -69,6 +70,9 @@ def engine_config(setup: HandSetup) -> HandConfig:
         button=n - 1,
         deck=[parse_card(c) for c in setup.deck],
         settings=DIFFERENTIAL_SETTINGS,
+        shuffle=random.Random(
+            f"reshuffle:{setup.code}:{setup.seed}"
+        ).shuffle,  # R-INSUF reshuffles, reproducible
     )
 
 
@@ -80,6 +84,7 @@ class RiverboatHand:
         self.hand = Hand(engine_config(setup))
         self._hole: list[list[str]] = [[] for _ in range(setup.players)]
         self._seen_events = 0
+        self.applied: list[EngineAction] = []  # the engine actions played, in order (a replayable script)
 
     # -- CardFeed ----------------------------------------------------------------------------------------------
     def _sync(self) -> None:
@@ -120,7 +125,9 @@ class RiverboatHand:
 
     def apply(self, action: Action) -> None:
         legal = self.hand.legal_actions()
-        self.hand.act(to_engine_action(action, legal))
+        engine_action = to_engine_action(action, legal)
+        self.hand.act(engine_action)
+        self.applied.append(engine_action)
 
 
 def to_decision(legal: LegalActions, hand: Hand) -> Decision:
