@@ -198,41 +198,45 @@ class SecrecyRecorder:
                             private.setdefault(int(seat), set()).update(cards)
                 hands[(table, record.hand_id)] = (private, public, shown)
         for name, frames in self.streams.items():
-            current: dict[str, str] = {}  # table -> hand id of this segment
-            showdown: dict[str, bool] = {}
-            my_seat: dict[str, int | None] = {}
+            current: dict[str, str] = {}  # cash table -> hand id of this segment of the stream
+            table_seat: dict[str, int | None] = {}
+            speed_seat: dict[str, int] = {}  # Speed Poker hand key -> my seat in it
+            showdown: set[tuple[str, str]] = set()
             for frame in frames:
-                table = str(frame.get("table"))
                 kind = frame.get("type")
-                if kind == "table_state":
-                    view = frame.get("view") or {}
-                    you = view.get("you")
-                    my_seat[table] = you.get("seat") if isinstance(you, dict) else None
-                    if view.get("hand_id") and view["hand_id"] != current.get(table):
-                        current[table] = str(view["hand_id"])  # joined while this hand was running
-                        showdown[table] = False
-                if kind == "event":
-                    ev = frame.get("event") or {}
-                    if ev.get("kind") == "hand_started":
+                table = str(frame.get("table") or frame.get("pool"))
+                ev = frame.get("event") if isinstance(frame.get("event"), dict) else {}
+                if "hand" in frame and isinstance(frame.get("hand"), str):  # Speed Poker frames name their hand
+                    hand_id = frame["hand"]
+                    if kind == "speed" and isinstance(frame.get("seat"), int):
+                        speed_seat[hand_id] = frame["seat"]
+                    seat = speed_seat.get(hand_id)
+                else:
+                    if kind == "table_state":
+                        view = frame.get("view") or {}
+                        you = view.get("you")
+                        table_seat[table] = you.get("seat") if isinstance(you, dict) else None
+                        if view.get("hand_id") and view["hand_id"] != current.get(table):
+                            current[table] = str(view["hand_id"])  # joined while this hand was running
+                    if kind == "event" and ev.get("kind") == "hand_started":
                         current[table] = str(ev["hand_id"])
-                        showdown[table] = False
-                    if ev.get("kind") == "showed":
-                        showdown[table] = True
-                hand_id = current.get(table)
+                    hand_id = current.get(table)  # type: ignore[assignment]
+                    seat = table_seat.get(table)
+                if kind == "event" and ev.get("kind") == "showed" and hand_id is not None:
+                    showdown.add((table, hand_id))
                 if hand_id is None:
                     assert not CARD_TOKEN.findall(json.dumps(frame)), f"{name}: cards before any hand: {frame}"
                     continue
                 if (table, hand_id) not in hands:  # not in the store (a hand voided at shutdown)
                     continue
                 private, public, shown = hands[(table, hand_id)]
-                mine = private.get(my_seat.get(table), set()) if my_seat.get(table) is not None else set()
-                others = set().union(*(c for s, c in private.items() if s != my_seat.get(table))) if private else set()
+                mine = private.get(seat, set()) if seat is not None else set()
+                others = set().union(*(c for s, c in private.items() if s != seat)) if private else set()
                 forbidden = others - mine - public
-                if showdown.get(table):
+                if (table, hand_id) in showdown:
                     forbidden -= shown
-                seen = set(CARD_TOKEN.findall(json.dumps(frame)))
-                leaked = seen & forbidden
-                assert not leaked, (f"R-GEN-5 violated: {name} (seat {my_seat.get(table)}) received other players' "
+                leaked = set(CARD_TOKEN.findall(json.dumps(frame))) & forbidden
+                assert not leaked, (f"R-GEN-5 violated: {name} (seat {seat}) received other players' "
                                     f"face-down cards {sorted(leaked)} in hand {hand_id}: {frame}")
                 self.checked_frames += 1
                 self.checked_hands.add((table, hand_id))

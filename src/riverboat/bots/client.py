@@ -103,6 +103,9 @@ class ProtocolClient:
             self._welcome.set_exception(CommandRefused(frame))
         elif kind == "table_state":
             self.views[str(frame.get("table"))] = frame.get("view") or {}
+        elif kind == "speed" and frame.get("event") == "your_turn" and isinstance(frame.get("view"), dict):
+            # Speed Poker: the decision comes with the engine's view of the current hand; act by pool id
+            self.views[str(frame.get("pool"))] = {"hand": frame["view"], "speed_hand": frame.get("hand")}
         ref = frame.get("ref")
         if kind in ("ack", "error", "pong") and ref in self._pending:
             fut = self._pending.pop(ref)

@@ -106,9 +106,13 @@ class Bot:
 
     def _on_frame(self, frame: dict[str, Any]) -> None:
         kind = frame.get("type")
+        if kind == "speed":
+            if frame.get("event") == "your_turn" and not self.stopped:
+                self._schedule(str(frame.get("pool")))
+            return
         if kind not in ("table_state", "event"):
             return
-        table = str(frame.get("table"))
+        table = str(frame.get("table") if "table" in frame else frame.get("pool"))
         sent = self._sent_at.pop(table, None)
         if sent is not None and self.on_act is not None:
             self.on_act(table, frame.get("_t", time.perf_counter()) - sent)
