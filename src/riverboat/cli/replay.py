@@ -25,7 +25,7 @@ def run_replay(paths: list[Path], as_json: bool, summary: bool) -> int:
     """Replay every hand; returns the exit code (1 if any hand does not match or cannot be replayed).
 
     Records of games Riverboat does not deal (PHH ``FB``, badugi) are reported as skipped, not as mismatches."""
-    total = matched = skipped = 0
+    total = matched = skipped = unchecked = 0
     failures: list[ReplayResult] = []
     skips: list[ReplayResult] = []
     by_variant: dict[str, list[int]] = {}
@@ -43,6 +43,7 @@ def run_replay(paths: list[Path], as_json: bool, summary: bool) -> int:
             else:
                 total += 1
                 matched += res.match
+                unchecked += not res.checked
             tally = by_variant.setdefault(res.variant or "?", [0, 0])
             tally[0] += 1
             tally[1] += res.match
@@ -66,7 +67,7 @@ def run_replay(paths: list[Path], as_json: bool, summary: bool) -> int:
         for res in skips:
             typer.echo(f"SKIPPED {res.file}#{res.index}: {res.error}")
         typer.echo(f"total: {matched}/{total} hands match, {total - matched} mismatches, "
-                   f"{skipped} skipped (games Riverboat does not deal)")
+                   f"{skipped} skipped (games Riverboat does not deal), {unchecked} without a recorded result")
     return 0 if matched == total and total else 1
 
 

@@ -43,6 +43,7 @@ class ReplayResult:
     expected: list[Any] | None
     error: str | None = None
     unsupported: bool = False  # a valid record of a game Riverboat does not deal (e.g. FB, badugi)
+    checked: bool = True  # False: the record has neither finishing_stacks nor winnings to compare with
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -126,8 +127,10 @@ def build_deck(game: Game, actions: list[str], n: int) -> tuple[list[int], set[i
     """The deck in the engine's dealing order that reproduces the record's deals, the cards that stand in for
     unknown (``??``) ones, and the whole dealing sequence (with repeats when discards were reshuffled)."""
     order: list[int | None] = []
+    owner: list[int] = []  # who each dealt card went to (-1: the board)
     group: dict[int, list[int | None]] = {}
     awaiting: set[int] = set()  # players who discarded and wait for replacements
+    drew: set[int] = set()
 
     def flush() -> None:
         if not group:
@@ -137,6 +140,7 @@ def build_deck(game: Game, actions: list[str], n: int) -> tuple[list[int], set[i
             for p in sorted(group):
                 if r < len(group[p]):
                     order.append(group[p][r])
+                    owner.append(p)
         group.clear()
 
     for a in actions:
@@ -155,21 +159,33 @@ def build_deck(game: Game, actions: list[str], n: int) -> tuple[list[int], set[i
                     flush()
                     awaiting.discard(p)
                     order.extend(cards)
+                    owner.extend([p] * len(cards))
                 else:
                     if p in group:
                         flush()
                     group[p] = cards
             elif t[1] == "db":
                 flush()
-                order.extend(_cards(t[2]))
+                board = _cards(t[2])
+                order.extend(board)
+                owner.extend([-1] * len(board))
             else:
                 raise PhhError(f"unknown dealing action {a!r}")
         else:
             flush()
             if len(t) >= 2 and t[1] == "sd":
                 p = _player(t[0], n)
+                drew.add(p)
                 if len(t) >= 3 and _cards(t[2]):
                     awaiting.add(p)
+            elif len(t) >= 3 and t[1] == "sm":  # shown cards reveal unknown hole cards
+                p = _player(t[0], n)
+                shown = _cards(t[2])
+                mine = [k for k, o in enumerate(owner) if o == p]
+                if p not in drew and len(shown) == len(mine):
+                    for k, c in zip(mine, shown, strict=True):
+                        if order[k] is None and c is not None:
+                            order[k] = c
     flush()
     known = [c for c in order if c is not None]
     repeats = len(set(known)) != len(known)
@@ -376,7 +392,8 @@ def replay(ph: PhhHand) -> ReplayResult:
         finals = [result.stacks[s] for s in cfg.seats]
         res.finishing_stacks = [_unscale(v, scale) for v in finals]
         if expected_raw is None:
-            res.match = True
+            res.match = True  # replayed legally to the end; nothing recorded to compare with
+            res.checked = False
             return res
         if not isinstance(expected_raw, list) or len(expected_raw) != n:
             raise PhhError("finishing_stacks/winnings must list one number per player")
