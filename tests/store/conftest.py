@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -16,7 +17,8 @@ from pathlib import Path
 
 import pytest
 from argon2 import PasswordHasher
-from sqlalchemy import create_engine, text
+from sqlalchemy import Engine, create_engine, text
+from sqlalchemy.pool import NullPool
 
 from riverboat.store import Store
 from riverboat.store.models import Base
@@ -57,6 +59,7 @@ def pg_schema_url() -> Iterator[str]:
     try:
         yield url
     finally:
+        _TRUNCATORS.pop(url, None)
         with admin.begin() as conn:
             conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
         admin.dispose()
@@ -72,12 +75,30 @@ def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+_TRUNCATORS: dict[str, Engine] = {}
+
+
 def _truncate(url: str) -> None:
-    eng = create_engine(url)
+    eng = _TRUNCATORS.get(url)
+    if eng is None:
+        eng = _TRUNCATORS[url] = create_engine(url, poolclass=NullPool)
     names = ", ".join(f'"{t.name}"' for t in Base.metadata.sorted_tables)
     with eng.begin() as conn:
         conn.execute(text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
-    eng.dispose()
+
+
+@pytest.fixture(scope="session")
+def shm_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """SQLite files live in RAM (/dev/shm) when available: same WAL/locking semantics, no disk fsync waits."""
+    base = Path("/dev/shm")
+    if not base.is_dir():
+        yield tmp_path_factory.mktemp("sqlite")
+        return
+    path = Path(tempfile.mkdtemp(prefix="rb_store_", dir=base))
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
 
 
 @pytest.fixture
@@ -86,9 +107,9 @@ def clock() -> FakeClock:
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+def db_url(request: pytest.FixtureRequest) -> str:
     if request.param == "sqlite":
-        path = tmp_path / "store.sqlite3"
+        path = request.getfixturevalue("shm_dir") / f"{uuid.uuid4().hex}.sqlite3"
         shutil.copyfile(request.getfixturevalue("sqlite_template"), path)
         return f"sqlite:///{path}"
     url: str = request.getfixturevalue("pg_schema_url")

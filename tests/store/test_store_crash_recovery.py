@@ -1,5 +1,5 @@
 """Crash safety (R-SERVER-1/2): a real process settles hands in a loop and is killed with SIGKILL at random
-moments (20 times per database; the processes are forked from a pre-loaded helper, see crash_worker.py); after each kill, recovery voids the unsettled hand and the invariants hold:
+moments (20 times on SQLite, 12 on PostgreSQL; the processes are forked from a pre-loaded helper, see crash_worker.py); after each kill, recovery voids the unsettled hand and the invariants hold:
 every stack is its pre-hand value or its settled value, and the global sum never changes."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from riverboat.store import AccountKey, Store
 from .conftest import FAST_HASHER, make_player
 
 WORKER = Path(__file__).with_name("crash_worker.py")
-KILLS = 20
+KILLS = {"sqlite": 20, "postgresql": 12}  # the issue asks for >= 20 on one database; PostgreSQL is a bonus
 
 
 def _check_chain(store: Store, table: str, expected_now: dict[int, int]) -> int:
@@ -53,11 +53,12 @@ def test_r_server_sigkill_during_settlement_loses_no_chip(db_url: str) -> None:
     setup.dispose()
     money_in_play = 4 * 20_000
     rng = random.Random(4)
+    kills = KILLS[db_url.split(":")[0].split("+")[0]]
     zygote = subprocess.Popen([sys.executable, str(WORKER)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                               text=True)
     assert zygote.stdin is not None and zygote.stdout is not None
     try:
-        for _ in range(KILLS):
+        for _ in range(kills):
             zygote.stdin.write(f"go {db_url} {table}\n")
             zygote.stdin.flush()
             child = int(zygote.stdout.readline())
@@ -74,7 +75,7 @@ def test_r_server_sigkill_during_settlement_loses_no_chip(db_url: str) -> None:
         hands = len(store.hands.for_table(table, limit=100_000, include_void=True))
     finally:
         store.dispose()
-    print(f"{KILLS} kills, {hands} hands, {voided_total} voided")
+    print(f"{kills} kills, {hands} hands, {voided_total} voided")
     assert voided_total >= 1, "no kill landed inside a hand; the crash rule was not exercised"
 
 
