@@ -19,16 +19,17 @@ Public API (stable; all chip amounts are ``int`` minor units, never floats)::
     store.accounts.register(username, password, role="player") -> PlayerInfo
     store.accounts.login(username, password) -> str           # session token; assigns an alias on first login
     store.accounts.authenticate(token) -> PlayerInfo           # AuthError if unknown/expired/logged out
-    store.accounts.logout(token) ; store.accounts.get(player_id) -> PlayerInfo
-    store.accounts.set_role(operator_id, player_id, role)
+    store.accounts.logout(token) ; store.accounts.get(player_id) -> PlayerInfo ; .by_username(name) -> PlayerInfo|None
+    store.accounts.set_role(operator_id, player_id, role) -> PlayerInfo
+    # PlayerInfo(id, username, role, alias, alias_changes, alias_must_change, is_operator)
 
     # aliases (R-ALIAS): ^[A-Za-z0-9]{4,16}$, unique case-insensitively, one per player, changeable once
-    store.aliases.set(player_id, alias)            # first choice (only while the player has no alias)
-    store.aliases.change(player_id, alias)         # the single permitted change (AliasRefused says why)
+    store.aliases.set(player_id, alias) -> str     # first choice (only while the player has no alias)
+    store.aliases.change(player_id, alias) -> str  # the single permitted change (AliasRefused says why)
     store.aliases.check(alias) -> None             # raises AliasRefused(reason) if not acceptable
-    store.aliases.reject(operator_id, player_id, reason)        # operator: offensive -> player must choose again
-    store.aliases.force_rename(operator_id, player_id, alias)   # operator sets it directly
-    store.aliases.lookup(alias) -> PlayerInfo | None
+    store.aliases.reject(operator_id, player_id, reason) -> str # operator: neutral alias, player must choose again
+    store.aliases.force_rename(operator_id, player_id, alias) -> str   # operator sets it directly
+    store.aliases.lookup(alias) -> int | None      # player id, ignoring case
 
     # ledger: balanced double-entry transactions, each with a unique idempotency key.  Replaying a key with the
     # same request returns the original result and changes nothing; with a different request -> IdempotencyConflict.
@@ -40,6 +41,7 @@ Public API (stable; all chip amounts are ``int`` minor units, never floats)::
     store.ledger.top_up(player_id, table_id, amount, idem_key, *, currency="EUR", max_buy_in=None) -> int
     store.ledger.cash_out(player_id, table_id, idem_key, *, currency="EUR") -> int (amount returned)
     store.ledger.table_stack(player_id, table_id, currency="EUR") -> int
+    store.ledger.table_stacks(table_id, currency="EUR") -> dict[player_id, int]   # non-empty stacks (after restart)
     store.ledger.start_hand(table_id, hand_id, seats_and_stacks: Mapping[player_id, stack], *, currency="EUR")
         # stacks must equal the players' table escrow; one unsettled hand per table; chips do not move yet
     store.ledger.settle_hand(table_id, hand_id, stack_changes: Mapping[player_id, int], rake: int,
@@ -48,27 +50,32 @@ Public API (stable; all chip amounts are ``int`` minor units, never floats)::
     store.ledger.void_unsettled_hands(*, cash_out_on_crash=False) -> list[(table_id, hand_id)]   # R-SERVER
     store.ledger.balance(player_id, currency="EUR") -> int           # cash (or play money) balance
     store.ledger.account_balance(key: AccountKey) -> int ; store.ledger.total(currency) -> int  (always 0)
+    store.ledger.balances(currency=None) -> dict[account key, int] ; store.ledger.transaction_count() -> int
     store.ledger.verify() -> None                # raises LedgerCorrupt if any txn is unbalanced / cache drifted
 
     # tournaments (R-FEE, R-TOURN-REG, R-TOURN-GEN-2, R-WALLET-5/6/9)
     store.tournaments.create(tournament_id, currency, buy_in, fee, *, unregister_deadline=None)
     store.tournaments.register(player_id, tournament_id, idem_key, *, ticket_id=None) -> int
     store.tournaments.unregister(player_id, tournament_id, idem_key) -> int     # refused after deadline/start
-    store.tournaments.start(tournament_id) ; .cancel(tournament_id) -> list[player_id]   # cancel refunds all
+    store.tournaments.start(tournament_id) ; .finish(tournament_id) ; .status(tournament_id) -> str
+    store.tournaments.cancel(tournament_id) -> list[player_id]   # R-TOURN-REG-4: refunds everyone
     store.tournaments.add_to_prize_pool(tournament_id, amount, idem_key)          # room money (freerolls)
     store.tournaments.pay_in(player_id, tournament_id, buy_in, fee, idem_key, kind="rebuy"|"addon")
     store.tournaments.refund_entry(tournament_id, player_id, idem_key)   # interrupted: buy-ins + fees back
     store.tournaments.prize_pool(tournament_id) -> int ; .registered(tournament_id) -> list[player_id]
     store.tournaments.pay_prize(tournament_id, player_id, amount, idem_key)
-    store.tournaments.issue_ticket(player_id, currency, face_value, idem_key, *, tournament_id=None) -> ticket id
-    store.tournaments.tickets(player_id) -> list[TicketInfo]
+    store.tournaments.issue_ticket(player_id, currency, face_value, idem_key, *, tournament_id=None,
+                                   from_tournament=None) -> ticket id   # from a satellite's prize pool
+    store.tournaments.tickets(player_id, unused_only=True) -> list[TicketInfo]
     store.tournaments.jackpot_contribute(tournament_id, pool, amount, idem_key) ; .jackpot_pay(pool, player_id,
         currency, amount, idem_key) ; .jackpot_balance(pool, currency) -> int
 
     # hand history (R-INTEG-8)
     store.hands.get(table_id, hand_id) -> HandRecord | None
-    store.hands.for_player(player_id, limit=100) -> list[HandRecord] ; store.hands.for_table(table_id, limit=100)
-    store.hands.record(table_id, hand_id, players, phh, events)   # hands without money (tournament chips)
+    store.hands.for_player(player_id, limit=100, include_void=False) -> list[HandRecord]   # newest first
+    store.hands.for_table(table_id, limit=100, include_void=False) -> list[HandRecord]
+    store.hands.record(table_id, hand_id, players, phh, events, changes=None)   # no money (tournament chips)
+    # HandRecord(table_id, hand_id, status, currency, started_at, ended_at, rake, phh, events, start_stacks, changes)
 
 See ``docs/store.md`` for the account types, idempotency and the crash rule.
 """
