@@ -101,6 +101,18 @@ def play_hand(code: str, seed: int, players: int | None = None) -> HandOutcome:
                 out.log.append(f"{d_ours.describe()} -> check (Riverboat only; PokerKit asks {other})")
                 ours.apply(Action(CHECK))
                 continue
+            if (
+                d_theirs is not None
+                and d_theirs.kinds == {CHECK}
+                and (d_ours is None or d_ours.actor != d_theirs.actor or CHECK not in d_ours.kinds)
+                and nobody_else_can_call(ours.hand, d_theirs.actor)
+            ):
+                # the mirror case: PokerKit asks for a check nobody needs, the engine has moved on
+                other = "nothing" if d_ours is None else d_ours.describe()
+                out.known.append(NO_OPPONENT_CAN_CALL)
+                out.log.append(f"{d_theirs.describe()} -> check (PokerKit only; Riverboat asks {other})")
+                theirs.apply(Action(CHECK))
+                continue
             if d_ours is None or d_theirs is None:
                 if d_ours is not None or d_theirs is not None:
                     who = "PokerKit" if d_ours is None else "Riverboat"

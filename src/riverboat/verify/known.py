@@ -7,8 +7,8 @@ difference, not just its symptom.
 
 Labels:
 
-* ``no-opponent-can-call``: the engine offers a bet/raise (or asks for a check) although no other live player has
-  chips beyond the current bet; PokerKit offers nothing (finding 2).
+* ``no-opponent-can-call``: one engine asks a player to act (a bet/raise, or just a check) although no other live
+  player has chips beyond the current bet, while the other engine has moved on (finding 2; seen both ways).
 * ``short-all-in-reopens``: PokerKit lets a player who already acted raise after only incomplete all-in
   bets/raises this street; the engine does not (R-LIMIT-GEN-2, finding 3).
 * ``stud-bring-in-all-in``: the lowest stud up card is all-in from the ante; PokerKit makes the next player post
