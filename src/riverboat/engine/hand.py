@@ -344,9 +344,9 @@ class Hand:
                     got = [str(deck[pos + r * k + m]) for r in range(st.down, st.down + st.up)]
                     self.events.append(Event("dealt", s_, {"cards": got, "up": True}, None))
         if st.board:
-            cards = [self._next_card() for _ in range(st.board)]
-            self.board.extend(cards)
-            self._emit("board", None, cards=[str(c) for c in cards])
+            new = [self._next_card() for _ in range(st.board)]
+            self.board.extend(new)
+            self._emit("board", None, cards=[str(c) for c in new])
 
     def _clockwise(self, first: int) -> list[int]:
         n = self.n
@@ -915,13 +915,14 @@ class Hand:
         else:
             awards += self._showdown(pots, shown, labels)
         won = [0] * n
-        for a in awards:
-            for s, amt in a.winners.items():
+        for award in awards:
+            for s, amt in award.winners.items():
                 won[self._pos[s]] += amt
         for j in range(n):
             self.stacks[j] += won[j]
-        for a in awards:
-            self._emit("pot_awarded", None, amount=a.amount, winners=a.winners, share=a.share, run=a.run)
+        for award in awards:
+            self._emit("pot_awarded", None, amount=award.amount, winners=award.winners, share=award.share,
+                       run=award.run)
         self.result = HandResult(
             stacks={self.seats[j]: self.stacks[j] for j in range(n)},
             net={self.seats[j]: self.stacks[j] - self.start_stacks[j] for j in range(n)},
