@@ -38,20 +38,23 @@ def free_port() -> int:
 
 
 class RunningServer:
-    def __init__(self, tmp: Path, tables: list[dict[str, Any]], extra_args: list[str] | None = None) -> None:
+    def __init__(self, tmp: Path, tables: list[dict[str, Any]] | None, extra_args: list[str] | None = None) -> None:
         self.tmp = tmp
         self.db_path = tmp / f"rb-{uuid.uuid4().hex[:8]}.sqlite3"
         self.db_url = f"sqlite:///{self.db_path}"
         self.port = free_port()
         self.base_url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}/ws"
-        tables_file = tmp / f"tables-{self.port}.json"
-        tables_file.write_text(json.dumps(tables))
+        table_args: list[str] = []
+        if tables is not None:  # None: the demo tables of `riverboat serve`
+            tables_file = tmp / f"tables-{self.port}.json"
+            tables_file.write_text(json.dumps(tables))
+            table_args = ["--tables", str(tables_file)]
         self.log_path = tmp / f"server-{self.port}.log"
         self._log = self.log_path.open("wb")
         args = [
             sys.executable, "-c", "from riverboat.cli import main; main()", "serve",
-            "--port", str(self.port), "--database-url", self.db_url, "--tables", str(tables_file),
+            "--port", str(self.port), "--database-url", self.db_url, *table_args,
             "--log-level", "warning", *(extra_args or []),
         ]
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
@@ -129,7 +132,7 @@ def start_module_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[An
     """Like ``start_server`` but shared by the tests of one module."""
     servers: list[RunningServer] = []
 
-    def start(tables: list[dict[str, Any]], extra_args: list[str] | None = None) -> RunningServer:
+    def start(tables: list[dict[str, Any]] | None, extra_args: list[str] | None = None) -> RunningServer:
         server = RunningServer(tmp_path_factory.mktemp("server"), tables, extra_args)
         servers.append(server)
         return server
@@ -145,7 +148,7 @@ def start_server(tmp_path: Path) -> Iterator[Any]:
     """Factory: ``start_server(tables, extra_args)`` -> RunningServer, stopped (SIGTERM, exit 0) at teardown."""
     servers: list[RunningServer] = []
 
-    def start(tables: list[dict[str, Any]], extra_args: list[str] | None = None) -> RunningServer:
+    def start(tables: list[dict[str, Any]] | None, extra_args: list[str] | None = None) -> RunningServer:
         server = RunningServer(tmp_path, tables, extra_args)
         servers.append(server)
         return server

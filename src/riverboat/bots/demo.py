@@ -123,7 +123,7 @@ async def start_demo_bots(base_url: str, store: Any, opened: list[tuple[str, dic
             await asyncio.to_thread(bot_store.ledger.deposit, info.id, currency, buy_in * BOT_BANKROLL_BUYINS,
                                     f"demo-bankroll:{info.id}")
             strategy: Strategy = StrengthBot(trials=60) if entry.get("bot") == "strength" else RandomBot()
-            seat = BotSeat(table_id, i, buy_in, currency, username, password, info.id, strategy, think=0.8)
+            seat = BotSeat(table_id, i, buy_in, currency, username, password, info.id, strategy, think=0.5)
             demo.seats.append(seat)
             demo.tasks.append(asyncio.create_task(demo.run_seat(seat), name=f"demo-bot:{username}"))
     return demo

@@ -1,0 +1,37 @@
+"""``riverboat serve`` (the README's ``make run``): demo tables of several games and structures, partly filled
+with bots that play over the WebSocket protocol; ``--no-demo`` opens nothing; the browser client is served at /."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+
+@pytest.mark.slow
+def test_serve_opens_demo_tables_where_bots_play(start_server: Any) -> None:
+    server = start_server(None)
+    lobby = server.lobby()
+    games = {(t["game"], t["structure"]) for t in lobby}
+    assert len(lobby) >= 8 and len({g for g, _ in games}) >= 7 and {s for _, s in games} >= {"NL", "PL", "FL"}
+    assert any(t.get("mixed") == "horse" for t in lobby)
+    deadline = time.monotonic() + 90
+    while True:
+        lobby = server.lobby()
+        busy = [t for t in lobby if t["hands_played"] >= 2]
+        if len(busy) >= 3:
+            break
+        assert time.monotonic() < deadline, lobby
+        time.sleep(0.5)
+    for t in lobby:  # partly filled: bots leave seats free for people
+        assert t["seats_taken"] < t["max_seats"]
+    assert sum(t["seats_taken"] for t in lobby) >= 15
+    page = server.http.get("/")
+    assert page.status_code == 200 and "<html" in page.text.lower()
+
+
+def test_serve_no_demo_opens_no_tables(start_server: Any) -> None:
+    server = start_server(None, ["--no-demo"])
+    assert server.lobby() == []
+    assert server.http.get("/health").json() == {"status": "ok"}
