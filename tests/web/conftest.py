@@ -210,7 +210,8 @@ class LiveServer:
         return self.log_path.read_text(errors="replace")
 
     def table_id(self, name: str) -> str:
-        for entry in httpx.get(f"{self.url}/api/lobby", timeout=5.0).json()["tables"]:
+        data = httpx.get(f"{self.url}/api/lobby", timeout=5.0).json()
+        for entry in data["tables"] + data.get("pools", []):
             if entry.get("name") == name:
                 return str(entry["id"])
         raise KeyError(name)
@@ -290,6 +291,22 @@ class CallingBots:
         if frame.get("type") == "error":
             raise RuntimeError(f"bot could not sit at {table_id} seat {seat}: {frame}")
 
+    def join_speed(self, pool_id: str, buy_in: int) -> None:
+        """Every bot joins the Speed Poker pool."""
+        for ws in self.sockets:
+            self._run(self._join(ws, pool_id, buy_in))
+
+    async def _join(self, ws: Any, pool_id: str, buy_in: int) -> None:
+        import asyncio
+
+        ref = f"join-{uuid.uuid4().hex[:8]}"
+        done = self.loop.create_future()
+        self._acks[ref] = done
+        await ws.send(json.dumps({"v": 1, "type": "join_speed", "pool": pool_id, "buy_in": buy_in, "id": ref}))
+        frame = await asyncio.wait_for(done, 30)
+        if frame.get("type") == "error":
+            raise RuntimeError(f"bot could not join pool {pool_id}: {frame}")
+
     async def _play(self, ws: Any) -> None:
         counter = 0
         try:
@@ -299,7 +316,9 @@ class CallingBots:
                 if isinstance(ref, str) and ref in self._acks:
                     self._acks.pop(ref).set_result(frame)
                     continue
-                if frame.get("type") != "table_state":
+                if frame.get("type") == "speed" and frame.get("event") == "your_turn":
+                    frame = {"table": frame["pool"], "view": {"hand": frame.get("view") or {}}}
+                elif frame.get("type") != "table_state":
                     continue
                 hand = (frame.get("view") or {}).get("hand") or {}
                 legal = hand.get("legal")
@@ -341,6 +360,8 @@ LIVE_TABLES: list[dict[str, Any]] = [
      "currency": "PLAY", "bots": 0},
     {"name": "WebReconnect", "game": "holdem", "structure": "NL", "small_blind": 50, "big_blind": 100,
      "max_seats": 6, "min_buy_in": 4000, "max_buy_in": 20000, "currency": "PLAY", "bots": 0},
+    {"name": "WebSpeed", "speed": True, "game": "holdem", "structure": "NL", "small_blind": 50, "big_blind": 100,
+     "table_size": 6, "min_buy_in": 4000, "max_buy_in": 20000, "currency": "PLAY"},
     {"name": "WebDraw", "game": "draw5", "structure": "FL", "small_blind": 50, "big_blind": 100, "max_seats": 6,
      "min_buy_in": 1000, "max_buy_in": None, "currency": "PLAY", "bots": 0},
 ]

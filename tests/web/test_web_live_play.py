@@ -273,3 +273,59 @@ def test_r_disc_reconnect_keeps_the_seat(new_page: Any, live_server: Any, callin
     assert page.locator(f"[data-testid='seat-{seat}'] [data-testid='name-{seat}']").inner_text() == \
         page.locator("[data-testid='user-name']").inner_text()
     assert_no_foreign_down_cards(recorder.frames, seat)
+
+
+@pytest.mark.slow
+def test_r_speed_1_speed_fold_deals_a_new_hand_at_once(
+    new_page: Any, live_server: Any, calling_bots: Any, screenshot: Any
+) -> None:
+    """R-SPEED-1 / R-SPEED-2: in a Speed Poker pool the Speed Fold button is offered once dealt in (even out of
+    turn) and the player is dealt a new hand at once; leaving the pool returns the stack to the balance."""
+    page = new_page()
+    recorder = FrameRecorder(page)
+    register(page, live_server.url)
+    pool_id = live_server.table_id("WebSpeed")
+    calling_bots.join_speed(pool_id, 4000)
+    page.goto(f"{live_server.url}/#/lobby")
+    page.click("[data-tab='speed']")
+    page.locator("[data-testid='speed-pools'] button").first.click()
+    page.wait_for_selector("[data-testid='amount-dialog']")
+    buy_in = int(re.sub(r"[^0-9]", "", page.locator("[data-testid='amount-input']").input_value()))
+    page.click("[data-testid='amount-ok']")
+    page.wait_for_selector("[data-testid='fast-fold']:not([disabled])", timeout=30_000)
+    first = page.locator(".hand-id").inner_text()
+    page.click("[data-testid='fast-fold']")
+    page.wait_for_function(
+        "(first) => { const h = document.querySelector('.hand-id'); return h && h.textContent !== first; }",
+        arg=first, timeout=30_000)
+    assert page.locator(".hand-id").inner_text() != first
+    screenshot(page, "live_speed_poker")
+    page.click("[data-testid='leave-table']")
+    page.wait_for_selector("[data-testid='lobby']")
+    # The stack comes back once the hands the player was dealt into are settled.
+    deadline = time.monotonic() + 30
+    while True:
+        balance = balance_in_cashier(page)
+        cash_outs = movement_amounts(page, "cash out")
+        if cash_outs or time.monotonic() > deadline:
+            break
+        page.wait_for_timeout(500)
+    assert cash_outs, "no cash-out after leaving the pool"
+    assert balance == START_CHIPS - buy_in + cash_outs[0]
+    speed_frames = [f for f in recorder.frames if f.get("type") == "speed"]
+    assert any(f.get("event") == "fast_folded" for f in speed_frames)
+    # R-GEN-5 in the pool: the per-hand views and events carry no other seat's face-down card.
+    my_seat = {f["hand"]: f["seat"] for f in speed_frames if f.get("event") == "dealt"}
+    for frame in recorder.frames:
+        hand_key = frame.get("hand")
+        if frame.get("type") == "speed" and isinstance(frame.get("view"), dict) and hand_key in my_seat:
+            for player in frame["view"].get("players") or []:
+                if player.get("seat") == my_seat[hand_key]:
+                    continue
+                ups = player.get("up") or []
+                for i, card in enumerate(player.get("cards") or []):
+                    assert (i < len(ups) and ups[i]) or card in HIDDEN, frame["_raw"][:300]
+        if frame.get("type") == "event" and hand_key in my_seat:
+            event = frame.get("event") or {}
+            if event.get("kind") in ("dealt", "drew_cards") and event.get("seat") != my_seat[hand_key]:
+                assert event.get("up") or not [c for c in event.get("cards") or [] if c not in HIDDEN], frame["_raw"][:300]

@@ -9,6 +9,7 @@ import { renderLobby } from "./lobby_view.js";
 import { renderLogin, renderRegister, renderAccount, renderCashier } from "./account_view.js";
 import { renderHistory } from "./history_view.js";
 import { TablePage } from "./table_page.js";
+import { SpeedPage } from "./speed_page.js";
 
 const app = document.getElementById("app");
 const connection = new Connection();
@@ -69,7 +70,7 @@ async function route() {
       case "cashier": current = await renderCashier(app, ctx); break;
       case "history": current = await renderHistory(app, ctx); break;
       case "table": current = new TablePage(app, ctx, decodeURIComponent(rest.join("/"))); break;
-      case "speed": current = new TablePage(app, ctx, null, decodeURIComponent(rest.join("/"))); break;
+      case "speed": current = new SpeedPage(app, ctx, decodeURIComponent(rest.join("/"))); break;
       default: current = await renderLobby(app, ctx); break;
     }
   } catch (err) {

@@ -624,7 +624,7 @@ export class TableStore {
   notify() { for (const fn of this.listeners) fn(this.model); }
 
   apply(frame) {
-    if (!frame || (frame.table !== undefined && String(frame.table) !== String(this.tableId))) return false;
+    if (!frame || String(frame.table) !== String(this.tableId)) return false;
     if (frame.type === "table_state") {
       const next = modelFromView(this.tableId, frame.view || {}, this.model, this.clock(), this.aliases);
       const hasHand = frame.view && frame.view.hand;

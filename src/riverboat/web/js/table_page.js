@@ -1,13 +1,13 @@
-// The table page: connects a TableStore to the WebSocket frames of one table (or of a Speed Poker pool, whose
-// table changes after every fast fold), renders it with TableView, and turns clicks into protocol commands
-// (sit with a buy-in, act, sit out / in, top up, leave, fast fold).
+// The table page: connects a TableStore to the WebSocket frames of one cash table, renders it with TableView,
+// and turns clicks into protocol commands (sit with a buy-in, act, sit out / in, top up, leave).
+// Speed Poker pools have their own page (speed_page.js).
 
 import { el, formatMoney, parseMoney } from "./util.js";
 import { api } from "./api.js";
 import { TableStore, modelFromView } from "./table_model.js";
 import { TableView } from "./table_view.js";
 
-function amountDialog({ title, text, min, max, initial, currency, confirm, waitOption = false }) {
+export function amountDialog({ title, text, min, max, initial, currency, confirm, waitOption = false }) {
   return new Promise((resolve) => {
     // R-NEWPLAYER: a new player either waits for the big blind to reach them or posts it at once.
     const wait = el("input", { type: "checkbox", checked: true, "data-testid": "wait-for-bb" });
@@ -43,9 +43,8 @@ function amountDialog({ title, text, min, max, initial, currency, confirm, waitO
 }
 
 export class TablePage {
-  constructor(root, ctx, tableId, poolId = null) {
+  constructor(root, ctx, tableId) {
     this.ctx = ctx;
-    this.poolId = poolId;
     this.tableId = tableId;
     this.store = null;
     this.unsubs = [];
@@ -61,11 +60,9 @@ export class TablePage {
     });
     this.unsubs.push(ctx.connection.on("table_state", (f) => this.onFrame(f)));
     this.unsubs.push(ctx.connection.on("event", (f) => this.onFrame(f)));
-    this.unsubs.push(ctx.connection.on("speed", (f) => this.onSpeed(f)));
     this.unsubs.push(ctx.connection.on("welcome", () => ctx.connection.send("resync").catch(() => {})));
-    if (tableId) this.useTable(tableId);
-    if (poolId) this.joinSpeed();
-    else this.loadPublic();
+    this.useTable(tableId);
+    this.loadPublic();
     if (ctx.connection.status === "online") ctx.connection.send("resync").catch(() => {});
   }
 
@@ -83,17 +80,7 @@ export class TablePage {
   }
 
   onFrame(frame) {
-    if (!this.store && this.poolId && frame.type === "table_state") this.useTable(frame.table);
-    if (this.poolId && frame.type === "table_state" && String(frame.table) !== String(this.tableId)) {
-      // Speed Poker: a new table after a fast fold.
-      this.useTable(frame.table);
-    }
     if (this.store) this.store.apply(frame);
-  }
-
-  onSpeed(frame) {
-    if (frame.pool !== this.poolId) return;
-    if (frame.table && String(frame.table) !== String(this.tableId)) this.useTable(frame.table);
   }
 
   /** Until the player sits, show the public table (seats, stacks, stakes) from REST. */
@@ -110,10 +97,8 @@ export class TablePage {
   }
 
   async command(type, fields = {}) {
-    const target = this.poolId && type === "act" && fields.kind === "fast_fold"
-      ? { pool: this.poolId } : { table: this.tableId };
     try {
-      const reply = await this.ctx.connection.send(type, { ...target, ...fields });
+      const reply = await this.ctx.connection.send(type, { table: this.tableId, ...fields });
       return reply;
     } catch (err) {
       this.ctx.toast(err.message || String(err));
@@ -152,21 +137,8 @@ export class TablePage {
   }
 
   async leave() {
-    if (this.poolId) await this.ctx.connection.send("leave_speed", { pool: this.poolId }).catch((e) => this.ctx.toast(e.message));
-    else await this.command("leave");
+    await this.command("leave");
     await this.ctx.session.refresh();
     this.ctx.navigate("#/lobby");
-  }
-
-  async joinSpeed() {
-    const lobby = await api.lobby();
-    const pool = (lobby.pools || []).find((p) => String(p.id) === String(this.poolId));
-    if (!pool) { this.ctx.toast("This Speed Poker pool does not exist."); return; }
-    const min = pool.min_buy_in ?? pool.big_blind * 20;
-    const max = pool.max_buy_in ?? null;
-    const amount = await amountDialog({ title: `Join ${pool.name}`, text: "Speed Poker: fold any time and get a new hand at once.",
-      min, max, initial: max ?? min, currency: pool.currency, confirm: "Join" });
-    if (amount === null) { this.ctx.navigate("#/lobby"); return; }
-    await this.ctx.connection.send("join_speed", { pool: this.poolId, buy_in: amount }).catch((e) => this.ctx.toast(e.message));
   }
 }

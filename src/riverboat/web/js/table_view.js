@@ -26,9 +26,10 @@ export class TableView {
    * @param {HTMLElement} root
    * @param {object} handlers {act(kind, fields), sit(seat), sitOut(), sitIn(), leave(), topUp(), lobby(), history()}
    */
-  constructor(root, handlers) {
+  constructor(root, handlers, options = {}) {
     this.root = root;
     this.handlers = handlers;
+    this.speed = Boolean(options.speed);
     this.ui = { amount: undefined, selected: new Set(), selectionKey: null };
     this.lastDecision = null;
     this.model = null;
@@ -77,6 +78,16 @@ export class TableView {
     this.tick();
   }
 
+  /** Before the first hand (Speed Poker: while waiting in the pool). */
+  renderWaiting(text) {
+    if (this.model) return;
+    mount(this.header, el("div", { class: "table-title" }, el("strong", {}, text)),
+      el("div", { class: "table-controls" },
+        el("button", { class: "btn btn-small", onclick: () => this.handlers.lobby() }, "Lobby"),
+        el("button", { class: "btn btn-small btn-leave", "data-testid": "leave-table", onclick: () => this.handlers.leave() }, "Leave")));
+    mount(this.actions, el("div", { class: "action-bar" }, el("div", { class: "action-wait", "data-testid": "action-wait" }, text)));
+  }
+
   renderActions(model) {
     mount(this.actions, renderActionBar(model, { state: this.ui, act: (kind, fields) => this.handlers.act(kind, fields) }));
   }
@@ -90,7 +101,14 @@ export class TableView {
     const hero = model.hero;
     const controls = el("div", { class: "table-controls" },
       el("button", { class: "btn btn-small", "data-testid": "back-to-lobby", onclick: () => this.handlers.lobby() }, "Lobby"));
-    if (hero) {
+    if (hero && this.speed) {
+      // R-SPEED-1: Speed Fold is offered as soon as the player is dealt in, whether or not it is their turn.
+      const canFold = !model.handOver && !hero.folded && !hero.allIn && !model.fastFolded && hero.cards.length > 0;
+      controls.append(
+        el("button", { class: "btn btn-small btn-fold", "data-testid": "fast-fold", disabled: !canFold,
+          onclick: () => this.handlers.fastFold() }, "Speed Fold"),
+        el("button", { class: "btn btn-small btn-leave", "data-testid": "leave-table", onclick: () => this.handlers.leave() }, "Leave pool"));
+    } else if (hero) {
       if (hero.sittingOut) controls.append(el("button", { class: "btn btn-small", "data-testid": "sit-in", onclick: () => this.handlers.sitIn() }, "Sit in"));
       else controls.append(el("button", { class: "btn btn-small", "data-testid": "sit-out", onclick: () => this.handlers.sitOut() }, "Sit out"));
       controls.append(
