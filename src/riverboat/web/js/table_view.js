@@ -206,7 +206,7 @@ export class TableView {
       el("div", { class: "seat-name", "data-testid": `name-${seat.seat}` }, seat.alias),
       el("div", { class: "seat-stack", "data-testid": `stack-${seat.seat}` }, formatMoney(seat.stack, model.currency)),
       status.length ? el("div", { class: "seat-status" }, status.join(" · ")) : null,
-      seat.acting ? el("div", { class: "seat-timer", "data-testid": `timer-${seat.seat}` },
+      seat.acting && model.timer && Number(model.timer.seat) === seat.seat ? el("div", { class: "seat-timer", "data-testid": `timer-${seat.seat}` },
         el("div", { class: "seat-timer-bar" }), el("span", { class: "seat-timer-text" })) : null);
     const labels = [seat.label, ...seat.labels].filter(Boolean);
     return el("div", { class: classes.join(" "), style, "data-seat": seat.seat, "data-testid": `seat-${seat.seat}` },
