@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 
 from riverboat.cards import DECK_32, DECK_36, DECK_52, Deck
@@ -39,15 +40,18 @@ def check_cards(ranking: Ranking, cards: Sequence[int]) -> list[int]:
     deck = deck_of(ranking)
     out: list[int] = []
     seen = 0
-    for c in cards:
-        if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < 52:
-            raise HandError(f"not a card code: {c!r}")
+    for item in cards:
+        if isinstance(item, bool) or not hasattr(item, "__index__"):
+            raise HandError(f"not a card code: {item!r}")
+        c = operator.index(item)
+        if not 0 <= c < 52:
+            raise HandError(f"not a card code: {item!r}")
         if c not in deck:
             raise HandError(f"card {_name(c)} is not in the {deck.name} deck used by {ranking.value}")
         if seen >> c & 1:
             raise HandError(f"duplicate card: {_name(c)}")
         seen |= 1 << c
-        out.append(int(c))
+        out.append(c)
     return out
 
 
