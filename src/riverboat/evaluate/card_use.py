@@ -9,10 +9,13 @@ pairs, two pair, trips and quads count, straights and flushes do not; missing ki
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from functools import cache
 
 from riverboat.cards import Card
+from riverboat.evaluate import tables
 from riverboat.evaluate.base import CardUse, HandError, HandValue, Ranking
+from riverboat.evaluate.fast7 import Eval7, make_evaluate7
 from riverboat.evaluate.rankings import SPECS, as_ranking, check_cards, describe, spec_for_strength, strength5
 
 
@@ -41,28 +44,60 @@ def best_hand(
         u = CardUse(use)
     except ValueError:
         raise HandError(f"unknown card use: {use!r}") from None
-    hole_c = check_cards(r, hole)
-    board_c = check_cards(r, board)
-    check_cards(r, hole_c + board_c)  # no card both in hand and on board
+    nh = len(hole)
+    all_c = check_cards(r, [*hole, *board])  # also: no card both in hand and on board
+    hole_c, board_c = all_c[:nh], all_c[nh:]
     if u is CardUse.OMAHA:
         if len(hole_c) < 2 or len(board_c) < 3:
             raise HandError(
                 f"Omaha needs at least 2 hole and 3 board cards, got {len(hole_c)} and {len(board_c)}"
             )
-    total = len(hole_c) + len(board_c)
+    total = len(all_c)
     if total == 0:
         raise HandError("no cards to evaluate")
     if total < 5 and u is CardUse.ANY:
-        return _partial(r, hole_c + board_c)
-    best = 0
-    best_cards: tuple[int, ...] = ()
-    for five in candidate_fives(hole_c, board_c, u):
-        s = strength5(r, *five)
-        if s > best:
-            best, best_cards = s, five
+        return _partial(r, all_c)
+    target = 0
+    if total == 7 and u is CardUse.ANY and r in tables.SEVEN_CARD_RANKINGS:
+        target = _seven(r)(*all_c)  # one lookup; the loop below then stops at the first five that make it
+        if target == 0:
+            return None
+    best, best_cards = _best_five(r, candidate_fives(hole_c, board_c, u), target)
     if best == 0:
         return None
     return make_value(r, best, best_cards)
+
+
+@cache
+def _seven(ranking: Ranking) -> Eval7:
+    return make_evaluate7(ranking)
+
+
+def _best_five(
+    ranking: Ranking, fives: Iterable[tuple[int, int, int, int, int]], target: int
+) -> tuple[int, tuple[int, ...]]:
+    """The strongest five-card hand among ``fives`` (stopping early once ``target`` is reached)."""
+    best = 0
+    best_cards: tuple[int, ...] = ()
+    if ranking in (Ranking.SOKO, Ranking.THIRTY_TWO_SUITED):
+        for five in fives:
+            s = strength5(ranking, *five)
+            if s > best:
+                best, best_cards = s, five
+        return best, best_cards
+    t = tables.five(ranking)
+    nf5, f5, w = t.nf5, t.f5, tables.W5
+    for five in fives:
+        a, b, c, d, e = five
+        if (a & 3) == (b & 3) == (c & 3) == (d & 3) == (e & 3):
+            s = f5[(1 << (a >> 2)) | (1 << (b >> 2)) | (1 << (c >> 2)) | (1 << (d >> 2)) | (1 << (e >> 2))]
+        else:
+            s = nf5[w[a >> 2] + w[b >> 2] + w[c >> 2] + w[d >> 2] + w[e >> 2]]
+        if s > best:
+            best, best_cards = s, five
+            if s == target:
+                break
+    return best, best_cards
 
 
 def make_value(ranking: Ranking, strength: int, cards: Sequence[int]) -> HandValue:
