@@ -43,6 +43,8 @@ def request_hash(kind: str, **params: Any) -> str:
 
 
 def _is_transient(exc: DBAPIError) -> bool:
+    if exc.connection_invalidated:  # e.g. the server restarted: the pool drops the connection, try again
+        return True
     code = getattr(exc.orig, "sqlstate", None)
     if code in _TRANSIENT_SQLSTATES:
         return True

@@ -53,7 +53,8 @@ def make_engine(url: str) -> Engine:
         engine = create_engine(url, **kwargs)
         _configure_sqlite(engine, in_memory=in_memory)
         return engine
-    kwargs["pool_pre_ping"] = True
+    # No pre-ping round trip per transaction: a connection found dead is invalidated and the transaction retried
+    # (see riverboat.store._tx).
     kwargs["pool_size"] = 5
     kwargs["max_overflow"] = 20
     return create_engine(url, **kwargs)

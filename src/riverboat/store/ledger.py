@@ -4,7 +4,7 @@ hand settlement in one transaction (R-WALLET-3) and voiding of unsettled hands a
 from __future__ import annotations
 
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import func, select
@@ -34,6 +34,15 @@ def _check_id(value: str, what: str) -> str:
 def _require_player(session: Session, player_id: int) -> None:
     if isinstance(player_id, bool) or not isinstance(player_id, int) or session.get(Player, player_id) is None:
         raise NotFound(f"no player with id {player_id!r}")
+
+
+def _require_players(session: Session, player_ids: Iterable[int]) -> None:
+    wanted = set(player_ids)
+    if any(isinstance(p, bool) or not isinstance(p, int) for p in wanted):
+        raise NotFound(f"player ids must be integers, got {sorted(map(repr, wanted))}")
+    found = set(session.scalars(select(Player.id).where(Player.id.in_(wanted))))
+    if found != wanted:
+        raise NotFound(f"no player with id {sorted(wanted - found)[0]!r}")
 
 
 class Ledger:
@@ -222,8 +231,7 @@ class Ledger:
         keys = {pid: AccountKey.escrow(pid, table_id, currency) for pid in seats_and_stacks}
 
         def body(s: Session) -> None:
-            for pid in seats_and_stacks:
-                _require_player(s, pid)
+            _require_players(s, seats_and_stacks)
             accts = lock_accounts(s, keys.values())
             existing = s.scalar(select(Hand).where(Hand.table_id == table_id, Hand.hand_id == hand_id))
             if existing is not None:

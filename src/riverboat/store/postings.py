@@ -139,17 +139,19 @@ def lock_accounts(session: Session, keys: Iterable[AccountKey]) -> dict[AccountK
     wanted = {k.key: k for k in keys}
     if not wanted:
         return {}
-    dialect = session.get_bind().dialect.name
-    insert = pg_insert if dialect == "postgresql" else sqlite_insert
-    rows = [
-        {"key": k.key, "kind": k.kind, "currency": k.currency, "player_id": k.player_id, "ref": k.ref, "balance": 0}
-        for _, k in sorted(wanted.items())
-    ]
-    session.execute(insert(Account).values(rows).on_conflict_do_nothing(index_elements=["key"]))
-    found = session.scalars(
-        select(Account).where(Account.key.in_(sorted(wanted))).order_by(Account.id).with_for_update()
-    ).all()
-    by_key = {acc.key: acc for acc in found}
+    query = select(Account).where(Account.key.in_(sorted(wanted))).order_by(Account.id).with_for_update()
+    by_key = {acc.key: acc for acc in session.scalars(query).all()}
+    if len(by_key) != len(wanted):
+        # Create the missing accounts (a concurrent creator wins harmlessly), then lock the full set in id order.
+        dialect = session.get_bind().dialect.name
+        insert = pg_insert if dialect == "postgresql" else sqlite_insert
+        rows = [
+            {"key": k.key, "kind": k.kind, "currency": k.currency, "player_id": k.player_id, "ref": k.ref,
+             "balance": 0}
+            for name, k in sorted(wanted.items()) if name not in by_key
+        ]
+        session.execute(insert(Account).values(rows).on_conflict_do_nothing(index_elements=["key"]))
+        by_key = {acc.key: acc for acc in session.scalars(query).all()}
     if len(by_key) != len(wanted):
         raise LedgerCorrupt("could not create or lock ledger accounts")
     return {k: by_key[name] for name, k in wanted.items()}
