@@ -60,21 +60,24 @@ _W7 = np.array(W7, dtype=np.int64)
 _COMBOS_7_5 = np.array(list(itertools.combinations(range(7), 5)), dtype=np.intp)
 
 
-def multisets(ranks: tuple[int, ...], size: int) -> list[tuple[int, ...]]:
-    """Every multiset of ``size`` ranks drawn from ``ranks`` with at most four of a rank (one deck), sorted."""
-    out: list[tuple[int, ...]] = []
-
-    def grow(i: int, left: int, acc: tuple[int, ...]) -> None:
-        if left == 0:
-            out.append(acc)
-            return
-        if i == len(ranks):
-            return
-        for n in range(min(4, left), -1, -1):
-            grow(i + 1, left - n, acc + (ranks[i],) * n)
-
-    grow(0, size, ())
+def multisets_array(ranks: tuple[int, ...], size: int) -> I64:
+    """Every multiset of ``size`` ranks drawn from ``ranks`` with at most four of a rank (one deck), as sorted
+    rows of an array."""
+    flat = np.fromiter(
+        itertools.chain.from_iterable(itertools.combinations_with_replacement(ranks, size)), dtype=np.int64
+    )
+    m = flat.reshape(-1, size)
+    # in a sorted row, some rank appears five times exactly when m[i] == m[i + 4] for some i
+    ok = np.ones(m.shape[0], dtype=bool)
+    for i in range(size - 4):
+        ok &= m[:, i] != m[:, i + 4]
+    out: I64 = m[ok]
     return out
+
+
+def multisets(ranks: tuple[int, ...], size: int) -> list[tuple[int, ...]]:
+    """:func:`multisets_array` as a list of tuples."""
+    return [tuple(row) for row in multisets_array(ranks, size).tolist()]
 
 
 @dataclass(frozen=True)
@@ -189,15 +192,20 @@ def seven(ranking: Ranking) -> SevenTables:
 def _build_seven(ranking: Ranking) -> dict[str, I64]:
     spec = SPECS[ranking]
     t5 = five(ranking)
-    ms = np.array(multisets(spec.ranks, 7), dtype=np.int64)
+    ms = multisets_array(spec.ranks, 7)
     sums7 = _W7[ms].sum(axis=1)
-    _check_unique(sums7.tolist(), "seven ranks")
+    if np.unique(sums7).size != sums7.size:  # pragma: no cover - guards the weight constants
+        raise AssertionError("rank weights are not a perfect hash for seven ranks")
     best = t5.nf5_np[_W5[ms[:, _COMBOS_7_5]].sum(axis=2)].max(axis=1)
-    f7 = [0] * 8192
-    deck = spec.deck_mask
-    for mask in range(8192):
-        bits = mask.bit_count()
-        if 5 <= bits <= 7 and mask & deck == mask:
-            rs = [r for r in range(13) if mask >> r & 1]
-            f7[mask] = max(t5.f5[sum(1 << r for r in sub)] for sub in itertools.combinations(rs, 5))
-    return {"keys": sums7, "best": best, "f7": np.array(f7, dtype=np.int64)}
+    # best suited five among 5..7 suited ranks: grow from the five-card flush table one rank at a time
+    masks = np.arange(8192, dtype=np.int64)
+    popcount = np.zeros(8192, dtype=np.int64)
+    for b in range(13):
+        popcount += (masks >> b) & 1
+    f7 = np.where(popcount == 5, t5.f5_np, 0)
+    for level in (6, 7):
+        at_level = np.flatnonzero((popcount == level) & (masks & ~spec.deck_mask == 0))
+        for b in range(13):
+            rows = at_level[(at_level >> b) & 1 == 1]
+            f7[rows] = np.maximum(f7[rows], f7[rows ^ (1 << b)])
+    return {"keys": sums7, "best": best, "f7": f7}
