@@ -1,9 +1,11 @@
 """A hand-strength bot: it estimates its chance of winning against random hands and bets, calls or folds by it.
 
-The estimate is a small Monte Carlo over the cards it cannot see: the opponents' hands are drawn at random from
-the unseen cards of the game's deck (and the board completed in flop games), every hand is ranked with
-``riverboat.evaluate.best_hand`` under the game's first ranking (high, Six Plus, 2-7, A-5, 32-card...), and ties
-count half. It then raises with a strong hand, calls when the price is right (equity against pot odds), and
+Hold'em, Omaha and Omaha Hi/Lo use the equity API (``riverboat.evaluate.equity.equity``): random holdings are dealt
+to the opponents from the unseen cards and the equity of the bot's hand against them is averaged over those
+deals (Monte Carlo boards inside each call). Other games use a small Monte Carlo of their own: the opponents'
+hands are drawn from the unseen cards of the game's deck (and the board completed in flop games), every hand is
+ranked with ``riverboat.evaluate.best_hand`` under the game's first ranking (Six Plus, 2-7, A-5, 32-card...), and
+ties count half. It then raises with a strong hand, calls when the price is right (equity against pot odds), and
 folds otherwise; in draw games it keeps the cards that make its hand and draws to the rest.
 """
 
@@ -28,9 +30,43 @@ def ranking_of(name: str) -> Ranking:
     return Ranking[name] if name in Ranking.__members__ else Ranking(name)
 
 
+EQUITY_GAMES = {"holdem": "holdem", "omaha": "omaha", "omaha_hl": "omaha-hl"}
+
+
 def estimate_equity(game_id: str, hole: Sequence[str], board: Sequence[str], opponents: int,
                     rng: random.Random, trials: int = 150) -> float:
-    """Share of the pot won against ``opponents`` random hands (ties split), by Monte Carlo."""
+    """Share of the pot won against ``opponents`` random hands (ties split)."""
+    if game_id in EQUITY_GAMES and opponents <= 8:
+        try:
+            return equity_vs_random(game_id, hole, board, opponents, rng, deals=max(4, trials // 6))
+        except HandError:
+            pass  # e.g. too few cards left for the sampled deal: fall back to the plain Monte Carlo
+    return monte_carlo_equity(game_id, hole, board, opponents, rng, trials)
+
+
+def equity_vs_random(game_id: str, hole: Sequence[str], board: Sequence[str], opponents: int,
+                     rng: random.Random, deals: int = 24, boards_per_deal: int = 60) -> float:
+    """Average equity (``riverboat.evaluate.equity``) against ``deals`` random holdings of the opponents."""
+    from riverboat.evaluate.equity import equity
+
+    game = get_game(game_id)
+    mine = [int(Card(c)) for c in hole]
+    seen = [int(Card(c)) for c in board]
+    unseen = [int(c) for c in game.deck.cards if int(c) not in set(mine) | set(seen)]
+    size = len(mine)
+    total = 0.0
+    for _ in range(deals):
+        sample = rng.sample(unseen, opponents * size)
+        hands = [mine] + [sample[k * size:(k + 1) * size] for k in range(opponents)]
+        result = equity(hands, seen, game=EQUITY_GAMES[game_id], trials=boards_per_deal, exact=False,
+                        seed=rng.getrandbits(63))
+        total += result.players[0].equity
+    return total / deals
+
+
+def monte_carlo_equity(game_id: str, hole: Sequence[str], board: Sequence[str], opponents: int,
+                       rng: random.Random, trials: int = 150) -> float:
+    """Share of the pot won against ``opponents`` random hands (ties split), ranked with ``best_hand``."""
     game = get_game(game_id)
     ranking = ranking_of(game.rankings[0])
     use = CardUse.OMAHA if getattr(game, "omaha", False) else CardUse.ANY
