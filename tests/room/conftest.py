@@ -149,6 +149,7 @@ def passive_action(legal: Any) -> tuple[str, int | None]:
 async def play_hand_passively(room: Room, table_id: str, max_actions: int = 500) -> None:
     """Check/call the current hand down to the end (every player acts at once)."""
     table = room.tables[table_id]
+    await room.quiesce()
     start_no = table.hand_no
     for _ in range(max_actions):
         await room.quiesce()

@@ -142,3 +142,21 @@ async def test_r_buyin_1_top_up_between_hands_only_and_r_gen_5_secrecy(room: Roo
     out = await room.top_up(b, tid, 10)
     assert out["pending"] is False and table.seat_of(b).stack == stack + 10  # type: ignore[union-attr]
     assert_table_matches_store(store, table)
+
+
+async def test_r_gen_5_spectator_sees_no_hole_cards_until_showdown(room: Room, store: Store) -> None:
+    a, b, watcher = make_players(store, 3)
+    tid = await room.open_table(NL)
+    rec = Recorder(watcher)
+    room.attach(watcher, rec)
+    await room.watch(watcher, tid)
+    await room.sit(a, tid, 0, 300)
+    await room.sit(b, tid, 1, 300)
+    await play_hand_passively(room, tid)  # checked down: both hands are shown at the showdown
+    assert rec.violations == []
+    assert rec.events("acted") and not rec.events("dealt")  # public actions only, no private deal events
+    shown = rec.events("showed")
+    mucked = rec.events("mucked")
+    # at showdown the spectator sees the cards shown (R-GEN-5); a beaten hand may be mucked unseen (R-SHOW-4)
+    assert shown and all(len(e["cards"]) == 2 for e in shown)
+    assert {e["seat"] for e in shown} | {e["seat"] for e in mucked} == {0, 1}
