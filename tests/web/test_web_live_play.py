@@ -14,6 +14,7 @@ import time
 import uuid
 from typing import Any
 
+import httpx
 import pytest
 
 START_CHIPS = 1_000_000  # play money credited on sign-up (riverboat serve --signup-play-chips default)
@@ -123,7 +124,8 @@ def balance_in_cashier(page: Any) -> int:
     return int(re.sub(r"[^0-9-]", "", text))
 
 
-def sit_down(page: Any, server: Any, table_name: str, post_now: bool = False) -> tuple[str, int, int]:
+def sit_down(page: Any, server: Any, table_name: str, post_now: bool = False, amount: int | None = None
+             ) -> tuple[str, int, int]:
     table_id = server.table_id(table_name)
     page.click(f"[data-testid='open-{table_id}']")
     sit = page.locator("button[data-testid^='sit-']").first
@@ -131,6 +133,8 @@ def sit_down(page: Any, server: Any, table_name: str, post_now: bool = False) ->
     seat = int((sit.get_attribute("data-testid") or "sit-0").split("-")[1])
     sit.click()
     page.wait_for_selector("[data-testid='amount-dialog']")
+    if amount is not None:
+        page.fill("[data-testid='amount-input']", str(amount))
     buy_in = int(re.sub(r"[^0-9]", "", page.locator("[data-testid='amount-input']").input_value()))
     if post_now:
         page.uncheck("[data-testid='wait-for-bb']")
@@ -244,7 +248,7 @@ def test_r_disc_reconnect_keeps_the_seat(new_page: Any, live_server: Any, callin
     page = new_page()
     recorder = FrameRecorder(page)
     register(page, live_server.url)
-    table_id, seat, buy_in = sit_down(page, live_server, "WebReconnect", post_now=True)
+    table_id, seat, buy_in = sit_down(page, live_server, "WebReconnect", post_now=True, amount=4000)
     calling_bots.seat(table_id, [s for s in (1, 2, 3) if s != seat][:2], buy_in)
     hero_cards = page.locator(f"[data-testid='cards-{seat}'] .card[data-card]:not([data-card=''])")
     hero_cards.first.wait_for(timeout=30_000)
@@ -273,6 +277,31 @@ def test_r_disc_reconnect_keeps_the_seat(new_page: Any, live_server: Any, callin
     assert page.locator(f"[data-testid='seat-{seat}'] [data-testid='name-{seat}']").inner_text() == \
         page.locator("[data-testid='user-name']").inner_text()
     assert_no_foreign_down_cards(recorder.frames, seat)
+
+    # R-SITOUT: sit out and back in from the table; R-BUYIN: top up (applied between hands) shows in the cashier.
+    page.set_viewport_size({"width": 1366, "height": 768})
+    page.click("[data-testid='sit-out']")
+    page.wait_for_selector("[data-testid='sit-in']")
+    page.click("[data-testid='sit-in']")
+    page.wait_for_selector("[data-testid='sit-out']")
+    page.click("[data-testid='top-up']")
+    page.fill("[data-testid='amount-input']", "1000")
+    page.click("[data-testid='amount-ok']")
+    page.wait_for_selector("[data-testid='amount-dialog']", state="detached")
+    # A top-up during a hand is applied when the hand ends: keep playing (check / call) until the ledger has it.
+    token = page.evaluate("localStorage.getItem('rb.token')")
+    deadline = time.monotonic() + 60
+    top_ups: list[int] = []
+    while not top_ups and time.monotonic() < deadline:
+        history = httpx.get(f"{live_server.url}/api/cashier", headers={"Authorization": f"Bearer {token}"}).json()["history"]
+        top_ups = [m["amount"] for m in history if m["kind"] == "top_up"]
+        for kind in ("check", "call"):
+            button = page.locator(f".action-bar button[data-action='{kind}']")
+            if button.count():
+                button.first.click()
+                break
+        page.wait_for_timeout(300)
+    assert top_ups == [-1000]
 
 
 @pytest.mark.slow
