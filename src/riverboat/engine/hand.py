@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from riverboat.cards import Card, Deck
+from riverboat.cards import ALL_CARDS, Card, Deck
 from riverboat.engine.actions import AGGRESSIVE, Action, ActionKind, IllegalAction, LegalActions
 from riverboat.engine.config import HandConfig, RakeContext
 from riverboat.engine.events import Event
@@ -16,6 +16,7 @@ from riverboat.games.catalog import Kind, OddChip, PostDrawFirst
 from riverboat.games.structures import Structure
 
 K = ActionKind
+_CS = [str(c) for c in ALL_CARDS]  # card code -> "Ah"
 _BET, _DRAW, _SPLIT, _RIT, _DONE = "bet", "draw", "split", "rit", "done"
 
 
@@ -219,15 +220,15 @@ class Hand:
         for i, s in enumerate(self.seats):
             cards = []
             for c, u in zip(self.cards[i], self.up[i], strict=True):
-                cards.append(str(c) if (u or s == seat or s in shown) else "??")
+                cards.append(_CS[c] if (u or s == seat or s in shown) else "??")
             players.append({
                 "seat": s, "stack": self.stacks[i], "bet": self.bets[i], "folded": self.folded[i],
                 "all_in": self.allin[i], "cards": cards, "up": list(self.up[i]),
             })
         out: dict[str, Any] = {
             "game": self.game.id, "structure": self.structure.value, "street": self.street,
-            "button": self.config.button, "board": [str(c) for c in self.board],
-            "boards": [[str(c) for c in b] for b in self.boards], "pot": self.pot, "players": players,
+            "button": self.config.button, "board": [_CS[c] for c in self.board],
+            "boards": [[_CS[c] for c in b] for b in self.boards], "pot": self.pot, "players": players,
             "to_act": self.to_act, "over": self.is_over,
         }
         if seat is not None and seat == self.to_act:
@@ -323,7 +324,7 @@ class Hand:
             c = self._next_card()  # R-INSUF-3: one community card for everybody
             self.board.append(c)
             self._community_card = True
-            self._emit("board", None, cards=[str(c)], community=True)
+            self._emit("board", None, cards=[_CS[c]], community=True)
         else:
             deck, pos, cards, ups = self._deck, self._dpos, self.cards, self.up
             k = len(alive)
@@ -338,15 +339,15 @@ class Hand:
             for m, i in enumerate(alive):
                 s_ = seats[i]
                 if st.down:
-                    got = [str(deck[pos + r * k + m]) for r in range(st.down)]
+                    got = [_CS[deck[pos + r * k + m]] for r in range(st.down)]
                     self.events.append(Event("dealt", s_, {"cards": got, "up": False}, frozenset((s_,))))
                 if st.up:
-                    got = [str(deck[pos + r * k + m]) for r in range(st.down, st.down + st.up)]
+                    got = [_CS[deck[pos + r * k + m]] for r in range(st.down, st.down + st.up)]
                     self.events.append(Event("dealt", s_, {"cards": got, "up": True}, None))
         if st.board:
             new = [self._next_card() for _ in range(st.board)]
             self.board.extend(new)
-            self._emit("board", None, cards=[str(c) for c in new])
+            self._emit("board", None, cards=[_CS[c] for c in new])
 
     def _clockwise(self, first: int) -> list[int]:
         n = self.n
@@ -703,8 +704,8 @@ class Hand:
             new = [self._next_card() for _ in discard]
             self.cards[i].extend(new)
             self.up[i].extend([False] * len(new))
-            self._emit("drew_cards", seat, frozenset((seat,)), discarded=[str(c) for c in discard],
-                       cards=[str(c) for c in new])
+            self._emit("drew_cards", seat, frozenset((seat,)), discarded=[_CS[c] for c in discard],
+                       cards=[_CS[c] for c in new])
         self._qi += 1
 
     def _ensure_cards(self, i: int, k: int) -> None:
@@ -835,8 +836,8 @@ class Hand:
         run1 = [self._next_card() for _ in range(remaining)]
         run2 = [self._next_card() for _ in range(remaining)]
         self.boards = [base + run1, base + run2]
-        self._emit("board", None, cards=[str(c) for c in run1], run=0)
-        self._emit("board", None, cards=[str(c) for c in run2], run=1)
+        self._emit("board", None, cards=[_CS[c] for c in run1], run=0)
+        self._emit("board", None, cards=[_CS[c] for c in run2], run=1)
         self.street = len(self.game.streets) - 1
         self._finish()
 
@@ -991,7 +992,7 @@ class Hand:
                         if v is not None and v > best_in_pot[k][r]:
                             best_in_pot[k][r] = v
                 s = self.seats[j]
-                shown[s] = [str(c) for c in self.cards[j]]
+                shown[s] = [_CS[c] for c in self.cards[j]]
                 label = label_of(game, [values[0][r][j] for r in range(len(game.rankings))])
                 labels[s] = label
                 self._emit("showed", s, cards=shown[s], label=label)
