@@ -131,7 +131,7 @@ def new_page(browser: Any) -> Iterator[Any]:
         context = browser.new_context(viewport=viewport or DESKTOP)
         contexts.append(context)
         page = context.new_page()
-        page.set_default_timeout(10_000)
+        page.set_default_timeout(20_000)
         probe = PageProbe()
         probe.attach(page)
         probes.append(probe)
@@ -192,7 +192,7 @@ class LiveServer:
                                      env={**os.environ, "PYTHONUNBUFFERED": "1"})
         self._wait_ready()
 
-    def _wait_ready(self, timeout: float = 30.0) -> None:
+    def _wait_ready(self, timeout: float = 90.0) -> None:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
