@@ -23,7 +23,7 @@ from typing import Any
 
 from riverboat.cards import Card, CardError, parse_card
 from riverboat.engine import Action, ActionKind, Hand, HandConfig, IllegalAction, Settings
-from riverboat.games.catalog import BringIn, Game, Kind
+from riverboat.games.catalog import BringIn, Game, Kind, OddChip
 from riverboat.games.structures import Stakes, Structure
 from riverboat.history.phh import PhhError, PhhHand, resolve_variant
 
@@ -259,6 +259,7 @@ def config_from_phh(ph: PhhHand) -> tuple[HandConfig, int, set[int], list[Hand]]
     settings = Settings(
         antes_dead_main_pot=not rb,
         muck_losers=False, run_it_twice=rb, straddle=False, split_agreement=rb,
+        odd_chip=None if rb else OddChip.LEFT_OF_BUTTON_ALL,  # PokerKit: whole remainder to the first winner
     )
     seats = list(range(1, n + 1))
     deck, fillers, sequence = build_deck(game, [str(a) for a in f["actions"]], n)
