@@ -82,9 +82,10 @@ def _truncate(url: str) -> None:
     eng = _TRUNCATORS.get(url)
     if eng is None:
         eng = _TRUNCATORS[url] = create_engine(url, poolclass=NullPool)
-    names = ", ".join(f'"{t.name}"' for t in Base.metadata.sorted_tables)
+    # DELETE is much cheaper than TRUNCATE on a handful of rows; ids keep growing, which no test relies on.
     with eng.begin() as conn:
-        conn.execute(text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
+        for table in reversed(Base.metadata.sorted_tables):
+            conn.execute(table.delete())
 
 
 @pytest.fixture(scope="session")

@@ -52,7 +52,7 @@ def test_settle_refuses_unbalanced_changes_and_changes_nothing(store: Store) -> 
     with pytest.raises(InvalidRequest, match="must equal minus the rake"):
         store.ledger.settle_hand("t1", "h1", {a: 100, b: -50}, 0, PHH)
     with pytest.raises(InvalidRequest, match="not dealt into"):
-        store.ledger.settle_hand("t1", "h1", {a: 100, 999: -100}, 0, PHH)
+        store.ledger.settle_hand("t1", "h1", {a: 100, 10**9: -100}, 0, PHH)
     with pytest.raises(InsufficientFunds):
         store.ledger.settle_hand("t1", "h1", {a: 10_001, b: -10_001}, 0, PHH)
     assert store.ledger.balances() == before

@@ -50,7 +50,7 @@ def test_bad_amounts_are_refused(store: Store, amount: object) -> None:
 
 def test_unknown_player_and_bad_currency_are_refused(store: Store) -> None:
     with pytest.raises(NotFound):
-        store.ledger.deposit(999, "EUR", 100, "k1")
+        store.ledger.deposit(10**9, "EUR", 100, "k1")
     p = make_player(store, "dave")
     with pytest.raises(InvalidRequest, match="currency"):
         store.ledger.deposit(p, "eur", 100, "k2")
