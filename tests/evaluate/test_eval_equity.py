@@ -78,6 +78,8 @@ def test_exact_preflop_ahkh_vs_qsqd() -> None:
     [
         (Game.HOLDEM, ["AhKh", "QsQd"], "Qh7h2d"),
         (Game.HOLDEM, ["8c8d", "AsKc", "Th9h"], "7h6h2s"),
+        (Game.HOLDEM, ["AhKh", "QsQd", "9h8c"], "Qh7h2d3h"),
+        (Game.HOLDEM, ["AhKh", "QsQd", "9h8h"], "Qh7h2d3h5c"),
         (Game.OMAHA, ["AhKhQd2c", "JsTs9h8h"], "Qh7c2d5s"),
         (Game.OMAHA_HL, ["Ah2hQd3c", "As4s9h8h"], "Kh7c5d9c"),
         (Game.OMAHA_HL, ["Ah2hQd3c", "As4s9h8h", "KcKd6h6s"], "Th7c5d3s"),

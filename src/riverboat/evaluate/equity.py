@@ -5,9 +5,11 @@ Exact enumeration of every remaining board when that is cheap enough (``exact_li
 otherwise (an injectable ``numpy.random.Generator`` or ``seed`` for reproducible runs; by default the generator is
 seeded from :mod:`secrets`). Both run on numpy arrays:
 
-* Hold'em: the additive card keys of :mod:`riverboat.evaluate.fast7` summed over every board (incrementally while the
-  board combinations are generated, never materialising the cards), plus a per-suit rank bit field for the rare
-  flushes; one table gather per player and board.
+* Hold'em: the additive card keys of :mod:`riverboat.evaluate.fast7` summed over every board without materialising
+  the cards: the boards whose highest card is ``l`` are all smaller boards below ``l`` (a contiguous slice of the
+  previous level) plus card ``l``, so each level is a few dozen slice-plus-scalar adds. The rank-hash part (int32)
+  and the suit counters (uint16) are summed separately; the per-suit rank bits are rebuilt only for the rare
+  flush rows. One table gather per player and board.
 * Omaha: for every board the ten 3-card board subsets and every 2-card hole subset are combined through the five-card
   tables (R-OMAHA-3), high and, for Hi/Lo, the eight-or-better low (R-LOW-8B, R-OMAHA-HL-2/-3/-5).
 
@@ -24,6 +26,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
 from math import comb
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -184,23 +187,26 @@ def _validate(g: Game, holes: list[list[int]], board: list[int], dead: list[int]
 # --- boards -------------------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Boards:
-    """Completions of the board. Hold'em: ``keys`` (summed card keys) plus, for any subset of rows, the per-suit
-    rank bit fields (``bits_of(rows)``, used only for the rare flush rows). Omaha: the cards themselves."""
+    """Completions of the board. Hold'em: the summed card keys, split into the rank-hash part (int32) and the four
+    suit-count fields (uint16), plus, for any subset of rows, the per-suit rank bit fields (``bits_of(rows)``, used
+    only for the rare flush rows). Omaha: the cards themselves."""
 
     keys: I64 | None
     cards: I64 | None
     bits_of: Callable[[npt.NDArray[np.intp]], I64] | None = None
+    split: tuple[npt.NDArray[np.int32], npt.NDArray[np.uint16]] | None = None
 
     def split_keys(self) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.uint16]]:
-        """The rank-hash part (int32) and the four suit-count fields (uint16) of ``keys``, computed once."""
-        cached = self.__dict__.get("_split")
-        if cached is None:
-            assert self.keys is not None
-            cached = ((self.keys >> 16).astype(np.int32), (self.keys & 0xFFFF).astype(np.uint16))
-            object.__setattr__(self, "_split", cached)
-        return cached
+        if self.split is not None:
+            return self.split
+        assert self.keys is not None
+        split = ((self.keys >> 16).astype(np.int32), (self.keys & 0xFFFF).astype(np.uint16))
+        object.__setattr__(self, "split", split)
+        return split
 
     def __len__(self) -> int:
+        if self.split is not None:
+            return int(self.split[0].shape[0])
         arr = self.keys if self.keys is not None else self.cards
         assert arr is not None
         return int(arr.shape[0])
@@ -221,20 +227,19 @@ def combinations_index(n: int, k: int) -> npt.NDArray[np.intp]:
     return c
 
 
-@lru_cache(maxsize=8)
-def _combination_steps(n: int, k: int) -> tuple[tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]], ...]:
-    """For lexicographic ``k``-subsets of ``range(n)`` built one element at a time: per step, the parent row of
-    each new row and the element it adds (cached; about 16 MB for n=48, k=5)."""
-    steps = []
-    last = np.arange(n, dtype=np.intp)
+def _sums_by_last(values: npt.NDArray[Any], k: int) -> tuple[npt.NDArray[Any], I64]:
+    """Sums of ``values`` over every ``k``-subset, grouped by the subset's largest index ``l`` (block ``l`` spans
+    ``starts[l]:starts[l + 1]``). Block ``l`` of level ``j + 1`` is the prefix of level ``j`` holding every subset
+    whose largest index is below ``l``, plus ``values[l]``: a contiguous slice and a scalar add, no gathers."""
+    n = values.size
+    sums = values.copy()
+    starts = np.arange(n + 1, dtype=np.int64)
     for _ in range(1, k):
-        counts = n - 1 - last
-        rep = np.repeat(np.arange(last.size, dtype=np.intp), counts)
-        starts = np.repeat(np.cumsum(counts) - counts, counts)
-        new = last[rep] + 1 + (np.arange(rep.size) - starts)
-        steps.append((rep, new))
-        last = new
-    return tuple(steps)
+        blocks = [sums[: starts[i]] + values[i] for i in range(n)]
+        sizes = np.array([b.size for b in blocks], dtype=np.int64)
+        starts = np.concatenate([[0], np.cumsum(sizes)])
+        sums = np.concatenate(blocks)
+    return sums, starts
 
 
 def _enumerate_boards(rem: I64, need: int, g: Game) -> Boards:
@@ -242,24 +247,21 @@ def _enumerate_boards(rem: I64, need: int, g: Game) -> Boards:
         return Boards(None, rem[combinations_index(rem.size, need)])
     if need == 0:
         zero = np.zeros(1, dtype=np.int64)
-        return Boards(zero, None, lambda rows: zero[rows])
-    keys_in, bits_in = CARD_KEYS[rem], CARD_BITS[rem]
-    steps = _combination_steps(rem.size, need)
-    keys, bits = keys_in, bits_in
-    for i, (rep, new) in enumerate(steps):
-        keys = keys[rep] + keys_in[new]
-        if i < len(steps) - 1:
-            bits = bits[rep] + bits_in[new]
-    if not steps:
-        return Boards(keys, None, lambda rows: bits_in[rows])
-    prefix_bits = bits
-    last_rep, last_new = steps[-1]
+        return Boards(zero, None, lambda rows: zero[rows], (zero.astype(np.int32), zero.astype(np.uint16)))
+    keys_in = CARD_KEYS[rem]
+    ranks, starts = _sums_by_last((keys_in >> 16).astype(np.int32), need)
+    suits, _ = _sums_by_last((keys_in & 0xFFFF).astype(np.uint16), need)
+    bits_in = CARD_BITS[rem]
+    if need == 1:
+        return Boards(keys_in, None, lambda rows: bits_in[rows], (ranks, suits))
+    prefix_bits, _ = _sums_by_last(bits_in, need - 1)
 
     def bits_of(rows: npt.NDArray[np.intp]) -> I64:
-        out: I64 = prefix_bits[last_rep[rows]] + bits_in[last_new[rows]]
+        last = np.searchsorted(starts, rows, side="right") - 1
+        out: I64 = prefix_bits[rows - starts[last]] + bits_in[last]
         return out
 
-    return Boards(keys, None, bits_of)
+    return Boards(None, None, bits_of, (ranks, suits))
 
 
 def _sample_boards(rem: I64, need: int, m: int, gen: np.random.Generator, g: Game) -> Boards:
@@ -288,7 +290,7 @@ def _nf7_int32() -> npt.NDArray[np.int32]:
 
 
 def _holdem_strengths(hole: list[int], board: list[int], boards: Boards) -> npt.NDArray[np.int32]:
-    assert boards.keys is not None and boards.bits_of is not None
+    assert boards.bits_of is not None
     t7 = tables.seven(Ranking.HIGH)
     ranks, suits = boards.split_keys()
     fixed = hole + board
