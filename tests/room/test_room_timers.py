@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from riverboat.room import FakeClock, Room, TableSpec
+import pytest
+
+from riverboat.room import FakeClock, Room, RoomError, TableSpec
 from riverboat.store import Store
 
 from .conftest import act_as_seat, acted, assert_conserved, seat_players
@@ -92,3 +94,44 @@ async def test_r_time_4_draw_timer_30_seconds_then_stand_pat(room: Room, store: 
     draws = [e for e in hand.events if e.kind == "drew" and e.seat == drawer]
     assert draws and draws[-1].data["count"] == 0  # stood pat
     assert hand.to_act != drawer
+
+
+async def test_r_time_4_late_drawer_may_not_bet_or_raise_in_the_next_round(
+    room: Room, store: Store, clock: FakeClock
+) -> None:
+    td = TableSpec(name="Draw", game="triple_draw_27", structure="FL", small_blind=5, big_blind=10, max_seats=6,
+                   min_buy_in=100, max_buy_in=None)
+    _tid, table, players = await seat_players(room, store, td, 2, 500)
+    hand = table.hand
+    assert hand is not None
+    await act_as_seat(room, table, 0, "call")
+    await act_as_seat(room, table, 1, "check")
+    late = hand.to_act
+    assert late is not None
+    other = 1 - late
+    await clock.advance(30.1)  # late drawer stands pat on the timer
+    await act_as_seat(room, table, other, "stand_pat")
+    assert hand.to_act is not None
+    if hand.to_act == other:
+        await act_as_seat(room, table, other, "bet", 10)
+        kinds = room.view(players[late], table.id)["hand"]["legal"]["kinds"]
+        assert "raise" not in kinds and "call" in kinds
+        with pytest.raises(RoomError) as err:
+            await room.act(players[late], table.id, "raise", 30)
+        assert err.value.code == "illegal_action" and "R-TIME-4" in err.value.message
+        await act_as_seat(room, table, late, "call")
+    else:
+        kinds = room.view(players[late], table.id)["hand"]["legal"]["kinds"]
+        assert "bet" not in kinds and "check" in kinds
+        with pytest.raises(RoomError) as err:
+            await room.act(players[late], table.id, "bet", 10)
+        assert err.value.code == "illegal_action" and "R-TIME-4" in err.value.message
+        await act_as_seat(room, table, late, "check")
+        await act_as_seat(room, table, other, "check")
+    # the next draw and betting round: the restriction is over
+    for seat in (hand.to_act, 1 - hand.to_act):  # type: ignore[operator]
+        await act_as_seat(room, table, seat, "stand_pat")
+    first = hand.to_act
+    assert first is not None
+    kinds = room.view(table.seats[first].player_id, table.id)["hand"]["legal"]["kinds"]
+    assert "bet" in kinds

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from riverboat.cards import Card, RandomSource
-from riverboat.engine import Action, ActionKind, Hand, HandConfig, IllegalAction, RakeContext
+from riverboat.engine import AGGRESSIVE, Action, ActionKind, Hand, HandConfig, IllegalAction, RakeContext
 from riverboat.engine import Settings as EngineSettings
 from riverboat.games import Game, Kind, Rotation, Stakes, Structure, get_game
 from riverboat.room.actor import Actor
@@ -146,6 +146,7 @@ class Table:
         self.prev_plan: BlindPlan | None = None
         self.orbit_start: int | None = None
         self.has_bet: set[int] = set()
+        self.no_raise: dict[int, int] = {}  # seat -> street whose betting round it may not bet/raise in (R-TIME-4)
         self.decision: DecisionTimer | None = None
         self._decision_timer: TimerHandle | None = None
         self._decision_token = 0
@@ -196,6 +197,9 @@ class Table:
         if self.hand is not None:
             hand_seat = my_seat if my_seat is not None and self.hand_players.get(my_seat) == player_id else None
             hand_view = self.hand.view(hand_seat)
+            legal = hand_view.get("legal")
+            if legal is not None and self._restricted(legal["seat"]):
+                legal["kinds"] = [k for k in legal["kinds"] if ActionKind(k) not in AGGRESSIVE]
         game, structure = self.game_now()
         out: dict[str, Any] = {
             "table": self.info_header(),
@@ -308,8 +312,20 @@ class Table:
         if hand.to_act != st.seat:
             raise RoomError("not_your_turn", f"it is seat {hand.to_act}'s turn, not yours (seat {st.seat})")
         action = build_action(st.seat, kind, amount, cards)
+        if action.kind in AGGRESSIVE and self._restricted(st.seat):
+            raise RoomError("illegal_action", "you did not draw in time, so you may not bet or raise in this "
+                                              "betting round (R-TIME-4)")
         self._apply(action, manual=True)
         return {"ok": True}
+
+    def _restricted(self, seat: int) -> bool:
+        """R-TIME-4: a player who stood pat on the draw timer may not bet or raise in the next betting round."""
+        hand = self.hand
+        street = self.no_raise.get(seat)
+        if hand is None or street is None or hand.street != street:
+            return False
+        kinds = hand.legal_actions().kinds if hand.to_act == seat else frozenset()
+        return ActionKind.DRAW not in kinds and ActionKind.STAND_PAT not in kinds
 
     def _apply(self, action: Action, *, manual: bool) -> None:
         hand = self.hand
@@ -560,6 +576,7 @@ class Table:
         self.hand_no += 1
         self.hand, self.hand_id, self.hand_players = hand, hand_id, players
         self.has_bet = set()
+        self.no_raise = {}
         self._sent = 0
         self._flop_seen = None
         if plan is not None:
@@ -681,6 +698,7 @@ class Table:
                             tuple(int(c) for c in discards))
             self.table_event("auto_draw" if not connected else "timed_out", seat=seat, discards=len(discards),
                              rule="R-AUTODRAW-1" if not connected else "R-TIME-4")
+            self.no_raise[seat] = hand.street
             self._apply(action, manual=False)
             return
         if ActionKind.CHECK not in kinds and ActionKind.FOLD not in kinds:
