@@ -42,7 +42,7 @@ def _changes(i: int, players: list[int]) -> tuple[dict[int, int], int]:
     return {**losers, winner: pot - rake}, rake
 
 
-def bench_riverboat(url: str, hands: int) -> float:
+def bench_riverboat(url: str, hands: int) -> tuple[float, float]:
     st = Store(url, password_hasher=FAST)
     st.upgrade()
     players = []
@@ -52,17 +52,17 @@ def bench_riverboat(url: str, hands: int) -> float:
         st.ledger.buy_in(p, "bench", 5_000_000, f"bench-bi-{p}")
         players.append(p)
     stacks = st.ledger.table_stacks("bench")
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     for i in range(hands):
         changes, rake = _changes(i, players)
         st.ledger.start_hand("bench", f"h{i}", stacks)
         st.ledger.settle_hand("bench", f"h{i}", changes, rake, PHH, [{"i": i}])
         for p, c in changes.items():
             stacks[p] += c
-    elapsed = time.perf_counter() - t0
+    elapsed, cpu = time.perf_counter() - t0, time.process_time() - c0
     st.ledger.verify()
     st.dispose()
-    return hands / elapsed
+    return hands / elapsed, cpu / hands * 1000
 
 
 PEER_SCHEMA = [
@@ -73,7 +73,7 @@ PEER_SCHEMA = [
 ]
 
 
-def _peer_loop(conn: Any, hands: int, ph: str, returning: bool) -> float:
+def _peer_loop(conn: Any, hands: int, ph: str) -> float:
     cur = conn.cursor()
     players = list(range(1, SEATS + 1))
     t0 = time.perf_counter()
@@ -99,7 +99,7 @@ def bench_peer_sqlite(path: Path, hands: int) -> float:
         conn.execute(stmt)
     conn.executemany("INSERT INTO acc (id, balance) VALUES (?, ?)", [(p, 5_000_000) for p in range(SEATS + 1)])
     conn.commit()
-    rate = _peer_loop(conn, hands, "?", False)
+    rate = _peer_loop(conn, hands, "?")
     conn.close()
     return rate
 
@@ -112,7 +112,7 @@ def bench_peer_pg(dsn: str, schema: str, hands: int) -> float:
             for p in range(SEATS + 1):
                 cur.execute("INSERT INTO acc (id, balance) VALUES (%s, %s)", (p, 5_000_000))
         conn.commit()
-        return _peer_loop(conn, hands, "%s", True)
+        return _peer_loop(conn, hands, "%s")
 
 
 def main(argv: list[str]) -> dict[str, Any]:
@@ -123,11 +123,12 @@ def main(argv: list[str]) -> dict[str, Any]:
     args = ap.parse_args(argv)
     report: dict[str, Any] = {"hands": args.hands, "seats": SEATS}
     with tempfile.TemporaryDirectory() as tmp:
-        ours = bench_riverboat(f"sqlite:///{Path(tmp) / 'rb.sqlite3'}", args.hands)
+        ours, cpu = bench_riverboat(f"sqlite:///{Path(tmp) / 'rb.sqlite3'}", args.hands)
         peer = bench_peer_sqlite(Path(tmp) / "peer.sqlite3", args.hands)
     print(f"SQLite      Riverboat {ours:8.1f} hands/s   raw sqlite3 peer {peer:8.1f} hands/s   "
-          f"ratio {peer / ours:5.2f}x", flush=True)
-    report["sqlite"] = {"riverboat_hands_per_s": round(ours, 1), "peer_hands_per_s": round(peer, 1)}
+          f"ratio {peer / ours:5.2f}x   (Riverboat CPU {cpu:.1f} ms/hand)", flush=True)
+    report["sqlite"] = {"riverboat_hands_per_s": round(ours, 1), "peer_hands_per_s": round(peer, 1),
+                        "riverboat_cpu_ms_per_hand": round(cpu, 2)}
     if not args.no_pg:
         for_pg = []
         for _ in range(2):
@@ -137,15 +138,16 @@ def main(argv: list[str]) -> dict[str, Any]:
             for_pg.append(schema)
         try:
             url = f"postgresql+psycopg://{args.pg.split('://', 1)[1]}?options=-csearch_path%3D{for_pg[0]}"
-            ours = bench_riverboat(url, args.hands)
+            ours, cpu = bench_riverboat(url, args.hands)
             peer = bench_peer_pg(args.pg, for_pg[1], args.hands)
         finally:
             with psycopg.connect(args.pg, autocommit=True) as admin:
                 for schema in for_pg:
                     admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
         print(f"PostgreSQL  Riverboat {ours:8.1f} hands/s   raw psycopg peer {peer:8.1f} hands/s   "
-              f"ratio {peer / ours:5.2f}x", flush=True)
-        report["postgresql"] = {"riverboat_hands_per_s": round(ours, 1), "peer_hands_per_s": round(peer, 1)}
+              f"ratio {peer / ours:5.2f}x   (Riverboat CPU {cpu:.1f} ms/hand)", flush=True)
+        report["postgresql"] = {"riverboat_hands_per_s": round(ours, 1), "peer_hands_per_s": round(peer, 1),
+                                "riverboat_cpu_ms_per_hand": round(cpu, 2)}
     print(json.dumps(report))
     return report
 
