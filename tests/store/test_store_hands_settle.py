@@ -145,6 +145,8 @@ def test_r_integ_8_hand_history_is_queryable_per_player_and_table(store: Store) 
     assert [h.hand_id for h in store.hands.for_table("t1", include_void=True)] == ["h3", "h2", "h1"]
     assert [h.hand_id for h in store.hands.for_player(a)] == ["h2", "h1"]
     assert [h.hand_id for h in store.hands.for_player(b)] == ["h1"]
+    assert [h.hand_id for h in store.hands.for_player(a, limit=1)] == ["h2"]
+    assert store.hands.for_player(a, table_id="elsewhere") == []
     assert store.hands.for_player(c)[0].phh == PHH + "# 2"
     store.hands.record("tour-1", "th1", {a: 1500, b: 1500}, PHH, [{"t": 1}], {a: 100, b: -100})
     assert store.hands.for_table("tour-1")[0].changes == {a: 100, b: -100}

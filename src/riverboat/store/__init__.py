@@ -72,7 +72,7 @@ Public API (stable; all chip amounts are ``int`` minor units, never floats)::
 
     # hand history (R-INTEG-8)
     store.hands.get(table_id, hand_id) -> HandRecord | None
-    store.hands.for_player(player_id, limit=100, include_void=False) -> list[HandRecord]   # newest first
+    store.hands.for_player(player_id, limit=100, include_void=False, table_id=None) -> list[HandRecord]  # newest 1st
     store.hands.for_table(table_id, limit=100, include_void=False) -> list[HandRecord]
     store.hands.record(table_id, hand_id, players, phh, events, changes=None)   # no money (tournament chips)
     # HandRecord(table_id, hand_id, status, currency, started_at, ended_at, rake, phh, events, start_stacks, changes)

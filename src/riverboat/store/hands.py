@@ -72,14 +72,18 @@ class Hands:
 
         return self._db.run(body)
 
-    def for_player(self, player_id: int, limit: int = 100, *, include_void: bool = False) -> list[HandRecord]:
-        """The finished hands the player was dealt into, newest first."""
+    def for_player(
+        self, player_id: int, limit: int = 100, *, include_void: bool = False, table_id: str | None = None
+    ) -> list[HandRecord]:
+        """The finished hands the player was dealt into (optionally at one table), newest first."""
 
         def body(s: Session) -> list[HandRecord]:
             statuses = ("settled", "recorded", "void") if include_void else ("settled", "recorded")
             q = (select(Hand).join(HandPlayer, HandPlayer.hand_pk == Hand.id)
-                 .where(HandPlayer.player_id == player_id, Hand.status.in_(statuses))
-                 .order_by(Hand.id.desc()).limit(limit))
+                 .where(HandPlayer.player_id == player_id, Hand.status.in_(statuses)))
+            if table_id is not None:
+                q = q.where(Hand.table_id == table_id)
+            q = q.order_by(Hand.id.desc()).limit(limit)
             return _records(s, s.scalars(q).all())
 
         return self._db.run(body)
