@@ -132,6 +132,10 @@ def test_r_rank_32_9_americana_splits_identical_hands() -> None:
         ("Qs Qc Kh 9s 8s", "Qh Qd Kd 9h 8h", "one pair: equal kickers, suit of the highest kicker"),
         ("Ah Qs Js 9s 8s", "Ad Qh Jh 9h 8h", "high card: equal ranks, suit of the highest card"),
         ("Ks Kc Ts Tc 8s", "Kh Kd 9h 9d 8d", "two pairs: higher second pair before suits"),
+        ("9s 9c 9d 9h 7s", "8h 8d 8c 8s Ah", "four of a kind: the higher-ranked four (Reading), not suits"),
+        ("Js Jc Jd 7s 7c", "Th Td Tc Ah Ad", "full house: the higher three of a kind"),
+        ("Qs Qc Qd 8s 7c", "Jh Jd Jc Ah Kd", "three of a kind: the higher three of a kind"),
+        ("Ks Kc 8h 7d 9s", "Qh Qd Ah Kd Jh", "one pair: the higher pair before kickers and suits"),
     ],
 )
 def test_r_rank_32_7_suit_tie_breaks(winner: str, loser: str, rule: str) -> None:

@@ -84,14 +84,14 @@ def five_batch(ranking: Ranking, c: IntArray) -> I64:
 def seven_batch(ranking: Ranking, c: IntArray) -> I64:
     """Unchecked strengths of rows of seven distinct cards (rankings in ``SEVEN_CARD_RANKINGS``).
 
-    Works column by column on a transposed ``uint8`` copy: seven contiguous gathers of the additive card keys, one
+    Works column by column on a transposed copy: seven contiguous gathers of the additive card keys, one
     shift, one table gather; rows whose suit probe shows five or more of a suit get the flush table as well."""
     t7 = tables.seven(ranking)
-    cols = np.ascontiguousarray(c.T, dtype=np.uint8)
-    key = np.take(CARD_KEYS, cols[0])
+    cols = np.ascontiguousarray(c.T, dtype=np.intp)
+    key = CARD_KEYS[cols[0]]
     for i in range(1, cols.shape[0]):
-        key += np.take(CARD_KEYS, cols[i])
-    out: I64 = np.take(t7.nf7_np, key >> 16)
+        key += CARD_KEYS[cols[i]]
+    out: I64 = t7.nf7_np[key >> 16]
     if tables.SPECS[ranking].flush_counts:
         probe = (key + FLUSH_PROBE) & FLUSH_BITS
         rows = np.flatnonzero(probe)
