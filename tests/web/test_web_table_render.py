@@ -281,3 +281,37 @@ def test_lobby_filters_by_game_structure_and_stakes(new_page: Any, static_url: s
     assert page.evaluate("window.__navigated") == ["#/table/t1"]
     page.click("[data-tab='speed']")
     assert "Speed Riga" in page.locator("[data-testid='speed-pools']").inner_text()
+
+
+def test_r_gen_5_stud_table_kept_current_from_events(new_page: Any, static_url: str) -> None:
+    """Between its own decisions a player gets only events. The model keeps the table right from them: the others'
+    face-down cards (never sent, R-GEN-5) appear as backs before their up card, the own down cards are greyed,
+    antes go to the pot and the bring-in / completion / call become bets that are collected into the pot when
+    fourth street starts (chips conserved: pot = 3 antes + 25 + 100 + 100)."""
+    page = open_fixture(new_page, static_url, "stud_events")
+    cards = "(sel) => [...document.querySelectorAll(sel + ' .card')].map(c => [c.dataset.card, c.className.includes('card--up')])"
+    assert page.evaluate(cards, "[data-testid='cards-3']") == [["", False], ["", False], ["Jd", True], ["Jh", True]]
+    assert page.evaluate(cards, "[data-testid='cards-2']") == [["Ks", False], ["Kd", False], ["7h", True], ["2s", True]]
+    assert page.locator("[data-testid='cards-2'] .card--greyed").count() == 2
+    assert page.evaluate(cards, "[data-testid='cards-0']") == [["", False], ["", False], ["3c", True]]
+    assert "seat--folded" in (page.locator("[data-testid='seat-0']").get_attribute("class") or "")
+    assert page.locator("[data-testid='pot-total']").inner_text() == "Total pot: 255"
+    assert page.locator(".bet-chip").count() == 0
+    assert [page.locator(f"[data-testid='stack-{s}']").inner_text() for s in (0, 2, 3)] == ["965", "890", "890"]
+    log = page.locator("[data-testid='hand-log']").inner_text()
+    assert "Egle brings in 25" in log and "Hero completes to 100" in log and "Gints calls 100" in log
+
+
+def test_r_rit_2_two_boards_each_run_wins_half(new_page: Any, static_url: str, screenshot: Any) -> None:
+    """R-RIT-2: after both players choose to run it twice the remaining board is dealt twice; both boards are shown
+    and each run's half of the pot goes to its winner."""
+    page = open_fixture(new_page, static_url, "holdem_rit_runs")
+    board = "(sel) => [...document.querySelectorAll(sel + ' .card')].map(c => c.dataset.card)"
+    assert page.evaluate(board, "[data-testid='board']") == ["Kh", "7d", "2c", "Qd", "2s"]
+    assert page.evaluate(board, "[data-testid='board-2']") == ["Kh", "7d", "2c", "Qs", "Qh"]
+    assert page.locator("[data-testid='pot-0']").inner_text() == "Main pot · run 1: €10.00"
+    assert page.locator("[data-testid='pot-1']").inner_text() == "Main pot · run 2: €10.00"
+    assert page.locator("[data-testid='won-0']").inner_text() == "+€10.00"
+    assert page.locator("[data-testid='won-2']").inner_text() == "+€10.00"
+    assert page.locator(".action-bar button").count() == 0
+    screenshot(page, "table_holdem_run_it_twice")

@@ -102,6 +102,31 @@ def main() -> None:
               small_bet=20, big_bet=40, ante=2, bring_in=5,
               timer={"seat": 0, "remaining": 12, "total": 20, "timebank": 20}),
     ])
+    # 7 Card Stud from events only, as an opponent sees it between its own decisions: the hand starts, antes,
+    # third street dealt one seat at a time (hidden down cards of the others are never sent), bring-in, a call,
+    # a completion; then fourth street.
+    write("stud_events", [
+        table("t6", "Jurmala", "stud", "FL", "PLAY", 8, 2,
+              [{"alias": "Egle", "stack": 1000}, None, {"alias": "Hero", "stack": 1000}, {"alias": "Gints", "stack": 1000},
+               None, None, None, None],
+              None, small_bet=100, big_bet=200, ante=10, bring_in=25, hand_id=None),
+        event("t6", kind="hand_started", hand_id="9-abc", button=None, seats=[0, 2, 3], game="stud", structure="FL"),
+        event("t6", kind="posted", seat=0, what="ante", amount=10),
+        event("t6", kind="posted", seat=2, what="ante", amount=10),
+        event("t6", kind="posted", seat=3, what="ante", amount=10),
+        event("t6", kind="dealt", seat=0, cards=["3c"], up=True),
+        event("t6", kind="dealt", seat=2, cards=["Ks", "Kd"], up=False),
+        event("t6", kind="dealt", seat=2, cards=["7h"], up=True),
+        event("t6", kind="dealt", seat=3, cards=["Jd"], up=True),
+        event("t6", kind="street", street=0),
+        event("t6", kind="acted", seat=0, action="bring_in", amount=25, to=25, all_in=False),
+        event("t6", kind="acted", seat=2, action="complete", to=100, all_in=False, full=True),
+        event("t6", kind="acted", seat=3, action="call", amount=100, to=100, all_in=False),
+        event("t6", kind="acted", seat=0, action="fold"),
+        event("t6", kind="dealt", seat=2, cards=["2s"], up=True),
+        event("t6", kind="dealt", seat=3, cards=["Jh"], up=True),
+        event("t6", kind="street", street=1),
+    ])
     # 5 Card Draw PL: the hero chooses discards (R-DRAW5-5) under the 30 s draw timer (R-TIME-4).
     write("draw_discard", [
         table("t3", "Tallinn", "draw5", "PL", "PLAY", 6, 1,
@@ -138,6 +163,27 @@ def main() -> None:
                "legal": {"seat": 2, "kinds": ["run_once", "run_twice"], "call": 0, "min_to": 0, "max_to": 0,
                          "bring_in": 0, "max_discards": 0}},
               small_blind=5, big_blind=10),
+    ])
+    # Run it twice played out (R-RIT-2): the rest of the board dealt twice, each run wins half of the pot.
+    write("holdem_rit_runs", [
+        table("t1", "Riga", "holdem", "NL", "EUR", 6, 2,
+              [{"alias": "Ainars", "stack": 0}, None, {"alias": "Hero", "stack": 0}, None, None, None],
+              {"hand_id": 44, "street": 1, "button": 0, "board": ["Kh", "7d", "2c"], "boards": [], "pot": 2000,
+               "players": [player(0, 0, 0, ["??", "??"], all_in=True), player(2, 0, 0, ["Ah", "Kd"], all_in=True)],
+               "to_act": 2, "over": False,
+               "legal": {"seat": 2, "kinds": ["run_once", "run_twice"], "call": 0, "min_to": 0, "max_to": 0,
+                         "bring_in": 0, "max_discards": 0}},
+              small_blind=5, big_blind=10, hand_id=44),
+        event("t1", kind="acted", seat=2, action="run_twice"),
+        event("t1", kind="acted", seat=0, action="run_twice"),
+        event("t1", kind="run_it_twice"),
+        event("t1", kind="board", cards=["Qd", "2s"], run=0),
+        event("t1", kind="board", cards=["Qs", "Qh"], run=1),
+        event("t1", kind="showed", seat=0, cards=["Qc", "Jc"], label="One Pair, Queens"),
+        event("t1", kind="showed", seat=2, cards=["Ah", "Kd"], label="One Pair, Kings"),
+        event("t1", kind="pot_awarded", amount=1000, winners={"2": 1000}, share="all", run=0),
+        event("t1", kind="pot_awarded", amount=1000, winners={"0": 1000}, share="all", run=1),
+        event("t1", kind="hand_over", hand_id=44, rake=0, stacks={"0": 1000, "2": 1000}),
     ])
     # Omaha Hi/Lo PL pre-flop: four hole cards and pot-size shortcuts bounded by the PL maximum (R-PL).
     write("omaha_pl", [

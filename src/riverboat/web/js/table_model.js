@@ -403,7 +403,7 @@ export function applyEvent(model, event, aliases = {}) {
         model.structure = String(pick(event, "structure")).toUpperCase();
         model.sizeable = SIZEABLE.has(model.structure);
       }
-      model.board = []; model.runs = []; model.pots = []; model.awards = [];
+      model.board = []; model.runs = []; model.pots = []; model.awards = []; model.roundStart = null;
       model.collected = 0; model.potTotal = 0; model.rake = 0;
       model.handOver = false; model.showdown = false; model.legal = null; model.toAct = null; model.timer = null;
       for (const s of model.seats) {
@@ -423,15 +423,22 @@ export function applyEvent(model, event, aliases = {}) {
       break;
     case "dealt":
       if (live) {
+        // Remember how many cards everyone had when this dealing round began (for the backs below).
+        if (!model.roundStart) {
+          model.roundStart = {};
+          for (const s2 of model.seats) if (!s2.empty) model.roundStart[s2.seat] = s2.cards.length;
+        }
         const up = Boolean(pick(event, "up"));
         const cards = asArray(pick(event, "cards"));
         for (const c of cards) live.cards.push(normalizeCard(c, up));
         // Face-down cards of the others are never sent (R-GEN-5): when this player gets n down cards, every
-        // other player still in the hand got n as well, shown as backs.
+        // other player still in the hand got n as well, dealt before their up card of the same round.
         if (!up && live.seat === heroSeat) {
           for (const other of model.seats) {
             if (other.empty || other.seat === heroSeat || other.folded || other.inHand === false) continue;
-            for (let i = 0; i < cards.length; i += 1) other.cards.push({ code: null, up: false });
+            const at = Math.min(model.roundStart[other.seat] ?? other.cards.length, other.cards.length);
+            const backs = cards.map(() => ({ code: null, up: false }));
+            other.cards.splice(at, 0, ...backs);
           }
         }
       }
@@ -448,6 +455,7 @@ export function applyEvent(model, event, aliases = {}) {
       break;
     }
     case "street":
+      model.roundStart = null;
       model.street = pick(event, "street") ?? model.street;
       if (int(pick(event, "street"), 0) > 0) collectBets(model);
       break;
@@ -508,11 +516,15 @@ export function applyEvent(model, event, aliases = {}) {
       const share = pick(event, "share");
       const run = pick(event, "run");
       model.awards = model.awards || [];
-      let label = model.awards.length === 0 ? "Main pot" : `Side pot ${model.awards.length}`;
+      // Awards come pot by pot (main first), each hi/lo half and each run of a run-it-twice hand separately.
+      const runNo = int(run, 0);
+      const index = model.awards.filter((a) => a.run === runNo && a.share === share).length;
+      let label = index === 0 ? "Main pot" : `Side pot ${index}`;
       if (share === "high" || share === "low") label += ` (${share})`;
       if (share === "split") label += " (split)";
-      if (run) label += ` · run ${int(run) + 1}`;
-      model.awards.push({ amount: int(pick(event, "amount")), label, eligible: [], winners: entries.map(([w]) => int(w)), won: winners });
+      if (model.runs.length > 1 || runNo > 0) label += ` · run ${runNo + 1}`;
+      model.awards.push({ amount: int(pick(event, "amount")), label, eligible: [], winners: entries.map(([w]) => int(w)),
+        won: winners, run: runNo, share });
       for (const [w, chips] of entries) {
         const ws = model.seats[int(w)];
         if (!ws || ws.empty || model.resultApplied) continue;
