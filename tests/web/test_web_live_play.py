@@ -248,6 +248,17 @@ def test_r_disc_reconnect_keeps_the_seat(new_page: Any, live_server: Any, callin
     page = new_page()
     recorder = FrameRecorder(page)
     register(page, live_server.url)
+    # Bad input changes nothing (R-BUYIN-2): a buy-in under the table minimum is refused in the dialog.
+    page.click(f"[data-testid='open-{live_server.table_id('WebReconnect')}']")
+    page.locator("button[data-testid^='sit-']").first.click()
+    page.fill("[data-testid='amount-input']", "39.99")
+    page.click("[data-testid='amount-ok']")
+    assert page.locator("[data-testid='amount-error']").inner_text() == "Enter an amount from 4,000 to 20,000."
+    page.click("[data-testid='amount-cancel']")
+    page.wait_for_selector("[data-testid='amount-dialog']", state="detached")
+    assert page.locator(".seat--hero").count() == 0
+    page.goto(f"{live_server.url}/#/lobby")
+    page.wait_for_selector("[data-testid='cash-tables']")
     table_id, seat, buy_in = sit_down(page, live_server, "WebReconnect", post_now=True, amount=4000)
     calling_bots.seat(table_id, [s for s in (1, 2, 3) if s != seat][:2], buy_in)
     hero_cards = page.locator(f"[data-testid='cards-{seat}'] .card[data-card]:not([data-card=''])")
