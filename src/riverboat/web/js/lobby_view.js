@@ -37,9 +37,13 @@ export async function renderLobby(root, ctx) {
     mount(page, el("p", { class: "form-error" }, `The lobby cannot be loaded: ${err.message}`));
     return null;
   }
-  const tables = (data.tables || []).filter((t) => !t.tournament);
-  const pools = data.pools || [];
-  const tournaments = [...(data.tournaments || []), ...(data.sit_and_go || []), ...(data.twister || [])];
+  let tables, pools, tournaments;
+  const load = (d) => {
+    tables = (d.tables || []).filter((t) => !t.tournament);
+    pools = d.pools || [];
+    tournaments = [...(d.tournaments || []), ...(d.sit_and_go || []), ...(d.twister || [])];
+  };
+  load(data);
 
   const draw = () => {
     const tabs = el("div", { class: "tabs", role: "tablist" }, TABS.map((tab) => el("button", {
@@ -67,7 +71,13 @@ export async function renderLobby(root, ctx) {
     mount(page, el("h1", { class: "hidden" }, "Lobby"), tabs, filters, body);
   };
   draw();
-  return null;
+  // Seats taken and average pots change all the time: refresh every 5 s while the lobby is open (keeping the
+  // chosen tab and filters; an open "i" breakdown is left alone).
+  const timer = setInterval(async () => {
+    if (!page.isConnected || page.querySelector(".fee-breakdown:not(.hidden)")) return;
+    try { load(await api.lobby()); draw(); } catch { /* keep the last list */ }
+  }, 5000);
+  return { destroy: () => clearInterval(timer) };
 }
 
 function cashTable(rows, ctx) {
