@@ -113,3 +113,28 @@ def test_upgrade_from_0001_keeps_data(tmp_path: Path) -> None:
         row = conn.exec_driver_sql("SELECT player_id, paid_buy_in, paid_fee FROM tournament_entries").one()
     assert tuple(row) == (1, 0, 0)
     st.dispose()
+
+
+def test_sqlite_readers_do_not_wait_for_a_writer(tmp_path: Path) -> None:
+    """WAL mode: while another connection holds the write lock, balance and session lookups still answer at once
+    (read-only calls open a deferred transaction; writes use BEGIN IMMEDIATE)."""
+    import sqlite3
+    import time
+
+    url = f"sqlite:///{tmp_path / 'rw.sqlite3'}"
+    st = Store(url, password_hasher=FAST_HASHER)
+    st.upgrade()
+    p = st.accounts.register("reader", "password123").id
+    st.ledger.deposit(p, "EUR", 100, "dep")
+    token = st.accounts.login("reader", "password123")
+    writer = sqlite3.connect(tmp_path / "rw.sqlite3", isolation_level=None)
+    writer.execute("BEGIN IMMEDIATE")
+    try:
+        t0 = time.monotonic()
+        assert st.ledger.balance(p) == 100
+        assert st.accounts.authenticate(token).id == p
+        assert time.monotonic() - t0 < 5  # the busy timeout is 30 s: no waiting happened
+    finally:
+        writer.execute("ROLLBACK")
+        writer.close()
+        st.dispose()

@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from riverboat.store.errors import IdempotencyConflict, StoreError
 from riverboat.store.models import LedgerTxn
 
+READ_ONLY = "riverboat_read_only"  # execution option: SQLite opens a deferred transaction
 RESULT_IS_TXN_ID = -1  # mirrors riverboat.store.postings.RESULT_IS_TXN_ID
 
 T = TypeVar("T")
@@ -65,11 +66,18 @@ class Database:
     def now(self) -> datetime:
         return aware(self.clock())
 
-    def run(self, fn: Callable[[Session], T], *, attempts: int = 12) -> T:
+    def read(self, fn: Callable[[Session], T]) -> T:
+        """Run a read-only ``fn``.  On SQLite it takes no write lock (a deferred ``BEGIN``), so readers do not
+        queue behind writers in WAL mode."""
+        return self.run(fn, read_only=True)
+
+    def run(self, fn: Callable[[Session], T], *, attempts: int = 12, read_only: bool = False) -> T:
         """Run ``fn`` in one transaction; commit if it returns, roll back if it raises."""
         for attempt in range(attempts):
             try:
                 with self.lock, self.sessions.begin() as session:
+                    if read_only:
+                        session.connection(execution_options={READ_ONLY: True})
                     return fn(session)
             except IntegrityError:
                 raise
@@ -94,12 +102,16 @@ class Database:
         try:
             return self.run(body)
         except IntegrityError:
-            # A concurrent call with the same key won the race: report its result (or the conflict).
+            # A concurrent call with the same key won the race: report its result (or the conflict).  Any other
+            # constraint hit by a concurrent request: run again, now seeing the other request's effect.
             with self.lock, self.sessions.begin() as session:
                 done = self._existing(session, idem_key, kind, req_hash)
-            if done is None:
-                raise
-            return done
+            if done is not None:
+                return done
+            try:
+                return self.run(body)
+            except IntegrityError:
+                raise StoreError("a concurrent request changed the same data; try again") from None
 
     @staticmethod
     def _existing(session: Session, idem_key: str, kind: str, req_hash: str) -> int | None:

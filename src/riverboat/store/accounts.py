@@ -101,7 +101,7 @@ class Accounts:
                 raise AuthError("wrong username or password")
             return p.id, p.password_hash
 
-        player_id, stored = self._db.run(find)
+        player_id, stored = self._db.read(find)
         try:
             self._hasher.verify(stored, password)
         except (VerifyMismatchError, VerificationError, InvalidHashError):
@@ -121,7 +121,10 @@ class Accounts:
             s.add(AuthSession(token_hash=_digest(token), player_id=player_id, created_at=now,
                               expires_at=now + self._ttl, revoked=False))
 
-        self._db.run(body)
+        try:
+            self._db.run(body)
+        except IntegrityError:  # a concurrent login took the same automatic alias: pick another
+            self._db.run(body)
         return token
 
     def authenticate(self, token: str) -> PlayerInfo:
@@ -139,7 +142,7 @@ class Accounts:
             assert p is not None
             return player_info(p)
 
-        return self._db.run(body)
+        return self._db.read(body)
 
     def logout(self, token: str) -> None:
         def body(s: Session) -> None:
@@ -156,14 +159,14 @@ class Accounts:
                 raise NotFound(f"no player with id {player_id!r}")
             return player_info(p)
 
-        return self._db.run(body)
+        return self._db.read(body)
 
     def by_username(self, username: str) -> PlayerInfo | None:
         def body(s: Session) -> PlayerInfo | None:
             p = s.scalar(select(Player).where(Player.username_key == username.lower()))
             return None if p is None else player_info(p)
 
-        return self._db.run(body)
+        return self._db.read(body)
 
     def set_role(self, operator_id: int, player_id: int, role: str) -> PlayerInfo:
         if role not in ROLES:

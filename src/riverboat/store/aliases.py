@@ -138,7 +138,7 @@ class Aliases:
         def body(s: Session) -> int | None:
             return s.scalar(select(Player.id).where(Player.alias_key == func.lower(alias)))
 
-        return self._db.run(body)
+        return self._db.read(body)
 
     # ----------------------------------------------------------------------
     @staticmethod

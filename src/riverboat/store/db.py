@@ -75,4 +75,6 @@ def _configure_sqlite(engine: Engine, *, in_memory: bool) -> None:
 
     @event.listens_for(engine, "begin")
     def _on_begin(conn: Any) -> None:
-        conn.exec_driver_sql("BEGIN IMMEDIATE")
+        # Writers take the write lock up front; read-only work (riverboat.store._tx.Database.read) does not.
+        read_only = conn.get_execution_options().get("riverboat_read_only", False)
+        conn.exec_driver_sql("BEGIN" if read_only else "BEGIN IMMEDIATE")

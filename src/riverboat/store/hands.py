@@ -60,7 +60,7 @@ class Hands:
             h = s.scalar(select(Hand).where(Hand.table_id == table_id, Hand.hand_id == hand_id))
             return None if h is None else _records(s, [h])[0]
 
-        return self._db.run(body)
+        return self._db.read(body)
 
     def for_table(self, table_id: str, limit: int = 100, *, include_void: bool = False) -> list[HandRecord]:
         """The table's finished hands, newest first."""
@@ -70,7 +70,7 @@ class Hands:
             q = q.where(Hand.status.in_(("settled", "recorded", "void") if include_void else ("settled", "recorded")))
             return _records(s, s.scalars(q.order_by(Hand.id.desc()).limit(limit)).all())
 
-        return self._db.run(body)
+        return self._db.read(body)
 
     def for_player(
         self, player_id: int, limit: int = 100, *, include_void: bool = False, table_id: str | None = None
@@ -86,7 +86,7 @@ class Hands:
             q = q.order_by(Hand.id.desc()).limit(limit)
             return _records(s, s.scalars(q).all())
 
-        return self._db.run(body)
+        return self._db.read(body)
 
     def record(
         self,

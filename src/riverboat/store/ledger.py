@@ -8,6 +8,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from riverboat.store._tx import Database, request_hash
@@ -200,7 +201,7 @@ class Ledger:
             ).all()
             return {int(pid): int(bal) for pid, bal in rows if pid is not None}
 
-        return self._db.run(body)
+        return self._db.read(body)
 
     @staticmethod
     def _refuse_in_hand(s: Session, player_id: int, table_id: str, what: str) -> None:
@@ -252,7 +253,10 @@ class Ledger:
             s.add_all(HandPlayer(hand_pk=hand.id, player_id=pid, start_stack=stack)
                       for pid, stack in seats_and_stacks.items())
 
-        self._db.run(body)
+        try:
+            self._db.run(body)
+        except IntegrityError:  # the same hand started concurrently
+            raise InvalidRequest(f"hand {hand_id!r} at table {table_id!r} already exists") from None
 
     def settle_hand(
         self,
@@ -361,7 +365,7 @@ class Ledger:
             ).all()
             return [(int(p), str(r), str(c)) for p, r, c in rows if p is not None]
 
-        for pid, table_id, currency in self._db.run(stacks):
+        for pid, table_id, currency in self._db.read(stacks):
             self.cash_out(pid, table_id, f"crash-cashout:{uuid.uuid4()}", currency=currency)
 
     # ------------------------------------------------------------------ balances and checks
@@ -374,7 +378,7 @@ class Ledger:
             bal = s.scalar(select(Account.balance).where(Account.key == key.key))
             return int(bal or 0)
 
-        return self._db.run(body)
+        return self._db.read(body)
 
     def balances(self, currency: str | None = None) -> dict[str, int]:
         """Every account's balance by account key (for audits and tests)."""
@@ -385,7 +389,7 @@ class Ledger:
                 q = q.where(Account.currency == currency)
             return {str(k): int(b) for k, b in s.execute(q).all()}
 
-        return self._db.run(body)
+        return self._db.read(body)
 
     def total(self, currency: str) -> int:
         """Sum over every account of ``currency``, external included: always 0 (conservation)."""
@@ -394,7 +398,7 @@ class Ledger:
             return int(s.scalar(select(func.coalesce(func.sum(Account.balance), 0))
                                 .where(Account.currency == currency)) or 0)
 
-        return self._db.run(body)
+        return self._db.read(body)
 
     def verify(self) -> None:
         """Check every transaction is balanced, every cached balance equals the sum of its entries, and no
@@ -420,7 +424,7 @@ class Ledger:
             if multi is not None:
                 raise LedgerCorrupt(f"transaction {multi[0]} mixes currencies")
 
-        self._db.run(body)
+        self._db.read(body)
 
     def transaction_count(self) -> int:
-        return self._db.run(lambda s: int(s.scalar(select(func.count()).select_from(LedgerTxn)) or 0))
+        return self._db.read(lambda s: int(s.scalar(select(func.count()).select_from(LedgerTxn)) or 0))

@@ -62,7 +62,7 @@ class Tournaments:
             raise InvalidRequest(f"tournament {tournament_id!r} already exists") from None
 
     def status(self, tournament_id: str) -> str:
-        return self._db.run(lambda s: self._get(s, tournament_id).status)
+        return self._db.read(lambda s: self._get(s, tournament_id).status)
 
     def start(self, tournament_id: str) -> None:
         """Registration closes; from now on nobody can unregister (R-TOURN-REG-3)."""
@@ -78,7 +78,7 @@ class Tournaments:
                 TournamentEntry.tournament_pk == t.id, TournamentEntry.status == "registered")
                 .order_by(TournamentEntry.id)))
 
-        return self._db.run(body)
+        return self._db.read(body)
 
     def register(self, player_id: int, tournament_id: str, idem_key: str, *, ticket_id: int | None = None) -> int:
         """Pay the buy-in into the prize pool and the entry fee to the house (R-FEE-1, R-WALLET-5), from the
@@ -240,7 +240,7 @@ class Tournaments:
                 Account.key == AccountKey.prize(tournament_id, t.currency).key))
             return int(bal or 0)
 
-        return self._db.run(body)
+        return self._db.read(body)
 
     def pay_prize(self, tournament_id: str, player_id: int, amount: int, idem_key: str) -> int:
         """Pay a prize from the prize pool to the player's balance at once (R-TOURN-GEN-5, R-WALLET-6)."""
@@ -308,7 +308,7 @@ class Tournaments:
             return [TicketInfo(t.id, t.player_id, t.currency, t.face_value, t.tournament_id, t.status)
                     for t in s.scalars(q.order_by(Ticket.id))]
 
-        return self._db.run(body)
+        return self._db.read(body)
 
     # ------------------------------------------------------------------ jackpots
     def jackpot_contribute(self, tournament_id: str, pool: str, amount: int, idem_key: str) -> int:
@@ -350,7 +350,7 @@ class Tournaments:
             bal = s.scalar(select(Account.balance).where(Account.key == AccountKey.jackpot(pool, currency).key))
             return int(bal or 0)
 
-        return self._db.run(body)
+        return self._db.read(body)
 
     # ------------------------------------------------------------------ helpers
     def _refund(self, s: Session, t: Tournament, player_id: int, idem_key: str, req: str, kind: str) -> int:
