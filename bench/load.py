@@ -93,7 +93,8 @@ def make_accounts(url: str, n: int) -> list[tuple[int, str]]:
     return out
 
 
-async def run_riverboat(n: int, duration: float, warmup: float, think: float, tmp: Path) -> dict[str, Any]:
+async def run_riverboat(n: int, duration: float, warmup: float, think: float, tmp: Path,
+                        extra: Any = None) -> dict[str, Any]:
     db = tmp / f"load-{n}.sqlite3"
     url = f"sqlite:///{db}"
     t0 = time.perf_counter()
@@ -145,11 +146,16 @@ async def run_riverboat(n: int, duration: float, warmup: float, think: float, tm
                 clients.append(client)
                 jitter = think * random.uniform(0.5, 1.5)
                 bots.append(Bot(client, CallingStation(), think=jitter, on_act=on_act))
-                await client.sit(table_ids[i // 6], i % 6, 10_000)
+                await client.command({"type": "sit", "table": table_ids[i // 6], "seat": i % 6, "buy_in": 10_000},
+                                     timeout=300)
 
         await asyncio.gather(*(join(i, tok) for i, (_, tok) in enumerate(accounts)))
         connect_s = time.perf_counter() - t0
         await asyncio.sleep(warmup)
+        stop_extra = asyncio.Event()
+        extra_task = None
+        if extra is not None:  # a probe running beside the bots (e.g. a ping client measuring the loop lag)
+            extra_task = asyncio.create_task(extra(ws_url, accounts[-1][1], stop_extra))
         cpu0 = cpu_seconds(proc.pid)
         actions0 = sum(b.actions for b in bots)
         measuring = True
@@ -159,6 +165,9 @@ async def run_riverboat(n: int, duration: float, warmup: float, think: float, tm
         elapsed = time.perf_counter() - t_start
         actions = sum(b.actions for b in bots) - actions0
         cpu = (cpu_seconds(proc.pid) - cpu0) / elapsed
+        stop_extra.set()
+        if extra_task is not None:
+            await asyncio.gather(extra_task, return_exceptions=True)
         connected = sum(1 for c in clients if not c.closed.is_set())
         for bot in bots:
             bot.stopped = True

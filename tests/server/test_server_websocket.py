@@ -101,9 +101,11 @@ async def test_reconnect_gets_the_full_view_back_and_new_connection_replaces_old
     second = ProtocolClient(server.ws_url, token)
     notice = asyncio.ensure_future(_next(first, lambda f: f.get("type") == "notice"))
     state = asyncio.ensure_future(_next(second, lambda f: f.get("type") == "table_state"))
-    await second.connect()
+    welcome = await second.connect()
     view = (await state)["view"]
     assert view["you"]["seat"] == 3 and view["you"]["stack"] == 800
+    mine = next(s for s in view["seats"] if s["seat"] == 3)
+    assert mine["alias"] == welcome["alias"] and len(welcome["alias"]) >= 4  # seats named by alias (R-ALIAS-1)
     assert (await notice)["code"] == "replaced"
     await asyncio.wait_for(first.closed.wait(), 5)
     # the newer connection is the live one: it can act for the player

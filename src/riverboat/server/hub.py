@@ -53,10 +53,40 @@ class Hub:
         self.now = now
         self.connections: dict[Any, Connection] = {}
         self.anonymous: set[Connection] = set()
+        self.aliases: dict[Any, str | None] = {}  # player id -> public alias (R-ALIAS-1), filled on demand
 
     async def call_store(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """Run a synchronous store method in a worker thread (the store is synchronous SQLAlchemy)."""
         return await asyncio.to_thread(fn, *args, **kwargs)
+
+    async def alias_of(self, player_id: Any) -> str | None:
+        if player_id not in self.aliases:
+            try:
+                info = await self.call_store(self.store.accounts.get, player_id)
+            except Exception:  # an unknown id (should not happen): show no alias rather than fail the frame
+                return None
+            self.aliases[player_id] = getattr(info, "alias", None)
+        return self.aliases[player_id]
+
+    async def add_aliases(self, message: dict[str, Any]) -> dict[str, Any]:
+        """Name the players in a room message by their public alias (R-ALIAS-1): every seat of a ``table_state``
+        view and the player of a ``seated`` / ``left`` event get an ``alias`` field (additive)."""
+        kind = message.get("type")
+        if kind == "table_state":
+            view = message.get("view")
+            seats = view.get("seats") if isinstance(view, dict) else None
+            if isinstance(view, dict) and isinstance(seats, list):
+                named = []
+                for seat in seats:
+                    if isinstance(seat, dict) and "player" in seat and "alias" not in seat:
+                        seat = {**seat, "alias": await self.alias_of(seat["player"])}
+                    named.append(seat)
+                return {**message, "view": {**view, "seats": named}}
+        elif kind == "event":
+            event = message.get("event")
+            if isinstance(event, dict) and "player" in event and "alias" not in event:
+                return {**message, "event": {**event, "alias": await self.alias_of(event["player"])}}
+        return message
 
     async def notify_all(self, frame: dict[str, Any]) -> None:
         for conn in [*self.connections.values(), *self.anonymous]:

@@ -19,6 +19,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from riverboat.room.errors import RoomError
 from riverboat.store.errors import (
     AliasRefused,
     AuthError,
@@ -239,6 +240,7 @@ def make_routes(hub: Hub) -> list[Route]:
         else:
             await hub.call_store(hub.store.aliases.set, pid, body.alias)
         fresh = await hub.call_store(hub.store.accounts.get, pid)
+        hub.aliases[pid] = getattr(fresh, "alias", None)
         return JSONResponse(player_dict(fresh))
 
     async def lobby(request: Request) -> Response:
@@ -249,12 +251,10 @@ def make_routes(hub: Hub) -> list[Route]:
         table_id = request.path_params["table_id"]
         try:
             info = hub.room.table_info(table_id)
-        except Exception as exc:  # RoomError (no_table) or anything the room refuses
-            code = getattr(exc, "code", None)
-            if code is None:
-                raise
-            raise ApiError(404 if code == "no_table" else 400, code, str(getattr(exc, "message", exc))) from None
-        return JSONResponse(jsonable(info))
+        except RoomError as exc:
+            raise ApiError(404 if exc.code == "no_table" else 400, exc.code, exc.message) from None
+        info = await hub.add_aliases({"type": "table_state", "view": info})
+        return JSONResponse(jsonable(info["view"]))
 
     async def cashier(request: Request) -> Response:
         info = await authenticate(hub, request)

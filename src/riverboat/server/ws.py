@@ -55,8 +55,8 @@ class Connection:
         self.queue.put_nowait(json.dumps(frame, separators=(",", ":"), default=_default))
 
     async def sink(self, message: dict[str, Any]) -> None:
-        """The room's sink for this player: table views, events and Speed Poker news."""
-        self.push(message)
+        """The room's sink for this player: table views, events and Speed Poker news (seats named by alias)."""
+        self.push(await self.hub.add_aliases(message))
 
     def reply_error(self, code: str, message: str, ref: Any) -> None:
         self.push({"type": "error", "code": code, "message": message, "ref": ref})
