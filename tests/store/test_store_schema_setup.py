@@ -138,3 +138,22 @@ def test_sqlite_readers_do_not_wait_for_a_writer(tmp_path: Path) -> None:
         writer.execute("ROLLBACK")
         writer.close()
         st.dispose()
+
+
+def test_cli_db_check_audits_the_ledger(tmp_path: Path) -> None:
+    """`riverboat db check` reports a consistent ledger and exits 1 when a balance was tampered with."""
+    url = f"sqlite:///{tmp_path / 'audit.sqlite3'}"
+    st = Store(url, password_hasher=FAST_HASHER)
+    st.upgrade()
+    p = st.accounts.register("audited", "password123").id
+    st.ledger.deposit(p, "EUR", 1_000, "dep")
+    runner = CliRunner()
+    ok = runner.invoke(app, ["db", "check", "--database-url", url])
+    assert ok.exit_code == 0, ok.output
+    assert "EUR: sum over all accounts = 0" in ok.output and "ledger OK: 1 transactions" in ok.output
+    with st.engine.begin() as conn:
+        conn.exec_driver_sql("UPDATE accounts SET balance = balance + 1 WHERE kind = 'cash'")
+    st.dispose()
+    bad = runner.invoke(app, ["db", "check", "--database-url", url])
+    assert bad.exit_code == 1
+    assert "CORRUPT" in bad.output

@@ -6,7 +6,7 @@ from datetime import timedelta
 
 import pytest
 
-from riverboat.store import AccountKey, InsufficientFunds, InvalidRequest, Store
+from riverboat.store import AccountKey, InsufficientFunds, InvalidRequest, PermissionDenied, Store
 
 from .conftest import FakeClock, make_player
 
@@ -201,3 +201,19 @@ def test_r_tourn_int_3_interrupted_sng_refunds_buy_ins_and_fees_then_shares_the_
     assert store.ledger.account_balance(AccountKey.fees("EUR")) == 200  # only the eliminated players' fees
     with pytest.raises(InvalidRequest, match="not registered"):
         store.tournaments.refund_entry("sng6", remaining[0], "again")
+
+
+def test_r_integ_5_disqualified_player_forfeits_buy_in_and_fee(store: Store) -> None:
+    """R-INTEG-5 (a, b) / R-WALLET-8: an operator removes a player; buy-in and fee are forfeited, not refunded."""
+    op = make_player(store, "tdirector", role="operator")
+    p = _rich(store, "cheater")
+    store.tournaments.create("mttx", "EUR", 1_000, 100)
+    store.tournaments.register(p, "mttx", "r")
+    with pytest.raises(PermissionDenied):
+        store.tournaments.disqualify(p, "mttx", p)
+    store.tournaments.disqualify(op, "mttx", p)
+    assert store.tournaments.registered("mttx") == []
+    with pytest.raises(InvalidRequest, match="not registered"):
+        store.tournaments.unregister(p, "mttx", "u")
+    assert store.ledger.balance(p) == 8_900
+    assert store.tournaments.prize_pool("mttx") == 1_000

@@ -12,6 +12,7 @@ Public API (stable; all chip amounts are ``int`` minor units, never floats)::
         # url: explicit, else $RIVERBOAT_DATABASE_URL, else sqlite file under platformdirs.user_data_dir("riverboat")
         # clock: () -> aware datetime (UTC); injected for tests.  password_hasher: argon2 PasswordHasher (argon2id)
     store.upgrade()                      # alembic upgrade head (also: `riverboat db upgrade [--database-url URL]`)
+    store.revision() -> str | None       # current schema revision; `riverboat db check` audits the ledger
     store.session()                      # context manager -> sqlalchemy.orm.Session inside a transaction
     store.dispose()
 
@@ -62,6 +63,7 @@ Public API (stable; all chip amounts are ``int`` minor units, never floats)::
     store.tournaments.add_to_prize_pool(tournament_id, amount, idem_key)          # room money (freerolls)
     store.tournaments.pay_in(player_id, tournament_id, buy_in, fee, idem_key, kind="rebuy"|"addon")
     store.tournaments.refund_entry(tournament_id, player_id, idem_key)   # interrupted: buy-ins + fees back
+    store.tournaments.disqualify(operator_id, tournament_id, player_id)  # R-INTEG-5: no refund
     store.tournaments.prize_pool(tournament_id) -> int ; .registered(tournament_id) -> list[player_id]
     store.tournaments.pay_prize(tournament_id, player_id, amount, idem_key)
     store.tournaments.issue_ticket(player_id, currency, face_value, idem_key, *, tournament_id=None,

@@ -130,7 +130,7 @@ class TournamentEntry(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     tournament_pk: Mapped[int] = mapped_column(ForeignKey("tournaments.id"))
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
-    status: Mapped[str] = mapped_column(String(16))  # registered | unregistered | refunded
+    status: Mapped[str] = mapped_column(String(16))  # registered | unregistered | refunded | disqualified
     ticket_id: Mapped[int | None] = mapped_column(ForeignKey("tickets.id"), nullable=True)
     # What the player paid in cash so far (entry, re-buys, add-ons); a ticket entry pays 0 here.
     paid_buy_in: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")

@@ -231,6 +231,22 @@ class Tournaments:
         req = request_hash("t_refund", tournament_id=tournament_id, player_id=player_id)
         return self._db.run_idempotent(idem_key, "t_refund", req, body)
 
+    def disqualify(self, operator_id: int, tournament_id: str, player_id: int) -> None:
+        """Operator sanction (R-INTEG-5 a/b, R-OPER-1, R-WALLET-8): remove the player from the tournament; the
+        buy-ins and fees already paid are forfeited (they stay in the prize pool and with the house)."""
+        from riverboat.store.accounts import require_operator
+
+        def body(s: Session) -> None:
+            require_operator(s, operator_id)
+            t = self._get(s, tournament_id, lock=True)
+            entry = s.scalar(select(TournamentEntry).where(TournamentEntry.tournament_pk == t.id,
+                                                           TournamentEntry.player_id == player_id))
+            if entry is None or entry.status != "registered":
+                raise InvalidRequest(f"player {player_id} is not registered for {tournament_id!r}")
+            entry.status = "disqualified"
+
+        self._db.run(body)
+
     def prize_pool(self, tournament_id: str) -> int:
         def body(s: Session) -> int:
             t = self._get(s, tournament_id)
