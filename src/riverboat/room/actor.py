@@ -13,6 +13,8 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
+from riverboat.room.errors import RoomError
+
 T = TypeVar("T")
 log = logging.getLogger("riverboat.room")
 
@@ -35,9 +37,9 @@ class Actor:
     async def submit(self, fn: Callable[[], Awaitable[T]]) -> T:
         """Run ``fn`` inside the actor and return its result (or raise its exception)."""
         if self.closed:
-            from riverboat.room.errors import RoomError
-
             raise RoomError("table_closed", f"{self.name} is closed")
+        if self._task is None:
+            raise RoomError("not_started", f"{self.name} is not running yet: call room.start() first")
         fut: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         self.idle.clear()
         self._queue.put_nowait((fn, fut))

@@ -18,7 +18,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from riverboat.engine import Action, ActionKind, Hand, HandConfig, IllegalAction, RakeContext
 from riverboat.engine import Settings as EngineSettings
@@ -64,10 +64,6 @@ class SpeedHand:
     timer: TimerHandle | None = None
     token: int = 0
     sent: int = 0
-
-
-class PoolHost(TableHost, Protocol):
-    pass
 
 
 class SpeedPool:
