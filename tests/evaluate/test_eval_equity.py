@@ -77,7 +77,7 @@ def test_exact_preflop_ahkh_vs_qsqd() -> None:
     ("game", "hands", "board"),
     [
         (Game.HOLDEM, ["AhKh", "QsQd"], "Qh7h2d"),
-        (Game.HOLDEM, ["8c8d", "AsKc", "Th9h"], "7h6h2s"),
+        (Game.HOLDEM, ["8c8d", "AsKc", "Th9h"], "7h6h2sKd"),
         (Game.HOLDEM, ["AhKh", "QsQd", "9h8c"], "Qh7h2d3h"),
         (Game.HOLDEM, ["AhKh", "QsQd", "9h8h"], "Qh7h2d3h5c"),
         (Game.OMAHA, ["AhKhQd2c", "JsTs9h8h"], "Qh7c2d5s"),
