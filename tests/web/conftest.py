@@ -190,15 +190,20 @@ class LiveServer:
         ]
         self.proc = subprocess.Popen(args, stdout=self._log, stderr=subprocess.STDOUT, cwd=str(tmp),
                                      env={**os.environ, "PYTHONUNBUFFERED": "1"})
-        self._wait_ready()
+        self._ready = False
 
-    def _wait_ready(self, timeout: float = 90.0) -> None:
+    def wait_ready(self, timeout: float = 90.0) -> None:
+        """Block until ``GET /health`` answers 200 (the process is started without waiting, so that it boots
+        while the worker runs its first tests)."""
+        if self._ready:
+            return
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"riverboat serve exited with {self.proc.returncode}:\n{self.log()}")
             try:
                 if httpx.get(f"{self.url}/health", timeout=1.0).status_code == 200:
+                    self._ready = True
                     return
             except httpx.HTTPError:
                 pass
@@ -367,18 +372,25 @@ LIVE_TABLES: list[dict[str, Any]] = [
 ]
 
 
-@pytest.fixture(scope="session")
-def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    try:
-        import riverboat.room  # noqa: F401
-        from riverboat.room import Room  # noqa: F401
-    except ImportError as exc:  # pragma: no cover - only while the room is being written
-        pytest.skip(f"the room (riverboat.room.Room) is not importable yet: {exc}")
+@pytest.fixture(scope="session", autouse=True)
+def _boot_live_server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer | None]:
+    """Start ``riverboat serve`` as soon as this worker's session begins if any collected test needs it, so the
+    server boots while the first (fixture-rendering) tests run."""
+    if not any("live_server" in getattr(item, "fixturenames", ()) for item in request.session.items):
+        yield None
+        return
     server = LiveServer(tmp_path_factory.mktemp("web-live"), LIVE_TABLES)
     try:
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="session")
+def live_server(_boot_live_server: LiveServer | None, tmp_path_factory: pytest.TempPathFactory) -> LiveServer:
+    assert _boot_live_server is not None
+    _boot_live_server.wait_ready()
+    return _boot_live_server
 
 
 @pytest.fixture(scope="session")
