@@ -87,6 +87,9 @@ def test_start_hand_checks_stacks_and_one_open_hand_per_table(store: Store) -> N
     with pytest.raises(InvalidRequest, match="at least two"):
         store.ledger.start_hand("t1", "h1", {a: 10_000})
     store.ledger.start_hand("t1", "h1", {a: 10_000, b: 10_000})
+    store.ledger.start_hand("t1", "h1", {a: 10_000, b: 10_000})  # a retried call is harmless
+    with pytest.raises(InvalidRequest, match="already exists"):
+        store.ledger.start_hand("t1", "h1", {a: 10_000, c: 10_000})
     with pytest.raises(InvalidRequest, match="has not been settled"):
         store.ledger.start_hand("t1", "h2", {a: 10_000, c: 10_000})
     with pytest.raises(NotFound):

@@ -221,7 +221,8 @@ class Ledger:
     ) -> None:
         """Record that a hand has started.  No chips move until :meth:`settle_hand`; if the process dies first,
         :meth:`void_unsettled_hands` cancels the hand and every stack is still its pre-hand value (R-SERVER-1).
-        Each given stack must equal the player's chips on the table; one unsettled hand per table at a time."""
+        Each given stack must equal the player's chips on the table; one unsettled hand per table at a time.
+        Repeating the call with the same seats while the hand is open changes nothing."""
         _check_id(table_id, "table_id")
         _check_id(hand_id, "hand_id")
         check_currency(currency)
@@ -236,6 +237,10 @@ class Ledger:
             accts = lock_accounts(s, keys.values())
             existing = s.scalar(select(Hand).where(Hand.table_id == table_id, Hand.hand_id == hand_id))
             if existing is not None:
+                seats = {hp.player_id: hp.start_stack
+                         for hp in s.scalars(select(HandPlayer).where(HandPlayer.hand_pk == existing.id))}
+                if existing.status == "started" and seats == dict(seats_and_stacks):
+                    return  # a retried call: the hand is already recorded exactly so
                 raise InvalidRequest(f"hand {hand_id!r} at table {table_id!r} already exists ({existing.status})")
             open_hand = s.scalar(select(Hand.hand_id).where(Hand.table_id == table_id, Hand.status == "started"))
             if open_hand is not None:
