@@ -46,7 +46,8 @@ CARD_RANK_BIT = np.array([1 << (c >> 2) for c in range(52)], dtype=np.int64)
 CARD_SUIT = np.array([c & 3 for c in range(52)], dtype=np.int64)
 BOARD_TRIPLES = list(itertools.combinations(range(5), 3))
 
-DEFAULT_EXACT_LIMIT = 4_000_000
+# board x player evaluations: every preflop Hold'em spot up to 10 players is enumerated exactly
+DEFAULT_EXACT_LIMIT = 6_000_000
 DEFAULT_TRIALS = 100_000
 CHUNK = 50_000
 
