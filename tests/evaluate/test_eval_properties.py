@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -15,25 +16,24 @@ from riverboat.evaluate.batch import evaluate_batch
 from riverboat.evaluate.rankings import deck_of
 from riverboat.evaluate.tables import SPECS
 
-rankings = st.sampled_from(list(Ranking))
+ALL = pytest.mark.parametrize("r", list(Ranking), ids=[r.value for r in Ranking])
 
 
-@st.composite
-def ranking_and_cards(draw: st.DrawFn, n: int = 5) -> tuple[Ranking, list[int]]:
-    r = draw(rankings)
+def hands(r: Ranking, n: int = 5) -> st.SearchStrategy[list[int]]:
     deck = [int(c) for c in deck_of(r)]
-    cards = draw(st.lists(st.sampled_from(deck), min_size=n, max_size=n, unique=True))
-    return r, cards
+    return st.lists(st.sampled_from(deck), min_size=n, max_size=n, unique=True)
 
 
 def strength(r: Ranking, cards: list[int]) -> int:
     return evaluate5(r, cards) or 0
 
 
-@settings(max_examples=300, deadline=None)
-@given(ranking_and_cards(), st.permutations([0, 1, 2, 3]))
-def test_r_card_7_suit_permutation_invariance(rc: tuple[Ranking, list[int]], perm: list[int]) -> None:
-    r, cards = rc
+@ALL
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_r_card_7_suit_permutation_invariance(r: Ranking, data: st.DataObject) -> None:
+    cards = data.draw(hands(r))
+    perm = data.draw(st.permutations([0, 1, 2, 3]))
     moved = [(c & ~3) | perm[c & 3] for c in cards]
     if r is Ranking.THIRTY_TWO_SUITED:
         # suits rank here (R-RANK-32-6): a suit permutation keeps the rank part, only the suit tie-break bits move
@@ -42,16 +42,12 @@ def test_r_card_7_suit_permutation_invariance(rc: tuple[Ranking, list[int]], per
         assert strength(r, moved) == strength(r, cards)
 
 
-@settings(max_examples=300, deadline=None)
-@given(ranking_and_cards(), ranking_and_cards())
-def test_order_is_total_and_consistent_with_categories(
-    a: tuple[Ranking, list[int]], b: tuple[Ranking, list[int]]
-) -> None:
-    r, x = a
-    deck = [int(c) for c in deck_of(r)]
-    y = [c for c in b[1] if c in deck][:5]
-    if len(y) < 5:
-        y = [c for c in deck if c not in y][: 5 - len(y)] + y
+@ALL
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_order_is_total_and_consistent_with_categories(r: Ranking, data: st.DataObject) -> None:
+    x = data.draw(hands(r))
+    y = data.draw(hands(r))
     sx, sy = strength(r, x), strength(r, y)
     # a strength depends on the set of cards only, so any two hands compare the same way whatever their order
     assert strength(r, list(reversed(x))) == sx and strength(r, sorted(y)) == sy
@@ -64,10 +60,11 @@ def test_order_is_total_and_consistent_with_categories(
         assert sx != sy
 
 
-@settings(max_examples=200, deadline=None)
-@given(ranking_and_cards(7))
-def test_best_of_seven_is_the_best_five_card_subset(rc: tuple[Ranking, list[int]]) -> None:
-    r, cards = rc
+@ALL
+@settings(max_examples=20, deadline=None)
+@given(data=st.data())
+def test_best_of_seven_is_the_best_five_card_subset(r: Ranking, data: st.DataObject) -> None:
+    cards = data.draw(hands(r, 7))
     expected = max(strength(r, list(f)) for f in itertools.combinations(cards, 5))
     v = best_hand(r, cards[:2], cards[2:])
     assert (v.strength if v else 0) == expected
