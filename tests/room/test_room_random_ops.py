@@ -12,7 +12,7 @@ import pytest
 from riverboat.room import FakeClock, Room, RoomError, TableSpec
 from riverboat.store import Store
 
-from .conftest import Recorder, assert_conserved, make_players, passive_action
+from .conftest import Recorder, assert_conserved, make_players, money, passive_action
 
 SPECS = [
     TableSpec(name="Chaos NL", game="holdem", structure="NL", small_blind=5, big_blind=10, max_seats=6,
@@ -42,13 +42,13 @@ async def test_random_commands_conserve_chips_and_keep_table_and_store_in_step(
         room.attach(p, recorders[p])
     tables = [await room.open_table(spec) for spec in SPECS]
     refused = 0
-    for _step in range(260):
+    for _step in range(160):
         op = rng.random()
         pid = rng.choice(players)
         tid = rng.choice(tables)
         table = room.tables[tid]
         try:
-            if op < 0.45:  # the player to act acts (sometimes wrongly)
+            if op < 0.62:  # the player to act acts (sometimes wrongly)
                 hand = table.hand
                 if hand is not None and hand.to_act is not None:
                     actor = table.seats[hand.to_act].player_id
@@ -61,27 +61,30 @@ async def test_random_commands_conserve_chips_and_keep_table_and_store_in_step(
                         await room.act(actor, tid, kind, rng.randint(legal.min_to, legal.max_to))
                     else:
                         await room.act(actor, tid, *passive_action(legal))
-            elif op < 0.60:
+            elif op < 0.72:
                 await room.sit(pid, tid, rng.randrange(6), rng.choice([50, 150, 300, 700, 1500]),
                                wait_for_bb=rng.random() < 0.5)
-            elif op < 0.66:
+            elif op < 0.76:
                 await room.top_up(pid, tid, rng.choice([10, 100, 900]))
-            elif op < 0.72:
-                await room.sit_out(pid, tid)
             elif op < 0.80:
+                await room.sit_out(pid, tid)
+            elif op < 0.87:
                 await room.sit_in(pid, tid, post=rng.random() < 0.5)
-            elif op < 0.85:
+            elif op < 0.90:
                 await room.leave(pid, tid)
-            elif op < 0.89:
+            elif op < 0.92:
                 room.detach(pid)
-            elif op < 0.93:
+            elif op < 0.95:
                 room.attach(pid, recorders[pid])
             else:
                 await clock.advance(rng.choice([1, 5, 21, 31, 60, 200]))
         except RoomError:
             refused += 1
         await room.quiesce()
-        assert_conserved(store, total)
+        if _step % 25 == 0:
+            assert_conserved(store, total)  # includes the full ledger audit (verify)
+        else:
+            assert sum(money(store).values()) == total
         check_between_hands(store, room)
     # wind down: everyone leaves; every chip ends in a wallet or the house
     for _ in range(100):
@@ -99,7 +102,7 @@ async def test_random_commands_conserve_chips_and_keep_table_and_store_in_step(
     assert all(not t.seats for t in room.tables.values())
     hands = sum(t.hand_no for t in room.tables.values())
     print(f"random ops: {hands} hands, {refused} refused commands")
-    assert hands >= 5 and refused > 10
+    assert hands >= 15 and refused > 10
     assert_conserved(store, total)
     house = sum(v for k, v in store.ledger.balances("EUR").items() if k.startswith("rake"))
     assert sum(store.ledger.balance(p) for p in players) + house == total
