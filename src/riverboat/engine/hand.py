@@ -17,6 +17,21 @@ from riverboat.games.structures import Structure
 
 K = ActionKind
 _CS = [str(c) for c in ALL_CARDS]  # card code -> "Ah"
+_M_CHECK, _M_BET, _M_RAISE, _M_COMPLETE, _M_STRADDLE, _M_SPLIT = 1, 2, 4, 8, 16, 32
+_KINDS: dict[int, frozenset[ActionKind]] = {}
+
+
+def _kinds(mask: int) -> frozenset[ActionKind]:
+    """The betting kinds for a bit mask (FOLD always; CALL unless CHECK), cached."""
+    got = _KINDS.get(mask)
+    if got is None:
+        ks = {K.FOLD, K.CHECK if mask & _M_CHECK else K.CALL}
+        for bit, kind in ((_M_BET, K.BET), (_M_RAISE, K.RAISE), (_M_COMPLETE, K.COMPLETE),
+                          (_M_STRADDLE, K.STRADDLE), (_M_SPLIT, K.AGREE_SPLIT)):
+            if mask & bit:
+                ks.add(kind)
+        got = _KINDS[mask] = frozenset(ks)
+    return got
 _BET, _DRAW, _SPLIT, _RIT, _DONE = "bet", "draw", "split", "rit", "done"
 
 
@@ -66,7 +81,7 @@ class Hand:
         "_min_raise", "_raises", "_last_aggr", "_round_actions", "_legal", "_bb_pos", "_queue", "_qi",
         "_completed", "_big_used", "_open_pair", "_discards", "_round_discards", "_muck", "_split_agreed",
         "_split_open", "_split_voting", "_rit_votes", "_runs", "result", "_community_card", "_pot_collected",
-        "_odd_chip", "_full_bet", "_dead_money", "_showed_first", "_bring_in_pos", "_round_first", "_rit_checked",
+        "_odd_chip", "_full_bet", "_dead_money", "_showed_first", "_bring_in_pos", "_round_first", "_rit_checked", "_straddle_ok",
     )
 
     def __init__(self, config: HandConfig) -> None:
@@ -83,11 +98,10 @@ class Hand:
             raise ValueError("seats and stacks differ in length")
         if not 2 <= len(seats) <= game.max_players:
             raise ValueError(f"{game.name} needs 2 to {game.max_players} players, got {len(seats)}")
-        if len(set(seats)) != len(seats) or any(not isinstance(s, int) or s < 0 for s in seats):
+        if len(set(seats)) != len(seats) or not all(type(s) is int and s >= 0 for s in seats):
             raise ValueError(f"seats must be distinct non-negative integers: {seats}")
-        for s in config.stacks:
-            if not isinstance(s, int) or isinstance(s, bool) or s <= 0:
-                raise ValueError(f"stacks must be positive integers: {list(config.stacks)}")
+        if not all(type(s) is int and s > 0 for s in config.stacks):
+            raise ValueError(f"stacks must be positive integers: {list(config.stacks)}")
         if config.structure is Structure.FIXED_LIMIT and not stakes.fixed_small:
             raise ValueError("fixed limit needs small_bet (or big_blind) > 0")
         if config.structure is Structure.SPREAD_LIMIT and not stakes.spread:
@@ -152,6 +166,8 @@ class Hand:
         self._rit_checked = False
         self._full_bet = False
         self._post_forced()
+        self._straddle_ok = (game.straddle and self.settings.straddle and config.structure is Structure.NO_LIMIT
+                             and self._bb_pos is not None and config.blinds is None and n > 2)
         self._start_street(0)
         self._run()
 
@@ -328,22 +344,23 @@ class Hand:
         else:
             deck, pos, cards, ups = self._deck, self._dpos, self.cards, self.up
             k = len(alive)
-            if pos + need > len(deck):
+            end = pos + need
+            if end > len(deck):
                 raise IllegalAction("the deck ran out of cards")
-            for r, up in enumerate([False] * st.down + [True] * st.up):
-                for m, i in enumerate(alive):
-                    cards[i].append(deck[pos + r * k + m])
-                    ups[i].append(up)
-            self._dpos = pos + need
-            seats = self.seats
+            down = st.down
+            flags = [False] * down + [True] * st.up
+            seats, events, cs = self.seats, self.events, _CS
             for m, i in enumerate(alive):
+                got = deck[pos + m:end:k]  # one card at a time round the table: every k-th card
+                cards[i].extend(got)
+                ups[i].extend(flags)
                 s_ = seats[i]
-                if st.down:
-                    got = [_CS[deck[pos + r * k + m]] for r in range(st.down)]
-                    self.events.append(Event("dealt", s_, {"cards": got, "up": False}, frozenset((s_,))))
+                if down:
+                    events.append(Event("dealt", s_, {"cards": [cs[c] for c in got[:down]], "up": False},
+                                        frozenset((s_,))))
                 if st.up:
-                    got = [_CS[deck[pos + r * k + m]] for r in range(st.down, st.down + st.up)]
-                    self.events.append(Event("dealt", s_, {"cards": got, "up": True}, None))
+                    events.append(Event("dealt", s_, {"cards": [cs[c] for c in got[down:]], "up": True}, None))
+            self._dpos = end
         if st.board:
             new = [self._next_card() for _ in range(st.board)]
             self.board.extend(new)
@@ -479,35 +496,30 @@ class Hand:
                 if hi:
                     kinds.add(K.COMPLETE)
             return LegalActions(seat, frozenset(kinds), bring_in=b, min_to=lo, max_to=hi, allowed_to=allowed)
-        call = min(cur - bet, stack)
-        kinds = {K.FOLD}
+        call = cur - bet
+        if call > stack:
+            call = stack
+        mask = 0
         if call <= 0:
-            kinds.add(K.CHECK)
             call = 0
-        else:
-            kinds.add(K.CALL)
+            mask = _M_CHECK
         lo = hi = 0
-        allowed = ()
+        allowed: tuple[int, ...] = ()
         level = self._acted_level[i]
         if stack > call and (level < 0 or not self._full_bet or cur - level >= self._min_raise) and \
                 self._others_can_act(i):
-            lo, hi, allowed = self._aggressive_bounds(i, completing=not self._completed)
+            completed = self._completed
+            lo, hi, allowed = self._aggressive_bounds(i, not completed)
             if hi:
-                if not self._completed:
-                    kinds.add(K.COMPLETE)
-                elif cur == 0:
-                    kinds.add(K.BET)
-                else:
-                    kinds.add(K.RAISE)
-        if (self.street == 0 and self._round_actions == 0 and self.game.straddle and self.settings.straddle and
-                self.structure is Structure.NO_LIMIT and self._bb_pos is not None and
-                self.config.blinds is None and self.n > 2 and i == (self._bb_pos + 1) % self.n):
+                mask |= _M_BET if (completed and cur == 0) else (_M_RAISE if completed else _M_COMPLETE)
+        if self.street == 0 and self._round_actions == 0 and self._straddle_ok and \
+                i == (self._bb_pos + 1) % self.n:  # type: ignore[operator]
             amt = 2 * self.stakes.big_blind
             if stack + bet >= amt and cur < amt:
-                kinds.add(K.STRADDLE)
+                mask |= _M_STRADDLE
         if self._split_open:
-            kinds.add(K.AGREE_SPLIT)
-        return LegalActions(seat, frozenset(kinds), call=call, min_to=lo, max_to=hi, allowed_to=allowed)
+            mask |= _M_SPLIT
+        return LegalActions(seat, _kinds(mask), call, lo, hi, 0, 0, allowed)
 
     def _others_can_act(self, i: int) -> bool:
         """Some other player could still call a raise (a raise nobody can call is not offered)."""
