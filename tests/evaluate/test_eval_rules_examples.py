@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from riverboat.cards import parse_cards
+from riverboat.cards import parse_cards as p
 from riverboat.evaluate import Category, HandError, Ranking, best_hand, category, describe, evaluate5
 
 R = Ranking
@@ -241,3 +242,15 @@ def test_describe_rejects_foreign_strengths() -> None:
         describe(R.HIGH, 0)
     with pytest.raises(HandError):
         describe("nonsense", 5)
+
+
+def test_r_rank_6p_2_real_hand_phua_xuan_2019_depends_on_the_reading() -> None:
+    """/work/shared/phh/phua-xuan-2019.phh (PHH "NS"): QhQd vs KhKs on 9h 6c Kc Jh Ts. Xuan's straight beats the
+    set of kings under PHH's reading; under RULES.md Six Plus (R-RANK-6P-2) three of a kind beats the straight."""
+    board = p("9h 6c Kc Jh Ts")
+    xuan, phua = p("Qh Qd"), p("Kh Ks")
+    x_phh, k_phh = best_hand(R.SHORT_DECK_PHH, xuan, board), best_hand(R.SHORT_DECK_PHH, phua, board)
+    assert x_phh is not None and k_phh is not None and x_phh > k_phh
+    assert x_phh.label == "Straight, King high" and k_phh.label == "Three of a Kind, Kings"
+    x_6p, k_6p = best_hand(R.SIX_PLUS, xuan, board), best_hand(R.SIX_PLUS, phua, board)
+    assert x_6p is not None and k_6p is not None and k_6p > x_6p
