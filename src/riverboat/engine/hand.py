@@ -504,7 +504,7 @@ class Hand:
             call = 0
             mask = _M_CHECK
         lo = hi = 0
-        allowed: tuple[int, ...] = ()
+        allowed = ()
         level = self._acted_level[i]
         if stack > call and (level < 0 or not self._full_bet or cur - level >= self._min_raise) and \
                 self._others_can_act(i):
