@@ -28,7 +28,7 @@ def run_replay(paths: list[Path], as_json: bool, summary: bool) -> int:
     total = matched = skipped = unchecked = 0
     failures: list[ReplayResult] = []
     skips: list[ReplayResult] = []
-    by_variant: dict[str, list[int]] = {}
+    by_variant: dict[str, list[int]] = {}  # variant -> [hands, matches, skipped]
     for path in _files(paths):
         try:
             records = load(path)
@@ -44,9 +44,10 @@ def run_replay(paths: list[Path], as_json: bool, summary: bool) -> int:
                 total += 1
                 matched += res.match
                 unchecked += not res.checked
-            tally = by_variant.setdefault(res.variant or "?", [0, 0])
+            tally = by_variant.setdefault(res.variant or "?", [0, 0, 0])
             tally[0] += 1
             tally[1] += res.match
+            tally[2] += res.unsupported
             if not res.match and not res.unsupported:
                 failures.append(res)
             if summary:
@@ -60,8 +61,8 @@ def run_replay(paths: list[Path], as_json: bool, summary: bool) -> int:
                     line += f" expected {res.expected}" + (f" error: {res.error}" if res.error else "")
                 typer.echo(line)
     if summary:
-        for variant, (n, ok) in sorted(by_variant.items()):
-            typer.echo(f"{variant:8s} {ok}/{n} match")
+        for variant, (n, ok, skip) in sorted(by_variant.items()):
+            typer.echo(f"{variant:8s} {n} skipped (not a Riverboat game)" if skip == n else f"{variant:8s} {ok}/{n} match")
         for res in failures:
             typer.echo(f"MISMATCH {res.file}#{res.index} {res.variant}: {res.error or res.finishing_stacks}")
         for res in skips:
