@@ -94,7 +94,7 @@ def make_accounts(url: str, n: int) -> list[tuple[int, str]]:
 
 
 async def run_riverboat(n: int, duration: float, warmup: float, think: float, tmp: Path,
-                        extra: Any = None) -> dict[str, Any]:
+                        extra: Any = None, batch: bool = True) -> dict[str, Any]:
     db = tmp / f"load-{n}.sqlite3"
     url = f"sqlite:///{db}"
     t0 = time.perf_counter()
@@ -140,7 +140,7 @@ async def run_riverboat(n: int, duration: float, warmup: float, think: float, tm
 
         async def join(i: int, token: str) -> None:
             async with sem:
-                client = ProtocolClient(ws_url, token)
+                client = ProtocolClient(ws_url, token, batch=batch)
                 client.on_frame.append(on_frame)
                 await client.connect(timeout=60)
                 clients.append(client)
@@ -179,7 +179,7 @@ async def run_riverboat(n: int, duration: float, warmup: float, think: float, tm
             "latency_p50_ms": round(pct(latencies, 50) * 1000, 1),
             "latency_p99_ms": round(pct(latencies, 99) * 1000, 1),
             "latency_max_ms": round(max(latencies) * 1000, 1) if latencies else None,
-            "latency_samples": len(latencies), "server_cpu": round(cpu, 2),
+            "latency_samples": len(latencies), "server_cpu": round(cpu, 2), "batch": batch,
         }
     finally:
         proc.send_signal(signal.SIGTERM)
@@ -245,6 +245,7 @@ async def main() -> None:
     parser.add_argument("--duration", type=float, default=20.0)
     parser.add_argument("--warmup", type=float, default=5.0)
     parser.add_argument("--think", type=float, default=0.3, help="mean seconds a bot waits before acting")
+    parser.add_argument("--no-batch", action="store_true", help="bots do not opt in to batch frames")
     parser.add_argument("--db-dir", default="/dev/shm" if Path("/dev/shm").is_dir() else None,
                         help="where the SQLite database goes (default tmpfs: the bench measures the server, not fsync)")
     args = parser.parse_args()
@@ -252,7 +253,7 @@ async def main() -> None:
                                "db_dir": args.db_dir, "riverboat": [], "echo_peer": []}
     with tempfile.TemporaryDirectory(prefix="rb-load-", dir=args.db_dir) as tmp:
         for n in args.bots:
-            rb = await run_riverboat(n, args.duration, args.warmup, args.think, Path(tmp))
+            rb = await run_riverboat(n, args.duration, args.warmup, args.think, Path(tmp), batch=not args.no_batch)
             print(f"riverboat  bots={n:5d} tables={rb['tables']:4d} connected={rb['connected']:5d} "
                   f"hands/s={rb['hands_per_s']:7.1f} actions/s={rb['actions_per_s']:7.1f} "
                   f"p50={rb['latency_p50_ms']:7.1f} ms p99={rb['latency_p99_ms']:7.1f} ms "

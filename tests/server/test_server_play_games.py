@@ -56,7 +56,7 @@ async def _play(server: Any, recorder: Any, table_name: str, buy_in: int, want_s
     bots: list[Bot] = []
     frames: list[list[dict[str, Any]]] = []
     for i, (_, token) in enumerate(players):
-        client = ProtocolClient(server.ws_url, token)
+        client = ProtocolClient(server.ws_url, token, batch=(i == 0))  # player 0 takes `batch` frames
         stream: list[dict[str, Any]] = []
         client.on_frame.append(stream.append)
         recorder.attach(client, f"player{i}")

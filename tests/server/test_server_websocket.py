@@ -132,3 +132,31 @@ async def test_frames_over_the_rate_limit_are_refused(server: Any) -> None:
     assert got.count("rate_limited") >= 25
     assert set(got) == {"pong", "rate_limited"}
     await client.close()
+
+
+async def test_batch_frames_only_for_clients_that_opt_in_and_keep_order(server: Any) -> None:
+    """Opt-in `batch` frames (docs/protocol.md): frames keep their order whether batched or not, and a client that
+    did not opt in always gets one frame per message."""
+    import websockets
+
+    _, token = server.player()
+    async with websockets.connect(f"{server.ws_url}?token={token}&batch=1") as raw:
+        for i in range(30):
+            await raw.send(json.dumps({"v": 1, "type": "ping", "id": i}))
+        refs: list[Any] = []
+        while len(refs) < 30:
+            msg = json.loads(await asyncio.wait_for(raw.recv(), 10))
+            frames = msg["frames"] if msg["type"] == "batch" else [msg]
+            refs += [f["ref"] for f in frames if f["type"] == "pong"]
+        assert refs == list(range(30))
+    _, token2 = server.player()
+    async with websockets.connect(f"{server.ws_url}?token={token2}") as plain:
+        for i in range(30):
+            await plain.send(json.dumps({"v": 1, "type": "ping", "id": i}))
+        types = []
+        pongs = 0
+        while pongs < 30:
+            msg = json.loads(await asyncio.wait_for(plain.recv(), 10))
+            types.append(msg["type"])
+            pongs += msg["type"] == "pong"
+        assert "batch" not in types

@@ -29,9 +29,11 @@ class CommandRefused(Exception):
 
 
 class ProtocolClient:
-    def __init__(self, ws_url: str, token: str | None = None, *, keep_frames: bool = False) -> None:
+    def __init__(self, ws_url: str, token: str | None = None, *, keep_frames: bool = False,
+                 batch: bool = False) -> None:
         self.ws_url = ws_url
         self.token = token
+        self.batch = batch  # accept `batch` frames (several frames per message) from the server
         self.keep_frames = keep_frames
         self.frames: list[dict[str, Any]] = []
         self.on_frame: list[Callable[[dict[str, Any]], None]] = []
@@ -54,7 +56,10 @@ class ProtocolClient:
                                             ping_interval=None, compression=None)
         self._reader = asyncio.create_task(self._read_loop())
         if self.token is not None:
-            await self.send({"type": "auth", "token": self.token})
+            auth: dict[str, Any] = {"type": "auth", "token": self.token}
+            if self.batch:
+                auth["batch"] = True
+            await self.send(auth)
             welcome = await asyncio.wait_for(asyncio.shield(self._welcome), timeout)
             self.player_id = welcome.get("player_id")
             return welcome
@@ -80,8 +85,10 @@ class ProtocolClient:
         try:
             async for raw in self._ws:
                 frame = json.loads(raw)
-                frame["_t"] = time.perf_counter()
-                self._dispatch(frame)
+                now = time.perf_counter()
+                for one in frame["frames"] if frame.get("type") == "batch" else (frame,):
+                    one["_t"] = now
+                    self._dispatch(one)
         except websockets.ConnectionClosed:
             pass
         finally:

@@ -60,6 +60,7 @@ class AuthFrame(_ClientFrame):
 
     type: Literal["auth"]
     token: Annotated[StrictStr, StringConstraints(min_length=1, max_length=512)]
+    batch: StrictBool = Field(default=False, description="Opt in to `batch` frames (several frames per message).")
 
 
 class PingFrame(_ClientFrame):
@@ -264,6 +265,14 @@ class LobbyFrame(_ServerFrame):
     pools: list[dict[str, Any]] = Field(default_factory=list)
 
 
+class BatchFrame(_ServerFrame):
+    """Several server frames in one WebSocket message, in order; sent only to clients that opted in (``auth`` with
+    ``"batch": true`` or ``/ws?batch=1``), and only when frames are already waiting to be written."""
+
+    type: Literal["batch"] = "batch"
+    frames: list[dict[str, Any]]
+
+
 class NoticeFrame(_ServerFrame):
     """Out-of-band information, e.g. ``code="shutdown"`` when the server is stopping."""
 
@@ -282,6 +291,7 @@ SERVER_FRAME_MODELS: tuple[type[_ServerFrame], ...] = (
     SpeedFrame,
     LobbyFrame,
     NoticeFrame,
+    BatchFrame,
 )
 
 

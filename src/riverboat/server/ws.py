@@ -26,6 +26,7 @@ from .rest import jsonable, lobby_payload, player_id_of
 log = logging.getLogger(__name__)
 
 _CLOSE = None  # queue sentinel
+MAX_BATCH = 64  # frames per batch message
 
 
 class Connection:
@@ -37,6 +38,7 @@ class Connection:
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.limiter = RateLimiter(hub.config.frame_rate, hub.now, max_keys=1)
         self.closed = False
+        self.batch = ws.query_params.get("batch") in ("1", "true")
         self._attached = False
 
     # ------------------------------------------------------------------------------------------- outgoing
@@ -63,10 +65,22 @@ class Connection:
 
     async def _writer(self) -> None:
         try:
-            while True:
+            stop = False
+            while not stop:
                 text = await self.queue.get()
                 if text is _CLOSE:
                     break
+                if self.batch and not self.queue.empty():
+                    # frames are piling up: one message (one write) for all that are waiting
+                    texts = [text]
+                    while len(texts) < MAX_BATCH and not self.queue.empty():
+                        more = self.queue.get_nowait()
+                        if more is _CLOSE:
+                            stop = True
+                            break
+                        texts.append(more)
+                    if len(texts) > 1:
+                        text = '{"v":1,"type":"batch","frames":[' + ",".join(texts) + "]}"
                 await self.ws.send_text(text)
         except (WebSocketDisconnect, RuntimeError, OSError):
             pass
@@ -160,6 +174,8 @@ class Connection:
             self.push({"type": "lobby", **jsonable(lobby_payload(self.hub))})
             return
         if kind == "auth":
+            if frame.batch:
+                self.batch = True
             await self._authenticate(frame.token, ref)
             return
         if self.player_id is None:
