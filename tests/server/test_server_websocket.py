@@ -160,3 +160,36 @@ async def test_batch_frames_only_for_clients_that_opt_in_and_keep_order(server: 
             types.append(msg["type"])
             pongs += msg["type"] == "pong"
         assert "batch" not in types
+
+
+async def test_r_disc_3_closing_the_socket_sits_the_cash_player_out_until_they_return(server: Any) -> None:
+    """Closing the WebSocket is a disconnection for the room: at a cash table the player is sat out (R-DISC-3) and
+    shown as disconnected to the others; reconnecting gives the view back and ``sit_in`` brings them back."""
+    table = server.table_id("WS Holdem")
+    (_, a_tok), (_, b_tok) = server.player(eur=10_000), server.player(eur=10_000)
+    a = ProtocolClient(server.ws_url, a_tok)
+    await a.connect()
+    await a.sit(table, 4, 800)
+    b = ProtocolClient(server.ws_url, b_tok)
+    await b.connect()
+    await b.sit(table, 5, 800)
+
+    def seat_of(client: ProtocolClient, seat: int) -> dict[str, Any]:
+        view = client.views.get(table) or {}
+        return next((s for s in view.get("seats", []) if s["seat"] == seat), {})
+
+    await b.close()
+    deadline = asyncio.get_running_loop().time() + 10
+    while not (seat_of(a, 5).get("connected") is False and seat_of(a, 5).get("status") == "sitting_out"):
+        assert asyncio.get_running_loop().time() < deadline, seat_of(a, 5)
+        await asyncio.sleep(0.05)
+    b2 = ProtocolClient(server.ws_url, b_tok)
+    state = asyncio.ensure_future(_next(b2, lambda f: f.get("type") == "table_state"))
+    await b2.connect()
+    view = (await state)["view"]
+    assert view["you"]["seat"] == 5 and view["you"]["sitting_out"] is True
+    ack = await b2.command({"type": "sit_in", "table": table})
+    assert ack["result"]["sitting_out"] is False
+    for client in (a, b2):
+        await client.leave(table)
+        await client.close()
