@@ -206,3 +206,29 @@ def test_bad_config_is_rejected_with_a_clear_error(mk):
         mk("holdem", NL, [100, 0])
     with pytest.raises(ValueError, match="6 players"):
         mk("draw5", NL, [100] * 7)
+
+
+def test_r_aai_1_artificial_all_in_for_the_chips_committed(mk, play, finish):
+    st = Stakes(small_blind=1, big_blind=2, small_bet=2, big_bet=4)
+    h = mk("holdem", FL, [100, 100, 100], ["2c3d", "KsKh", "AsAh"], "Ac Kd 7h 8s 9c", stakes=st,
+           settings=Settings(muck_losers=False))
+    play(h, "3 call", "1 call", "2 raise 4", "3 call", "1 call")  # 4 each
+    play(h, "1 bet 2", "2 call")
+    h.artificial_allin(3)  # seat 3 disconnected with 4 in the pot: all-in for 4, keeps 96
+    assert h.allin[2] and h.stacks[2] == 96
+    finish(h)
+    # seat 3 (aces) wins the main pot of 12 only; seats 1 and 2 contest the side pot (kings win it)
+    assert h.result.stacks[3] == 96 + 12 and h.result.net[2] == -6 + 4 and h.result.net[1] == -6
+    assert sum(h.result.stacks.values()) == 300
+
+
+def test_r_aai_4_not_in_no_limit_and_not_without_money_in(mk, play):
+    h = mk("holdem", NL, [100, 100, 100])
+    before = h.view(3)
+    with pytest.raises(IllegalAction, match="R-AAI-4"):
+        h.artificial_allin(3)
+    st = Stakes(small_blind=1, big_blind=2, small_bet=2, big_bet=4)
+    h2 = mk("holdem", FL, [100, 100, 100], stakes=st)
+    with pytest.raises(IllegalAction, match="no money in the pot"):
+        h2.artificial_allin(3)
+    assert h.view(3) == before

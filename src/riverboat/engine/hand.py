@@ -81,7 +81,7 @@ class Hand:
         "_min_raise", "_raises", "_last_aggr", "_round_actions", "_legal", "_bb_pos", "_queue", "_qi",
         "_completed", "_big_used", "_open_pair", "_discards", "_round_discards", "_muck", "_split_agreed",
         "_split_open", "_split_voting", "_rit_votes", "_runs", "result", "_community_card", "_pot_collected",
-        "_odd_chip", "_full_bet", "_dead_money", "_showed_first", "_bring_in_pos", "_round_first", "_rit_checked", "_straddle_ok",
+        "_odd_chip", "_full_bet", "_dead_money", "_showed_first", "_bring_in_pos", "_round_first", "_rit_checked", "_straddle_ok", "_aai",
     )
 
     def __init__(self, config: HandConfig) -> None:
@@ -165,6 +165,7 @@ class Hand:
         self._round_first = 0
         self._rit_checked = False
         self._full_bet = False
+        self._aai: set[int] = set()
         self._post_forced()
         self._straddle_ok = (game.straddle and self.settings.straddle and config.structure is Structure.NO_LIMIT
                              and self._bb_pos is not None and config.blinds is None and n > 2)
@@ -227,6 +228,28 @@ class Hand:
             return
         self._legal = None
         self._apply(i, kind, action.amount)
+        self._run()
+
+    def artificial_allin(self, seat: int) -> None:
+        """R-AAI-1: the player to act (disconnected) is treated as all-in for the chips already in the pot; the
+        rest of the stack is not at risk and the others keep betting into a side pot. Only in Fixed and Spread
+        Limit (R-AAI-4) and only for a player with money in the pot; otherwise IllegalAction, nothing changes."""
+        legal = self.legal_actions()
+        if seat != legal.seat:
+            raise IllegalAction(f"seat {seat} cannot act: it is seat {legal.seat}'s turn")
+        if self.structure not in (Structure.FIXED_LIMIT, Structure.SPREAD_LIMIT):
+            raise IllegalAction("artificial all-in exists only in Fixed and Spread Limit games (R-AAI-4)")
+        if self._phase != _BET:
+            raise IllegalAction("artificial all-in applies to a betting decision")
+        i = self.seats.index(seat)
+        if self.total[i] - self.dead[i] <= 0 and self.total[i] <= 0:
+            raise IllegalAction("no money in the pot: the player is folded, not all-in (R-AAI-1)")
+        self._legal = None
+        self.allin[i] = True
+        self._aai.add(i)
+        self._pending[i] = False
+        self._round_actions += 1
+        self._emit("acted", seat, action="artificial_allin", committed=self.total[i])
         self._run()
 
     def view(self, seat: int | None = None) -> dict[str, Any]:
@@ -865,7 +888,7 @@ class Hand:
                 bets[ti] -= back
                 self.total[ti] -= back
                 self.stacks[ti] += back
-                if self.stacks[ti] > 0:
+                if self.stacks[ti] > 0 and ti not in self._aai:
                     self.allin[ti] = False
                 self._emit("returned", self.seats[ti], amount=back)
             self._pot_collected += sum(bets)
