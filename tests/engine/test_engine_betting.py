@@ -232,3 +232,21 @@ def test_r_aai_4_not_in_no_limit_and_not_without_money_in(mk, play):
     with pytest.raises(IllegalAction, match="no money in the pot"):
         h2.artificial_allin(3)
     assert h.view(3) == before
+
+
+def test_bad_input_kinds_and_discards_give_clear_errors_and_change_nothing(mk, play):
+    h = mk("holdem", NL, [100, 100, 100])
+    before = (h.view(3), len(h.events))
+    with pytest.raises(IllegalAction, match="unknown action kind"):
+        h.act(Action(3, "shove"))  # type: ignore[arg-type]
+    h.act(Action(3, "call"))  # type: ignore[arg-type]  # a plain string naming a kind is accepted
+    assert h.to_act == 1
+    d = mk("draw5", FL, [100, 100], stakes=Stakes(small_blind=1, big_blind=2, small_bet=2, big_bet=4),
+           seats=[1, 2], button=2)
+    play(d, "2 call", "1 check")
+    before = (d.view(1), len(d.events))
+    with pytest.raises(IllegalAction, match="card codes"):
+        d.act(Action(1, K.DRAW, cards=("Ah",)))  # type: ignore[arg-type]
+    with pytest.raises(IllegalAction, match="your hand"):
+        d.act(Action(1, K.DRAW, cards=(99,)))
+    assert (d.view(1), len(d.events)) == before

@@ -200,6 +200,11 @@ class Hand:
         if action.seat != legal.seat:
             raise IllegalAction(f"seat {action.seat} cannot act: it is seat {legal.seat}'s turn")
         kind = action.kind
+        if type(kind) is not ActionKind:
+            try:
+                kind = ActionKind(kind)
+            except ValueError:
+                raise IllegalAction(f"unknown action kind {kind!r}") from None
         if kind not in legal.kinds:
             raise IllegalAction(f"{kind.value} is not allowed now; allowed: "
                                 f"{', '.join(sorted(k.value for k in legal.kinds))}")
@@ -216,6 +221,8 @@ class Hand:
                                     f"{legal.min_to} to {legal.max_to}")
         elif kind is K.DRAW or kind is K.STAND_PAT:
             discard = tuple(action.cards) if kind is K.DRAW else ()
+            if not all(type(c) is int or isinstance(c, Card) for c in discard):
+                raise IllegalAction(f"discards must be card codes (ints), got {discard!r}")
             if len(discard) > legal.max_discards:
                 raise IllegalAction(f"at most {legal.max_discards} cards may be discarded, got {len(discard)}")
             hand = self.cards[i]
