@@ -116,3 +116,22 @@ def test_hand_values_of_different_rankings_do_not_compare() -> None:
     b = best_hand(Ranking.LOW_27, p("7h 5d 4c 3s 2h"))
     with pytest.raises(TypeError):
         _ = a < b  # type: ignore[operator]
+
+
+@pytest.mark.parametrize(
+    ("ranking", "cards", "shown", "label"),
+    [
+        (Ranking.HIGH, "2s Ah 4d 3c 5h Kd 9c", "5h 4d 3c 2s Ah", "Straight, Five high"),
+        (Ranking.SIX_PLUS, "9s Ah 7d 6c 8h Kd Jc", "9s 8h 7d 6c Ah", "Straight, Nine high"),
+        (Ranking.HIGH, "6s 6h Qd Qc Qh 2c 3d", "Qh Qd Qc 6s 6h", "Full House, Queens over Sixes"),
+        (Ranking.SOKO, "2h 9h Ah 5h Kc", "Ah 9h 5h 2h Kc", "4-Flush, Ace high"),
+        (Ranking.LOW_8B, "8h 7d 3c 2s Ah Kd Kc", "8h 7d 3c 2s Ah", "Eight-Seven low"),
+    ],
+)
+def test_r_card_2_hand_value_shows_the_five_cards_used_in_display_order(
+    ranking: Ranking, cards: str, shown: str, label: str
+) -> None:
+    v = best_hand(ranking, p(cards))
+    assert v is not None
+    assert [str(c) for c in v.cards] == shown.split()
+    assert v.label == label
