@@ -315,3 +315,24 @@ def test_r_rit_2_two_boards_each_run_wins_half(new_page: Any, static_url: str, s
     assert page.locator("[data-testid='won-2']").inner_text() == "+€10.00"
     assert page.locator(".action-bar button").count() == 0
     screenshot(page, "table_holdem_run_it_twice")
+
+
+def test_r_horse_mixed_game_switches_layout_per_hand(new_page: Any, static_url: str) -> None:
+    """R-HORSE / R-8GAME: when the next hand of a mixed table is another game, the header and the layout follow it
+    (a Razz hand after a Hold'em hand shows stud up/down cards and no community board)."""
+    page = open_fixture(new_page, static_url, "holdem_showdown")
+    assert page.locator("[data-testid='board'] .card").count() == 5
+    page.evaluate("""() => {
+      const feed = (event) => window.__harness.feed({type: 'event', table: 't1', event});
+      feed({kind: 'hand_started', hand_id: 43, button: null, seats: [0, 2, 3], game: 'razz', structure: 'FL'});
+      feed({kind: 'dealt', seat: 0, cards: ['Kd'], up: true});
+      feed({kind: 'dealt', seat: 2, cards: ['Ac', '2d'], up: false});
+      feed({kind: 'dealt', seat: 2, cards: ['3s'], up: true});
+      feed({kind: 'dealt', seat: 3, cards: ['9h'], up: true});
+    }""")
+    assert "Razz" in page.locator("[data-testid='table-game']").inner_text()
+    assert page.locator("#app").get_attribute("data-family") == "stud"
+    assert page.locator("[data-testid='board']").count() == 0
+    assert page.locator("[data-testid='cards-2'] .card--greyed").count() == 2
+    assert page.locator("[data-testid='cards-0'] .card").evaluate_all("cs => cs.map(c => c.dataset.card)") == ["", "", "Kd"]
+    assert page.locator("[data-testid^='label-']").count() == 0  # the previous showdown is cleared

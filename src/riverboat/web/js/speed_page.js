@@ -3,7 +3,7 @@
 // `speed` frames (dealt / your_turn / hand_over / fast_folded / state) and `event` frames tagged with the hand;
 // each hand is shown with the same TableStore + TableView as a cash table, keyed by the hand.
 
-import { el, formatMoney } from "./util.js";
+import { formatMoney } from "./util.js";
 import { api } from "./api.js";
 import { TableStore } from "./table_model.js";
 import { TableView } from "./table_view.js";

@@ -233,6 +233,7 @@ export function modelFromView(tableId, view, previous = null, now = Date.now(), 
     name: tv("name") ?? tableId,
     game,
     gameName: info.name + (tv("mixed") ? ` (${gameInfo(tv("mixed")).name})` : ""),
+    mixed: tv("mixed") ?? null,
     family,
     structure,
     sizeable: SIZEABLE.has(structure),
@@ -395,9 +396,11 @@ export function applyEvent(model, event, aliases = {}) {
       model.button = pick(event, "button") ?? model.button;
       const game = pick(event, "game");
       if (game) {
+        // Mixed games (HORSE, 8-Game) change game from hand to hand.
         const info = gameInfo(game);
         model.game = game;
         model.family = info.family === "mixed" ? "flop" : info.family;
+        model.gameName = info.name + (model.mixed ? ` (${gameInfo(model.mixed).name})` : "");
       }
       if (pick(event, "structure")) {
         model.structure = String(pick(event, "structure")).toUpperCase();
