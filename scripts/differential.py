@@ -117,6 +117,10 @@ def run_variant(code: str, args: argparse.Namespace, tally: Tally) -> None:
         def done(part: dict[str, Any]) -> None:
             tally.absorb(part)
             bar.update(task, advance=part["hands"], failures=tally.failures, rate=f"{tally.rate:,.0f}")
+            if not tally.console.is_terminal:  # a log file: one line per finished chunk instead of a live bar
+                tally.console.print(
+                    f"{code}: {tally.hands}/{args.hands} hands, {tally.failures} failures, {tally.rate:,.1f} hands/s"
+                )
 
         if args.workers > 1:
             with ProcessPoolExecutor(args.workers) as pool:
