@@ -105,3 +105,43 @@ async def test_r_speed_30_bots_500_hands_no_waiting_fair_blinds_chips_conserved(
     print(f"speed pool: {pool.hand_no} hands dealt, {pool.hands_settled} settled, {fast_folds} speed folds, "
           f"{rejoins} re-buys, max wait {max(p.max_wait_seconds for p in stats):.1f} s (fake), rake "
           f"{pool.rake_total}")
+
+
+async def test_r_speed_1_fast_fold_moves_the_player_to_a_new_hand_at_once(
+    room: Room, store: Store, clock: FakeClock
+) -> None:
+    """R-SPEED-1 / R-SPEED-2: speed fold before one's turn; the old hand is played out with a fold."""
+    players = make_players(store, 8, deposit=2_000)
+    spec = SpeedSpec(name="Small", game="holdem", structure="NL", small_blind=5, big_blind=10, table_size=4,
+                     min_buy_in=400, max_buy_in=1000)
+    pool_id = await room.open_speed_pool(spec)
+    pool = room.pools[pool_id]
+    for p in players:
+        await room.join_speed(p, pool_id, 1000)
+    await clock.advance(3)  # the last arrivals get a short table after speed_max_wait_seconds
+    assert not pool.queue and sum(len(sh.players) for sh in pool.hands.values()) == 8
+    first = next(sh for sh in pool.hands.values() if len(sh.players) >= 3)
+    waiting_seat = next(s for s in first.hand.seats if s != first.hand.to_act)
+    quitter = first.players[waiting_seat]
+    with pytest.raises(RoomError) as err:
+        await room.speed_act(quitter, pool_id, "fold")
+    assert err.value.code == "not_your_turn"
+    await room.fast_fold(quitter, pool_id)  # not their turn: still allowed (R-SPEED-2 reading)
+    view = room.speed_view(quitter, pool_id)
+    assert view["hand"] is None and view["waiting"] is True  # queued for a new hand at once
+    other = next(sh for sh in pool.hands.values() if sh is not first and sh.hand.to_act is not None)
+    mover = other.players[other.hand.to_act]  # type: ignore[index]
+    await room.fast_fold(mover, pool_id)  # a second free player: with the quitter, a new 2-player hand
+    await clock.advance(spec.settings.get("speed_max_wait_seconds", 3.0))
+    new = room.speed_view(quitter, pool_id)
+    assert new["hand"] is not None and new["hand"] != first.key
+    assert "??" not in next(p for p in new["view"]["players"] if p["seat"] == new["seat"])["cards"]
+    # the old hand folds the quitter when the turn comes
+    while first.key in pool.hands and first.hand.to_act is not None:
+        seat = first.hand.to_act
+        assert seat != waiting_seat
+        await room.speed_act(first.players[seat], pool_id, "fold" if first.hand.legal_actions().call else "check")
+        await room.quiesce()
+    assert first.hand.folded[first.hand.seats.index(waiting_seat)]
+    assert room.table_info(pool_id)["kind"] == "speed"
+    assert_conserved(store, 8 * 2_000)

@@ -45,6 +45,8 @@ Public API (stable; additive changes only)::
     await room.speed_act(player_id, pool_id, kind, amount=None, cards=None)
     await room.fast_fold(player_id, pool_id)     # any time once dealt in: folds and re-deals at once (R-SPEED)
     await room.leave_speed(player_id, pool_id)
+    room.speed_view(player_id, pool_id) -> dict   # stack, waiting, hand key, seat, own view of that hand
+    room.table_info(pool_id) -> dict             # for a pool id: its lobby entry
 
     room.attach(player_id, sink)        # sink: async callable(dict). Attaching (again) = (re)connect: the player
                                         # immediately gets {"type": "table_state", ...} for each of their tables

@@ -150,7 +150,14 @@ class Room:
         return [t.lobby_entry() for t in self.tables.values()] + [p.lobby_entry() for p in self.pools.values()]
 
     def table_info(self, table_id: str) -> dict[str, Any]:
+        """Spectator view of a cash table; for a Speed Poker pool id, the pool's lobby entry."""
+        if isinstance(table_id, str) and table_id in self.pools:
+            return self.pools[table_id].lobby_entry()
         return self._table(table_id).view_for(None)
+
+    def speed_view(self, player_id: int, pool_id: str) -> dict[str, Any]:
+        """A pool player's view: stack, waiting or the hand they are in (own cards only)."""
+        return self._pool(pool_id).view_for(player_id)
 
     def view(self, player_id: int, table_id: str) -> dict[str, Any]:
         return self._table(table_id).view_for(player_id)

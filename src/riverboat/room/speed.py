@@ -217,8 +217,8 @@ class SpeedPool:
             everyone_waiting = all(
                 pid in self.queue or pl.leaving or pl.away for pid, pl in self.players.items()
             )
-            oldest = self.players[self.queue[0]].queued_at or self.now
-            waited = self.now - oldest
+            queued_at = self.players[self.queue[0]].queued_at
+            waited = 0.0 if queued_at is None else self.now - queued_at
             if everyone_waiting or waited >= self.settings.speed_max_wait_seconds:
                 self._deal(self.queue[:size])
             elif self._wait_timer is None:
