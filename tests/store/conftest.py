@@ -118,6 +118,24 @@ def db_url(request: pytest.FixtureRequest) -> str:
     return url
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def empty_db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A database with no schema at all (for migration tests): a new SQLite file or a new PostgreSQL schema."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'empty.sqlite3'}"
+        return
+    schema = f"rb_store_empty_{uuid.uuid4().hex[:10]}"
+    admin = create_engine(PG_BASE, poolclass=NullPool)
+    with admin.begin() as conn:
+        conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+    try:
+        yield pg_url(schema)
+    finally:
+        with admin.begin() as conn:
+            conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+        admin.dispose()
+
+
 @pytest.fixture
 def store(db_url: str, clock: FakeClock) -> Iterator[Store]:
     st = Store(db_url, clock=clock, password_hasher=FAST_HASHER)
