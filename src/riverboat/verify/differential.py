@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from riverboat.verify.decisions import CHECK, Action, Decision, RandomActor, compare_decisions
+from riverboat.verify.decisions import CHECK, DRAW, Action, Decision, RandomActor, compare_decisions
 from riverboat.verify.known import (
     NO_OPPONENT_CAN_CALL,
     STUD_BRING_IN_ALL_IN,
@@ -92,7 +92,7 @@ def play_hand(code: str, seed: int, players: int | None = None) -> HandOutcome:
             if (
                 d_ours is not None
                 and CHECK in d_ours.kinds
-                and (d_theirs is None or d_theirs.actor != d_ours.actor or CHECK not in d_theirs.kinds)
+                and (d_theirs is None or d_theirs.actor != d_ours.actor or DRAW in d_theirs.kinds)
                 and nobody_else_can_call(ours.hand, d_ours.actor)
             ):
                 # the engine asks for a check nobody needs (every opponent is all-in); PokerKit has moved on
@@ -104,7 +104,7 @@ def play_hand(code: str, seed: int, players: int | None = None) -> HandOutcome:
             if (
                 d_theirs is not None
                 and d_theirs.kinds == {CHECK}
-                and (d_ours is None or d_ours.actor != d_theirs.actor or CHECK not in d_ours.kinds)
+                and (d_ours is None or d_ours.actor != d_theirs.actor or DRAW in d_ours.kinds)
                 and nobody_else_can_call(ours.hand, d_theirs.actor)
             ):
                 # the mirror case: PokerKit asks for a check nobody needs, the engine has moved on
