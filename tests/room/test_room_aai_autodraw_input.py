@@ -147,3 +147,83 @@ async def test_lobby_reports_seats_average_pot_and_flop_percentage(room: Room, s
     assert entry["players_per_flop_pct"] == 100
     info = room.table_info(tid)
     assert info["you"] is None and len(info["seats"]) == 3
+
+
+FL_AAI = TableSpec(name="AAI", game="holdem", structure="FL", small_blind=5, big_blind=10, max_seats=6,
+                   min_buy_in=100, max_buy_in=None, settings={"disconnect_policy": "artificial_allin"})
+
+
+async def _to_flop_bet_facing_seat0(room: Room, table: object) -> None:
+    from .conftest import act_as_seat as a
+
+    await a(room, table, 0, "call")  # type: ignore[arg-type]
+    await a(room, table, 1, "call")  # type: ignore[arg-type]
+    await a(room, table, 2, "check")  # type: ignore[arg-type]
+    await a(room, table, 1, "check")  # type: ignore[arg-type]
+    await a(room, table, 2, "bet", 10)  # type: ignore[arg-type]
+
+
+async def test_r_aai_1_disconnected_player_with_money_in_is_all_in_for_what_they_committed(
+    store: Store, clock: FakeClock
+) -> None:
+    from riverboat.cards import seeded_rng
+
+    from .conftest import acted
+
+    room = Room(store, clock=clock, rng=seeded_rng(5), aai_per_24h=1)
+    await room.start()
+    try:
+        _tid, table, players = await seat_players(room, store, FL_AAI, 3, 500)
+        await _to_flop_bet_facing_seat0(room, table)
+        hand = table.hand
+        assert hand is not None and hand.to_act == 0
+        room.detach(players[0])
+        await room.quiesce()
+        await clock.advance(30.1)
+        assert acted(table)[-1] == (0, "artificial_allin")
+        assert hand.allin[hand.seats.index(0)] and not hand.folded[hand.seats.index(0)]
+        assert room.aai.used(players[0], clock.wall()) == 1
+        # the others go on betting into a side pot (R-AAI-1, R-ALLIN)
+        await play_hand_passively(room, table.id)
+        assert hand.result is not None
+        final0 = hand.result.stacks[0]
+        assert final0 >= 500 - 10  # at most the 10 committed was at risk
+        assert_conserved(store, 30_000)
+        # R-AAI-2: the allowance (1 per 24 h here) is used up -> the next time the player is folded
+        room.attach(players[0], lambda m: _noop())
+        await room.sit_in(players[0], table.id)
+        await clock.advance(2)
+        await room.quiesce()
+        hand2 = table.hand
+        assert hand2 is not None and 0 in hand2.seats
+        assert (table.button, table.prev_plan.big_blind) == (1, 0)  # type: ignore[union-attr]
+        await act_as_seat(room, table, 1, "raise", 20)
+        await act_as_seat(room, table, 2, "call")
+        assert hand2.to_act == 0  # the big blind, with 10 in the pot, faces a raise
+        room.detach(players[0])
+        await room.quiesce()
+        await clock.advance(30.1)
+        assert acted(table)[-1] == (0, "fold")
+        assert room.aai.used(players[0], clock.wall()) == 1
+        await play_hand_passively(room, table.id)
+        assert_conserved(store, 30_000)
+    finally:
+        await room.stop()
+
+
+async def _noop() -> None:
+    return None
+
+
+async def test_r_aai_4_no_artificial_all_in_in_no_limit(room: Room, store: Store, clock: FakeClock) -> None:
+    from dataclasses import replace
+
+    from .conftest import acted
+
+    spec = replace(FL_AAI, structure="NL", min_buy_in=200, max_buy_in=1000)
+    _tid, table, players = await seat_players(room, store, spec, 3, 500)
+    await _to_flop_bet_facing_seat0(room, table)
+    room.detach(players[0])
+    await room.quiesce()
+    await clock.advance(30.1)
+    assert acted(table)[-1] == (0, "fold")

@@ -48,8 +48,7 @@ class TableSettings:
     timebank_max_seconds: float = 60.0  # ...up to this maximum
     reconnect_seconds: float = 30.0  # R-DISC-1, R-TIME-5
     sitout_evict_seconds: float = 420.0  # R-SITOUT-3, R-DISC-3, R-TIME-6 (7 minutes)
-    disconnect_policy: DisconnectPolicy = DisconnectPolicy.CHECK_FOLD
-    aai_per_24h: int = 2  # R-AAI-2 reading: a room parameter, rolling 24 hours
+    disconnect_policy: DisconnectPolicy = DisconnectPolicy.CHECK_FOLD  # the R-AAI-2 allowance is per room
     missed_blind_policy: MissedBlindPolicy = MissedBlindPolicy.BB_LIVE_PLUS_SB_DEAD
     autodraw_priority_one: AutodrawPriorityOne = AutodrawPriorityOne.TWO_PAIR_OR_BETTER
     min_players: int = 2  # R-CASH-2 reading

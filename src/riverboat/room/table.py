@@ -715,15 +715,19 @@ class Table:
             connected=connected,
             can_check=ActionKind.CHECK in kinds,
             committed=committed,
-            aai_possible=possible and hasattr(hand, "artificial_allin"),
+            aai_possible=possible,
             aai_available=self.host.aai.available(st.player_id, wall),
         )
         if decision is AutoAction.ARTIFICIAL_ALLIN:
-            self.host.aai.use(st.player_id, wall)
-            self.table_event("artificial_allin", seat=seat, committed=committed, rule="R-AAI-1")
-            hand.artificial_allin(seat)  # type: ignore[attr-defined]
-            self._after_change()
-            return
+            try:
+                hand.artificial_allin(seat)
+            except IllegalAction:  # e.g. not a betting decision: the ordinary check/fold applies
+                decision = AutoAction.CHECK if ActionKind.CHECK in kinds else AutoAction.FOLD
+            else:
+                self.host.aai.use(st.player_id, wall)
+                self.table_event("artificial_allin", seat=seat, committed=committed, rule="R-AAI-1")
+                self._after_change()
+                return
         kind = ActionKind.CHECK if decision is AutoAction.CHECK else ActionKind.FOLD
         self.table_event("timed_out", seat=seat, action=kind.value,
                          rule="R-TIME-3" if connected else "R-DISC-1")
