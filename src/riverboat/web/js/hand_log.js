@@ -1,0 +1,83 @@
+// The hand log: one line of text per event (engine and room events of docs/protocol.md).
+
+import { pick, int, asArray } from "./view_fields.js";
+
+/** One line of text for the hand log from an event dict; null for events that need no line. */
+export function describeEvent(event, model) {
+  const kind = String(pick(event, "kind", "type") || "");
+  const seat = pick(event, "seat");
+  const nameOf = (n) => (model && model.seats && model.seats[n] && !model.seats[n].empty ? model.seats[n].alias : `Seat ${int(n) + 1}`);
+  const who = seat !== undefined && seat !== null ? nameOf(seat) : (pick(event, "alias") ?? "");
+  const money = (v) => (v === undefined || v === null ? "" : formatChips(v, model));
+  const cards = asArray(pick(event, "cards")).filter((c) => typeof c === "string" && c !== "??").join(" ");
+  switch (kind) {
+    case "hand_started": case "hand_start": case "new_hand":
+      return `Hand #${pick(event, "hand_id", "hand") ?? ""} starts`;
+    case "posted":
+      return `${who} posts ${pick(event, "what") ?? ""} ${money(pick(event, "amount"))}`.replace(/\s+/g, " ").trim();
+    case "acted": {
+      const action = String(pick(event, "action") || "");
+      const verb = { bring_in: "brings in", run_twice: "runs it twice", run_once: "runs it once", agree_split: "agrees to split",
+        decline_split: "declines the split", stand_pat: "stands pat" }[action] || `${action.replace(/_/g, " ")}s`.replace(/ss$/, "s");
+      let amount = "";
+      if (["bet", "raise", "complete", "straddle"].includes(action)) amount = ` to ${money(pick(event, "to", "amount"))}`;
+      else if (action === "call" || action === "bring_in") amount = ` ${money(pick(event, "amount"))}`;
+      return `${who} ${action === "fold" ? "folds" : action === "check" ? "checks" : action === "call" ? "calls" : verb}${amount}${pick(event, "all_in") ? " (all-in)" : ""}`;
+    }
+    case "drew": {
+      const n = int(pick(event, "count"), 0);
+      return n ? `${who} draws ${n}` : `${who} stands pat`;
+    }
+    case "drew_cards":
+      return `You discard ${asArray(pick(event, "discarded")).join(" ")}${cards ? ` and draw ${cards}` : ""}`;
+    case "board":
+      return cards ? `${pick(event, "run") ? "Run 2 board" : "Board"}: ${cards}` : null;
+    case "street":
+      return null;
+    case "dealt":
+      return null;
+    case "showed":
+      return `${who} shows ${cards}${pick(event, "label") ? ` (${pick(event, "label")})` : ""}`;
+    case "mucked":
+      return `${who} mucks`;
+    case "pot_awarded": {
+      const winners = pick(event, "winners") || {};
+      const entries = Array.isArray(winners) ? winners.map((w) => [w, pick(event, "amount")]) : Object.entries(winners);
+      const share = pick(event, "share");
+      const what = share === "high" || share === "low" ? ` (${share})` : share === "split" ? " (split agreement)" : "";
+      return entries.map(([w, amt]) => `${nameOf(w)} wins ${money(amt)}${what}`).join("; ") || null;
+    }
+    case "returned":
+      return `Uncalled ${money(pick(event, "amount"))} returned to ${who}`;
+    case "rake":
+      return `Rake ${money(pick(event, "amount"))}`;
+    case "split_agreed":
+      return "All players agree to split the pot";
+    case "split_refused":
+      return `${who || "A player"} refuses the split`;
+    case "run_it_twice":
+      return "The board is run twice";
+    case "reshuffled":
+      return "The discards are reshuffled";
+    case "hand_over": case "hand_end":
+      return "Hand over";
+    case "seated": case "sat": case "player_sat": case "joined":
+      return `${pick(event, "alias") ?? who} sits down`;
+    case "left": case "player_left":
+      return `${pick(event, "alias") ?? who} leaves the table`;
+    case "sat_out": case "sit_out":
+      return `${who} sits out`;
+    default:
+      return null;
+  }
+}
+
+function formatChips(value, model) {
+  const n = int(value);
+  const currency = model ? model.currency : "PLAY";
+  if (currency === "EUR" || currency === "USD" || currency === "GBP") {
+    const sym = { EUR: "€", USD: "$", GBP: "£" }[currency];
+    return `${n < 0 ? "-" : ""}${sym}${Math.trunc(Math.abs(n) / 100)}.${String(Math.abs(n) % 100).padStart(2, "0")}`;
+  }
+  return String(n);
+}
