@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 
-from riverboat.evaluate import CardUse, Ranking, best_hand, describe, evaluate7
+from riverboat.evaluate import CardUse, Ranking, best_hand, describe, evaluate5
+from riverboat.evaluate.fast7 import make_evaluate7
+from riverboat.evaluate.tables import SEVEN_CARD_RANKINGS
 from riverboat.games.catalog import Game
 
 
@@ -14,11 +16,17 @@ def ranking_of(name: str) -> Ranking:
     return Ranking[name]
 
 
+@cache
+def _seven(ranking: Ranking) -> Callable[..., int] | None:
+    return make_evaluate7(ranking) if ranking in SEVEN_CARD_RANKINGS else None
+
+
 def evaluate_hands(
     game: Game, cards: Sequence[Sequence[int]], board: Sequence[int], alive: Sequence[int]
 ) -> list[list[int | None]]:
     """For each of the game's rankings, each position's strength (higher is better) or None (folded, or no
-    qualifying low). Seven-card standard high hands take the fast seven-card evaluator."""
+    qualifying low). Seven cards take the fast seven-card evaluators, five cards ``evaluate5`` (same strengths as
+    ``best_hand``); Omaha card use goes through ``best_hand``."""
     use = CardUse.OMAHA if game.omaha else CardUse.ANY
     n = len(cards)
     out: list[list[int | None]] = []
@@ -26,11 +34,16 @@ def evaluate_hands(
     for name in game.rankings:
         ranking = ranking_of(name)
         row: list[int | None] = [None] * n
-        fast = ranking is Ranking.HIGH and use is CardUse.ANY
+        seven = _seven(ranking) if use is CardUse.ANY else None
+        low8 = ranking is Ranking.LOW_8B
         for j in alive:
             hole = cards[j]
-            if fast and len(hole) + len(board_t) == 7:
-                row[j] = evaluate7(*hole, *board_t)
+            k = len(hole) + len(board_t)
+            if seven is not None and k == 7:
+                v7 = seven(*hole, *board_t)
+                row[j] = None if (low8 and v7 == 0) else v7
+            elif use is CardUse.ANY and k == 5:
+                row[j] = evaluate5(ranking, (*hole, *board_t))
             else:
                 v = best_hand(ranking, tuple(hole), board_t, use)
                 row[j] = None if v is None else v.strength
