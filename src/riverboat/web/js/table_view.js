@@ -197,6 +197,7 @@ export class TableView {
     if (seat.allIn) status.push("All-in");
     if (seat.folded) status.push("Folded");
     if (seat.sittingOut) status.push("Sitting out");
+    else if (seat.waiting && model.family !== "stud") status.push("Waiting for BB");
     if (seat.disconnected) status.push("Disconnected");
     if (seat.discarded !== null && seat.discarded !== undefined && model.family === "draw") {
       const n = Array.isArray(seat.discarded) ? seat.discarded.length : Number(seat.discarded);
