@@ -160,3 +160,38 @@ async def test_r_gen_5_spectator_sees_no_hole_cards_until_showdown(room: Room, s
     # at showdown the spectator sees the cards shown (R-GEN-5); a beaten hand may be mucked unseen (R-SHOW-4)
     assert shown and all(len(e["cards"]) == 2 for e in shown)
     assert {e["seat"] for e in shown} | {e["seat"] for e in mucked} == {0, 1}
+
+
+async def test_r_wallet_3_settlement_failure_is_retried_and_nothing_is_lost(
+    room: Room, store: Store, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A store failure while settling leaves every stack at its pre-hand value; the table retries (the store's
+    settle is idempotent) and no new hand starts meanwhile."""
+    a, b = make_players(store, 2)
+    tid = await room.open_table(NL)
+    table = room.tables[tid]
+    real_settle = store.ledger.settle_hand
+    calls = {"n": 0}
+
+    def flaky(*args: object, **kwargs: object) -> int:
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise RuntimeError("database went away")
+        return real_settle(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(store.ledger, "settle_hand", flaky)
+    await room.sit(a, tid, 0, 300)
+    await room.sit(b, tid, 1, 300)
+    await room.quiesce()
+    hand = table.hand
+    assert hand is not None
+    await room.act(table.seats[hand.to_act].player_id, tid, "fold")  # type: ignore[index]
+    await room.quiesce()
+    assert table.hand is hand and hand.is_over  # settlement failed: the hand is still pending
+    assert store.ledger.table_stacks(tid) == {a: 300, b: 300}
+    await clock.advance(2)
+    assert table.hand is hand  # no new hand before the old one is settled
+    await clock.advance(3.5)
+    assert calls["n"] >= 2 and table.hand is not hand
+    assert sum(store.ledger.table_stacks(tid).values()) == 600
+    assert_conserved(store, 20_000)

@@ -26,10 +26,11 @@ from riverboat.games import Structure, get_game
 from riverboat.room.actor import Actor
 from riverboat.room.clock import TimerHandle
 from riverboat.room.errors import RoomError
+from riverboat.room.history_text import hand_history_text
 from riverboat.room.rake import compute_rake, get_schedule
 from riverboat.room.seating import check_buy_in
 from riverboat.room.settings import SpeedSpec, TableSettings
-from riverboat.room.table import VOLUNTARY, TableHost, build_action, stakes_for
+from riverboat.room.table import SETTLE_RETRY_SECONDS, VOLUNTARY, TableHost, build_action, log, stakes_for
 from riverboat.room.timers import DecisionTimer, Phase, bank_used, on_expiry, refill
 from riverboat.room.timers import start_decision as new_decision
 
@@ -64,6 +65,7 @@ class SpeedHand:
     timer: TimerHandle | None = None
     token: int = 0
     sent: int = 0
+    recorded: bool = False  # start_hand done in the store
 
 
 class SpeedPool:
@@ -391,15 +393,21 @@ class SpeedPool:
         ledger = self.host.gateway.ledger
         changes = {sh.players[s]: net for s, net in result.net.items()}
         start = {pid: self.players[pid].escrow for pid in sh.players.values()}
-        await self.host.gateway.call(ledger.start_hand, self.id, sh.key, start, currency=self.spec.currency)
-        from riverboat.room.history_text import hand_history_text
-
-        await self.host.gateway.call(
-            ledger.settle_hand, self.id, sh.key, changes, result.rake,
-            hand_history_text(hand, self.id, sh.key, sh.players),
-            [e.to_dict() | {"visible_to": sorted(e.visible_to) if e.visible_to is not None else None}
-             for e in hand.events],
-        )
+        try:
+            if not sh.recorded:
+                await self.host.gateway.call(ledger.start_hand, self.id, sh.key, start, currency=self.spec.currency)
+                sh.recorded = True
+            await self.host.gateway.call(
+                ledger.settle_hand, self.id, sh.key, changes, result.rake,
+                hand_history_text(hand, self.id, sh.key, sh.players),
+                [e.to_dict() | {"visible_to": sorted(e.visible_to) if e.visible_to is not None else None}
+                 for e in hand.events],
+            )
+        except Exception:
+            log.exception("pool %s: settling hand %s failed; retrying in %s s", self.id, sh.key,
+                          SETTLE_RETRY_SECONDS)
+            self.host.clock.call_later(SETTLE_RETRY_SECONDS, lambda: self.actor.post(lambda: self._finish(sh)))
+            return
         del self.hands[sh.key]
         self.hands_settled += 1
         self.rake_total += result.rake

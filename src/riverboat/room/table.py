@@ -44,6 +44,7 @@ from riverboat.room.timers import (
 from riverboat.room.timers import start_decision as new_decision
 
 log = logging.getLogger("riverboat.room")
+SETTLE_RETRY_SECONDS = 5.0
 
 VOLUNTARY = frozenset(
     {ActionKind.CALL, ActionKind.BET, ActionKind.RAISE, ActionKind.COMPLETE, ActionKind.BRING_IN, ActionKind.STRADDLE}
@@ -751,16 +752,24 @@ class Table:
         assert result is not None
         changes = {self.hand_players[s]: net for s, net in result.net.items()}
         phh = hand_history_text(hand, self.id, hand_id, self.hand_players)
-        await self.host.gateway.call(
-            self.host.gateway.ledger.settle_hand,
-            self.id,
-            hand_id,
-            changes,
-            result.rake,
-            phh,
-            [e.to_dict() | {"visible_to": sorted(e.visible_to) if e.visible_to is not None else None}
-             for e in hand.events],
-        )
+        try:
+            await self.host.gateway.call(
+                self.host.gateway.ledger.settle_hand,
+                self.id,
+                hand_id,
+                changes,
+                result.rake,
+                phh,
+                [e.to_dict() | {"visible_to": sorted(e.visible_to) if e.visible_to is not None else None}
+                 for e in hand.events],
+            )
+        except Exception:
+            # nothing has changed here and settling is idempotent in the store: try again shortly; until then
+            # no new hand starts (and after a crash the store voids the hand, R-SERVER)
+            log.exception("table %s: settling hand %s failed; retrying in %s s", self.id, hand_id,
+                          SETTLE_RETRY_SECONDS)
+            self.host.clock.call_later(SETTLE_RETRY_SECONDS, lambda: self.actor.post(self._finish_hand))
+            return
         pot = sum(p.amount for p in result.pots) + result.rake
         self.stats.append((pot, len(hand.seats), self._flop_seen or 0))
         for s, stack in result.stacks.items():
