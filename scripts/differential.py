@@ -2,6 +2,7 @@
 
     .venv/bin/python scripts/differential.py --variant NT --hands 1000000 --seed 1
     .venv/bin/python scripts/differential.py --variant all --hands 20000 --seed 1 --workers 2
+    .venv/bin/python scripts/differential.py --variant FT --hands 5000 --profile short   # all-in corner cases
 
 Hands ``seed, seed+1, ...`` of each variant are played on both engines (see ``riverboat.verify.differential``):
 same deck order, same random actions, every decision compared, finishing stacks compared. A rich progress bar
@@ -25,11 +26,12 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from riverboat.verify.differential import HandOutcome, play_hand, problem_class
 from riverboat.verify.pokerkit_side import VARIANT_CODES
+from riverboat.verify.setups import PROFILES
 
 CHUNK = 250
 
 
-def _chunk(code: str, start: int, count: int) -> dict[str, Any]:
+def _chunk(code: str, start: int, count: int, profile: str = "mixed") -> dict[str, Any]:
     """Play ``count`` hands from seed ``start`` (in a worker process); return counts and failing reproductions."""
     import warnings
 
@@ -39,13 +41,19 @@ def _chunk(code: str, start: int, count: int) -> dict[str, Any]:
     failures: list[dict[str, Any]] = []
     decisions = 0
     for seed in range(start, start + count):
-        o: HandOutcome = play_hand(code, seed)
+        o: HandOutcome = play_hand(code, seed, profile=profile)
         decisions += o.decisions
         known.update(set(o.known))
         if not o.ok:
             problems[problem_class(o.problem)] += 1
             failures.append(
-                {"variant": code, "seed": seed, "problem": o.problem, "reproduction": o.reproduction()}
+                {
+                    "variant": code,
+                    "seed": seed,
+                    "profile": profile,
+                    "problem": o.problem,
+                    "reproduction": o.reproduction(),
+                }
             )
     return {
         "hands": count,
@@ -103,7 +111,7 @@ class Tally:
 
 def run_variant(code: str, args: argparse.Namespace, tally: Tally) -> None:
     end = args.seed + args.hands
-    jobs = [(code, s, min(CHUNK, end - s)) for s in range(args.seed, end, CHUNK)]
+    jobs = [(code, s, min(CHUNK, end - s), args.profile) for s in range(args.seed, end, CHUNK)]
     columns = (
         TextColumn(f"[bold]{code:6}"),
         BarColumn(),
@@ -137,6 +145,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hands", type=int, default=10_000, help="hands per variant")
     parser.add_argument("--seed", type=int, default=1, help="first seed")
     parser.add_argument("--workers", type=int, default=1, help="processes (the machine has 2 cores)")
+    parser.add_argument(
+        "--profile",
+        default="mixed",
+        choices=PROFILES,
+        help="stacks: mixed (default) or short (1 chip to 3 big bets)",
+    )
     parser.add_argument("--show", type=int, default=3, help="reproductions to print")
     parser.add_argument("--failures", help="write failing hands as JSON lines to this file")
     args = parser.parse_args(argv)
@@ -163,6 +177,7 @@ def main(argv: list[str] | None = None) -> int:
     summary = {
         "differential": "riverboat-vs-pokerkit",
         "seed": args.seed,
+        "profile": args.profile,
         "hands_per_variant": args.hands,
         "total_hands": sum(r["hands"] for r in results.values()),
         "total_failures": total_failures,

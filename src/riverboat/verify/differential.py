@@ -64,9 +64,10 @@ class HandOutcome:
         return "\n".join(lines)
 
 
-def play_hand(code: str, seed: int, players: int | None = None) -> HandOutcome:
-    """Play one hand of ``code`` on both engines and compare them at every step."""
-    setup = random_setup(code, seed, players)
+def play_hand(code: str, seed: int, players: int | None = None, profile: str = "mixed") -> HandOutcome:
+    """Play one hand of ``code`` on both engines and compare them at every step (``profile``: see
+    :func:`riverboat.verify.setups.random_setup`)."""
+    setup = random_setup(code, seed, players, profile)
     out = HandOutcome(setup)
     actor = RandomActor(random.Random(f"actions:{code}:{seed}"))
     try:
@@ -221,6 +222,7 @@ def run(
     *,
     keep_failures: int = 5,
     on_hand: Callable[[HandOutcome], None] | None = None,
+    profile: str = "mixed",
 ) -> Summary:
     """Play ``hands`` differential hands of ``code`` with seeds ``seed, seed+1, ...``."""
     import time
@@ -228,7 +230,7 @@ def run(
     summary = Summary(code)
     start = time.perf_counter()
     for k in range(hands):
-        outcome = play_hand(code, seed + k)
+        outcome = play_hand(code, seed + k, profile=profile)
         summary.hands += 1
         summary.decisions += outcome.decisions
         summary.known.update(set(outcome.known))

@@ -54,10 +54,19 @@ class HandSetup:
         return len(self.stacks)
 
 
-def random_setup(code: str, seed: int, players: int | None = None) -> HandSetup:
-    """The set-up of hand ``seed`` of variant ``code`` (players drawn from the variant's range unless given)."""
+PROFILES = ("mixed", "short")
+
+
+def random_setup(code: str, seed: int, players: int | None = None, profile: str = "mixed") -> HandSetup:
+    """The set-up of hand ``seed`` of variant ``code`` (players drawn from the variant's range unless given).
+
+    ``profile``: ``"mixed"`` (a fifth of the stacks short, the rest 5 to 150 big bets) or ``"short"`` (every stack
+    1 chip to 3 big bets: all-ins on the forced bets, short blinds and bring-ins, many side pots).
+    """
+    if profile not in PROFILES:
+        raise ValueError(f"unknown profile {profile!r}; use one of {', '.join(PROFILES)}")
     info = VARIANTS[code]
-    rng = random.Random(f"setup:{code}:{seed}")
+    rng = random.Random(f"setup:{code}:{seed}" if profile == "mixed" else f"setup:{profile}:{code}:{seed}")
     n = players if players is not None else rng.randint(info.min_players, info.max_players)
     unit = rng.choice((1, 1, 2, 5, 25))
     if code in STUD_CODES:
@@ -79,8 +88,12 @@ def random_setup(code: str, seed: int, players: int | None = None) -> HandSetup:
             big_bet=2 * big_blind if fixed else 0,
         )
         big = big_blind
-    stacks = tuple(
-        rng.randint(1, 5 * big) if rng.random() < 0.2 else rng.randint(5 * big, 150 * big) for _ in range(n)
-    )
+    if profile == "short":
+        stacks = tuple(rng.randint(1, 3 * big) for _ in range(n))
+    else:
+        stacks = tuple(
+            rng.randint(1, 5 * big) if rng.random() < 0.2 else rng.randint(5 * big, 150 * big)
+            for _ in range(n)
+        )
     deck = tuple(str(c) for c in info.deck.shuffled(rng))
     return HandSetup(code, seed, stakes, stacks, deck)
