@@ -195,3 +195,22 @@ async def test_r_wallet_3_settlement_failure_is_retried_and_nothing_is_lost(
     assert calls["n"] >= 2 and table.hand is not hand
     assert sum(store.ledger.table_stacks(tid).values()) == 600
     assert_conserved(store, 20_000)
+
+
+async def test_r_time_1_everyone_sees_whose_turn_and_the_timer_and_r_alias_1_seat_aliases(
+    room: Room, store: Store
+) -> None:
+    a, b = make_players(store, 2)
+    store.aliases.set(a, "RigaShark")
+    rec_b = Recorder(b)
+    room.attach(b, rec_b)
+    tid = await room.open_table(NL)
+    await room.sit(a, tid, 0, 300)
+    await room.sit(b, tid, 1, 300)
+    await room.quiesce()
+    table = room.tables[tid]
+    assert table.hand is not None and table.hand.to_act == 0  # heads-up: the button (seat 0) acts first
+    turns = rec_b.events("turn")
+    assert turns and turns[-1]["seat"] == 0 and turns[-1]["phase"] == "action" and turns[-1]["remaining"] == 20.0
+    seats = {s["seat"]: s for s in room.table_info(tid)["seats"]}
+    assert seats[0]["alias"] == "RigaShark" and seats[1]["alias"] is None

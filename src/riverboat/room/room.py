@@ -41,11 +41,15 @@ class Room:
         cash_out_on_crash: bool = True,
         aai_per_24h: int = 2,
         store_inline: bool = False,
+        store_workers: int | None = None,
     ) -> None:
         self.store = store
         self.clock: Clock = clock if clock is not None else RealClock()
         self.rng: RandomSource = rng if rng is not None else secrets.SystemRandom()
-        self.gateway = StoreGateway(store, inline=store_inline)
+        url = str(getattr(store, "url", ""))
+        workers = store_workers if store_workers is not None else (4 if url.startswith("postgresql") else 1)
+        self.gateway = StoreGateway(store, inline=store_inline, workers=workers)
+        self._aliases: dict[int, str | None] = {}
         self.aai = AaiAllowance(aai_per_24h)
         self.cash_out_on_crash = cash_out_on_crash
         self.tables: dict[str, Table] = {}
@@ -254,6 +258,20 @@ class Room:
             tables.discard(table_id)
             if not tables:
                 del self._player_tables[player_id]
+
+    async def alias_of(self, player_id: int) -> str | None:
+        """The player's alias (R-ALIAS-1), cached; None if they have none yet or the store does not know them."""
+        if player_id not in self._aliases:
+            try:
+                info = await self.gateway.call(self.store.accounts.get, player_id)
+            except RoomError:
+                return None
+            self._aliases[player_id] = getattr(info, "alias", None)
+        return self._aliases[player_id]
+
+    def alias_changed(self, player_id: int) -> None:
+        """Forget a cached alias (call after an alias change); seats pick it up at the next seating."""
+        self._aliases.pop(player_id, None)
 
     def is_connected(self, player_id: int) -> bool:
         return player_id not in self._disconnected

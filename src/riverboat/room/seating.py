@@ -28,12 +28,14 @@ class SeatState:
     pending_top_up: int = 0
     evict_timer: TimerHandle | None = None
     hands_dealt: int = 0
+    alias: str | None = None  # R-ALIAS-1: the name other players know them by
 
     def public(self, connected: bool) -> dict[str, Any]:
         status = "sitting_out" if self.sitting_out else ("waiting" if self.owes_bb and not self.post_now else "playing")
         return {
             "seat": self.seat,
             "player": self.player_id,
+            "alias": self.alias,
             "stack": self.stack,
             "status": status,
             "connected": connected,

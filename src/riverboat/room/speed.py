@@ -354,7 +354,7 @@ class SpeedPool:
         )
         self._arm(sh)
         self._send(p.player_id, {"type": "speed", "event": "your_turn", "hand": sh.key,
-                                 "view": hand.view(seat)})
+                                 "view": hand.view(seat), "timer": sh.decision.to_dict(self.now)})
 
     def _arm(self, sh: SpeedHand) -> None:
         timer = sh.decision

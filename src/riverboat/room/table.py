@@ -65,6 +65,8 @@ class TableHost(Protocol):
 
     def seated(self, player_id: int, table_id: str) -> None: ...
 
+    async def alias_of(self, player_id: int) -> str | None: ...
+
     def unseated(self, player_id: int, table_id: str) -> None: ...
 
 
@@ -296,11 +298,12 @@ class Table:
             max_buy_in=self.spec.max_buy_in,
         )
         st = SeatState(seat_no, player_id, amount, timebank=self.settings.timebank_seconds)
+        st.alias = await self.host.alias_of(player_id)
         st.owes_bb = True  # R-NEWPLAYER-1; a starting table deals everyone in free (blinds.plan_blinds)
         st.post_now = not wait_for_bb
         self.seats[seat_no] = st
         self.host.seated(player_id, self.id)
-        self.table_event("seated", seat=seat_no, player=player_id, stack=amount)
+        self.table_event("seated", seat=seat_no, player=player_id, alias=st.alias, stack=amount)
         self.broadcast_state()
         self._maybe_deal(soon=True)
         return {"table": self.id, "seat": seat_no, "stack": amount}
@@ -654,6 +657,7 @@ class Table:
             now=self.now,
         )
         self._schedule_decision_timer()
+        self.table_event("turn", **self.decision.to_dict(self.now))
         self.host.send(st.player_id, {"type": "table_state", "table": self.id, "view": self.view_for(st.player_id)})
 
     def _schedule_decision_timer(self) -> None:
@@ -682,6 +686,7 @@ class Table:
         if on_expiry(timer, connected=connected, bank=st.timebank, now=self.now):
             self.table_event("timebank", seat=st.seat, seconds=round(st.timebank, 3), rule="R-TIME-2")
             self._schedule_decision_timer()
+            self.table_event("turn", **timer.to_dict(self.now))
             return
         if timer.phase is Phase.TIMEBANK:
             st.timebank = 0.0
