@@ -8,7 +8,8 @@ Public API (stable; additive changes only)::
     from riverboat.room import Room, TableSpec, SpeedSpec, TableSettings, RoomError, Clock, RealClock, FakeClock
 
     room = Room(store, clock=RealClock(), rng=None,      # rng None -> secrets.SystemRandom (CSPRNG shuffles)
-                cash_out_on_crash=True, aai_per_24h=2)   # R-SERVER-3 flag; R-AAI-2 allowance
+                cash_out_on_crash=True, aai_per_24h=2,   # R-SERVER-3 flag; R-AAI-2 allowance
+                store_workers=None)                      # store threads: 1 for SQLite, 4 for PostgreSQL
     await room.start()      # voids hands left unsettled by a crash (R-SERVER) -> list[(table_id, hand_id)]
     await room.stop()       # hands in progress are voided (R-SERVER-1), every table stack is cashed out
 
@@ -62,7 +63,8 @@ Messages pushed to sinks (all JSON-able):
 - ``{"type": "table_state", "table": id, "view": {...}}``: the full view of one table for that player;
 - ``{"type": "event", "table": id, "event": {"kind": ..., ...}}``: an engine event the player may see (hole cards
   reach their owner only, R-GEN-5) or a table event (``seated``, ``sat_out``, ``sat_in``, ``left``, ``evicted``,
-  ``hand_started``, ``hand_over``, ``timed_out``, ``timebank``, ``auto_draw``, ``topped_up``...);
+  ``hand_started``, ``hand_over``, ``turn`` {seat, phase, remaining}, ``timed_out``, ``timebank``, ``auto_draw``,
+  ``artificial_allin``, ``topped_up``...); seat entries carry ``player`` (id) and ``alias``;
 - Speed Poker: ``{"type": "speed", "pool": id, "event": "dealt"|"your_turn"|"fast_folded"|"hand_over"|"left"|
   "state", "hand": key, "seat": n, "view": {...}}`` and ``{"type": "event", "pool": id, "hand": key, "event": ...}``.
 
