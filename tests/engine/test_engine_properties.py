@@ -56,7 +56,7 @@ def play_checked(game_id: str, structure: Structure, n: int, stacks: list[int], 
         assert min(hand.stacks) >= 0
         assert hand.pot == sum(hand.total)  # the middle holds exactly what players put in
         dealt = [int(c) for cards in hand.cards for c in cards] + [int(c) for c in hand.board]
-        assert len(dealt) == len(set(dealt))  # every card dealt once
+        assert len(dealt) == len(set(dealt))  # every card held once (reshuffled folded cards leave the folder)
         seat = hand.to_act
         assert seat is not None
         shown = {c for p in hand.view(seat)["players"] for c in p["cards"]}

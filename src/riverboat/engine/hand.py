@@ -230,7 +230,7 @@ class Hand:
                 raise IllegalAction(f"discards must be distinct cards of your hand: "
                                     f"{' '.join(str(Card(c)) for c in discard if 0 <= c < 52)}")
             self._legal = None
-            self._apply_draw(i, [Card(c) for c in discard])
+            self._apply_draw(i, [ALL_CARDS[c] for c in discard])
             self._run()
             return
         self._legal = None
@@ -732,20 +732,22 @@ class Hand:
         self._actor = None
 
     def _apply_draw(self, i: int, discard: list[Card]) -> None:
-        hand = self.cards[i]
-        keep_up = [u for c, u in zip(hand, self.up[i], strict=True) if c not in discard]
-        self.cards[i] = [c for c in hand if c not in discard]
-        self.up[i] = keep_up
-        for c in discard:
-            self._discards[i].append(c)
-            self._round_discards.append((i, c))
         seat = self.seats[i]
         self._emit("drew", seat, count=len(discard))
         if discard:
-            self._ensure_cards(i, len(discard))
-            new = [self._next_card() for _ in discard]
+            hand = self.cards[i]
+            gone = set(discard)
+            self.up[i] = [u for c, u in zip(hand, self.up[i], strict=True) if c not in gone]
+            self.cards[i] = [c for c in hand if c not in gone]
+            self._discards[i].extend(discard)
+            self._round_discards.extend((i, c) for c in discard)
+            k = len(discard)
+            if len(self._deck) - self._dpos < k:
+                self._ensure_cards(i, k)
+            new = self._deck[self._dpos:self._dpos + k]
+            self._dpos += k
             self.cards[i].extend(new)
-            self.up[i].extend([False] * len(new))
+            self.up[i].extend([False] * k)
             self._emit("drew_cards", seat, frozenset((seat,)), discarded=[_CS[c] for c in discard],
                        cards=[_CS[c] for c in new])
         self._qi += 1
@@ -781,6 +783,10 @@ class Hand:
         for lst in self._discards:
             lst[:] = [c for c in lst if c not in used]
         self._muck = [(o, c) for o, c in self._muck if c not in used]
+        for j in range(self.n):  # folded cards that go back into play are no longer that player's
+            if self.folded[j] and any(c in used for c in self.cards[j]):
+                self.up[j] = [u for c, u in zip(self.cards[j], self.up[j], strict=True) if c not in used]
+                self.cards[j] = [c for c in self.cards[j] if c not in used]
         self._round_discards = [(o, c) for o, c in self._round_discards if c not in used]
         self._emit("reshuffled", None, count=len(candidates))
 
