@@ -146,7 +146,7 @@ def store(db_url: str, clock: FakeClock) -> Iterator[Store]:
         st.dispose()
 
 
-def make_player(store: Store, name: str, *, role: str = "player", login: bool = True) -> int:
+def make_player(store: Store, name: str, *, role: str = "player", login: bool = False) -> int:
     info = store.accounts.register(name, "correct horse battery", role=role)
     if login:
         store.accounts.login(name, "correct horse battery")

@@ -6,6 +6,7 @@ import pytest
 
 from riverboat.store import AliasRefused, InvalidRequest, PermissionDenied, Store
 from riverboat.store.alias_filter import normal_forms, offensive_word
+from riverboat.store.aliases import validate_alias
 
 from .conftest import make_player
 
@@ -31,19 +32,25 @@ def test_r_alias_1_unusable_username_gets_a_neutral_alias(store: Store) -> None:
 
 
 @pytest.mark.parametrize("alias", ["abc", "a" * 17, "has space", "dash-ed", "ÄÖÜäöü", "under_score", ""])
-def test_r_alias_5_format_is_4_to_16_letters_and_digits(store: Store, alias: str) -> None:
+def test_r_alias_5_format_is_4_to_16_letters_and_digits(alias: str) -> None:
     """R-ALIAS-5: ^[A-Za-z0-9]{4,16}$; each refusal names the rule."""
-    p = make_player(store, "formatter", login=False)
     with pytest.raises(AliasRefused, match="R-ALIAS-5"):
-        store.aliases.set(p, alias)
-    assert store.accounts.get(p).alias is None
+        validate_alias(alias)
 
 
 @pytest.mark.parametrize("alias", ["abcd", "A" * 16, "Zz09", "player123"])
-def test_r_alias_5_valid_aliases_are_accepted(store: Store, alias: str) -> None:
+def test_r_alias_5_valid_aliases_are_accepted(alias: str) -> None:
+    validate_alias(alias)
+
+
+def test_r_alias_5_store_refuses_bad_format_and_accepts_good(store: Store) -> None:
+    """R-ALIAS-5 through the store: a refused alias changes nothing; a valid one is set and found ignoring case."""
     p = make_player(store, "formatter", login=False)
-    assert store.aliases.set(p, alias) == alias
-    assert store.aliases.lookup(alias.upper()) == p
+    with pytest.raises(AliasRefused, match="R-ALIAS-5"):
+        store.aliases.set(p, "abc")
+    assert store.accounts.get(p).alias is None
+    assert store.aliases.set(p, "Zz09abcd") == "Zz09abcd"
+    assert store.aliases.lookup("ZZ09ABCD") == p
 
 
 def test_r_alias_3_unique_case_insensitively_and_only_one_per_player(store: Store) -> None:
@@ -84,11 +91,18 @@ def test_a_refused_change_does_not_use_up_the_single_change(store: Store) -> Non
     ["Fuck", "FUCKyou", "B1tch", "biiitch", "BiiiTCH99", "sh1thead", "Fuuuuck", "w4nk3r", "c0cksucker",
      "Ass123", "N1gg3r", "xxWHOORExx", "d1ckhead"],
 )
-def test_r_alias_4_offensive_aliases_are_refused_after_normalisation(store: Store, alias: str) -> None:
+def test_r_alias_4_offensive_aliases_are_refused_after_normalisation(alias: str) -> None:
     """R-ALIAS-4: the filter normalises case, digits for letters and repeated letters."""
-    p = make_player(store, "rude", login=False)
     with pytest.raises(AliasRefused, match="offensive.*R-ALIAS-4"):
-        store.aliases.set(p, alias)
+        validate_alias(alias)
+
+
+def test_r_alias_4_store_refuses_offensive_aliases(store: Store) -> None:
+    """R-ALIAS-4 through the store: refused with the reason, nothing changes."""
+    p = make_player(store, "rude", login=False)
+    for alias in ("B1tch", "biiitch"):
+        with pytest.raises(AliasRefused, match="offensive.*R-ALIAS-4"):
+            store.aliases.set(p, alias)
     assert store.accounts.get(p).alias is None
 
 

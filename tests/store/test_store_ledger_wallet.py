@@ -39,13 +39,14 @@ def test_overdraw_is_refused_with_a_clear_error_and_changes_nothing(store: Store
     assert store.ledger.transaction_count() == count
 
 
-@pytest.mark.parametrize("amount", [0, -5, 1.5, True, "100"])
-def test_bad_amounts_are_refused(store: Store, amount: object) -> None:
+def test_bad_amounts_are_refused(store: Store) -> None:
     """Chips are positive integers of minor units; floats, bools, strings and non-positive amounts are refused."""
     p = make_player(store, "carol")
-    with pytest.raises(InvalidRequest):
-        store.ledger.deposit(p, "EUR", amount, "k")  # type: ignore[arg-type]
+    for i, amount in enumerate([0, -5, 1.5, True, "100"]):
+        with pytest.raises(InvalidRequest):
+            store.ledger.deposit(p, "EUR", amount, f"k{i}")  # type: ignore[arg-type]
     assert store.ledger.balance(p, "EUR") == 0
+    assert store.ledger.transaction_count() == 0
 
 
 def test_unknown_player_and_bad_currency_are_refused(store: Store) -> None:
