@@ -94,3 +94,23 @@ def test_lobby_tabs_filters_and_seats(new_page: Any, live_server: Any, screensho
     screenshot(phone, "lobby_phone")
     open_button = phone.locator("[data-testid='cash-tables'] tbody tr button").first.bounding_box()
     assert open_button is not None and open_button["x"] + open_button["width"] <= viewports["phone"]["width"]
+
+
+def test_no_console_errors_on_any_page(new_page: Any, live_server: Any) -> None:
+    """Issue #6: the page logs no console errors and throws no uncaught exceptions on any screen — lobby (every
+    tab), register, log in, account, cashier, hand history and a table — at desktop and phone width."""
+    for viewport in ({"width": 1366, "height": 768}, {"width": 390, "height": 844}):
+        page = new_page(viewport)
+        page.goto(f"{live_server.url}/#/login")
+        page.wait_for_selector("[data-testid='login-username']")
+        register(page, live_server.url)
+        for tab in ("speed", "sng", "tournaments", "twister", "cash"):
+            page.click(f"[data-tab='{tab}']")
+        for route, ready in (("account", "alias-form"), ("cashier", "balances"), ("history", "history")):
+            page.goto(f"{live_server.url}/#/{route}")
+            page.wait_for_selector(f"[data-testid='{ready}']")
+        page.goto(f"{live_server.url}/#/lobby")
+        page.locator("[data-testid='cash-tables'] tbody tr button").first.click()
+        page.wait_for_selector("[data-testid='felt'] .seat")
+        page.wait_for_timeout(500)
+        assert page.probe.errors == []
