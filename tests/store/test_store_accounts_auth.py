@@ -24,6 +24,7 @@ def test_register_stores_an_argon2id_hash_never_the_password(store: Store) -> No
 
 
 def test_usernames_are_unique_ignoring_case_and_validated(store: Store) -> None:
+    """Issue #4 item 2 (accounts): usernames unique ignoring case; bad usernames, short passwords refused."""
     store.accounts.register("Alice", "s3cret-password")
     with pytest.raises(InvalidRequest, match="taken"):
         store.accounts.register("ALICE", "another-password")
@@ -34,6 +35,7 @@ def test_usernames_are_unique_ignoring_case_and_validated(store: Store) -> None:
 
 
 def test_login_returns_a_token_that_authenticates_and_stores_only_its_digest(store: Store) -> None:
+    """Issue #4 item 2 (sessions): the token authenticates; only its SHA-256 digest is stored."""
     info = store.accounts.register("carol", "s3cret-password")
     token = store.accounts.login("carol", "s3cret-password")
     assert store.accounts.authenticate(token).id == info.id
@@ -54,6 +56,7 @@ def test_wrong_password_and_unknown_user_get_the_same_error(store: Store, caplog
 
 
 def test_session_expires_by_the_injected_clock(store: Store, clock: FakeClock) -> None:
+    """Issue #4 item 2 (sessions with expiry): the 12 h lifetime is measured on the injected clock."""
     store.accounts.register("erin", "s3cret-password")
     token = store.accounts.login("erin", "s3cret-password")
     clock.advance(hours=11, minutes=59)
@@ -64,6 +67,7 @@ def test_session_expires_by_the_injected_clock(store: Store, clock: FakeClock) -
 
 
 def test_logout_revokes_the_token(store: Store) -> None:
+    """Issue #4 item 2: a logged-out or made-up token is refused."""
     store.accounts.register("frank", "s3cret-password")
     token = store.accounts.login("frank", "s3cret-password")
     store.accounts.logout(token)

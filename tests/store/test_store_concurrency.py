@@ -50,7 +50,7 @@ def test_r_buyin_50_concurrent_buy_ins_exactly_10_succeed(store: Store) -> None:
 
 
 def test_50_concurrent_replays_of_one_key_move_money_once(store: Store) -> None:
-    """Idempotency under concurrency: the same deposit sent 50 times at once is applied exactly once."""
+    """Issue #4 (idempotency) under concurrency, R-WALLET: the same deposit sent 50 times at once is applied exactly once."""
     p = make_player(store, "retry", login=False)
     results, errors = _hammer(50, lambda i: store.ledger.deposit(p, "EUR", 700, "same-key"))
     assert errors == []

@@ -45,7 +45,7 @@ def test_r_wallet_3_settle_moves_pot_and_rake_in_one_transaction(store: Store) -
 
 
 def test_settle_refuses_unbalanced_changes_and_changes_nothing(store: Store) -> None:
-    """Bad input: stack changes must sum to minus the rake; otherwise nothing is written."""
+    """R-WALLET-3 / R-RAKE: bad input is refused - stack changes must sum to minus the rake; otherwise nothing is written."""
     a, b, _ = _table(store)
     store.ledger.start_hand("t1", "h1", {a: 10_000, b: 10_000})
     before = store.ledger.balances()
@@ -61,6 +61,7 @@ def test_settle_refuses_unbalanced_changes_and_changes_nothing(store: Store) -> 
 
 
 def test_settling_twice_is_idempotent_and_a_different_result_is_refused(store: Store) -> None:
+    """R-WALLET-3 / R-POT: a hand is settled exactly once; a replay changes nothing, a different result is refused."""
     a, b = _table(store, 2)
     store.ledger.start_hand("t1", "h1", {a: 10_000, b: 10_000})
     t1 = store.ledger.settle_hand("t1", "h1", {a: 100, b: -100}, 0, PHH)

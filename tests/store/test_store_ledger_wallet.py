@@ -40,7 +40,7 @@ def test_overdraw_is_refused_with_a_clear_error_and_changes_nothing(store: Store
 
 
 def test_bad_amounts_are_refused(store: Store) -> None:
-    """Chips are positive integers of minor units; floats, bools, strings and non-positive amounts are refused."""
+    """R-WALLET (issue #4): chips are positive integers of minor units; floats, bools, strings and non-positive amounts are refused."""
     p = make_player(store, "carol")
     for i, amount in enumerate([0, -5, 1.5, True, "100"]):
         with pytest.raises(InvalidRequest):
@@ -59,7 +59,7 @@ def test_unknown_player_and_bad_currency_are_refused(store: Store) -> None:
 
 
 def test_replaying_an_idempotency_key_changes_nothing(store: Store) -> None:
-    """Idempotency: the same key and request returns the original transaction and moves nothing again."""
+    """R-WALLET (issue #4 idempotency): the same key and request returns the original transaction and moves nothing again."""
     p = make_player(store, "erin")
     first = store.ledger.deposit(p, "EUR", 500, "dep-x")
     again = store.ledger.deposit(p, "EUR", 500, "dep-x")
@@ -110,6 +110,7 @@ def test_r_buyin_3_fixed_limit_table_without_maximum_takes_all_the_money(store: 
 
 
 def test_buy_in_beyond_balance_is_refused(store: Store) -> None:
+    """R-BUYIN-1: the buy-in comes from the account, so it cannot exceed the balance."""
     p = make_player(store, "jane")
     store.ledger.deposit(p, "EUR", 500, "dep")
     with pytest.raises(InsufficientFunds):
@@ -118,6 +119,7 @@ def test_buy_in_beyond_balance_is_refused(store: Store) -> None:
 
 
 def test_second_buy_in_at_the_same_table_is_refused_use_top_up(store: Store) -> None:
+    """R-BUYIN-1 / R-WALLET-1: one stack per player and table; more chips go through top_up."""
     p = make_player(store, "kate")
     store.ledger.deposit(p, "EUR", 10_000, "dep")
     store.ledger.buy_in(p, "t1", 2_000, "bi1")

@@ -21,7 +21,7 @@ from .conftest import FAST_HASHER
 
 
 def test_migrations_create_exactly_the_orm_schema(db_url: str) -> None:
-    """The Alembic head and the typed ORM models agree (no autogenerate differences)."""
+    """Issue #4 item 1: the Alembic head and the typed ORM models agree (no autogenerate differences)."""
     st = Store(db_url)
     try:
         assert st.revision() == "0002"
@@ -33,7 +33,7 @@ def test_migrations_create_exactly_the_orm_schema(db_url: str) -> None:
 
 
 def test_cli_db_upgrade_on_an_empty_database_is_idempotent(empty_db_url: str) -> None:
-    """`riverboat db upgrade --database-url URL` creates the schema on SQLite and PostgreSQL; running it again is
+    """Issue #4 item 1: `riverboat db upgrade --database-url URL` creates the schema on SQLite and PostgreSQL; running it again is
     harmless; SQLite files are in WAL mode."""
     runner = CliRunner()
     for _ in range(2):
@@ -53,7 +53,7 @@ def test_cli_db_upgrade_on_an_empty_database_is_idempotent(empty_db_url: str) ->
 
 
 def test_database_url_resolution(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """Explicit URL, else $RIVERBOAT_DATABASE_URL, else a SQLite file under the user data directory."""
+    """Issue #4 item 1: explicit URL, else $RIVERBOAT_DATABASE_URL, else a SQLite file under the user data directory."""
     monkeypatch.setenv(ENV_VAR, "sqlite:////env/db.sqlite3")
     assert resolve_url("postgresql+psycopg://x/y") == "postgresql+psycopg://x/y"
     assert resolve_url(None) == "sqlite:////env/db.sqlite3"
@@ -64,7 +64,7 @@ def test_database_url_resolution(monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 
 
 def test_in_memory_sqlite_is_shared_across_threads() -> None:
-    """`sqlite://` works for quick tools: one database shared by all threads (asyncio.to_thread callers)."""
+    """Issue #4 item 1: `sqlite://` works for quick tools: one database shared by all threads (asyncio.to_thread callers)."""
     st = Store("sqlite://", password_hasher=FAST_HASHER)
     st.upgrade()
     p = st.accounts.register("memory", "password123").id
@@ -78,7 +78,7 @@ def test_in_memory_sqlite_is_shared_across_threads() -> None:
 
 
 def test_upgrade_from_0001_keeps_data(empty_db_url: str) -> None:
-    """Migrations chain: a database at revision 0001 with data upgrades to head without losing it."""
+    """Issue #4 item 1 (migrations): a database at revision 0001 with data upgrades to head without losing it."""
     from riverboat.store import migrate
 
     st = Store(empty_db_url, password_hasher=FAST_HASHER)
@@ -125,7 +125,7 @@ def test_sqlite_readers_do_not_wait_for_a_writer(tmp_path: Path) -> None:
 
 
 def test_cli_db_check_audits_the_ledger(empty_db_url: str) -> None:
-    """`riverboat db check` reports a consistent ledger and exits 1 when a balance was tampered with."""
+    """R-WALLET / issue #4 item 4: `riverboat db check` reports a consistent ledger and exits 1 when a balance was tampered with."""
     st = Store(empty_db_url, password_hasher=FAST_HASHER)
     st.upgrade()
     p = st.accounts.register("audited", "password123").id

@@ -41,6 +41,7 @@ def test_r_fee_2_every_tournament_but_a_freeroll_has_both_buy_in_and_fee(store: 
 
 
 def test_registration_without_enough_money_is_refused(store: Store) -> None:
+    """R-WALLET-5: registration debits buy-in and fee; without the money nothing is debited or registered."""
     p = _rich(store, "carol", 1_050)
     store.tournaments.create("sng1", "EUR", 1_000, 100)
     with pytest.raises(InsufficientFunds):
@@ -138,6 +139,7 @@ def test_r_tourn_gen_2_ticket_stands_in_for_buy_in_and_refunds_as_a_ticket(store
 
 
 def test_ticket_restricted_to_a_tournament_and_owner(store: Store) -> None:
+    """R-TOURN-GEN-2 / R-WALLET-5: a ticket stands in only for its owner and, if restricted, its tournament."""
     p, q = make_player(store, "kate"), make_player(store, "liam")
     t = store.tournaments.issue_ticket(p, "EUR", 550, "tk", tournament_id="only")
     store.tournaments.create("only", "EUR", 500, 50)
