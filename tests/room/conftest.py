@@ -50,6 +50,21 @@ def store(room_sqlite_template: Path) -> Iterator[Store]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+@pytest.fixture(autouse=True)
+def _ledger_audit(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Every room test that touches a store ends with a full ledger audit, after the room has stopped: every
+    transaction balanced, cached balances equal to their entries, nothing negative except the outside world, and
+    the sum over all accounts zero per currency (chip conservation)."""
+    if "store" not in request.fixturenames:
+        yield
+        return
+    st: Store = request.getfixturevalue("store")
+    yield
+    st.ledger.verify()
+    for currency in ("EUR", "PLAY"):
+        assert st.ledger.total(currency) == 0
+
+
 def make_players(store: Store, n: int, deposit: int = 10_000, currency: str = "EUR") -> list[int]:
     ids = []
     for _ in range(n):
