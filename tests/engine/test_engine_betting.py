@@ -250,3 +250,29 @@ def test_bad_input_kinds_and_discards_give_clear_errors_and_change_nothing(mk, p
     with pytest.raises(IllegalAction, match="your hand"):
         d.act(Action(1, K.DRAW, cards=(99,)))
     assert (d.view(1), len(d.events)) == before
+
+
+def test_r_limit_gen_2_two_short_all_in_raises_do_not_reopen_for_a_caller(mk, play):
+    # PHH reading of fixed limit (the big blind is not a full bet): the short raises set the reopening threshold
+    st = Stakes(small_blind=25, big_blind=50, small_bet=50, big_bet=100)
+    h = mk(phh_game(get_game("holdem")), FL, [500, 98, 500, 118], stakes=st)
+    play(h, "3 call", "4 call", "1 call", "2 raise 98")  # the big blind all-in: +48, less than a bet
+    assert K.RAISE in h.legal_actions().kinds  # seat 3 called 50 before: 98 - 50 >= 48
+    play(h, "3 call", "4 raise 118")  # all-in: +20
+    play(h, "1 call")
+    la = h.legal_actions()
+    assert la.seat == 3 and K.RAISE not in la.kinds and la.call == 20  # +20 < 48 since seat 3 acted
+
+
+def test_r_limit_gen_2_short_all_in_bet_below_minimum_reopens_for_checkers_only_once(mk, play):
+    h = mk("holdem", NL, [500, 500, 500, 11, 500], seats=[1, 2, 3, 4, 5], button=5,
+           stakes=Stakes(small_blind=1, big_blind=2, min_bet=10))
+    play(h, "3 call", "4 call", "5 call", "1 call", "2 check")  # 2 each; seat 4 has 9 left
+    play(h, "1 check", "2 check", "3 check", "4 bet 9")  # all-in bet of 9, less than the minimum bet 10
+    la = h.legal_actions()
+    assert la.seat == 5 and K.RAISE in la.kinds and la.min_to == 19  # 9 + a full bet of 10
+    play(h, "5 call")
+    la = h.legal_actions()  # seat 1 checked before the short bet: may raise (no full bet yet, reading)
+    assert la.seat == 1 and K.RAISE in la.kinds
+    play(h, "1 call", "2 call", "3 call")
+    assert h.street == 2

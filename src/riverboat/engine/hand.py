@@ -81,7 +81,7 @@ class Hand:
         "_min_raise", "_raises", "_last_aggr", "_round_actions", "_legal", "_bb_pos", "_queue", "_qi",
         "_completed", "_big_used", "_open_pair", "_discards", "_round_discards", "_muck", "_split_agreed",
         "_split_open", "_split_voting", "_rit_votes", "_runs", "result", "_community_card", "_pot_collected",
-        "_odd_chip", "_full_bet", "_dead_money", "_showed_first", "_bring_in_pos", "_round_first", "_rit_checked", "_straddle_ok", "_aai",
+        "_odd_chip", "_reopen", "_dead_money", "_showed_first", "_bring_in_pos", "_round_first", "_rit_checked", "_straddle_ok", "_aai",
     )
 
     def __init__(self, config: HandConfig) -> None:
@@ -164,7 +164,7 @@ class Hand:
         self._bring_in_pos: int | None = None
         self._round_first = 0
         self._rit_checked = False
-        self._full_bet = False
+        self._reopen = 0
         self._aai: set[int] = set()
         self._post_forced()
         self._straddle_ok = (game.straddle and self.settings.straddle and config.structure is Structure.NO_LIMIT
@@ -432,7 +432,7 @@ class Hand:
         stud = self.game.kind is Kind.STUD
         structure = self.structure
         self._raises = 0
-        self._full_bet = False
+        self._reopen = 0  # largest bet/raise increment of the round (R-LIMIT-GEN-2 reopening threshold)
         self._last_aggr = None
         self._round_actions = 0
         self._acted_level = [-1] * n
@@ -457,7 +457,7 @@ class Hand:
         elif s == 0 and self._bb_pos is not None:
             first = (self._bb_pos + 1) % n
             # R-FL-4 / R-LIMIT-GEN-2: the big blind is a full bet (PHH reading: it is not)
-            self._full_bet = self.game.fl_cap_counts_blind
+            self._reopen = self.cur_bet if self.game.fl_cap_counts_blind else 0
             if self.structure is Structure.FIXED_LIMIT and self.game.fl_cap_counts_blind:
                 self._raises = 1  # R-FL-4: the big blind is the first bet
         else:
@@ -536,7 +536,7 @@ class Hand:
         lo = hi = 0
         allowed = ()
         level = self._acted_level[i]
-        if stack > call and (level < 0 or not self._full_bet or cur - level >= self._min_raise) and \
+        if stack > call and (level < 0 or cur - level >= self._reopen) and \
                 self._others_can_act(i):
             completed = self._completed
             lo, hi, allowed = self._aggressive_bounds(i, not completed)
@@ -664,6 +664,8 @@ class Hand:
             return
         if kind is K.BRING_IN:
             paid = self._put(i, self.stakes.bring_in, live=True)
+            if self.bets[i] - self.cur_bet > self._reopen:
+                self._reopen = self.bets[i] - self.cur_bet
             self.cur_bet = max(self.cur_bet, self.bets[i])
             self._pending[i] = False
             self._acted_level[i] = self.cur_bet
@@ -688,8 +690,8 @@ class Hand:
             self._min_raise = max(self._min_raise, increment)
         if kind is K.COMPLETE:
             self._completed = True
-        if full:
-            self._full_bet = True
+        if increment > self._reopen:
+            self._reopen = increment
         self.cur_bet = amount
         self._last_aggr = i
         for j in range(self.n):
