@@ -18,6 +18,14 @@ API (stable)::
     hand.events_for(seat)        # the events that seat may see; hand.view(seat) -> JSON-able dict
     hand.is_over; hand.result    # HandResult: stacks, net, pots (PotAward: amount, winners, share, run), rake,
                                  # shown cards and labels
+    hand.artificial_allin(seat)  # R-AAI-1 (FL/SL only): the player to act is all-in for what is in the pot
+    # read-only state: hand.seats (seat order, left of the button first), hand.stacks, hand.bets, hand.total,
+    # hand.folded, hand.allin, hand.cards, hand.up, hand.board, hand.street, hand.cur_bet, hand.pot
+
+Kinds offered by ``legal_actions()``: FOLD (always, R-ACT-2), CHECK or CALL, one of BET / RAISE / COMPLETE with
+``min_to..max_to`` (``allowed_to`` lists the only two amounts on a stud open-pair street), STRADDLE (2 x BB,
+R-STRADDLE), BRING_IN, DRAW / STAND_PAT (``max_discards``), AGREE_SPLIT / DECLINE_SPLIT (R-SPLIT votes),
+RUN_TWICE / RUN_ONCE (R-RIT votes). A player with no real choice is not asked.
 
 An illegal action raises :class:`IllegalAction` with a clear message and changes nothing.
 
