@@ -336,3 +336,19 @@ def test_r_horse_mixed_game_switches_layout_per_hand(new_page: Any, static_url: 
     assert page.locator("[data-testid='cards-2'] .card--greyed").count() == 2
     assert page.locator("[data-testid='cards-0'] .card").evaluate_all("cs => cs.map(c => c.dataset.card)") == ["", "", "Kd"]
     assert page.locator("[data-testid^='label-']").count() == 0  # the previous showdown is cleared
+
+
+def test_r_time_opponent_turn_and_timer_shown_from_turn_events(new_page: Any, static_url: str) -> None:
+    """R-TIME-1/2: the room's `turn` event names the player to act and their timer; everyone sees the acting
+    seat highlighted with the countdown (and the time bank phase), and the highlight ends when they act."""
+    page = open_fixture(new_page, static_url, "stud_events")
+    page.evaluate("() => window.__harness.feed({type: 'event', table: 't6', event: {kind: 'turn', seat: 3, phase: 'action', remaining: 12.5}})")
+    assert "seat--acting" in (page.locator("[data-testid='seat-3']").get_attribute("class") or "")
+    text = page.locator("[data-testid='timer-3']").inner_text()
+    assert text.startswith("13s") or text.startswith("12s")
+    assert page.locator("[data-testid='action-wait']").inner_text() == "Waiting for Gints"
+    page.evaluate("() => window.__harness.feed({type: 'event', table: 't6', event: {kind: 'turn', seat: 3, phase: 'timebank', remaining: 30}})")
+    assert "time bank" in page.locator("[data-testid='timer-3']").inner_text()
+    page.evaluate("() => window.__harness.feed({type: 'event', table: 't6', event: {kind: 'acted', seat: 3, action: 'check'}})")
+    assert page.locator(".seat--acting").count() == 0
+    assert page.locator("[data-testid='timer-3']").count() == 0

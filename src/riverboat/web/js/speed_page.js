@@ -49,7 +49,7 @@ export class SpeedPage {
   }
 
   /** A synthetic table_state for the hand `key` from the engine's per-seat view. */
-  stateFrame(key, seat, handView) {
+  stateFrame(key, seat, handView, timer = null) {
     const pool = this.pool || {};
     const me = this.ctx.session.me || {};
     const players = (handView && handView.players) || [];
@@ -63,6 +63,7 @@ export class SpeedPage {
           alias: p.seat === seat ? this.ctx.session.alias() : `Seat ${p.seat + 1}` })),
         hand_id: key,
         hand: handView,
+        timer,
         you: { seat },
       },
     };
@@ -84,7 +85,7 @@ export class SpeedPage {
         break;
       case "your_turn":
         if (frame.hand !== this.handKey) this.newHand(frame.hand, this.seat, frame.view);
-        else this.store.apply(this.stateFrame(frame.hand, this.seat, frame.view));
+        this.store.apply(this.stateFrame(frame.hand, this.seat, frame.view, frame.timer || null));
         break;
       case "state": {
         const v = frame.view || {};

@@ -109,7 +109,29 @@ export function applyEvent(model, event, aliases = {}) {
       model.street = pick(event, "street") ?? model.street;
       if (int(pick(event, "street"), 0) > 0) collectBets(model);
       break;
+    case "turn": {
+      // A decision was armed (sent to everyone): who is to act, which timer phase, how long is left.
+      const phase = String(pick(event, "phase") ?? "action");
+      const left = Number(pick(event, "remaining"));
+      const secs = Number.isFinite(left) ? left : 20;
+      model.toAct = seatNo === undefined || seatNo === null ? null : int(seatNo);
+      const sameDecision = model.timer && Number(model.timer.seat) === model.toAct && model.timer.phase === phase;
+      model.timer = {
+        seat: model.toAct, kind: phase === "draw" ? "draw" : "act", phase,
+        total: sameDecision ? model.timer.total : (phase === "draw" || phase === "reconnect" ? Math.max(30, secs) : Math.max(20, secs)),
+        deadline: Date.now() + 1000 * secs,
+        timebank: sameDecision ? model.timer.timebank : 0,
+        usingBank: phase === "timebank",
+      };
+      if (phase === "timebank") model.timer.total = Math.max(secs, 1);
+      if (model.toAct !== heroSeat) model.legal = null;
+      for (const s2 of model.seats) s2.acting = !s2.empty && s2.seat === model.toAct;
+      break;
+    }
     case "acted":
+      model.toAct = null;
+      model.timer = null;
+      for (const s2 of model.seats) s2.acting = false;
       if (live) {
         const action = String(pick(event, "action") || "");
         if (action === "fold") live.folded = true;
@@ -128,6 +150,9 @@ export function applyEvent(model, event, aliases = {}) {
       break;
     case "drew":
       collectBets(model);
+      model.toAct = null;
+      model.timer = null;
+      for (const s2 of model.seats) s2.acting = false;
       if (live) {
         live.discarded = int(pick(event, "count"), 0);
         if (live.seat === heroSeat) { model.legal = null; model.toAct = null; model.timer = null; }
