@@ -163,3 +163,19 @@ def test_illegal_or_broken_records_are_reported_not_raised(actions, message):
             f"starting_stacks = [100, 100]\nactions = {actions}\nfinishing_stacks = [100, 100]\n")
     res = replay(loads(text)[0])
     assert not res.match and message in (res.error or "")
+
+
+def test_dead_and_live_posts_with_side_pots_round_trip():
+    game = get_game("holdem")
+    for seed in range(25):
+        rng = random.Random(seed)
+        hand = Hand(HandConfig(game=game, structure=Structure.NO_LIMIT, stakes=Stakes(small_blind=1, big_blind=2),
+                               seats=[1, 2, 3, 4], stacks=[rng.randint(3, 40) for _ in range(4)], button=4,
+                               deck=game.deck.shuffled(rng), dead_posts={3: 1}, live_posts={3: 2}))
+        while not hand.is_over:
+            la = hand.legal_actions()
+            kind = rng.choice(sorted(la.kinds))
+            amount = rng.randint(la.min_to, la.max_to) if kind in AGGRESSIVE and kind is not K.STRADDLE else 0
+            hand.act(Action(la.seat, kind, amount))
+        assert "_dead_posts" in phh_fields(hand)
+        roundtrip(hand)

@@ -29,7 +29,7 @@ from riverboat.history.phh import PhhError, PhhHand, resolve_variant
 
 RAKE_TOLERANCE = Decimal("0.10")
 _AMOUNT_FIELDS = ("antes", "blinds_or_straddles", "bring_in", "small_bet", "big_bet", "min_bet",
-                  "starting_stacks", "finishing_stacks", "winnings")
+                  "starting_stacks", "finishing_stacks", "winnings", "_spread", "_live_posts", "_dead_posts")
 _PLAYER = re.compile(r"^p(\d+)$")
 
 
@@ -256,6 +256,7 @@ def config_from_phh(ph: PhhHand) -> tuple[HandConfig, int, set[int], list[Hand]]
         raise PhhError("fixed-limit record without small_bet")
     rb = ph.variant.startswith("RB/")
     live = _per_position(f.get("_live_posts"), n, scale)
+    dead = _per_position(f.get("_dead_posts"), n, scale)
     settings = Settings(
         antes_dead_main_pot=not rb,
         muck_losers=False, run_it_twice=rb, straddle=False, split_agreement=rb,
@@ -283,6 +284,7 @@ def config_from_phh(ph: PhhHand) -> tuple[HandConfig, int, set[int], list[Hand]]
         blinds={s: b for s, b in zip(seats, blinds, strict=True) if b},
         antes={s: a for s, a in zip(seats, antes, strict=True) if a},
         live_posts={s: a for s, a in zip(seats, live, strict=True) if a},
+        dead_posts={s: a for s, a in zip(seats, dead, strict=True) if a},
         shuffle=record_shuffle,
     )
     return cfg, scale, fillers, holder

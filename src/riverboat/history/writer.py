@@ -40,9 +40,6 @@ def phh_fields(hand: Hand, /, **extra: Any) -> dict[str, Any]:
     for s, a in (cfg.antes if cfg.antes is not None else {s: stakes.ante for s in hand.seats}).items():
         if s in pos:
             antes[pos[s]] += a
-    for s, a in cfg.dead_posts.items():
-        if s in pos:
-            antes[pos[s]] += a
     blinds = [0] * n
     if hand.game.kind is not Kind.STUD:
         if cfg.blinds is not None:
@@ -105,6 +102,12 @@ def phh_fields(hand: Hand, /, **extra: Any) -> dict[str, Any]:
         fields["finishing_stacks"] = [hand.result.stacks[s] for s in hand.seats]
     if stakes.spread:
         fields["_spread"] = list(stakes.spread)
+    if cfg.dead_posts:
+        dead = [0] * n
+        for s, a in cfg.dead_posts.items():
+            if s in pos:
+                dead[pos[s]] = a
+        fields["_dead_posts"] = _phh_order(dead)
     if cfg.live_posts:
         live = [0] * n
         for s, a in cfg.live_posts.items():
