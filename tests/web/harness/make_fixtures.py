@@ -45,7 +45,7 @@ def write(name: str, frames: list[dict[str, Any]]) -> None:
 def main() -> None:
     hidden2 = ["??", "??"]
     # Hold'em NL on the flop, the hero facing a bet (action timer with time bank).
-    write("holdem_action", [
+    holdem_action = [
         table("t1", "Riga", "holdem", "NL", "EUR", 6, 2,
               [{"alias": "Ainars", "stack": 1840}, {"alias": "Birute", "stack": 990}, {"alias": "Hero", "stack": 1500},
                {"alias": "Carol", "stack": 2210}, None, {"alias": "Dmitri", "stack": 700, "status": "sitting_out"}],
@@ -57,8 +57,10 @@ def main() -> None:
                          "bring_in": 0, "max_discards": 0}},
               small_blind=5, big_blind=10, min_buy_in=400, max_buy_in=2000,
               timer={"seat": 2, "remaining": 17, "total": 20, "timebank": 30}),
-        event("t1", kind="acted", seat=0, action="bet", to=60, all_in=False, full=True),
-    ])
+    ]
+    # As the room sends it: the table, the opponent's bet, the turn, then the hero's decision view.
+    write("holdem_action", [holdem_action[0], event("t1", kind="acted", seat=0, action="bet", to=60, all_in=False, full=True),
+                            event("t1", kind="turn", seat=2, phase="action", remaining=17.0), holdem_action[0]])
     # Hold'em NL river -> showdown, as the room sends it: the hero's decision view, then events for everything
     # that follows (checks, shown hands with labels, pots awarded), then a view with no hand in progress.
     river = ["Kh", "6d", "6c", "Qd", "2s"]
@@ -128,7 +130,7 @@ def main() -> None:
         event("t6", kind="street", street=1),
     ])
     # 5 Card Draw PL: the hero chooses discards (R-DRAW5-5) under the 30 s draw timer (R-TIME-4).
-    write("draw_discard", [
+    draw_discard = [
         table("t3", "Tallinn", "draw5", "PL", "PLAY", 6, 1,
               [{"alias": "Helmi", "stack": 9800}, {"alias": "Hero", "stack": 10000}, {"alias": "Ilze", "stack": 7350},
                None, None, None],
@@ -138,9 +140,10 @@ def main() -> None:
                "to_act": 1, "over": False,
                "legal": {"seat": 1, "kinds": ["draw", "stand_pat"], "call": 0, "min_to": 0, "max_to": 0, "bring_in": 0,
                          "max_discards": 5}},
-              small_blind=50, big_blind=100, timer={"seat": 1, "kind": "draw", "remaining": 30, "total": 30}),
-        event("t3", kind="drew", seat=0, count=2),
-    ])
+              small_blind=50, big_blind=100, timer={"seat": 1, "phase": "draw", "remaining": 30}),
+    ]
+    write("draw_discard", [draw_discard[0], event("t3", kind="drew", seat=0, count=2),
+                           event("t3", kind="turn", seat=1, phase="draw", remaining=30.0), draw_discard[0]])
     # 32 Card Draw: the first player to act sees the split-pot button (R-SPLIT-1).
     write("draw32_split", [
         table("t4", "Kaunas", "draw32", "NL", "EUR", 5, 3,
