@@ -179,3 +179,20 @@ def test_dead_and_live_posts_with_side_pots_round_trip():
             hand.act(Action(la.seat, kind, amount))
         assert "_dead_posts" in phh_fields(hand)
         roundtrip(hand)
+
+
+def test_table_and_game_settings_are_written_and_read_back():
+    """A hand played under non-default readings (R-ODD-1 whole remainder, no run it twice, no split votes, the
+    other R-DRAW32-6 reading) replays under the same readings."""
+    from riverboat.games import OddChip, PostDrawFirst
+
+    settings = Settings(odd_chip=OddChip.LEFT_OF_BUTTON_ALL, run_it_twice=False, split_agreement=False)
+    draw32 = get_game("draw32").with_settings(post_draw_first=PostDrawFirst.LEFT_OF_BUTTON)
+    for seed in range(20):
+        hand = random_hand(draw32, Structure.NO_LIMIT, 4, seed, settings=settings)
+        fields = phh_fields(hand)
+        assert fields["_setting_odd_chip"] == "left_of_button_all" and fields["_setting_split_agreement"] is False
+        assert fields["_game_post_draw_first"] == "left_of_button"
+        roundtrip(hand)
+    for seed in range(20):
+        roundtrip(random_hand(get_game("holdem"), Structure.NO_LIMIT, 3, seed, settings=settings))

@@ -16,14 +16,16 @@ rake. They match when the same players collect and the total difference (the rak
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+from enum import Enum
 from typing import Any
 
 from riverboat.cards import Card, CardError, parse_card
 from riverboat.engine import Action, ActionKind, Hand, HandConfig, IllegalAction, Settings
-from riverboat.games.catalog import BringIn, Game, Kind, OddChip
+from riverboat.games.catalog import BringIn, Game, Kind, OddChip, PostDrawFirst
 from riverboat.games.structures import Stakes, Structure
 from riverboat.history.phh import PhhError, PhhHand, resolve_variant
 
@@ -262,6 +264,8 @@ def config_from_phh(ph: PhhHand) -> tuple[HandConfig, int, set[int], list[Hand]]
         muck_losers=False, run_it_twice=rb, straddle=False, split_agreement=rb,
         odd_chip=None if rb else OddChip.LEFT_OF_BUTTON_ALL,  # PokerKit: whole remainder to the first winner
     )
+    if rb:
+        settings, game = _apply_setting_fields(f, settings, game)
     seats = list(range(1, n + 1))
     deck, fillers, sequence = build_deck(game, [str(a) for a in f["actions"]], n)
     holder: list[Hand] = []
@@ -288,6 +292,33 @@ def config_from_phh(ph: PhhHand) -> tuple[HandConfig, int, set[int], list[Hand]]
         shuffle=record_shuffle,
     )
     return cfg, scale, fillers, holder
+
+
+_ENUMS: dict[str, type[Enum]] = {"odd_chip": OddChip, "post_draw_first": PostDrawFirst}
+
+
+def _apply_setting_fields(f: dict[str, Any], settings: Settings, game: Game) -> tuple[Settings, Game]:
+    """Read back the ``_setting_<name>`` and ``_game_<name>`` fields written by the writer."""
+    table: dict[str, Any] = {}
+    knobs: dict[str, Any] = {}
+    names = {x.name for x in dataclasses.fields(Settings)}
+    for key, value in f.items():
+        for prefix, target in (("_setting_", table), ("_game_", knobs)):
+            if key.startswith(prefix):
+                name = key[len(prefix):]
+                if prefix == "_setting_" and name not in names:
+                    raise PhhError(f"unknown setting field {key!r}")
+                if prefix == "_game_" and not hasattr(game, name):
+                    raise PhhError(f"unknown game field {key!r}")
+                try:
+                    target[name] = _ENUMS[name](value) if name in _ENUMS else value
+                except ValueError:
+                    raise PhhError(f"bad value for {key}: {value!r}") from None
+    if table:
+        settings = dataclasses.replace(settings, **table)
+    if knobs:
+        game = game.with_settings(**knobs)
+    return settings, game
 
 
 def _apply(hand: Hand, tokens: list[str], n: int, scale: int, fillers: set[int]) -> None:

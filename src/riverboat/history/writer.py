@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
+from enum import Enum
 from typing import Any
 
-from riverboat.engine import Hand
-from riverboat.games.catalog import Kind, get_game
+from riverboat.engine import Hand, Settings
+from riverboat.games.catalog import GAMES, Kind, get_game
 from riverboat.history.phh import PHH_VARIANTS, dumps, user_code
 
 _VERB = {
@@ -20,6 +22,28 @@ def _variant(hand: Hand) -> str:
         if structure is hand.structure and gid == hand.game.id and hand.game != get_game(gid):
             return code  # the PHH reading of a game (as built by phh_game) keeps its PHH code
     return user_code(hand.game, hand.structure)
+
+
+_GAME_KNOBS = ("max_players", "visible_suits", "open_pair_rule", "post_draw_first", "odd_chip", "split_agreement",
+               "straddle", "run_it_twice", "fl_cap_counts_blind", "reshuffle_folded")
+
+
+def setting_fields(hand: Hand) -> dict[str, Any]:
+    """``_setting_<name>`` / ``_game_<name>`` fields for every table setting or game setting that differs from
+    the defaults, so that the record replays under the same readings."""
+    out: dict[str, Any] = {}
+    defaults = Settings()
+    for f in dataclasses.fields(Settings):
+        value = getattr(hand.settings, f.name)
+        if value != getattr(defaults, f.name) and value is not None:
+            out[f"_setting_{f.name}"] = value.value if isinstance(value, Enum) else value
+    base = GAMES.get(hand.game.id)
+    if base is not None and _variant(hand).startswith("RB/"):
+        for name in _GAME_KNOBS:
+            value = getattr(hand.game, name)
+            if value != getattr(base, name):
+                out[f"_game_{name}"] = value.value if isinstance(value, Enum) else value
+    return out
 
 
 def _phh_order(values: list[int]) -> list[int]:
@@ -115,6 +139,7 @@ def phh_fields(hand: Hand, /, **extra: Any) -> dict[str, Any]:
                 live[pos[s]] = a
         fields["_live_posts"] = _phh_order(live)
     fields["seats"] = list(hand.seats)
+    fields.update(setting_fields(hand))
     for key, value in extra.items():
         if key == "players" and isinstance(value, Mapping):
             value = [str(value.get(s, "")) for s in hand.seats]
