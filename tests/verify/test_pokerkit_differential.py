@@ -63,16 +63,22 @@ def test_r_allin_r_limit_gen_2_engine_matches_pokerkit_with_short_stacks(code: s
     assert summary.failures == 0, f"{summary.to_dict()}\n{details}"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug, docs/findings/engine-verification.md #5: re-raise offered after only incomplete all-ins",
+@pytest.mark.parametrize(
+    ("code", "seed", "profile", "index", "expected"),
+    [
+        ("FT", 98, "short", 14, "p2 {call,fold} call=20 ->"),
+        ("F7S/8", 2, "short", 19, "p5 {call,fold} call=1 ->"),
+        ("PO", 101812, "mixed", 5, "p3 {call,fold} call=8 ->"),
+    ],
 )
-@pytest.mark.parametrize(("code", "seed"), [("FT", 98), ("F7S/8", 2)])
-def test_r_limit_gen_2_no_reraise_after_only_incomplete_all_in_raises(code: str, seed: int) -> None:
+def test_r_limit_gen_2_no_reraise_after_only_incomplete_all_in_raises(
+    code: str, seed: int, profile: str, index: int, expected: str
+) -> None:
     """R-LIMIT-GEN-2 (finding 5): a player who already acted and faces only incomplete all-in raises may call or
-    fold but not raise (FT short seed 98: call 98, then an all-in raise +20 < 50; F7S/8 short seed 2)."""
-    outcome = play_hand(code, seed, profile="short")
+    fold but not raise (FT short seed 98: call 98, then an all-in raise +20 < 50; F7S/8 short seed 2; PO 101812)."""
+    outcome = play_hand(code, seed, profile=profile)
     assert outcome.ok, outcome.reproduction()
+    assert outcome.log[index].startswith(expected), outcome.reproduction()
 
 
 def test_every_phh_variant_both_engines_have_is_covered() -> None:
