@@ -157,6 +157,7 @@ async def run_riverboat(n: int, duration: float, warmup: float, think: float, tm
         if extra is not None:  # a probe running beside the bots (e.g. a ping client measuring the loop lag)
             extra_task = asyncio.create_task(extra(ws_url, accounts[-1][1], stop_extra))
         cpu0 = cpu_seconds(proc.pid)
+        client_cpu0 = time.process_time()
         actions0 = sum(b.actions for b in bots)
         measuring = True
         t_start = time.perf_counter()
@@ -165,6 +166,7 @@ async def run_riverboat(n: int, duration: float, warmup: float, think: float, tm
         elapsed = time.perf_counter() - t_start
         actions = sum(b.actions for b in bots) - actions0
         cpu = (cpu_seconds(proc.pid) - cpu0) / elapsed
+        client_cpu = (time.process_time() - client_cpu0) / elapsed
         stop_extra.set()
         if extra_task is not None:
             await asyncio.gather(extra_task, return_exceptions=True)
@@ -179,7 +181,8 @@ async def run_riverboat(n: int, duration: float, warmup: float, think: float, tm
             "latency_p50_ms": round(pct(latencies, 50) * 1000, 1),
             "latency_p99_ms": round(pct(latencies, 99) * 1000, 1),
             "latency_max_ms": round(max(latencies) * 1000, 1) if latencies else None,
-            "latency_samples": len(latencies), "server_cpu": round(cpu, 2), "batch": batch,
+            "latency_samples": len(latencies), "server_cpu": round(cpu, 2), "client_cpu": round(client_cpu, 2),
+            "batch": batch,
         }
     finally:
         proc.send_signal(signal.SIGTERM)
@@ -257,7 +260,7 @@ async def main() -> None:
             print(f"riverboat  bots={n:5d} tables={rb['tables']:4d} connected={rb['connected']:5d} "
                   f"hands/s={rb['hands_per_s']:7.1f} actions/s={rb['actions_per_s']:7.1f} "
                   f"p50={rb['latency_p50_ms']:7.1f} ms p99={rb['latency_p99_ms']:7.1f} ms "
-                  f"server cpu={rb['server_cpu']:.2f}", flush=True)
+                  f"server cpu={rb['server_cpu']:.2f} client cpu={rb['client_cpu']:.2f}", flush=True)
             results["riverboat"].append(rb)
             per_bot_interval = n / rb["actions_per_s"] if rb["actions_per_s"] else args.think
             peer = await run_echo_peer(n, per_bot_interval, args.duration, args.warmup)

@@ -70,6 +70,8 @@ class Connection:
                 text = await self.queue.get()
                 if text is _CLOSE:
                     break
+                if self.batch:
+                    await asyncio.sleep(0)  # let the room finish relaying what this change produced
                 if self.batch and not self.queue.empty():
                     # frames are piling up: one message (one write) for all that are waiting
                     texts = [text]
