@@ -21,6 +21,8 @@ from riverboat.store import Store
 
 
 def play(url: str, table: str, ready_fd: int) -> None:
+    if url.startswith("postgresql"):  # lets the test see when the server has dropped this process's connection
+        url += ("&" if "?" in url else "?") + f"application_name=rbcrash{os.getpid()}"
     store = Store(url)
     rng = random.Random()
     while True:

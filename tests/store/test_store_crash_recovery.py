@@ -13,6 +13,8 @@ import time
 from pathlib import Path
 
 import pytest
+from sqlalchemy import create_engine, text
+from sqlalchemy.pool import NullPool
 
 from riverboat.store import AccountKey, Store
 
@@ -65,6 +67,8 @@ def test_r_server_sigkill_during_settlement_loses_no_chip(db_url: str) -> None:
             time.sleep(rng.uniform(0.0, 0.12))
             os.kill(child, signal.SIGKILL)
             assert zygote.stdout.readline().strip() == f"exit {int(signal.SIGKILL)}"
+            if db_url.startswith("postgresql"):
+                _wait_for_server_to_drop(db_url, f"rbcrash{child}")
             _recover_and_check(db_url, table, players, money_in_play)
     finally:
         zygote.stdin.close()
@@ -77,6 +81,22 @@ def test_r_server_sigkill_during_settlement_loses_no_chip(db_url: str) -> None:
         store.dispose()
     print(f"{kills} kills, {hands} hands, {voided_total} voided")
     assert voided_total >= 1, "no kill landed inside a hand; the crash rule was not exercised"
+
+
+def _wait_for_server_to_drop(db_url: str, application_name: str) -> None:
+    """A restarted server starts after the old process is gone; on PostgreSQL that includes its backend (which
+    may still be finishing a COMMIT it received just before the kill).  Wait for that before recovering."""
+    eng = create_engine(db_url, poolclass=NullPool)
+    try:
+        deadline = time.monotonic() + 60
+        with eng.connect() as conn:
+            while conn.execute(text("SELECT count(*) FROM pg_stat_activity WHERE application_name = :a"),
+                               {"a": application_name}).scalar():
+                assert time.monotonic() < deadline, "the killed client's backend never went away"
+                time.sleep(0.01)
+                conn.rollback()
+    finally:
+        eng.dispose()
 
 
 def _recover_and_check(db_url: str, table: str, players: list[int], money_in_play: int) -> None:
