@@ -23,7 +23,7 @@ def register(app: typer.Typer) -> None:
         signup_play_chips: Annotated[int, typer.Option(
             help="Play money credited to every new account (minor units).")] = 1_000_000,
         login_rate: Annotated[float, typer.Option(
-            help="Login attempts per second allowed per client address (burst 20).")] = 0.5,
+            help="Logins (and registrations) per second allowed per client address (burst 20).")] = 0.5,
         frame_rate: Annotated[float, typer.Option(
             help="WebSocket frames per second allowed per connection (burst 40).")] = 20.0,
         log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "warning",

@@ -53,6 +53,7 @@ async def launch(
     config = ServerConfig(
         signup_play_chips=options.signup_play_chips,
         login_rate=Rate(burst=20, per_second=options.login_rate),
+        register_rate=Rate(burst=20, per_second=options.login_rate),
         frame_rate=Rate(burst=40, per_second=options.frame_rate),
         manage_room=False,
     )

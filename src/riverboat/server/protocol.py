@@ -211,6 +211,7 @@ class WelcomeFrame(_ServerFrame):
     player_id: int | str
     alias: str | None = None
     server: str = "riverboat"
+    ref: int | str | None = None
 
 
 class AckFrame(_ServerFrame):
@@ -261,6 +262,7 @@ class SpeedFrame(_ServerFrame):
 
 class LobbyFrame(_ServerFrame):
     type: Literal["lobby"] = "lobby"
+    ref: int | str | None = None
     tables: list[dict[str, Any]]
     pools: list[dict[str, Any]] = Field(default_factory=list)
 

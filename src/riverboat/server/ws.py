@@ -173,7 +173,7 @@ class Connection:
             self.push({"type": "pong", "ref": ref})
             return
         if kind == "lobby":
-            self.push({"type": "lobby", **jsonable(lobby_payload(self.hub))})
+            self.push({"type": "lobby", "ref": ref, **jsonable(lobby_payload(self.hub))})
             return
         if kind == "auth":
             if frame.batch:
