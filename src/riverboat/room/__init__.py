@@ -68,6 +68,8 @@ Messages pushed to sinks (all JSON-able):
 - Speed Poker: ``{"type": "speed", "pool": id, "event": "dealt"|"your_turn"|"fast_folded"|"hand_over"|"left"|
   "state", "hand": key, "seat": n, "view": {...}}`` and ``{"type": "event", "pool": id, "hand": key, "event": ...}``.
 
+Message dicts may be shared between recipients (a public event is built once): sinks must not mutate them.
+
 Time: every timer goes through the injected :class:`Clock`. ``FakeClock`` never sleeps; ``await
 clock.advance(seconds)`` fires due timers in order and lets every table actor finish its work in between
 (``await room.quiesce()`` waits for that explicitly).

@@ -316,16 +316,20 @@ class Room:
             queue.put_nowait(message)
 
     async def _deliver(self, player_id: int, sink: Sink, queue: asyncio.Queue[dict[str, Any]]) -> None:
+        """Send queued messages in order; one wake-up drains everything queued so far."""
         while True:
-            message = await queue.get()
-            try:
-                await sink(message)
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("delivery to player %s failed", player_id)
-            finally:
-                queue.task_done()
+            batch = [await queue.get()]
+            while not queue.empty():
+                batch.append(queue.get_nowait())
+            for message in batch:
+                try:
+                    await sink(message)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("delivery to player %s failed", player_id)
+                finally:
+                    queue.task_done()
 
 
 def validate_table_spec(spec: TableSpec) -> None:

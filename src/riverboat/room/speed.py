@@ -326,12 +326,13 @@ class SpeedPool:
         hand = sh.hand
         new = hand.events[sh.sent :]
         sh.sent = len(hand.events)
+        frames = [(ev, {"type": "event", "hand": sh.key, "event": ev.to_dict(), "pool": self.id}) for ev in new]
         for seat, pid in sh.players.items():
             if pid not in self.players or (seat in sh.gone and self.players[pid].current != sh.key):
                 continue
-            for ev in new:
+            for ev, frame in frames:
                 if ev.visible(seat):
-                    self._send(pid, {"type": "event", "hand": sh.key, "event": ev.to_dict()})
+                    self.host.send(pid, frame)
         if sh.timer is not None:
             sh.timer.cancel()
             sh.timer = None

@@ -273,13 +273,14 @@ class Table:
             if ev.kind == "board" and self._flop_seen is None and len(hand.board) >= 3:
                 self._flop_seen = sum(1 for f in hand.folded if not f)
         seat_of_player = {st.player_id: st.seat for st in self.seats.values()}
+        frames = [(ev, {"type": "event", "table": self.id, "event": ev.to_dict()}) for ev in new]
         for pid in self.audience():
             seat = seat_of_player.get(pid)
             if seat is not None and self.hand_players.get(seat) != pid:
                 seat = None
-            for ev in new:
+            for ev, frame in frames:
                 if ev.visible(seat):
-                    self.host.send(pid, {"type": "event", "table": self.id, "event": ev.to_dict()})
+                    self.host.send(pid, frame)
 
     # ------------------------------------------------------------------ commands (run inside the actor)
     async def sit(self, player_id: int, seat: object, buy_in: object, wait_for_bb: bool = True) -> dict[str, Any]:
