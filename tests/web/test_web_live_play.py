@@ -144,13 +144,20 @@ def sit_down(page: Any, server: Any, table_name: str, post_now: bool = False, am
 
 
 def play_until_showdown(page: Any, hero_seat: int, *, draw: bool = False, timeout: float = 60.0) -> dict[str, int]:
-    """Act through the buttons (check, else call; draw two cards when drawing) until a hand the hero played
-    reaches a showdown with hand labels. Returns counters of what was clicked."""
+    """Act through the buttons (check, else call; draw two cards when drawing) until a hand the hero played to the
+    end reaches a showdown with another player's hand shown. Returns counters of what was clicked."""
     clicks: dict[str, int] = {}
     deadline = time.monotonic() + timeout
+    done = f"""() => {{
+        const others = document.querySelectorAll("[data-testid^='label-']:not([data-testid='label-{hero_seat}'])");
+        const hero = document.querySelector("[data-testid='seat-{hero_seat}']");
+        const log = document.querySelector("[data-testid='hand-log']");
+        return others.length >= 1 && hero && !hero.classList.contains('seat--folded')
+            && log && log.textContent.includes('Hand over');
+    }}"""
     while time.monotonic() < deadline:
-        labels = page.locator("[data-testid^='label-']")
-        if labels.count() >= 2 and page.locator(f"[data-testid='label-{hero_seat}']").count() == 1:
+        # A hand the player stayed in to the end, with another player's hand shown (the player may have mucked).
+        if page.evaluate(done):
             return clicks
         bar = page.locator(".action-bar button[data-action]:not([disabled])")
         if bar.count() == 0:
