@@ -70,6 +70,11 @@ export class Connection extends Emitter {
     let frame;
     try { frame = JSON.parse(data); } catch { return; }
     if (!frame || typeof frame !== "object") return;
+    if (frame.type === "notice" && frame.code === "replaced") {
+      // The same account connected from another window: do not fight over the connection by reconnecting.
+      this.closedByUser = true;
+      this.setStatus("replaced");
+    }
     if (frame.type === "welcome") {
       this.setStatus("online");
       const queued = this.queue.splice(0);
