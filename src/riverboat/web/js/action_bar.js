@@ -66,6 +66,13 @@ export function renderActionBar(model, ui) {
       `Complete${amount ? " to " + money(amount) : ""}`));
   }
 
+  // R-STRADDLE: a voluntary blind raise before the cards, at the amount the engine allows.
+  if (legal.kinds.includes("straddle")) {
+    const amount = legal.minTo;
+    buttons.append(el("button", { class: "btn btn-raise", "data-action": "straddle", onclick: () => send("straddle", { amount }) },
+      `Straddle ${money(amount)}`));
+  }
+
   const betKind = has(legal, "bet", "raise");
   if (betKind && legal.minTo !== null && legal.maxTo !== null) {
     const verb = betKind === "bet" ? "Bet" : "Raise to";
@@ -178,7 +185,7 @@ export function renderActionBar(model, ui) {
   }
 
   // Anything else the server offers still gets a button, so no legal option is ever unreachable.
-  const known = new Set(["fold", "check", "call", "bet", "raise", "complete", "bring_in", "bringin", "discard", "draw",
+  const known = new Set(["fold", "check", "call", "bet", "raise", "complete", "bring_in", "bringin", "discard", "draw", "straddle",
     "stand_pat", "agree_split", "decline_split", "run_twice", "run_once"]);
   for (const k of legal.kinds) {
     if (!known.has(k)) buttons.append(el("button", { class: "btn", "data-action": k, onclick: () => send(k) }, k.replace(/_/g, " ")));
