@@ -56,7 +56,7 @@ def make_engine(url: str) -> Engine:
     # No pre-ping round trip per transaction: a connection found dead is invalidated and the transaction retried
     # (see riverboat.store._tx).
     kwargs["pool_size"] = 5
-    kwargs["max_overflow"] = 20
+    kwargs["max_overflow"] = 10  # at most 15 connections per Store: the server is shared
     return create_engine(url, **kwargs)
 
 
