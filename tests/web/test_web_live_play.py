@@ -224,6 +224,24 @@ def test_register_sit_play_to_showdown_leave_and_balance_changes(
         screenshot(page, "lobby_desktop")
     table_id, seat, buy_in = sit_down(page, live_server, table_name)
     calling_bots.seat(table_id, [s for s in (1, 2, 3) if s != seat][:2], buy_in)
+    if family == "stud":
+        # R-GEN-5 in a real stud hand: on third street the player's own two down cards are shown greyed, the up
+        # card is not, and the opponents' down cards are backs (the hand cannot pass this player's decision yet).
+        page.wait_for_function(f"""() => {{
+            const mine = document.querySelectorAll("[data-testid='cards-{seat}'] .card[data-card]:not([data-card=''])");
+            const others = [...document.querySelectorAll(".seat:not(.seat--hero) .seat-cards")];
+            return mine.length >= 3 && others.every(o => [0, 3].includes(o.querySelectorAll('.card').length));
+        }}""")
+        own = page.locator(f"[data-testid='cards-{seat}'] .card").evaluate_all(
+            "cs => cs.map(c => [c.classList.contains('card--down'), c.classList.contains('card--greyed')])")
+        assert own[:3] == [[True, True], [True, True], [False, False]], own
+        dealt_others = 0
+        for other in page.locator(".seat:not(.seat--hero) .seat-cards").all():
+            codes = other.locator(".card").evaluate_all("cs => cs.map(c => c.dataset.card)")
+            if codes:  # a bot that sat down after the deal waits for the next hand
+                dealt_others += 1
+                assert codes[:2] == ["", ""] and codes[2] != "", codes
+        assert dealt_others >= 1
     clicks = play_until_showdown(page, seat, draw=draw)
     assert not calling_bots.errors
     if draw:
