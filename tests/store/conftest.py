@@ -59,7 +59,12 @@ def pg_schema_url() -> Iterator[str]:
     try:
         yield url
     finally:
-        _TRUNCATORS.pop(url, None)
+        cached = _PG_STORES.pop(url, None)
+        if cached is not None:
+            cached.dispose()
+        truncator = _TRUNCATORS.pop(url, None)
+        if truncator is not None:
+            truncator.dispose()
         with admin.begin() as conn:
             conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
         admin.dispose()
@@ -136,14 +141,33 @@ def empty_db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
         admin.dispose()
 
 
+_PG_STORES: dict[str, Store] = {}  # one Store (and connection pool) per PostgreSQL schema and process
+_CURRENT_CLOCK: list[FakeClock] = []
+
+
+def _current_clock() -> datetime:
+    return _CURRENT_CLOCK[-1]()
+
+
 @pytest.fixture
 def store(db_url: str, clock: FakeClock) -> Iterator[Store]:
-    st = Store(db_url, clock=clock, password_hasher=FAST_HASHER)
+    _CURRENT_CLOCK.append(clock)
+    pg = db_url.startswith("postgresql")
+    if pg:
+        st = _PG_STORES.get(db_url)
+        if st is None:
+            st = _PG_STORES[db_url] = Store(db_url, clock=_current_clock, password_hasher=FAST_HASHER)
+    else:
+        st = Store(db_url, clock=_current_clock, password_hasher=FAST_HASHER)
     try:
         yield st
     finally:
-        st.ledger.verify()  # every test ends with a consistent ledger
-        st.dispose()
+        try:
+            st.ledger.verify()  # every test ends with a consistent ledger
+        finally:
+            _CURRENT_CLOCK.pop()
+            if not pg:
+                st.dispose()
 
 
 def make_player(store: Store, name: str, *, role: str = "player", login: bool = False) -> int:

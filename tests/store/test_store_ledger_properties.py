@@ -83,7 +83,7 @@ def _apply(store: Store, run: int, players: list[int], step: int, o: tuple[Any, 
     done.append((step, o))
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                  HealthCheck.too_slow])
 @given(ops=st.lists(op, min_size=1, max_size=20))
 def test_ledger_invariants_hold_for_any_operation_sequence(store: Store, ops: list[tuple[Any, ...]]) -> None:
