@@ -63,7 +63,7 @@ class RunningServer:
         self.http = httpx.Client(base_url=self.base_url, timeout=5.0)
         self._wait_ready()
 
-    def _wait_ready(self, timeout: float = 30.0) -> None:
+    def _wait_ready(self, timeout: float = 120.0) -> None:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
