@@ -38,9 +38,10 @@ def free_port() -> int:
 
 
 class RunningServer:
-    def __init__(self, tmp: Path, tables: list[dict[str, Any]] | None, extra_args: list[str] | None = None) -> None:
+    def __init__(self, tmp: Path, tables: list[dict[str, Any]] | None, extra_args: list[str] | None = None,
+                 db_path: Path | None = None) -> None:
         self.tmp = tmp
-        self.db_path = tmp / f"rb-{uuid.uuid4().hex[:8]}.sqlite3"
+        self.db_path = db_path or tmp / f"rb-{uuid.uuid4().hex[:8]}.sqlite3"
         self.db_url = f"sqlite:///{self.db_path}"
         self.port = free_port()
         self.base_url = f"http://127.0.0.1:{self.port}"
@@ -60,6 +61,7 @@ class RunningServer:
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         self.proc = subprocess.Popen(args, stdout=self._log, stderr=subprocess.STDOUT, cwd=str(tmp), env=env)
         self._store: Store | None = None
+        self.killed = False  # set by a test that kills the process on purpose (no clean exit expected)
         self.http = httpx.Client(base_url=self.base_url, timeout=5.0)
         self._wait_ready()
 
@@ -77,7 +79,8 @@ class RunningServer:
         raise RuntimeError(f"server not ready after {timeout} s:\n{self.log()}")
 
     def log(self) -> str:
-        self._log.flush()
+        if not self._log.closed:
+            self._log.flush()
         return self.log_path.read_text(errors="replace")
 
     @property
@@ -148,15 +151,16 @@ def start_server(tmp_path: Path) -> Iterator[Any]:
     """Factory: ``start_server(tables, extra_args)`` -> RunningServer, stopped (SIGTERM, exit 0) at teardown."""
     servers: list[RunningServer] = []
 
-    def start(tables: list[dict[str, Any]] | None, extra_args: list[str] | None = None) -> RunningServer:
-        server = RunningServer(tmp_path, tables, extra_args)
+    def start(tables: list[dict[str, Any]] | None, extra_args: list[str] | None = None,
+              db_path: Path | None = None) -> RunningServer:
+        server = RunningServer(tmp_path, tables, extra_args, db_path)
         servers.append(server)
         return server
 
     yield start
     for server in servers:
         code = server.stop()
-        assert code == 0, f"server exit status {code}:\n{server.log()}"
+        assert code == 0 or server.killed, f"server exit status {code}:\n{server.log()}"
 
 
 # --------------------------------------------------------------------------------------------- secrecy recorder

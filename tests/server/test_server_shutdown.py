@@ -49,3 +49,37 @@ async def test_r_server_1_sigterm_mid_hand_voids_refunds_and_returns_stacks(star
         assert server.balance(pid) == DEPOSIT  # no hand was settled: everything came back
     assert server.store.ledger.total("EUR") == 0  # the ledger still balances
     recorder.check(server.store, [table])
+
+
+async def test_r_server_2_killed_mid_hand_then_restarted_voids_the_hand_and_returns_stacks(start_server: Any
+                                                                                          ) -> None:
+    """A crash (SIGKILL, no clean shutdown) in the middle of a hand: when the server starts again on the same
+    database the interrupted hand is void, every contribution is refunded and, with ``cash_out_on_crash``
+    (R-SERVER-3, the room's default), every table stack is back in its owner's balance."""
+    server = start_server([TABLE])
+    table = server.table_id("Stop Holdem")
+    players = [server.player(eur=DEPOSIT) for _ in range(2)]
+    clients = []
+    for i, (_, token) in enumerate(players):
+        client = ProtocolClient(server.ws_url, token)
+        await client.connect()
+        clients.append(client)
+        await client.sit(table, i, 1000)
+    deadline = asyncio.get_running_loop().time() + 10
+    while ((clients[0].views.get(table) or {}).get("hand") or {}).get("to_act") is None:
+        assert asyncio.get_running_loop().time() < deadline
+        await asyncio.sleep(0.05)
+    hand_id = clients[0].views[table]["hand_id"]
+    server.killed = True
+    server.proc.send_signal(signal.SIGKILL)
+    assert await asyncio.to_thread(server.proc.wait, 30) == -signal.SIGKILL
+    for client in clients:
+        await client.close()
+    assert server.store.hands.get(table, hand_id).status == "started"  # the crash left it unsettled
+    again = start_server([TABLE], db_path=server.db_path)  # start voids unsettled hands before serving
+    record = again.store.hands.get(table, hand_id)
+    assert record is not None and record.status == "void"
+    for pid, _ in players:
+        assert again.store.ledger.table_stack(pid, table) == 0
+        assert again.balance(pid) == DEPOSIT
+    assert again.store.ledger.total("EUR") == 0
