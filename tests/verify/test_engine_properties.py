@@ -58,8 +58,8 @@ def _held_cards(hand: Hand) -> list[int]:
     """Cards in live hands and on the board (a folded hand is mucked; 32 Card Draw may redeal it, R-INSUF-1)."""
     cards = [int(c) for i, held in enumerate(hand.cards) if not hand.folded[i] for c in held]
     cards += [int(c) for c in hand.board]
-    for board in hand.boards:
-        cards += [int(c) for c in board]
+    for board in hand.boards:  # run it twice (R-RIT-2): each run is the common board plus its own cards
+        cards += [int(c) for c in board[len(hand.board) :]]
     return cards
 
 
