@@ -33,6 +33,14 @@ def _kinds(mask: int) -> frozenset[ActionKind]:
         got = _KINDS[mask] = frozenset(ks)
     return got
 _BET, _DRAW, _SPLIT, _RIT, _DONE = "bet", "draw", "split", "rit", "done"
+_ONLY: dict[int, frozenset[int]] = {}  # seat -> frozenset((seat,)), shared (frozensets are immutable)
+
+
+def _only(seat: int) -> frozenset[int]:
+    got = _ONLY.get(seat)
+    if got is None:
+        got = _ONLY[seat] = frozenset((seat,))
+    return got
 
 
 @dataclass(slots=True)
@@ -196,7 +204,9 @@ class Hand:
 
     def act(self, action: Action) -> None:
         """Apply an action of the player to act. Raises IllegalAction (state unchanged) if it is not legal."""
-        legal = self.legal_actions()
+        legal = self._legal
+        if legal is None:
+            legal = self.legal_actions()
         if action.seat != legal.seat:
             raise IllegalAction(f"seat {action.seat} cannot act: it is seat {legal.seat}'s turn")
         kind = action.kind
@@ -363,15 +373,21 @@ class Hand:
 
     def _deal_street(self, s: int) -> None:
         st = self.game.streets[s]
-        alive = [i for i in range(self.n) if not self.folded[i]]
-        need = (st.down + st.up) * len(alive)
+        per = st.down + st.up
+        if per:
+            folded = self.folded
+            alive = [i for i in range(self.n) if not folded[i]]
+            need = per * len(alive)
+        else:
+            alive = []
+            need = 0
         left = len(self._deck) - self._dpos
         if need and need > left and self.game.kind is Kind.STUD and st.down + st.up == 1:
             c = self._next_card()  # R-INSUF-3: one community card for everybody
             self.board.append(c)
             self._community_card = True
             self._emit("board", None, cards=[_CS[c]], community=True)
-        else:
+        elif need:
             deck, pos, cards, ups = self._deck, self._dpos, self.cards, self.up
             k = len(alive)
             end = pos + need
@@ -387,14 +403,19 @@ class Hand:
                 s_ = seats[i]
                 if down:
                     events.append(Event("dealt", s_, {"cards": [cs[c] for c in got[:down]], "up": False},
-                                        frozenset((s_,))))
+                                        _only(s_)))
                 if st.up:
                     events.append(Event("dealt", s_, {"cards": [cs[c] for c in got[down:]], "up": True}, None))
             self._dpos = end
         if st.board:
-            new = [self._next_card() for _ in range(st.board)]
+            pos, k = self._dpos, st.board
+            if pos + k > len(self._deck):
+                self._dpos = len(self._deck)  # as dealing card by card would leave it
+                raise IllegalAction("the deck ran out of cards")
+            new = self._deck[pos:pos + k]
+            self._dpos = pos + k
             self.board.extend(new)
-            self._emit("board", None, cards=[_CS[c] for c in new])
+            self.events.append(Event("board", None, {"cards": [_CS[c] for c in new]}, None))
 
     def _clockwise(self, first: int) -> list[int]:
         n = self.n
@@ -468,16 +489,17 @@ class Hand:
                 for i in range(n) if not self.folded[i]
             )
         if self._community_card and not self.settings.stud_community_betting:
-            self._pending = [False] * n
+            pending = self._pending = [False] * n
         else:
-            self._pending = [self._can_bet(i) for i in range(n)]
+            folded, allin = self.folded, self.allin
+            pending = self._pending = [not folded[i] and not allin[i] for i in range(n)]
         self._actor = None
         self._split_open = bool(self.game.split_agreement and self.settings.split_agreement)
         self._split_voting = False
-        self._emit("street", None, street=s)
+        self.events.append(Event("street", None, {"street": s}, None))
         self._round_first = first
-        live = [i for i in range(n) if self._pending[i]]
-        if not live or (len(live) == 1 and self.bets[live[0]] >= self.cur_bet):
+        live = pending.count(True)
+        if not live or (live == 1 and self.bets[pending.index(True)] >= self.cur_bet):
             self._pending = [False] * n  # nobody to bet against: no betting round (and no bring-in)
             self._bring_in_pos = None
             self._actor = None
@@ -647,20 +669,21 @@ class Hand:
         if kind is K.FOLD:
             self.folded[i] = True
             self._pending[i] = False
-            self._emit("acted", seat, action="fold")
-            for c in self.cards[i]:
-                self._muck.append((i, c))
+            self.events.append(Event("acted", seat, {"action": "fold"}, None))
+            self._muck.extend([(i, c) for c in self.cards[i]])
             return
         if kind is K.CHECK:
             self._pending[i] = False
             self._acted_level[i] = self.cur_bet
-            self._emit("acted", seat, action="check")
+            self.events.append(Event("acted", seat, {"action": "check"}, None))
             return
         if kind is K.CALL:
-            paid = self._put(i, self.cur_bet - self.bets[i], live=True)
+            cur = self.cur_bet
+            paid = self._put(i, cur - self.bets[i], live=True)
             self._pending[i] = False
-            self._acted_level[i] = self.cur_bet
-            self._emit("acted", seat, action="call", amount=paid, to=self.bets[i], all_in=self.allin[i])
+            self._acted_level[i] = cur
+            self.events.append(Event("acted", seat, {"action": "call", "amount": paid, "to": self.bets[i],
+                                                     "all_in": self.allin[i]}, None))
             return
         if kind is K.BRING_IN:
             paid = self._put(i, self.stakes.bring_in, live=True)
@@ -694,14 +717,16 @@ class Hand:
             self._reopen = increment
         self.cur_bet = amount
         self._last_aggr = i
+        folded, allin, pending, acted_level = self.folded, self.allin, self._pending, self._acted_level
         for j in range(self.n):
-            if j != i and self._can_bet(j):
-                self._pending[j] = True
+            if j != i and not folded[j] and not allin[j]:
+                pending[j] = True
                 if full:
-                    self._acted_level[j] = -1  # a full bet or raise reopens the betting for everyone
-        self._pending[i] = False
-        self._acted_level[i] = amount
-        self._emit("acted", seat, action=kind.value, to=amount, all_in=self.allin[i], full=full)
+                    acted_level[j] = -1  # a full bet or raise reopens the betting for everyone
+        pending[i] = False
+        acted_level[i] = amount
+        self.events.append(Event("acted", seat, {"action": kind.value, "to": amount, "all_in": allin[i],
+                                                 "full": full}, None))
 
     def _split_advance(self, i: int) -> None:
         """After ``i`` agreed to split: ask the next player (all-in players included, R-SPLIT-2/4)."""
@@ -1024,30 +1049,39 @@ class Hand:
         values = [evaluate_hands(game, [self.cards[j] for j in range(self.n)], board, alive) for board in boards]
         order = self._show_order(alive)
         showing: list[int] = []
-        best_in_pot: list[list[int]] = [[-1] * len(game.rankings) for _ in pots]
-        pots_of = {j: [k for k, p in enumerate(pots) if j in p.eligible] for j in alive}
+        nr = len(game.rankings)
+        rng = range(nr)
+        best_in_pot: list[list[int]] = [[-1] * nr for _ in pots]
+        pots_of = {j: [best_in_pot[k] for k, p in enumerate(pots) if j in p.eligible] for j in alive}
+        vals0 = values[0]
+        allin, seats, cards, events = self.allin, self.seats, self.cards, self.events
+        always = not self.settings.muck_losers or self._runs == 2
         for j in order:
-            must = self.allin[j] or not self.settings.muck_losers or not showing or self._runs == 2
-            competitive = False
-            for k in pots_of[j]:
-                for r in range(len(game.rankings)):
-                    v = values[0][r][j]
-                    if v is not None and v >= best_in_pot[k][r]:
-                        competitive = True
-            if must or competitive:
-                showing.append(j)
-                for k in pots_of[j]:
-                    for r in range(len(game.rankings)):
-                        v = values[0][r][j]
-                        if v is not None and v > best_in_pot[k][r]:
-                            best_in_pot[k][r] = v
-                s = self.seats[j]
-                shown[s] = [_CS[c] for c in self.cards[j]]
-                label = label_of(game, [values[0][r][j] for r in range(len(game.rankings))])
-                labels[s] = label
-                self._emit("showed", s, cards=shown[s], label=label)
-            else:
-                self._emit("mucked", self.seats[j])
+            mine = [vals0[r][j] for r in rng]
+            bests = pots_of[j]
+            if not (always or allin[j] or not showing):
+                competitive = False
+                for best in bests:
+                    for r in rng:
+                        v = mine[r]
+                        if v is not None and v >= best[r]:
+                            competitive = True
+                            break
+                    if competitive:
+                        break
+                if not competitive:
+                    events.append(Event("mucked", seats[j], {}, None))
+                    continue
+            showing.append(j)
+            for best in bests:
+                for r in rng:
+                    v = mine[r]
+                    if v is not None and v > best[r]:
+                        best[r] = v
+            s = seats[j]
+            sh = shown[s] = [_CS[c] for c in cards[j]]
+            label = labels[s] = label_of(game, mine)
+            events.append(Event("showed", s, {"cards": sh, "label": label}, None))
         self._showed_first = showing
         awards: list[PotAward] = []
         runs = len(boards)

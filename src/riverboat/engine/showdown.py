@@ -51,7 +51,19 @@ def evaluate_hands(
     return out
 
 
+_LABELS: dict[tuple[tuple[str, ...], tuple[int | None, ...]], str] = {}
+_LABELS_MAX = 1 << 16
+
+
 def label_of(game: Game, strengths: Sequence[int | None]) -> str:
-    """The labels of one player's hand values ("Flush, King high / Seven-Five low")."""
-    return " / ".join(describe(ranking_of(name), v) for name, v in zip(game.rankings, strengths, strict=True)
-                      if v is not None)
+    """The labels of one player's hand values ("Flush, King high / Seven-Five low"). A label depends only on the
+    rankings and the strengths, so labels are memoised (bounded; cleared when full)."""
+    key = (game.rankings, tuple(strengths))
+    got = _LABELS.get(key)
+    if got is None:
+        got = " / ".join(describe(ranking_of(name), v) for name, v in zip(game.rankings, strengths, strict=True)
+                         if v is not None)
+        if len(_LABELS) >= _LABELS_MAX:
+            _LABELS.clear()
+        _LABELS[key] = got
+    return got
