@@ -33,6 +33,7 @@ def _kinds(mask: int) -> frozenset[ActionKind]:
         got = _KINDS[mask] = frozenset(ks)
     return got
 _BET, _DRAW, _SPLIT, _RIT, _DONE = "bet", "draw", "split", "rit", "done"
+_VOTES = frozenset((K.RUN_TWICE, K.RUN_ONCE, K.AGREE_SPLIT, K.DECLINE_SPLIT))
 _ONLY: dict[int, frozenset[int]] = {}  # seat -> frozenset((seat,)), shared (frozensets are immutable)
 
 
@@ -317,7 +318,8 @@ class Hand:
     def _post_forced(self) -> None:
         cfg, stakes, game = self.config, self.stakes, self.game
         pos = self._pos
-        antes = cfg.antes if cfg.antes is not None else {s: stakes.ante for s in self.seats}
+        antes = cfg.antes if cfg.antes is not None else (
+            {s: stakes.ante for s in self.seats} if stakes.ante else {})
         for s, a in antes.items():
             if a and s in pos:
                 paid = self._put(pos[s], a, live=False)
@@ -564,7 +566,7 @@ class Hand:
             lo, hi, allowed = self._aggressive_bounds(i, not completed)
             if hi:
                 mask |= _M_BET if (completed and cur == 0) else (_M_RAISE if completed else _M_COMPLETE)
-        if self.street == 0 and self._round_actions == 0 and self._straddle_ok and \
+        if self._straddle_ok and self.street == 0 and self._round_actions == 0 and \
                 i == (self._bb_pos + 1) % self.n:  # type: ignore[operator]
             amt = 2 * self.stakes.big_blind
             if stack + bet >= amt and cur < amt:
@@ -638,26 +640,27 @@ class Hand:
 
     def _apply(self, i: int, kind: ActionKind, amount: int) -> None:
         seat = self.seats[i]
-        if kind is K.RUN_TWICE or kind is K.RUN_ONCE:
-            self._emit("acted", seat, action=kind.value)
-            if kind is K.RUN_ONCE:
-                self._rit_votes = -1
-                self._qi = len(self._queue)
-            else:
-                self._rit_votes += 1
-                self._qi += 1
-            return
-        if kind is K.AGREE_SPLIT or kind is K.DECLINE_SPLIT:
-            self._emit("acted", seat, action=kind.value)
-            if kind is K.DECLINE_SPLIT:
-                self._end_split_vote(refused=True)
-            else:
-                if not self._split_voting:
-                    self._split_agreed = set()
-                self._split_agreed.add(i)
-                self._split_voting = True
-                self._split_advance(i)
-            return
+        if kind in _VOTES:
+            if kind is K.RUN_TWICE or kind is K.RUN_ONCE:
+                self._emit("acted", seat, action=kind.value)
+                if kind is K.RUN_ONCE:
+                    self._rit_votes = -1
+                    self._qi = len(self._queue)
+                else:
+                    self._rit_votes += 1
+                    self._qi += 1
+                return
+            if kind is K.AGREE_SPLIT or kind is K.DECLINE_SPLIT:
+                self._emit("acted", seat, action=kind.value)
+                if kind is K.DECLINE_SPLIT:
+                    self._end_split_vote(refused=True)
+                else:
+                    if not self._split_voting:
+                        self._split_agreed = set()
+                    self._split_agreed.add(i)
+                    self._split_voting = True
+                    self._split_advance(i)
+                return
         if self._split_open:
             if self._split_voting:
                 self._emit("split_refused", seat)
@@ -920,9 +923,9 @@ class Hand:
         """End a betting round: return the uncalled part of the top bet (R-POT-4), collect the bets."""
         bets = self.bets
         if any(bets):
-            top = max(bets)
+            ranked = sorted(bets)
+            top, second = ranked[-1], ranked[-2]  # second: the largest bet of the others
             ti = bets.index(top)
-            second = max(b for j, b in enumerate(bets) if j != ti)
             if top > second:
                 back = top - second
                 bets[ti] -= back
@@ -1019,6 +1022,8 @@ class Hand:
         return cards >= (4 if len(self.game.streets) == 5 else 3)
 
     def _divide(self, amount: int, winners: list[int], show_order: list[int]) -> dict[int, int]:
+        if len(winners) == 1:  # every odd-chip rule gives a lone winner the whole amount
+            return {self.seats[winners[0]]: amount}
         rule = self._odd_chip
         if rule is OddChip.SHOWN_FIRST and show_order:
             ordered = sorted(winners, key=lambda j: show_order.index(j) if j in show_order else self.n + j)
@@ -1046,7 +1051,7 @@ class Hand:
         alive = [j for j in range(self.n) if not self.folded[j]]
         boards = self.boards if self._runs == 2 else [self.board]
         # values[run][ranking_index][position] -> strength or None
-        values = [evaluate_hands(game, [self.cards[j] for j in range(self.n)], board, alive) for board in boards]
+        values = [evaluate_hands(game, self.cards, board, alive) for board in boards]
         order = self._show_order(alive)
         showing: list[int] = []
         nr = len(game.rankings)
