@@ -33,6 +33,7 @@ def _kinds(mask: int) -> frozenset[ActionKind]:
         got = _KINDS[mask] = frozenset(ks)
     return got
 _BET, _DRAW, _SPLIT, _RIT, _DONE = "bet", "draw", "split", "rit", "done"
+_VALUE = {k: k.value for k in ActionKind}  # Enum.value is a slow property
 _VOTES = frozenset((K.RUN_TWICE, K.RUN_ONCE, K.AGREE_SPLIT, K.DECLINE_SPLIT))
 _ONLY: dict[int, frozenset[int]] = {}  # seat -> frozenset((seat,)), shared (frozensets are immutable)
 
@@ -232,12 +233,12 @@ class Hand:
                                     f"{legal.min_to} to {legal.max_to}")
         elif kind is K.DRAW or kind is K.STAND_PAT:
             discard = tuple(action.cards) if kind is K.DRAW else ()
-            if not all(type(c) is int or isinstance(c, Card) for c in discard):
+            if discard and not all(type(c) is int or isinstance(c, Card) for c in discard):
                 raise IllegalAction(f"discards must be card codes (ints), got {discard!r}")
             if len(discard) > legal.max_discards:
                 raise IllegalAction(f"at most {legal.max_discards} cards may be discarded, got {len(discard)}")
             hand = self.cards[i]
-            if len(set(discard)) != len(discard) or any(c not in hand for c in discard):
+            if discard and (len(set(discard)) != len(discard) or any(c not in hand for c in discard)):
                 raise IllegalAction(f"discards must be distinct cards of your hand: "
                                     f"{' '.join(str(Card(c)) for c in discard if 0 <= c < 52)}")
             self._legal = None
@@ -728,7 +729,7 @@ class Hand:
                     acted_level[j] = -1  # a full bet or raise reopens the betting for everyone
         pending[i] = False
         acted_level[i] = amount
-        self.events.append(Event("acted", seat, {"action": kind.value, "to": amount, "all_in": allin[i],
+        self.events.append(Event("acted", seat, {"action": _VALUE[kind], "to": amount, "all_in": allin[i],
                                                  "full": full}, None))
 
     def _split_advance(self, i: int) -> None:
@@ -763,7 +764,7 @@ class Hand:
 
     def _apply_draw(self, i: int, discard: list[Card]) -> None:
         seat = self.seats[i]
-        self._emit("drew", seat, count=len(discard))
+        self.events.append(Event("drew", seat, {"count": len(discard)}, None))
         if discard:
             hand = self.cards[i]
             gone = set(discard)
@@ -778,8 +779,8 @@ class Hand:
             self._dpos += k
             self.cards[i].extend(new)
             self.up[i].extend([False] * k)
-            self._emit("drew_cards", seat, frozenset((seat,)), discarded=[_CS[c] for c in discard],
-                       cards=[_CS[c] for c in new])
+            self.events.append(Event("drew_cards", seat, {"discarded": [_CS[c] for c in discard],
+                                                          "cards": [_CS[c] for c in new]}, _only(seat)))
         self._qi += 1
 
     def _ensure_cards(self, i: int, k: int) -> None:

@@ -24,6 +24,10 @@ def bring_in_key(card: int, rule: BringIn) -> int:
     return -(_low_rank(card) * 4 + (card & 3))  # Razz: highest with the ace low, suits R-SUIT-1
 
 
+def _count(group: list[int]) -> int:
+    return group[0]
+
+
 def visible_key(up: Sequence[int], how: Visible, suits: bool) -> tuple[int, ...]:
     """Key of the visible (up) cards; the best visible hand has the LARGEST key.
 
@@ -31,32 +35,35 @@ def visible_key(up: Sequence[int], how: Visible, suits: bool) -> tuple[int, ...]
     unpaired beats paired, then the lowest cards from the top (aces low). ``suits``: R-SUIT-1 decides ties by the
     suit of the highest card (otherwise the caller breaks ties by position).
     """
-    counts: dict[int, int] = {}
-    if how is Visible.HIGH:
-        for c in up:
-            r = c >> 2
-            counts[r] = counts.get(r, 0) + 1
+    high = how is Visible.HIGH
+    # ranks from the best down (high: highest first; low: lowest first, aces low), then (count, rank) groups;
+    # a stable sort by count keeps the ranks of equal counts in that order
+    if high:
+        rs = sorted([c >> 2 for c in up], reverse=True)
     else:
-        for c in up:
-            r = _low_rank(c)
-            counts[r] = counts.get(r, 0) + 1
-    groups = sorted(counts.items(), key=lambda kv: (kv[1], kv[0]), reverse=True)
-    shape = [n for _, n in groups]
-    if shape[0] == 4:
+        rs = sorted([_low_rank(c) for c in up], reverse=True)
+    groups: list[list[int]] = []
+    for r in rs:
+        if groups and groups[-1][1] == r:
+            groups[-1][0] += 1
+        else:
+            groups.append([1, r])
+    groups.sort(key=_count, reverse=True)
+    top_count = groups[0][0]
+    if top_count == 4:
         cat = 4
-    elif shape[0] == 3:
+    elif top_count == 3:
         cat = 3
-    elif shape[0] == 2:
-        cat = 2 if len(shape) > 1 and shape[1] == 2 else 1
+    elif top_count == 2:
+        cat = 2 if len(groups) > 1 and groups[1][0] == 2 else 1
     else:
         cat = 0
-    ranks = [r for r, _ in groups]
-    if how is Visible.HIGH:
-        key = [cat, *ranks]
+    if high:
+        key = [cat, *[g[1] for g in groups]]
     else:
-        key = [-cat, *(-r for r in ranks)]
+        key = [-cat, *[-g[1] for g in groups]]
     if suits and up:
-        top = max(up) if how is Visible.HIGH else min(up, key=lambda c: (_low_rank(c), -(c & 3)))
+        top = max(up) if high else min(up, key=lambda c: (_low_rank(c), -(c & 3)))
         key.append(top & 3)
     return tuple(key)
 
