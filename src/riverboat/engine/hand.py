@@ -494,8 +494,7 @@ class Hand:
         if self._community_card and not self.settings.stud_community_betting:
             pending = self._pending = [False] * n
         else:
-            folded, allin = self.folded, self.allin
-            pending = self._pending = [not folded[i] and not allin[i] for i in range(n)]
+            pending = self._pending = [not (f or a) for f, a in zip(self.folded, self.allin, strict=True)]
         self._actor = None
         self._split_open = bool(self.game.split_agreement and self.settings.split_agreement)
         self._split_voting = False
@@ -516,13 +515,16 @@ class Hand:
         return self.cards[i][-1]
 
     def _next_pending_from(self, start: int) -> int | None:
-        n = self.n
+        """The first pending position clockwise from ``start`` (itself included), or None."""
         p = self._pending
-        for k in range(n):
-            j = (start + k) % n
-            if p[j]:
-                return j
-        return None
+        if True not in p:
+            return None
+        n = self.n
+        if start >= n:
+            start %= n
+        if True in p[start:]:
+            return p.index(True, start)
+        return p.index(True)
 
     def _street_bet(self) -> int:
         stakes = self.stakes
