@@ -17,6 +17,19 @@ HIGH_ORDER = (
     Category.STRAIGHT_FLUSH,
 )
 
+FLUSH_OVER_FULL_HOUSE_ORDER = (
+    Category.HIGH_CARD,
+    Category.PAIR,
+    Category.TWO_PAIR,
+    Category.TRIPS,
+    Category.STRAIGHT,
+    Category.FULL_HOUSE,
+    Category.FLUSH,
+    Category.QUADS,
+    Category.STRAIGHT_FLUSH,
+)
+"""The standard order with Flush above Full House: 32-card games (R-RANK-32-3) and PHH's short deck ("NS")."""
+
 HIGH = RankSpec(
     ranking=Ranking.HIGH,
     ranks=tuple(range(13)),

@@ -8,6 +8,7 @@ Both: A-6-7-8-9 is the lowest straight (R-RANK-6P-3 Reading), no other wrap-arou
 from __future__ import annotations
 
 from riverboat.evaluate.base import Category, Ranking
+from riverboat.evaluate.high import FLUSH_OVER_FULL_HOUSE_ORDER
 from riverboat.evaluate.spec import RankSpec, run_masks
 
 SIX = 4  # rank index of the six
@@ -32,16 +33,6 @@ SIX_PLUS = RankSpec(
 SHORT_DECK_PHH = RankSpec(
     ranking=Ranking.SHORT_DECK_PHH,
     ranks=tuple(range(SIX, 13)),
-    order=(
-        Category.HIGH_CARD,
-        Category.PAIR,
-        Category.TWO_PAIR,
-        Category.TRIPS,
-        Category.STRAIGHT,
-        Category.FULL_HOUSE,
-        Category.FLUSH,
-        Category.QUADS,
-        Category.STRAIGHT_FLUSH,
-    ),
+    order=FLUSH_OVER_FULL_HOUSE_ORDER,
     straights=run_masks(SIX, 12, 5, wheel=True),
 )

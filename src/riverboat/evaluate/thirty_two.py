@@ -12,33 +12,22 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from riverboat.evaluate.base import SUIT_BITS, Category, Ranking
+from riverboat.evaluate.high import FLUSH_OVER_FULL_HOUSE_ORDER
 from riverboat.evaluate.spec import RankSpec, run_masks
 
 SEVEN = 5  # rank index of the seven
 
-_ORDER = (
-    Category.HIGH_CARD,
-    Category.PAIR,
-    Category.TWO_PAIR,
-    Category.TRIPS,
-    Category.STRAIGHT,
-    Category.FULL_HOUSE,
-    Category.FLUSH,
-    Category.QUADS,
-    Category.STRAIGHT_FLUSH,
-)
-
 THIRTY_TWO = RankSpec(
     ranking=Ranking.THIRTY_TWO,
     ranks=tuple(range(SEVEN, 13)),
-    order=_ORDER,
+    order=FLUSH_OVER_FULL_HOUSE_ORDER,
     straights=run_masks(SEVEN, 12, 5, wheel=True),
 )
 
 THIRTY_TWO_SUITED = RankSpec(
     ranking=Ranking.THIRTY_TWO_SUITED,
     ranks=tuple(range(SEVEN, 13)),
-    order=_ORDER,
+    order=FLUSH_OVER_FULL_HOUSE_ORDER,
     straights=run_masks(SEVEN, 12, 5, wheel=True),
 )
 
