@@ -53,35 +53,28 @@ class Ledger:
     # ------------------------------------------------------------------ wallet
     def deposit(self, player_id: int, currency: str, amount: int, idem_key: str) -> int:
         """Credit a player's balance from outside (operator/cashier).  Returns the transaction id."""
-        check_currency(currency)
-        check_amount(amount)
-        wallet, ext = AccountKey.wallet(player_id, currency), AccountKey.external(currency)
-
-        def body(s: Session) -> int:
-            _require_player(s, player_id)
-            accts = lock_accounts(s, [wallet, ext])
-            txn = post(s, accts, idem_key=idem_key, kind="deposit", req_hash=req, now=self._db.now(),
-                       transfers=[(ext, wallet, amount)])
-            return txn.id
-
-        req = request_hash("deposit", player_id=player_id, currency=currency, amount=amount)
-        return self._db.run_idempotent(idem_key, "deposit", req, body)
+        return self._external_transfer("deposit", player_id, currency, amount, idem_key)
 
     def withdraw(self, player_id: int, currency: str, amount: int, idem_key: str) -> int:
         """Pay money out of a player's balance (refused if it would overdraw).  Returns the transaction id."""
+        return self._external_transfer("withdraw", player_id, currency, amount, idem_key)
+
+    def _external_transfer(self, kind: str, player_id: int, currency: str, amount: int, idem_key: str) -> int:
+        """Move money between the outside world and a wallet: ``deposit`` credits it, ``withdraw`` debits it."""
         check_currency(currency)
         check_amount(amount)
         wallet, ext = AccountKey.wallet(player_id, currency), AccountKey.external(currency)
+        source, target = (ext, wallet) if kind == "deposit" else (wallet, ext)
 
         def body(s: Session) -> int:
             _require_player(s, player_id)
             accts = lock_accounts(s, [wallet, ext])
-            txn = post(s, accts, idem_key=idem_key, kind="withdraw", req_hash=req, now=self._db.now(),
-                       transfers=[(wallet, ext, amount)])
+            txn = post(s, accts, idem_key=idem_key, kind=kind, req_hash=req, now=self._db.now(),
+                       transfers=[(source, target, amount)])
             return txn.id
 
-        req = request_hash("withdraw", player_id=player_id, currency=currency, amount=amount)
-        return self._db.run_idempotent(idem_key, "withdraw", req, body)
+        req = request_hash(kind, player_id=player_id, currency=currency, amount=amount)
+        return self._db.run_idempotent(idem_key, kind, req, body)
 
     # ------------------------------------------------------------------ tables
     def buy_in(
