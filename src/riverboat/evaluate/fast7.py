@@ -3,7 +3,9 @@
 Each card has an additive key ``W7[rank] << 16 | 1 << 4 * suit``: the sum of seven keys holds a perfect hash of the
 rank multiset in its high bits and four 4-bit suit counts in its low 16 bits. Adding ``0x3333`` sets bit 3 of a
 suit field exactly when that suit has five or more cards, so one mask test finds the (rare) flush; otherwise the
-answer is one dict lookup. Inputs are not checked: pass seven distinct card codes (use ``best_hand`` for checked
+answer is one lookup in a flat int32 array. The tables are bound as default arguments (fast locals, not closure
+cells): on CPython 3.11 that and the flat array instead of a dict take the call from about 1.8 M to about 2.9 M
+evals/s (``bench/evaluators.py``). Inputs are not checked: pass seven distinct card codes (use ``best_hand`` for checked
 evaluation).
 """
 
@@ -48,7 +50,9 @@ def make_evaluate7(ranking: Ranking) -> Eval7:
 
     if uses_flush:
 
-        def evaluate7(a: int, b: int, c: int, d: int, e: int, f: int, g: int) -> int:
+        def evaluate7(
+            a: int, b: int, c: int, d: int, e: int, f: int, g: int, k: Sequence[int] = k, nf7: Sequence[int] = nf7
+        ) -> int:
             key = k[a] + k[b] + k[c] + k[d] + k[e] + k[f] + k[g]
             if (key + 0x3333) & 0x8888:
                 return flush_path(key, (a, b, c, d, e, f, g))
@@ -56,7 +60,9 @@ def make_evaluate7(ranking: Ranking) -> Eval7:
 
     else:
 
-        def evaluate7(a: int, b: int, c: int, d: int, e: int, f: int, g: int) -> int:
+        def evaluate7(
+            a: int, b: int, c: int, d: int, e: int, f: int, g: int, k: Sequence[int] = k, nf7: Sequence[int] = nf7
+        ) -> int:
             return nf7[(k[a] + k[b] + k[c] + k[d] + k[e] + k[f] + k[g]) >> 16]
 
     return evaluate7
