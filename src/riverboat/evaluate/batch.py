@@ -88,11 +88,11 @@ def seven_batch(ranking: Ranking, c: IntArray) -> I64:
     probe is computed in place in the key buffer (no longer needed), and rows whose probe shows five or more of a
     suit get the flush table as well. (The earlier transposed-copy version was about 10% slower.)"""
     t7 = tables.seven(ranking)
-    keys = CARD_KEYS[c]
+    keys = CARD_KEYS.take(c)  # ``take`` gathers faster than fancy indexing here
     key = keys[:, 0].copy()
     for i in range(1, keys.shape[1]):
         key += keys[:, i]
-    out: I64 = t7.nf7_np[key >> 16]
+    out: I64 = t7.nf7_np.take(key >> 16)
     if tables.SPECS[ranking].flush_counts:
         probe = key
         probe += FLUSH_PROBE
