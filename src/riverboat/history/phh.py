@@ -90,6 +90,10 @@ class PhhHand:
 
 _REQUIRED = ("variant", "starting_stacks", "actions")
 
+# R-AAI-1 (PHH has no verb for it): ``_artificial_allin = [[k, p], ...]`` -- player ``p`` (1-based) was made
+# artificially all-in for the chips already committed, after the first ``k`` entries of ``actions``.
+ARTIFICIAL_ALLIN_FIELD = "_artificial_allin"
+
 
 def _check(fields: Mapping[str, Any], where: str) -> None:
     for key in _REQUIRED:

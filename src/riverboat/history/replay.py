@@ -27,7 +27,7 @@ from riverboat.cards import Card, CardError, parse_card
 from riverboat.engine import Action, ActionKind, Hand, HandConfig, IllegalAction, Settings
 from riverboat.games.catalog import BringIn, Game, Kind, OddChip, PostDrawFirst
 from riverboat.games.structures import Stakes, Structure
-from riverboat.history.phh import PhhError, PhhHand, resolve_variant
+from riverboat.history.phh import ARTIFICIAL_ALLIN_FIELD, PhhError, PhhHand, resolve_variant
 
 RAKE_TOLERANCE = Decimal("0.10")
 _AMOUNT_FIELDS = ("antes", "blinds_or_straddles", "bring_in", "small_bet", "big_bet", "min_bet",
@@ -369,6 +369,25 @@ def _apply(hand: Hand, tokens: list[str], n: int, scale: int, fillers: set[int])
         raise PhhError(f"unknown action {' '.join(tokens)!r}")
 
 
+def _artificial_allins(fields: dict[str, Any], n: int) -> dict[int, list[int]]:
+    """``_artificial_allin = [[k, p], ...]`` (R-AAI-1) as {number of actions before it: [seat, ...]}."""
+    raw = fields.get(ARTIFICIAL_ALLIN_FIELD)
+    out: dict[int, list[int]] = {}
+    if raw is None:
+        return out
+    count = len(fields.get("actions", []))
+    if not isinstance(raw, list):
+        raise PhhError(f"{ARTIFICIAL_ALLIN_FIELD} must be a list of [action index, player] pairs")
+    for entry in raw:
+        if (not isinstance(entry, list) or len(entry) != 2
+                or not all(isinstance(x, int) and not isinstance(x, bool) for x in entry)
+                or not 0 <= entry[0] <= count or not 1 <= entry[1] <= n):
+            raise PhhError(f"bad {ARTIFICIAL_ALLIN_FIELD} entry {entry!r}: expected [k, p] with 0 <= k <= {count}"
+                           f" actions and 1 <= p <= {n}")
+        out.setdefault(entry[0], []).append(entry[1])
+    return out
+
+
 def _most_any_opponent_can_reach(hand: Hand, p: int) -> int:
     return max((hand.stacks[j] + hand.bets[j] for j in range(hand.n) if j != p and not hand.folded[j]),
                default=0)
@@ -412,14 +431,24 @@ def replay(ph: PhhHand) -> ReplayResult:
         hand = Hand(cfg)
         holder.append(hand)
         n = len(cfg.seats)
-        for k, a in enumerate(ph.actions, start=1):
+        aai = _artificial_allins(ph.fields, n)
+        actions = ph.actions
+        for k in range(len(actions) + 1):
+            for p in aai.get(k, ()):
+                try:
+                    hand.artificial_allin(p)  # seats are 1..n in record order
+                except IllegalAction as exc:
+                    raise PhhError(f"{ARTIFICIAL_ALLIN_FIELD} p{p} after action {k}: {exc}") from None
+            if k == len(actions):
+                break
+            a = actions[k]
             t = _strip(a)
             if not t or t[0] == "d":
                 continue
             try:
                 _apply(hand, t, n, scale, fillers)
             except IllegalAction as exc:
-                raise PhhError(f"action {k} {a!r}: {exc}") from None
+                raise PhhError(f"action {k + 1} {a!r}: {exc}") from None
         if not hand.is_over or hand.result is None:
             raise PhhError(f"the record ends before the hand is over (p{hand.to_act} to act)")
         result = hand.result

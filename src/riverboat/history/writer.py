@@ -9,7 +9,7 @@ from typing import Any
 
 from riverboat.engine import Hand, Settings
 from riverboat.games.catalog import GAMES, Kind, get_game
-from riverboat.history.phh import PHH_VARIANTS, dumps, user_code
+from riverboat.history.phh import ARTIFICIAL_ALLIN_FIELD, PHH_VARIANTS, dumps, user_code
 
 _VERB = {
     "fold": "f", "check": "cc", "call": "cc", "bet": "cbr", "raise": "cbr", "complete": "cbr", "straddle": "cbr",
@@ -89,6 +89,7 @@ def phh_fields(hand: Hand, /, **extra: Any) -> dict[str, Any]:
     fields["min_bet"] = stakes.opening_min(hand.game.kind is Kind.STUD)
     fields["starting_stacks"] = list(hand.start_stacks)
     actions: list[str] = []
+    aai: list[list[int]] = []  # R-AAI-1: [number of actions before it, player number]
     dealt: dict[int, list[str]] = {}
 
     def flush() -> None:
@@ -106,6 +107,8 @@ def phh_fields(hand: Hand, /, **extra: Any) -> dict[str, Any]:
             flush()
         if k == "board":
             actions.append(f"d db {''.join(e.data['cards'])}")
+        elif k == "acted" and e.data["action"] == "artificial_allin":
+            aai.append([len(actions), pos[e.seat] + 1])  # type: ignore[index]
         elif k == "acted":
             verb = _VERB[e.data["action"]]
             text = f"p{pos[e.seat] + 1} {verb}"  # type: ignore[index]
@@ -122,6 +125,8 @@ def phh_fields(hand: Hand, /, **extra: Any) -> dict[str, Any]:
             actions.append(f"p{pos[e.seat] + 1} sm {''.join(e.data['cards'])}")  # type: ignore[index]
     flush()
     fields["actions"] = actions
+    if aai:
+        fields[ARTIFICIAL_ALLIN_FIELD] = aai
     if hand.result is not None:
         fields["finishing_stacks"] = [hand.result.stacks[s] for s in hand.seats]
     if stakes.spread:
