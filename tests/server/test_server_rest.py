@@ -53,9 +53,15 @@ def test_health_and_openapi_document_every_route(http: httpx.Client) -> None:
 
 
 def test_register_validates_and_refuses_duplicates_without_changing_anything(http: httpx.Client) -> None:
+    """Duplicate username -> 409 ``username_taken``; malformed body -> 422 ``invalid`` (server finding 4)."""
     player, _ = _register_login(http, "dupe_user")
     again = http.post("/api/register", json={"username": "DUPE_user", "password": "another-pass"})
-    assert again.status_code == 422 and "taken" in again.json()["error"]["message"]
+    # a taken username (ignoring case) is a conflict, 409, not a malformed request
+    assert again.status_code == 409, again.text
+    assert again.json()["error"]["code"] == "username_taken" and "taken" in again.json()["error"]["message"]
+    doc = http.get("/openapi.json").json()
+    assert "taken" in doc["paths"]["/api/register"]["post"]["responses"]["409"]["description"]
+    assert http.post("/api/login", json={"username": "dupe_user", "password": "another-pass"}).status_code == 401
     assert http.post("/api/register", content=b"{not json").json()["error"]["code"] == "bad_json"
     short = http.post("/api/register", json={"username": "shorty", "password": "123"})
     assert short.status_code == 422 and short.json()["error"]["code"] == "invalid"

@@ -38,8 +38,20 @@ def _json(name: str) -> dict[str, Any]:
     return {"application/json": {"schema": _ref(name)}}
 
 
+_ERRORS = {
+    "400": "the body is not valid JSON",
+    "401": "not logged in, or the token is unknown, expired or logged out",
+    "403": "not allowed for this player",
+    "404": "not found",
+    "409": "conflict with the current state",
+    "413": "the body is larger than 16 KiB",
+    "422": "the request is malformed or refused (the message says which field or rule)",
+    "429": "too many attempts; see Retry-After",
+}
+
+
 def _op(summary: str, ok: str | None, *, status: str = "200", body: str | None = None, auth: bool = True,
-        errors: tuple[str, ...] = ()) -> dict[str, Any]:
+        errors: tuple[str, ...] = (), notes: dict[str, str] | None = None) -> dict[str, Any]:
     op: dict[str, Any] = {"summary": summary, "responses": {}}
     if ok is None:
         op["responses"][status] = {"description": "done"}
@@ -51,7 +63,8 @@ def _op(summary: str, ok: str | None, *, status: str = "200", body: str | None =
         op["security"] = [{"bearer": []}]
         errors = ("401", *errors)
     for code in errors:
-        op["responses"][code] = {"description": "error", "content": _json("ErrorOut")}
+        op["responses"][code] = {"description": (notes or {}).get(code, _ERRORS.get(code, "error")),
+                                 "content": _json("ErrorOut")}
     return op
 
 
@@ -76,7 +89,10 @@ def build_openapi() -> dict[str, Any]:
             "/health": {"get": _op("Readiness: 200 once the room is running, 503 before", "HealthOut", auth=False)},
             "/api/register": {
                 "post": _op("Create an account", "PlayerOut", status="201", body="Credentials", auth=False,
-                            errors=("409", "422", "429"))
+                            errors=("409", "422", "429"),
+                            notes={"409": "the username is taken (usernames are unique ignoring case); error code "
+                                          "username_taken",
+                                   "422": "malformed username or password (error code invalid)"})
             },
             "/api/login": {
                 "post": _op("Log in; returns a bearer token", "TokenOut", body="LoginCredentials", auth=False,
@@ -85,7 +101,9 @@ def build_openapi() -> dict[str, Any]:
             "/api/logout": {"post": _op("Revoke the bearer token", None, status="204")},
             "/api/me": {"get": _op("The logged-in player, alias and balances", "MeOut")},
             "/api/alias": {"put": _op("Change the alias (R-ALIAS)", "PlayerOut", body="AliasChange",
-                                      errors=("409", "422"))},
+                                      errors=("409", "422"),
+                                      notes={"422": "the alias is refused (error code alias_refused; the message "
+                                                    "names the R-ALIAS rule)"})},
             "/api/lobby": {"get": _op("Tables and Speed Poker pools", "LobbyOut", auth=False)},
             "/api/tables/{table_id}": {
                 "get": {**_op("Public information on one table", None, errors=("404",)),

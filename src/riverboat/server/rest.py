@@ -29,6 +29,7 @@ from riverboat.store.errors import (
     NotFound,
     PermissionDenied,
     StoreError,
+    UsernameTaken,
 )
 
 from . import schemas
@@ -108,6 +109,8 @@ def store_error(exc: StoreError) -> ApiError:
         return ApiError(409, "conflict", message)
     if isinstance(exc, PermissionDenied):
         return ApiError(403, "forbidden", message)
+    if isinstance(exc, UsernameTaken):  # before InvalidRequest, its base class
+        return ApiError(409, "username_taken", f"{message}; choose another username")
     if isinstance(exc, InvalidRequest):
         return ApiError(422, "invalid", message)
     return ApiError(400, "refused", message)

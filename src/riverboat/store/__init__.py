@@ -17,7 +17,7 @@ Public API (stable; all chip amounts are ``int`` minor units, never floats)::
     store.dispose()
 
     # accounts (R-OPER roles: "player", "operator", "admin")
-    store.accounts.register(username, password, role="player") -> PlayerInfo
+    store.accounts.register(username, password, role="player") -> PlayerInfo   # UsernameTaken if taken
     store.accounts.login(username, password) -> str           # session token; assigns an alias on first login
     store.accounts.authenticate(token) -> PlayerInfo           # AuthError if unknown/expired/logged out
     store.accounts.logout(token) ; store.accounts.get(player_id) -> PlayerInfo ; .by_username(name) -> PlayerInfo|None
@@ -95,6 +95,7 @@ from riverboat.store.errors import (
     NotFound,
     PermissionDenied,
     StoreError,
+    UsernameTaken,
 )
 from riverboat.store.hands import HandRecord
 from riverboat.store.postings import PLAY, AccountKey
@@ -117,4 +118,5 @@ __all__ = [
     "Store",
     "StoreError",
     "TicketInfo",
+    "UsernameTaken",
 ]

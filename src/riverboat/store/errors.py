@@ -15,6 +15,11 @@ class InvalidRequest(StoreError):
     """The request is malformed (negative amount, unbalanced changes, wrong state...)."""
 
 
+class UsernameTaken(InvalidRequest):
+    """The username is already registered (usernames are unique ignoring case).  A subclass of
+    :class:`InvalidRequest` so that callers catching that keep working; the REST API answers 409 for it."""
+
+
 class InsufficientFunds(StoreError):
     """The transfer would make a balance negative."""
 
