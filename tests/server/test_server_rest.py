@@ -172,3 +172,23 @@ async def test_cashier_and_hand_history_after_playing(http: httpx.Client, server
     assert ("deposit", None) in kinds_moves
     assert cashier["balances"]["PLAY"] == SIGNUP_CHIPS + sum(m["amount"] for m in cashier["history"]
                                                              if m["kind"] != "deposit")
+
+
+def test_r_wallet_cashier_pages_movements_from_the_store(http: httpx.Client, server: Any) -> None:
+    """GET /api/cashier lists the store's movements newest first, ?limit= and ?before= page back with
+    next_before, and bad paging parameters get a 422 with a clear message (server finding 3)."""
+    pid, token = server.player("pager_rest", eur=700, play=300)
+    server.store.ledger.withdraw(pid, "EUR", 200, f"test-wd:{pid}")
+    whole = http.get("/api/cashier", headers=_auth(token)).json()
+    assert [(m["kind"], m["currency"], m["amount"]) for m in whole["history"]] == [
+        ("withdraw", "EUR", -200), ("deposit", "PLAY", 300), ("deposit", "EUR", 700)]
+    assert whole["next_before"] is None and whole["balances"] == {"EUR": 500, "PLAY": 300}
+    first = http.get("/api/cashier", params={"limit": 2}, headers=_auth(token)).json()
+    assert first["history"] == whole["history"][:2] and first["next_before"] == whole["history"][1]["txn"]
+    rest = http.get("/api/cashier", params={"limit": 2, "before": first["next_before"]}, headers=_auth(token)).json()
+    assert rest["history"] == whole["history"][2:] and rest["next_before"] is None
+    for params, word in (({"limit": 0}, "limit"), ({"limit": "x"}, "limit"), ({"before": -1}, "before")):
+        bad = http.get("/api/cashier", params=params, headers=_auth(token))
+        assert bad.status_code == 422 and word in bad.json()["error"]["message"], bad.text
+    doc = http.get("/openapi.json").json()
+    assert {p["name"] for p in doc["paths"]["/api/cashier"]["get"]["parameters"]} == {"limit", "before"}

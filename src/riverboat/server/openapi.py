@@ -109,7 +109,17 @@ def build_openapi() -> dict[str, Any]:
                 "get": {**_op("Public information on one table", None, errors=("404",)),
                         "parameters": [table_param]}
             },
-            "/api/cashier": {"get": _op("Balances and money movements", "CashierOut")},
+            "/api/cashier": {
+                "get": {**_op("Balances and money movements, newest first", "CashierOut", errors=("422",)),
+                        "parameters": [
+                            {"name": "limit", "in": "query", "required": False,
+                             "schema": {"type": "integer", "minimum": 1, "maximum": 500, "default": 100}},
+                            {"name": "before", "in": "query", "required": False,
+                             "description": "only movements older than this transaction id (next_before of "
+                                            "the previous page)",
+                             "schema": {"type": "integer", "minimum": 1}},
+                        ]}
+            },
             "/api/hands": {
                 "get": {**_op("The player's recent hands", "HandsOut"),
                         "parameters": [

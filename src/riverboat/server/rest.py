@@ -33,7 +33,7 @@ from riverboat.store.errors import (
 )
 
 from . import schemas
-from .cashier import movements
+from .cashier import movement_page
 from .hub import Hub
 from .openapi import build_openapi
 
@@ -130,6 +130,21 @@ async def parse_body(request: Request, model: type[BaseModel]) -> Any:
         first = exc.errors()[0]
         loc = ".".join(str(p) for p in first["loc"]) or "body"
         raise ApiError(422, "invalid", f"{loc}: {first['msg']}") from None
+
+
+def _int_param(request: Request, name: str, default: int | None, low: int, high: int | None) -> int | None:
+    """An optional integer query parameter in ``low..high`` (422 with a clear message otherwise)."""
+    raw = request.query_params.get(name)
+    if raw is None:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ApiError(422, "invalid", f"{name} must be an integer") from None
+    if value < low or (high is not None and value > high):
+        bounds = f"between {low} and {high}" if high is not None else f"at least {low}"
+        raise ApiError(422, "invalid", f"{name} must be {bounds}")
+    return value
 
 
 def client_address(request: Request) -> str:
@@ -262,8 +277,11 @@ def make_routes(hub: Hub) -> list[Route]:
     async def cashier(request: Request) -> Response:
         info = await authenticate(hub, request)
         pid = player_id_of(info)
-        history = await hub.call_store(movements, hub.store, pid)
-        return JSONResponse({"balances": await balances(pid), "history": jsonable(history)})
+        limit = _int_param(request, "limit", 100, 1, 500)
+        before = _int_param(request, "before", None, 1, None)
+        page = await hub.call_store(movement_page, hub.store, pid, limit, before)
+        return JSONResponse({"balances": await balances(pid), "history": jsonable(page["history"]),
+                             "next_before": page["next_before"]})
 
     async def hands(request: Request) -> Response:
         info = await authenticate(hub, request)

@@ -70,9 +70,21 @@ class LobbyOut(BaseModel):
     pools: list[dict[str, Any]] = Field(default_factory=list)
 
 
+class Movement(BaseModel):
+    """One money movement on a wallet (integer minor units; ``amount`` + into the balance, - out of it)."""
+
+    txn: int
+    kind: str  # deposit | withdraw | buy_in | top_up | cash_out | t_register | t_prize | ...
+    currency: str
+    amount: int
+    table: str | None = None  # buy_in / top_up / cash_out
+    at: str  # ISO 8601, UTC
+
+
 class CashierOut(BaseModel):
     balances: dict[str, int]
-    history: list[dict[str, Any]]
+    history: list[Movement]  # newest first
+    next_before: int | None = None  # pass as ?before= for older movements; null when there are none
 
 
 class HandsOut(BaseModel):

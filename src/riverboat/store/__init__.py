@@ -72,6 +72,12 @@ Public API (stable; all chip amounts are ``int`` minor units, never floats)::
     store.tournaments.jackpot_contribute(tournament_id, pool, amount, idem_key) ; .jackpot_pay(pool, player_id,
         currency, amount, idem_key) ; .jackpot_balance(pool, currency) -> int
 
+    # money movements (cashier history, R-WALLET): entries on the player's wallets, newest first, keyset pages
+    store.movements.for_player(player_id, *, limit=100, before=None, kinds=MONEY_KINDS, currency=None)
+        -> MovementPage(items: list[Movement], next_before: txn id | None)
+        # MONEY_KINDS = deposit, withdraw, buy_in, top_up, cash_out; kinds=None: every kind (tournaments too)
+    # Movement(txn_id, kind, currency, amount (signed int), table_id, at) ; .to_dict() (the cashier's JSON form)
+
     # hand history (R-INTEG-8)
     store.hands.get(table_id, hand_id) -> HandRecord | None
     store.hands.for_player(player_id, limit=100, include_void=False, table_id=None) -> list[HandRecord]  # newest 1st
@@ -98,11 +104,13 @@ from riverboat.store.errors import (
     UsernameTaken,
 )
 from riverboat.store.hands import HandRecord
+from riverboat.store.movements import MONEY_KINDS, Movement, MovementPage
 from riverboat.store.postings import PLAY, AccountKey
 from riverboat.store.store import Store
 from riverboat.store.tournaments import TicketInfo
 
 __all__ = [
+    "MONEY_KINDS",
     "PLAY",
     "AccountKey",
     "AliasRefused",
@@ -112,6 +120,8 @@ __all__ = [
     "InsufficientFunds",
     "InvalidRequest",
     "LedgerCorrupt",
+    "Movement",
+    "MovementPage",
     "NotFound",
     "PermissionDenied",
     "PlayerInfo",

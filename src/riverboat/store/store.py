@@ -1,4 +1,4 @@
-"""The :class:`Store` facade: one engine, the services (accounts, aliases, ledger, tournaments, hands)."""
+"""The :class:`Store` facade: one engine, the services (accounts, aliases, ledger, tournaments, hands, movements)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from riverboat.store.aliases import Aliases
 from riverboat.store.db import make_engine, resolve_url
 from riverboat.store.hands import Hands
 from riverboat.store.ledger import Ledger
+from riverboat.store.movements import Movements
 from riverboat.store.tournaments import Tournaments
 
 
@@ -37,6 +38,7 @@ class Store:
         self.ledger = Ledger(self._db)
         self.tournaments = Tournaments(self._db)
         self.hands = Hands(self._db)
+        self.movements = Movements(self._db)
 
     def upgrade(self) -> None:
         """Apply all Alembic migrations (idempotent)."""
