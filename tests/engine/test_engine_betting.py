@@ -174,6 +174,22 @@ def test_r_straddle_1_only_in_no_limit_and_only_first_actor(mk, play):
     assert K.STRADDLE not in off.legal_actions().kinds
 
 
+def test_r_straddle_1_offered_when_the_table_names_the_blinds(mk, play):
+    """R-STRADDLE-1/-2: the first player to act pre-flop (left of the big blind) may straddle also in a hand whose
+    blinds the table sets explicitly (here a returning player posts a live big blind out of position,
+    R-MISSED-1) — and only that player."""
+    h = mk("holdem", NL, [100] * 5, blinds={1: 1, 2: 2}, live_posts={4: 2})
+    la = h.legal_actions()
+    assert la.seat == 3 and K.STRADDLE in la.kinds
+    play(h, "3 straddle")
+    assert h.cur_bet == 4 and K.STRADDLE not in h.legal_actions().kinds
+    skipped = mk("holdem", NL, [100] * 5, button=1, blinds={2: 1, 3: 2})
+    la = skipped.legal_actions()
+    assert la.seat == 4 and K.STRADDLE in la.kinds
+    play(skipped, "4 call")
+    assert K.STRADDLE not in skipped.legal_actions().kinds
+
+
 def test_r_act_2_fold_is_always_allowed(mk, play):
     h = mk("holdem", NL, [100, 100, 100])
     play(h, "3 call", "1 call")

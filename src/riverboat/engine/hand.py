@@ -177,8 +177,10 @@ class Hand:
         self._reopen = 0
         self._aai: set[int] = set()
         self._post_forced()
+        # Offered to the player left of the big blind also when the table names the blinds itself (a returning
+        # player's live post, a skipped waiting player): the room passes explicit blinds in those hands.
         self._straddle_ok = (game.straddle and self.settings.straddle and config.structure is Structure.NO_LIMIT
-                             and self._bb_pos is not None and config.blinds is None and n > 2)
+                             and self._bb_pos is not None and n > 2)
         self._start_street(0)
         self._run()
 
