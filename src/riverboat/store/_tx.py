@@ -1,5 +1,11 @@
 """Transaction runner shared by the store services: one database transaction per call, retried on transient
-conflicts (PostgreSQL deadlock/serialization failure, SQLite busy), with idempotency-key handling for the ledger."""
+conflicts (PostgreSQL deadlock/serialization failure, SQLite busy), with idempotency-key handling for the ledger.
+
+Group commit: inside :meth:`Database.batch` (one thread), every call runs in its own SAVEPOINT of one shared
+transaction instead of a transaction of its own. A call that raises rolls back to its savepoint (it changes
+nothing, exactly as on its own); the others stay; the whole group becomes durable at once when the block commits,
+or not at all. Callers must not act on a result before the block has committed (``riverboat.room.gateway`` does
+this: it answers the callers after the commit)."""
 
 from __future__ import annotations
 
@@ -9,11 +15,11 @@ import json
 import random
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import Engine, select
+from sqlalchemy import Connection, Engine, select
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -62,6 +68,40 @@ class Database:
             threading.RLock() if engine.dialect.name == "sqlite" and engine.url.database in (None, "", ":memory:")
             else contextlib.nullcontext()
         )
+        self._local = threading.local()  # .conn: the connection of this thread's open batch, if any
+
+    @property
+    def in_batch(self) -> bool:
+        return getattr(self._local, "conn", None) is not None
+
+    @contextlib.contextmanager
+    def batch(self) -> Iterator[None]:
+        """Group commit (see the module docstring): the calls this thread makes inside the block share ONE
+        transaction, each in its own SAVEPOINT. Committed when the block exits normally, rolled back (every call
+        in it undone) if it raises or the commit fails. Nested use joins the outer batch."""
+        if self.in_batch:
+            yield
+            return
+        with self.lock, self.engine.connect() as conn, conn.begin():
+            self._local.conn = conn
+            try:
+                yield
+            finally:
+                self._local.conn = None
+
+    @contextlib.contextmanager
+    def _session(self, read_only: bool = False) -> Iterator[Session]:
+        """A session in a transaction of its own, or in a SAVEPOINT of this thread's batch (fresh identity map
+        either way: nothing cached leaks from one call to the next)."""
+        conn: Connection | None = getattr(self._local, "conn", None)
+        if conn is not None:
+            with self.sessions(bind=conn, join_transaction_mode="create_savepoint") as session, session.begin():
+                yield session
+            return
+        with self.lock, self.sessions.begin() as session:
+            if read_only:
+                session.connection(execution_options={READ_ONLY: True})
+            yield session
 
     def now(self) -> datetime:
         return aware(self.clock())
@@ -72,12 +112,15 @@ class Database:
         return self.run(fn, read_only=True)
 
     def run(self, fn: Callable[[Session], T], *, attempts: int = 12, read_only: bool = False) -> T:
-        """Run ``fn`` in one transaction; commit if it returns, roll back if it raises."""
+        """Run ``fn`` in one transaction; commit if it returns, roll back if it raises. Inside a :meth:`batch`:
+        in one savepoint (released if it returns, rolled back if it raises), without retries: the batch holds the
+        write lock, and its owner re-runs a call that failed on a transient error on its own."""
+        if self.in_batch:
+            with self._session() as session:
+                return fn(session)
         for attempt in range(attempts):
             try:
-                with self.lock, self.sessions.begin() as session:
-                    if read_only:
-                        session.connection(execution_options={READ_ONLY: True})
+                with self._session(read_only) as session:
                     return fn(session)
             except IntegrityError:
                 raise
@@ -104,7 +147,7 @@ class Database:
         except IntegrityError:
             # A concurrent call with the same key won the race: report its result (or the conflict).  Any other
             # constraint hit by a concurrent request: run again, now seeing the other request's effect.
-            with self.lock, self.sessions.begin() as session:
+            with self._session() as session:
                 done = self._existing(session, idem_key, kind, req_hash)
             if done is not None:
                 return done

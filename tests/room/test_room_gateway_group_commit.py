@@ -1,0 +1,126 @@
+"""The room's store gateway groups concurrent store calls into one transaction (group commit), one SAVEPOINT each.
+
+Checked against a real SQLite store: many tables' buy-ins, hand starts and settlements issued at once really are
+grouped (the gateway counts its batches), every refused call is answered with its own error and changes nothing
+(R-BUYIN-1, R-WALLET-1/3), every accepted one is stored, and chips are conserved (the autouse ledger audit)."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+import pytest
+
+from riverboat.room.errors import RoomError
+from riverboat.room.gateway import StoreGateway
+from riverboat.store import Store
+
+from .conftest import make_players
+
+CUR = "EUR"
+
+
+async def test_r_wallet_group_commit_answers_each_call_and_refusals_change_nothing(store: Store) -> None:
+    """R-WALLET-1/R-BUYIN-1 through the gateway: 60 concurrent buy-ins, every third one for more than the player
+    has. The refused ones get ``insufficient_funds`` and leave their balance whole; the others are stored; the
+    calls went through in grouped transactions (fewer commits than calls)."""
+    players = make_players(store, 60, deposit=5_000)
+    gate = StoreGateway(store)
+    # hold the worker so that the 60 calls queue up and are committed together
+    block = threading.Event()
+    hold = asyncio.ensure_future(gate.call(block.wait))
+    await asyncio.sleep(0.05)
+    calls = [
+        gate.call(store.ledger.buy_in, pid, f"T{i % 5}", 9_000 if i % 3 == 0 else 2_000, f"bi:{pid}", currency=CUR)
+        for i, pid in enumerate(players)
+    ]
+    tasks = [asyncio.ensure_future(c) for c in calls]
+    await asyncio.sleep(0.05)
+    block.set()
+    results = await asyncio.gather(*tasks, return_exceptions=True)
+    await hold
+    try:
+        assert gate.batches >= 1 and gate.batched_calls >= 30
+        for i, (pid, res) in enumerate(zip(players, results, strict=True)):
+            if i % 3 == 0:
+                assert isinstance(res, RoomError) and res.code == "insufficient_funds", res
+                assert store.ledger.balance(pid, CUR) == 5_000
+                assert store.ledger.table_stack(pid, f"T{i % 5}", CUR) == 0
+            else:
+                assert isinstance(res, int), res
+                assert store.ledger.balance(pid, CUR) == 3_000
+                assert store.ledger.table_stack(pid, f"T{i % 5}", CUR) == 2_000
+    finally:
+        gate.close()
+
+
+async def test_r_server_group_commit_of_hands_from_many_tables(store: Store) -> None:
+    """R-WALLET-3 / R-SERVER: 20 tables start and settle hands through the gateway at the same time; one table's
+    settlement is wrong (its changes do not add up to minus the rake: refused before any write) and another names
+    a player not dealt in (refused inside its savepoint). Both are answered ``bad_request`` and leave their hand
+    open with the stacks unchanged; all other hands are settled; nothing is lost or created."""
+    players = make_players(store, 40, deposit=10_000)
+    tables = {f"T{i}": (players[2 * i], players[2 * i + 1]) for i in range(20)}
+    for tid, (a, b) in tables.items():
+        store.ledger.buy_in(a, tid, 5_000, f"bi:{a}", currency=CUR)
+        store.ledger.buy_in(b, tid, 5_000, f"bi:{b}", currency=CUR)
+    gate = StoreGateway(store)
+    try:
+        await asyncio.gather(*(gate.call(store.ledger.start_hand, tid, "h1", {a: 5_000, b: 5_000}, currency=CUR)
+                               for tid, (a, b) in tables.items()))
+
+        async def settle(tid: str, a: int, b: int) -> object:
+            if tid == "T3":
+                changes = {a: 100, b: -50}  # does not add up
+            elif tid == "T7":
+                changes = {a: 100, players[0]: -100}  # players[0] sits at T0, not T7
+            else:
+                changes = {a: 100, b: -100}
+            return await gate.call(store.ledger.settle_hand, tid, "h1", changes, 0, f"phh {tid}", [])
+
+        block = threading.Event()
+        hold = asyncio.ensure_future(gate.call(block.wait))
+        await asyncio.sleep(0.05)
+        tasks = [asyncio.ensure_future(settle(tid, a, b)) for tid, (a, b) in tables.items()]
+        await asyncio.sleep(0.05)
+        block.set()
+        results = dict(zip(tables, await asyncio.gather(*tasks, return_exceptions=True), strict=True))
+        await hold
+        assert gate.batched_calls >= 15
+        for tid, (a, b) in tables.items():
+            record = store.hands.get(tid, "h1")
+            assert record is not None
+            if tid in ("T3", "T7"):
+                res = results[tid]
+                assert isinstance(res, RoomError) and res.code == "bad_request", res
+                assert record.status == "started"
+                assert store.ledger.table_stacks(tid, CUR) == {a: 5_000, b: 5_000}
+            else:
+                assert isinstance(results[tid], int)
+                assert record.status == "settled"
+                assert store.ledger.table_stacks(tid, CUR) == {a: 5_100, b: 4_900}
+        assert sorted(store.ledger.void_unsettled_hands()) == [("T3", "h1"), ("T7", "h1")]
+    finally:
+        gate.close()
+
+
+@pytest.mark.parametrize("group_commit", [True, False])
+async def test_r_wallet_gateway_same_answers_with_and_without_group_commit(store: Store, group_commit: bool) -> None:
+    """The gateway gives the same answers whether or not it groups calls: a cash-out after a buy-in returns the
+    stack, a second buy-in at the same table is refused (R-BUYIN: use top-up)."""
+    (pid,) = make_players(store, 1, deposit=5_000)
+    gate = StoreGateway(store, group_commit=group_commit)
+    try:
+        first, second, balance = await asyncio.gather(
+            gate.call(store.ledger.buy_in, pid, "T1", 2_000, "bi:1", currency=CUR),
+            gate.call(store.ledger.buy_in, pid, "T1", 1_000, "bi:2", currency=CUR),
+            gate.call(store.ledger.balance, pid, CUR),
+            return_exceptions=True,
+        )
+        assert isinstance(first, int)
+        assert isinstance(second, RoomError) and second.code == "bad_request"
+        assert balance == 3_000
+        assert await gate.call(store.ledger.cash_out, pid, "T1", "co:1", currency=CUR) == 2_000
+        assert store.ledger.balance(pid, CUR) == 5_000
+    finally:
+        gate.close()
