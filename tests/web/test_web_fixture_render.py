@@ -27,6 +27,12 @@ def sent(page: Any) -> list[dict[str, Any]]:
     return page.evaluate("window.__sent")
 
 
+def refusing(page: Any) -> None:
+    """The harness answers every command with a refusal, so the action bar unlocks after each send and a test
+    may send several actions within one decision."""
+    page.evaluate("window.__reply = null")
+
+
 def action_names(page: Any) -> list[str]:
     return page.eval_on_selector_all(".action-bar button[data-action]", "bs => bs.map(b => b.dataset.action)")
 
@@ -65,6 +71,7 @@ def test_r_nl_amount_box_bounded_by_engine_min_and_max(new_page: Any, static_url
     """R-NL: the amount can be typed or slid between the engine's min and max; an out-of-range entry is refused
     (marked invalid, the raise keeps the last valid amount)."""
     page = open_fixture(new_page, static_url, "holdem_action")
+    refusing(page)
     box = page.locator("[data-testid='bet-amount']")
     box.fill("2.50")
     assert page.locator("button[data-action='raise']").inner_text().startswith("Raise to €2.50")
@@ -85,6 +92,7 @@ def test_r_nl_amount_box_bounded_by_engine_min_and_max(new_page: Any, static_url
 def test_r_nl_pot_shortcut_raises_the_size_of_the_pot(new_page: Any, static_url: str) -> None:
     """R-PL-2 formula used for the pot shortcut: call 60 into a pot of 155 -> pot is 215 -> raise to 60 + 215."""
     page = open_fixture(new_page, static_url, "holdem_action")
+    refusing(page)
     page.click("[data-shortcut='pot']")
     page.click("[data-shortcut='half']")
     page.click("button[data-action='raise']")
@@ -176,6 +184,7 @@ def test_r_show_showdown_labels_winners_and_side_pots(new_page: Any, static_url:
 def test_keyboard_shortcuts_fold_call_raise(new_page: Any, static_url: str) -> None:
     """Keyboard: C calls, R raises the chosen amount, F folds; keys typed into the amount box are not shortcuts."""
     page = open_fixture(new_page, static_url, "holdem_action")
+    refusing(page)
     page.locator("[data-testid='bet-amount']").focus()
     page.keyboard.type("f")
     assert sent(page) == []

@@ -11,13 +11,16 @@ const name = params.get("fixture") || "holdem_action";
 if (params.get("four") === "1") setFourColour(true);
 
 window.__sent = [];
+// What a command resolves to: an ack by default (the action was accepted); a test sets window.__reply = null to
+// play a server that refuses every command (the client then lets the player act again).
+window.__reply = { type: "ack" };
 const response = await fetch(`/harness/fixtures/${name}.json`);
 const fixture = await response.json();
 const tableId = fixture.frames.find((f) => f.table !== undefined).table;
 const store = new TableStore(tableId);
 const record = (type) => (fields = {}) => window.__sent.push({ type, table: tableId, ...fields });
 const view = new TableView(document.getElementById("app"), {
-  act: (kind, fields = {}) => window.__sent.push({ type: "act", table: tableId, kind, ...fields }),
+  act: (kind, fields = {}) => { window.__sent.push({ type: "act", table: tableId, kind, ...fields }); return Promise.resolve(window.__reply); },
   sit: (seat) => window.__sent.push({ type: "sit", table: tableId, seat }),
   sitOut: record("sit_out"), sitIn: record("sit_in"), leave: record("leave"), topUp: record("top_up"),
   lobby: record("lobby"), history: record("history"),

@@ -34,7 +34,40 @@ export function renderActionBar(model, ui) {
 
   const buttons = el("div", { class: "action-buttons" });
   const sizing = el("div", { class: "action-sizing" });
-  const send = (kind, extra = {}) => ui.act(kind, extra);
+  // One action per decision: the first click (or key, or Enter) locks the whole bar until the next decision
+  // rebuilds it (TableView clears ui.state.sent when the decision changes). A refused or lost command unlocks
+  // it again so the player can still act. ui.state.sent holds a token per send, so a late refusal of an
+  // earlier decision's command never unlocks a later one.
+  const controls = () => [...bar.querySelectorAll("button, input")];
+  const lock = () => {
+    bar.classList.add("action-sent");
+    bar.setAttribute("aria-busy", "true");
+    for (const c of controls()) {
+      if (!c.disabled) { c.disabled = true; c.dataset.locked = "1"; }
+    }
+  };
+  const unlock = () => {
+    bar.classList.remove("action-sent");
+    bar.removeAttribute("aria-busy");
+    for (const c of controls()) {
+      if (c.dataset.locked) { c.disabled = false; delete c.dataset.locked; }
+    }
+  };
+  ui.state.unlockBar = unlock;  // the bar on screen (a card click re-renders it within the same decision)
+  const send = (kind, extra = {}) => {
+    if (ui.state.sent) return;
+    const token = {};
+    ui.state.sent = token;
+    lock();
+    const failed = () => {
+      if (ui.state.sent !== token) return;
+      ui.state.sent = false;
+      if (ui.state.unlockBar) ui.state.unlockBar();
+    };
+    Promise.resolve(ui.act(kind, extra)).then((reply) => {
+      if (reply === null || reply === undefined || reply.type === "timeout" || reply.type === "error") failed();
+    }, failed);
+  };
 
   const key = (k) => el("kbd", {}, k);
 
@@ -193,6 +226,7 @@ export function renderActionBar(model, ui) {
 
   bar.append(buttons);
   if (sizing.childNodes.length) bar.append(sizing);
+  if (ui.state.sent) lock();  // re-rendered (e.g. a card clicked) after this decision's action was sent
   return bar;
 }
 

@@ -71,6 +71,7 @@ export class TableView {
       if (!keepSelection) this.ui.selected = new Set();
       this.ui.selectionKey = `${model.handId}|${model.street}`;
       this.ui.amount = undefined;
+      this.ui.sent = false;  // a new decision (or none): the action bar is live again
       this.lastDecision = key;
       this.renderActions(model);
     }
