@@ -1,6 +1,8 @@
 // Lobby harness: the real lobby view fed from fixtures/lobby.json through a stubbed fetch (no server), so the
 // tabs that have no server data yet (Sit & Go, tournaments, Twister) can be rendered and tested.
-const fixture = await (await fetch("/harness/fixtures/lobby.json")).json();
+// ?fixture=lobby_cash_only: what today's server sends (tables and pools only, no tournaments).
+const fixtureName = new URLSearchParams(location.search).get("fixture") || "lobby";
+const fixture = await (await fetch(`/harness/fixtures/${fixtureName}.json`)).json();
 const realFetch = window.fetch.bind(window);
 window.fetch = async (url, init) => {
   if (String(url).startsWith("/api/lobby")) {

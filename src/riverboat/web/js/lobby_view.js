@@ -15,6 +15,13 @@ const TABS = [
 
 const state = { tab: "cash", game: "", structure: "", stakes: "" };
 
+// What each tournament tab lists, for its empty state (the server lists no tournaments of that kind).
+const TOURNAMENT_TABS = {
+  sng: { what: "Sit & Go tournaments", holds: "Sit & Go tournaments start as soon as their seats are filled" },
+  tournaments: { what: "tournaments", holds: "Multi-table tournaments start at a scheduled time" },
+  twister: { what: "Twister tournaments", holds: "Twister tournaments are three-player Sit & Gos with a random prize" },
+};
+
 // Stud games are described by their small and big bets, blind games by their blinds.
 const stakesText = (t) => (gameFamily(t.game) === "stud" && t.small_bet
   ? `${formatMoney(t.small_bet, t.currency)}/${formatMoney(t.big_bet, t.currency)}`
@@ -51,6 +58,11 @@ export async function renderLobby(root, ctx) {
       onclick: () => { state.tab = tab.id; draw(); },
     }, tab.label)));
     let rows = state.tab === "cash" ? tables : state.tab === "speed" ? pools : tournaments.filter((t) => tournamentKind(t) === state.tab);
+    if (!rows.length && TOURNAMENT_TABS[state.tab]) {
+      // Nothing of this kind on the server at all: say so plainly (no filters to play with, no made-up rows).
+      mount(page, el("h1", { class: "hidden" }, "Lobby"), tabs, emptyTournamentTab(state.tab, tables, pools, (tab) => { state.tab = tab; draw(); }));
+      return;
+    }
     const games = [...new Set(rows.map((t) => t.game))];
     const structures = [...new Set(rows.map((t) => t.structure))];
     const stakes = [...new Set(rows.map(stakesText))];
@@ -62,10 +74,16 @@ export async function renderLobby(root, ctx) {
     const filters = el("div", { class: "filters" },
       select("game", games, "Games", gameName), select("structure", structures, "Structures", structureName),
       select("stakes", stakes, "Stakes"));
+    const listed = rows.length;
     rows = rows.filter((t) => (!state.game || t.game === state.game) && (!state.structure || t.structure === state.structure)
       && (!state.stakes || stakesText(t) === state.stakes));
     let body;
-    if (state.tab === "cash") body = cashTable(rows, ctx);
+    if (listed && !rows.length) {
+      body = el("div", { class: "empty-state", "data-testid": "no-match" },
+        el("p", { class: "empty-note" }, "Nothing here matches these filters."),
+        el("button", { class: "btn btn-small", "data-testid": "clear-filters",
+          onclick: () => { state.game = ""; state.structure = ""; state.stakes = ""; draw(); } }, "Clear filters"));
+    } else if (state.tab === "cash") body = cashTable(rows, ctx);
     else if (state.tab === "speed") body = speedTable(rows, ctx);
     else body = tournamentTable(rows, ctx);
     mount(page, el("h1", { class: "hidden" }, "Lobby"), tabs, filters, body);
@@ -78,6 +96,19 @@ export async function renderLobby(root, ctx) {
     try { load(await api.lobby()); draw(); } catch { /* keep the last list */ }
   }, 5000);
   return { destroy: () => clearInterval(timer) };
+}
+
+function emptyTournamentTab(tab, tables, pools, go) {
+  const { what, holds } = TOURNAMENT_TABS[tab];
+  const elsewhere = [];
+  if (tables.length) elsewhere.push(el("button", { class: "btn btn-small btn-primary", "data-testid": "go-cash", onclick: () => go("cash") }, "See cash games"));
+  if (pools.length) elsewhere.push(el("button", { class: "btn btn-small", "data-testid": "go-speed", onclick: () => go("speed") }, "See Speed Poker"));
+  return el("div", { class: "empty-state", "data-testid": "empty-tab", role: "status" },
+    el("h2", {}, `No ${what} are scheduled on this server yet`),
+    el("p", { class: "empty-note" },
+      `${holds}. When the operator schedules one it appears here with its buy-in and entry fee, the players `
+      + "registered and its status."),
+    elsewhere.length ? el("div", { class: "empty-actions" }, el("span", { class: "muted" }, "Meanwhile: "), elsewhere) : null);
 }
 
 function cashTable(rows, ctx) {
