@@ -7,6 +7,8 @@ import { api } from "./api.js";
 import { TableStore, modelFromView } from "./table_model.js";
 import { TableView } from "./table_view.js";
 
+const SPECTATOR_REFRESH_MS = 1500;
+
 export function amountDialog({ title, text, min, max, initial, currency, confirm, waitOption = false }) {
   return new Promise((resolve) => {
     // R-NEWPLAYER: a new player either waits for the big blind to reach them or posts it at once.
@@ -62,11 +64,17 @@ export class TablePage {
     this.unsubs.push(ctx.connection.on("event", (f) => this.onFrame(f)));
     this.unsubs.push(ctx.connection.on("welcome", () => ctx.connection.send("resync").catch(() => {})));
     this.useTable(tableId);
+    this.lastLiveFrame = 0;
+    this.liveFrames = 0;
     this.loadPublic();
+    // Spectators: the server sends table frames only to the players seated at a table (docs/findings/web.md #4),
+    // so while this player is not seated here and no live frame arrives, the public view is refreshed over REST.
+    this.spectatorTimer = setInterval(() => this.refreshPublic(), SPECTATOR_REFRESH_MS);
     if (ctx.connection.status === "online") ctx.connection.send("resync").catch(() => {});
   }
 
   destroy() {
+    clearInterval(this.spectatorTimer);
     for (const off of this.unsubs) off();
     this.view.destroy();
   }
@@ -80,7 +88,28 @@ export class TablePage {
   }
 
   onFrame(frame) {
+    if (frame && frame.table === this.tableId) { this.lastLiveFrame = Date.now(); this.liveFrames += 1; }
     if (this.store) this.store.apply(frame);
+  }
+
+  /** Spectator refresh: the public view from REST, unless the player is seated here or live frames arrive. */
+  async refreshPublic() {
+    if (document.hidden || this.refreshing || !this.store) return;
+    const live = () => (this.store.model && this.store.model.hero) || Date.now() - this.lastLiveFrame < SPECTATOR_REFRESH_MS * 3;
+    if (live()) return;
+    const framesBefore = this.liveFrames;
+    this.refreshing = true;
+    try {
+      const info = await api.table(this.tableId);
+      // a frame that arrived meanwhile (the player sat down, or the server now sends spectators frames) wins
+      if (!this.store || this.liveFrames !== framesBefore || live()) return;
+      this.store.model = modelFromView(this.tableId, info.view || info, this.store.model, Date.now(), this.store.aliases);
+      this.store.notify();
+    } catch {
+      // keep the last view; the next refresh tries again
+    } finally {
+      this.refreshing = false;
+    }
   }
 
   /** Until the player sits, show the public table (seats, stacks, stakes) from REST. */

@@ -120,7 +120,7 @@ export class TableView {
       el("div", { class: "table-title" },
         el("strong", { "data-testid": "table-name" }, model.name),
         el("span", { class: "table-game", "data-testid": "table-game" }, ` ${model.gameName} · ${structureName(model.structure)} · ${stakes}`),
-        model.handId !== null ? el("span", { class: "hand-id" }, ` · Hand #${model.handId}`) : null),
+        model.handId !== null ? el("span", { class: "hand-id", "data-testid": "hand-id", "data-hand-id": model.handId }, ` · Hand #${model.handId}`) : null),
       controls);
   }
 
