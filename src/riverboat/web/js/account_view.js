@@ -100,20 +100,51 @@ export async function renderAccount(root, ctx) {
   return null;
 }
 
+const CASHIER_PAGE = 25;
+
+/** A movement time as local "YYYY-MM-DD HH:MM" (the server sends ISO 8601 in UTC). */
+function movementTime(value) {
+  const d = value ? new Date(value) : null;
+  if (!d || Number.isNaN(d.getTime())) return value || "";
+  const two = (n) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
+}
+
+function movementRow(m) {
+  const currency = m.currency || "EUR";
+  const amount = m.amount ?? m.delta ?? 0;
+  const at = m.time || m.created_at || m.at || "";
+  return el("tr", { "data-txn": m.txn ?? "" },
+    el("td", { title: at }, movementTime(at)),
+    el("td", {}, String(m.kind || m.type || m.description || "").replace(/_/g, " ")),
+    el("td", {}, m.table || m.table_id || m.reference || ""),
+    el("td", { class: "num" }, formatMoney(amount, currency)));
+}
+
 export async function renderCashier(root, ctx) {
-  const data = await api.cashier();
+  const data = await api.cashier(CASHIER_PAGE);
   await ctx.session.refresh();
   const balances = data.balances || {};
   const history = data.history || data.movements || [];
-  const rows = history.map((m) => {
-    const currency = m.currency || "EUR";
-    const amount = m.amount ?? m.delta ?? 0;
-    return el("tr", {},
-      el("td", {}, m.time || m.created_at || m.at || ""),
-      el("td", {}, String(m.kind || m.type || m.description || "").replace(/_/g, " ")),
-      el("td", {}, m.table || m.table_id || m.reference || ""),
-      el("td", { class: "num" }, formatMoney(amount, currency)));
-  });
+  const body = el("tbody", {}, history.map(movementRow));
+  // Older movements page by page (GET /api/cashier?before=<txn>), newest first.
+  const more = el("div", { class: "more-row" });
+  const showMore = (next) => {
+    if (next === null || next === undefined) { more.replaceChildren(); return; }
+    const button = el("button", { class: "btn btn-small", "data-testid": "older-movements", onclick: async () => {
+      button.disabled = true;
+      try {
+        const page = await api.cashier(CASHIER_PAGE, next);
+        body.append(...(page.history || []).map(movementRow));
+        showMore(page.next_before);
+      } catch (err) {
+        button.disabled = false;
+        ctx.toast(`Older movements cannot be loaded: ${err.message}`);
+      }
+    } }, "Show older movements");
+    more.replaceChildren(button);
+  };
+  showMore(data.next_before);
   mount(root, el("div", { class: "page", "data-testid": "cashier" },
     el("div", { class: "box wide" }, el("h2", {}, "Cashier"),
       el("table", { class: "list", "data-testid": "balances" },
@@ -122,8 +153,9 @@ export async function renderCashier(root, ctx) {
           el("td", {}, currency === "PLAY" ? "Play money" : currency),
           el("td", { class: "num", "data-testid": `balance-${currency}` }, formatMoney(amount, currency))))))),
     el("div", { class: "box wide" }, el("h2", {}, "Movements"),
-      rows.length ? el("table", { class: "list", "data-testid": "movements" },
+      history.length ? el("table", { class: "list", "data-testid": "movements" },
         el("thead", {}, el("tr", {}, el("th", {}, "Time"), el("th", {}, "What"), el("th", {}, "Table"), el("th", { class: "num" }, "Amount"))),
-        el("tbody", {}, rows)) : el("p", { class: "muted" }, "No movements yet."))));
+        body) : el("p", { class: "muted" }, "No movements yet."),
+      more)));
   return null;
 }

@@ -54,7 +54,8 @@ export const api = {
   lobby: () => request("GET", "/api/lobby"),
   table: (id) => request("GET", `/api/tables/${encodeURIComponent(id)}`),
   changeAlias: (alias) => request("PUT", "/api/alias", { alias }),
-  cashier: () => request("GET", "/api/cashier"),
+  cashier: (limit = 25, before = null) =>
+    request("GET", `/api/cashier?limit=${limit}${before !== null && before !== undefined ? `&before=${encodeURIComponent(before)}` : ""}`),
   hands: (limit = 10, table = null) =>
     request("GET", `/api/hands?limit=${limit}${table ? `&table=${encodeURIComponent(table)}` : ""}`),
   hand: (tableId, handId) => request("GET", `/api/hands/${encodeURIComponent(tableId)}/${encodeURIComponent(handId)}`),
