@@ -192,3 +192,17 @@ def test_r_wallet_cashier_pages_movements_from_the_store(http: httpx.Client, ser
         assert bad.status_code == 422 and word in bad.json()["error"]["message"], bad.text
     doc = http.get("/openapi.json").json()
     assert {p["name"] for p in doc["paths"]["/api/cashier"]["get"]["parameters"]} == {"limit", "before"}
+
+
+def test_r_integ_8_hands_filtered_by_table_before_the_limit(http: httpx.Client, server: Any) -> None:
+    """GET /api/hands?table=A&limit=n is the player's newest n hands AT TABLE A, even when newer hands were
+    played elsewhere (the filter used to run after the limit and returned nothing here)."""
+    pid, token = server.player("tables_rest")
+    for k in range(3):
+        server.store.hands.record("TA", f"a{k}", {pid: 100}, "")
+    for k in range(5):
+        server.store.hands.record("TB", f"b{k}", {pid: 100}, "")
+    got = http.get("/api/hands", params={"table": "TA", "limit": 2}, headers=_auth(token)).json()["hands"]
+    assert [(h["table_id"], h["hand_id"]) for h in got] == [("TA", "a2"), ("TA", "a1")]
+    newest = http.get("/api/hands", params={"limit": 2}, headers=_auth(token)).json()["hands"]
+    assert [h["hand_id"] for h in newest] == ["b4", "b3"]

@@ -293,11 +293,9 @@ def make_routes(hub: Hub) -> list[Route]:
         if not 1 <= limit <= 500:
             raise ApiError(422, "invalid", "limit must be between 1 and 500")
         table_filter = request.query_params.get("table")
-        records = await hub.call_store(hub.store.hands.for_player, pid, limit=limit)
-        out = [hand_summary(r) for r in records]
-        if table_filter is not None:
-            out = [h for h in out if str(h.get("table_id")) == table_filter]
-        return JSONResponse({"hands": out})
+        # the store filters by table before applying the limit: ?table=X&limit=n is the newest n hands at X
+        records = await hub.call_store(hub.store.hands.for_player, pid, limit=limit, table_id=table_filter)
+        return JSONResponse({"hands": [hand_summary(r) for r in records]})
 
     async def hand(request: Request) -> Response:
         info = await authenticate(hub, request)
