@@ -40,6 +40,7 @@ from argon2 import PasswordHasher
 
 from riverboat.bots import CallingStation, ProtocolClient
 from riverboat.bots.player import Bot
+from riverboat.server.gcpace import GcPacer
 from riverboat.store import Store
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -84,17 +85,98 @@ def make_accounts(url: str, n: int) -> list[tuple[int, str]]:
     store = Store(url, password_hasher=FAST_HASHER)
     store.upgrade()
     out = []
-    for i in range(n):
-        name = f"load{i:05d}"
-        info = store.accounts.register(name, "load-password")
-        store.ledger.deposit(info.id, "PLAY", 1_000_000, f"load-dep:{info.id}")
-        out.append((info.id, store.accounts.login(name, "load-password")))
+    for first in range(0, n, 250):  # 250 accounts per transaction (group commit, one savepoint per call)
+        with store._db.batch():
+            for i in range(first, min(n, first + 250)):
+                name = f"load{i:05d}"
+                info = store.accounts.register(name, "load-password")
+                store.ledger.deposit(info.id, "PLAY", 1_000_000, f"load-dep:{info.id}")
+                out.append((info.id, store.accounts.login(name, "load-password")))
     store.dispose()
     return out
 
 
+def server_cpu_seconds(pid: int) -> tuple[float, float]:
+    """CPU seconds of the server process and of its children (the store process)."""
+    own = cpu_seconds(pid)
+    kids = 0.0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            for child in (task / "children").read_text().split():
+                kids += cpu_seconds(int(child))
+        except (OSError, ValueError):
+            continue
+    return own, kids
+
+
+async def client_worker() -> None:
+    """One client process (``--client-worker``): reads its share of the bots as one JSON line on stdin, connects
+    and seats them, prints ``{"ready": ...}``, waits for ``go``, measures for the duration after the warm-up and
+    prints its raw figures as one JSON line."""
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader(limit=2**26)
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    cfg = json.loads(await reader.readline())
+    latencies: list[float] = []
+    hands: set[str] = set()
+    measuring = False
+
+    def on_act(table: str, seconds: float) -> None:
+        if measuring:
+            latencies.append(seconds)
+
+    def on_frame(frame: dict[str, Any]) -> None:
+        if measuring and frame.get("type") == "event":
+            ev = frame.get("event") or {}
+            if ev.get("kind") == "hand_over" and "hand_id" in ev:
+                hands.add(ev["hand_id"])
+
+    clients: list[ProtocolClient] = []
+    bots: list[Bot] = []
+    sem = asyncio.Semaphore(100)
+    think_range = tuple(cfg["think_range"]) if cfg["think_range"] else None
+    failures = 0
+
+    async def join(token: str, table: str, seat: int) -> None:
+        nonlocal failures
+        async with sem:
+            client = ProtocolClient(cfg["ws_url"], token, batch=cfg["batch"])
+            client.on_frame.append(on_frame)
+            try:
+                await client.connect(timeout=120)
+                clients.append(client)
+                bots.append(Bot(client, CallingStation(), think=cfg["think"] * random.uniform(0.5, 1.5),
+                                think_range=think_range, on_act=on_act))
+                await client.command({"type": "sit", "table": table, "seat": seat, "buy_in": 10_000}, timeout=600)
+            except Exception:
+                failures += 1
+
+    pacer = GcPacer()  # the measuring client must not stall on full collections either (riverboat.server.gcpace)
+    pacer.start()
+    t0 = time.perf_counter()
+    await asyncio.gather(*(join(tok, table, seat) for tok, table, seat in cfg["seats"]))
+    print(json.dumps({"ready": True, "connect_s": time.perf_counter() - t0, "failures": failures}), flush=True)
+    await reader.readline()  # "go"
+    await asyncio.sleep(cfg["warmup"])
+    cpu0 = time.process_time()
+    actions0 = sum(b.actions for b in bots)
+    measuring = True
+    t_start = time.perf_counter()
+    await asyncio.sleep(cfg["duration"])
+    measuring = False
+    elapsed = time.perf_counter() - t_start
+    result = {"latencies": latencies, "hands": sorted(hands), "actions": sum(b.actions for b in bots) - actions0,
+              "cpu": (time.process_time() - cpu0) / elapsed, "seconds": elapsed,
+              "connected": sum(1 for c in clients if not c.closed.is_set())}
+    print(json.dumps(result), flush=True)
+    for bot in bots:
+        bot.stopped = True
+    await asyncio.gather(*(c.close() for c in clients), return_exceptions=True)
+
+
 async def run_riverboat(n: int, duration: float, warmup: float, think: float, tmp: Path,
-                        extra: Any = None, batch: bool = True) -> dict[str, Any]:
+                        think_range: tuple[float, float] | None = None, batch: bool = True,
+                        client_procs: int = 1) -> dict[str, Any]:
     db = tmp / f"load-{n}.sqlite3"
     url = f"sqlite:///{db}"
     t0 = time.perf_counter()
@@ -112,79 +194,64 @@ async def run_riverboat(n: int, duration: float, warmup: float, think: float, tm
         [sys.executable, "-c", "from riverboat.cli import main; main()", "serve", "--port", str(port),
          "--database-url", url, "--tables", str(tables_file), "--no-bots", "--frame-rate", "1000"],
         stdout=log, stderr=subprocess.STDOUT, cwd=str(tmp))
+    workers: list[asyncio.subprocess.Process] = []
     try:
         await asyncio.to_thread(wait_health, f"http://127.0.0.1:{port}/health", proc)
         async with httpx.AsyncClient(timeout=30) as http:
             lobby = (await http.get(f"http://127.0.0.1:{port}/api/lobby")).json()["tables"]
         table_ids = [t["id"] for t in sorted(lobby, key=lambda t: int(t["name"].split()[1]))]
-        ws_url = f"ws://127.0.0.1:{port}/ws"
-        latencies: list[float] = []
-        hands: set[str] = set()
-        actions = 0
-        measuring = False
-
-        def on_act(table: str, seconds: float) -> None:
-            if measuring:
-                latencies.append(seconds)
-
-        def on_frame(frame: dict[str, Any]) -> None:
-            if measuring and frame.get("type") == "event":
-                ev = frame.get("event") or {}
-                if ev.get("kind") == "hand_over" and "hand_id" in ev:
-                    hands.add(ev["hand_id"])
-
-        clients: list[ProtocolClient] = []
-        bots: list[Bot] = []
+        seats = [(tok, table_ids[i // 6], i % 6) for i, (_, tok) in enumerate(accounts)]
         t0 = time.perf_counter()
-        sem = asyncio.Semaphore(100)
-
-        async def join(i: int, token: str) -> None:
-            async with sem:
-                client = ProtocolClient(ws_url, token, batch=batch)
-                client.on_frame.append(on_frame)
-                await client.connect(timeout=60)
-                clients.append(client)
-                jitter = think * random.uniform(0.5, 1.5)
-                bots.append(Bot(client, CallingStation(), think=jitter, on_act=on_act))
-                await client.command({"type": "sit", "table": table_ids[i // 6], "seat": i % 6, "buy_in": 10_000},
-                                     timeout=300)
-
-        await asyncio.gather(*(join(i, tok) for i, (_, tok) in enumerate(accounts)))
+        for k in range(client_procs):
+            w = await asyncio.create_subprocess_exec(
+                sys.executable, str(Path(__file__).resolve()), "--client-worker",
+                stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=2**28)
+            assert w.stdin is not None
+            # whole tables per process: each table's six bots live in one client process
+            share = [s for i, s in enumerate(seats) if (i // 6) % client_procs == k]
+            cfg = {"ws_url": f"ws://127.0.0.1:{port}/ws", "seats": share, "think": think,
+                   "think_range": list(think_range) if think_range else None, "batch": batch,
+                   "warmup": warmup, "duration": duration}
+            w.stdin.write((json.dumps(cfg) + "\n").encode())
+            await w.stdin.drain()
+            workers.append(w)
+        readies = [json.loads(await w.stdout.readline()) for w in workers]  # type: ignore[union-attr]
         connect_s = time.perf_counter() - t0
+        for w in workers:
+            assert w.stdin is not None
+            w.stdin.write(b"go\n")
+            await w.stdin.drain()
         await asyncio.sleep(warmup)
-        stop_extra = asyncio.Event()
-        extra_task = None
-        if extra is not None:  # a probe running beside the bots (e.g. a ping client measuring the loop lag)
-            extra_task = asyncio.create_task(extra(ws_url, accounts[-1][1], stop_extra))
-        cpu0 = cpu_seconds(proc.pid)
-        client_cpu0 = time.process_time()
-        actions0 = sum(b.actions for b in bots)
-        measuring = True
+        own0, kids0 = server_cpu_seconds(proc.pid)
+        load0 = os.getloadavg()[0]
         t_start = time.perf_counter()
-        await asyncio.sleep(duration)
-        measuring = False
+        outs = [json.loads(await w.stdout.readline()) for w in workers]  # type: ignore[union-attr]
         elapsed = time.perf_counter() - t_start
-        actions = sum(b.actions for b in bots) - actions0
-        cpu = (cpu_seconds(proc.pid) - cpu0) / elapsed
-        client_cpu = (time.process_time() - client_cpu0) / elapsed
-        stop_extra.set()
-        if extra_task is not None:
-            await asyncio.gather(extra_task, return_exceptions=True)
-        connected = sum(1 for c in clients if not c.closed.is_set())
-        for bot in bots:
-            bot.stopped = True
-        await asyncio.gather(*(c.close() for c in clients), return_exceptions=True)
+        own1, kids1 = server_cpu_seconds(proc.pid)
+        load1 = os.getloadavg()[0]
+        await asyncio.gather(*(w.wait() for w in workers))
+        latencies = [x for o in outs for x in o["latencies"]]
+        hands = {h for o in outs for h in o["hands"]}
+        seconds = max(o["seconds"] for o in outs)
         return {
-            "bots": n, "tables": n_tables, "connected": connected, "setup_s": round(setup_s, 1),
-            "connect_s": round(connect_s, 1), "seconds": round(elapsed, 1),
-            "hands_per_s": round(len(hands) / elapsed, 1), "actions_per_s": round(actions / elapsed, 1),
+            "bots": n, "tables": n_tables, "connected": sum(o["connected"] for o in outs),
+            "seat_failures": sum(r["failures"] for r in readies), "client_procs": client_procs,
+            "think": f"uniform {think_range[0]}-{think_range[1]} s" if think_range else f"{think} s x U(0.5, 1.5)",
+            "setup_s": round(setup_s, 1), "connect_s": round(connect_s, 1), "seconds": round(seconds, 1),
+            "hands_per_s": round(len(hands) / seconds, 1),
+            "actions_per_s": round(sum(o["actions"] for o in outs) / seconds, 1),
             "latency_p50_ms": round(pct(latencies, 50) * 1000, 1),
             "latency_p99_ms": round(pct(latencies, 99) * 1000, 1),
             "latency_max_ms": round(max(latencies) * 1000, 1) if latencies else None,
-            "latency_samples": len(latencies), "server_cpu": round(cpu, 2), "client_cpu": round(client_cpu, 2),
-            "batch": batch,
+            "latency_samples": len(latencies), "server_cpu": round((own1 - own0) / elapsed, 2),
+            "store_process_cpu": round((kids1 - kids0) / elapsed, 2),
+            "client_cpu": [round(o["cpu"], 2) for o in outs], "batch": batch,
+            "load_avg_start": round(load0, 2), "load_avg_end": round(load1, 2),
         }
     finally:
+        for w in workers:
+            if w.returncode is None:
+                w.kill()
         proc.send_signal(signal.SIGTERM)
         try:
             await asyncio.to_thread(proc.wait, 120)
@@ -247,21 +314,38 @@ async def main() -> None:
     parser.add_argument("--bots", type=int, nargs="+", default=[500, 2000])
     parser.add_argument("--duration", type=float, default=20.0)
     parser.add_argument("--warmup", type=float, default=5.0)
-    parser.add_argument("--think", type=float, default=0.3, help="mean seconds a bot waits before acting")
+    parser.add_argument("--think", type=float, default=0.3,
+                        help="mean seconds a bot waits before acting (each bot: think x U(0.5, 1.5), fixed)")
+    parser.add_argument("--human", nargs=2, type=float, metavar=("LO", "HI"), default=None,
+                        help="human pace instead: before every action wait a time drawn uniformly in [LO, HI] s "
+                             "(e.g. --human 1 4)")
+    parser.add_argument("--client-procs", type=int, default=1,
+                        help="client processes the bots are split over (whole tables per process)")
+    parser.add_argument("--no-peer", action="store_true", help="skip the echo peer")
     parser.add_argument("--no-batch", action="store_true", help="bots do not opt in to batch frames")
+    parser.add_argument("--client-worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--db-dir", default="/dev/shm" if Path("/dev/shm").is_dir() else None,
                         help="where the SQLite database goes (default tmpfs: the bench measures the server, not fsync)")
     args = parser.parse_args()
-    results: dict[str, Any] = {"think_s": args.think, "cpus": os.cpu_count(), "load_avg_before": os.getloadavg()[0],
-                               "db_dir": args.db_dir, "riverboat": [], "echo_peer": []}
+    if args.client_worker:
+        await client_worker()
+        return
+    think_range = tuple(args.human) if args.human else None
+    results: dict[str, Any] = {"think_s": args.think, "human_think_s": args.human, "cpus": os.cpu_count(),
+                               "load_avg_before": round(os.getloadavg()[0], 2), "db_dir": args.db_dir,
+                               "riverboat": [], "echo_peer": []}
     with tempfile.TemporaryDirectory(prefix="rb-load-", dir=args.db_dir) as tmp:
         for n in args.bots:
-            rb = await run_riverboat(n, args.duration, args.warmup, args.think, Path(tmp), batch=not args.no_batch)
+            rb = await run_riverboat(n, args.duration, args.warmup, args.think, Path(tmp), think_range=think_range,
+                                     batch=not args.no_batch, client_procs=args.client_procs)
             print(f"riverboat  bots={n:5d} tables={rb['tables']:4d} connected={rb['connected']:5d} "
-                  f"hands/s={rb['hands_per_s']:7.1f} actions/s={rb['actions_per_s']:7.1f} "
-                  f"p50={rb['latency_p50_ms']:7.1f} ms p99={rb['latency_p99_ms']:7.1f} ms "
-                  f"server cpu={rb['server_cpu']:.2f} client cpu={rb['client_cpu']:.2f}", flush=True)
+                  f"seated in {rb['connect_s']:.0f} s hands/s={rb['hands_per_s']:7.1f} "
+                  f"actions/s={rb['actions_per_s']:7.1f} p50={rb['latency_p50_ms']:7.1f} ms "
+                  f"p99={rb['latency_p99_ms']:7.1f} ms server cpu={rb['server_cpu']:.2f}+{rb['store_process_cpu']:.2f} "
+                  f"client cpu={rb['client_cpu']} load={rb['load_avg_start']}-{rb['load_avg_end']}", flush=True)
             results["riverboat"].append(rb)
+            if args.no_peer:
+                continue
             per_bot_interval = n / rb["actions_per_s"] if rb["actions_per_s"] else args.think
             peer = await run_echo_peer(n, per_bot_interval, args.duration, args.warmup)
             print(f"echo peer  clients={n:5d} msgs/s={peer['messages_per_s']:7.1f} "

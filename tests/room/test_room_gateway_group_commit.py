@@ -124,3 +124,57 @@ async def test_r_wallet_gateway_same_answers_with_and_without_group_commit(store
         assert store.ledger.balance(pid, CUR) == 5_000
     finally:
         gate.close()
+
+
+async def test_r_wallet_store_process_answers_like_the_thread_and_keeps_refusals_atomic(store: Store) -> None:
+    """The store process (``process=True``): concurrent buy-ins go to a child process with its own Store on the same
+    database, grouped in one transaction; refused ones come back as the same ``RoomError`` codes and change nothing
+    (R-BUYIN-1, R-WALLET-1); a hand started and settled there is visible here (R-WALLET-3)."""
+    players = make_players(store, 12, deposit=5_000)
+    gate = StoreGateway(store, process=True)
+    try:
+        assert gate.uses_process
+        results = await asyncio.gather(
+            *(gate.call(store.ledger.buy_in, pid, "T1" if i < 6 else "T2", 9_000 if i % 4 == 0 else 2_000,
+                        f"bi:{pid}", currency=CUR) for i, pid in enumerate(players)),
+            return_exceptions=True)
+        for i, (pid, res) in enumerate(zip(players, results, strict=True)):
+            if i % 4 == 0:
+                assert isinstance(res, RoomError) and res.code == "insufficient_funds", res
+                assert store.ledger.balance(pid, CUR) == 5_000
+            else:
+                assert isinstance(res, int), res
+                assert store.ledger.balance(pid, CUR) == 3_000
+        a, b = players[1], players[2]
+        await gate.call(store.ledger.start_hand, "T1", "h1", {a: 2_000, b: 2_000}, currency=CUR)
+        with pytest.raises(RoomError) as refused:
+            await gate.call(store.ledger.settle_hand, "T1", "h1", {a: 10, b: -5}, 0, "phh", [])
+        assert refused.value.code == "bad_request"
+        await gate.call(store.ledger.settle_hand, "T1", "h1", {a: 300, b: -300}, 0, "phh", [{"kind": "x"}])
+        record = store.hands.get("T1", "h1")
+        assert record is not None and record.status == "settled" and record.changes == {a: 300, b: -300}
+        assert await gate.call(store.ledger.table_stack, a, "T1", CUR) == 2_300
+        # a callable that is not a store method runs on the gateway's thread, not in the child
+        assert await gate.call(lambda: threading.current_thread().name) == "room-store-0"
+    finally:
+        gate.close()
+
+
+async def test_r_server_store_process_that_dies_is_replaced(store: Store) -> None:
+    """If the store process dies (each call is one transaction there, so nothing is half-done), the next call
+    starts a new one on the same database and is served normally, seeing everything committed before."""
+    (pid,) = make_players(store, 1, deposit=5_000)
+    gate = StoreGateway(store, process=True)
+    try:
+        assert await gate.call(store.ledger.buy_in, pid, "T1", 2_000, "bi:1", currency=CUR) > 0
+        proc = gate._process
+        assert proc is not None and proc._proc is not None
+        first = proc._proc
+        first.kill()
+        first.join(10)
+        assert await gate.call(store.ledger.table_stack, pid, "T1", CUR) == 2_000
+        assert proc._proc is not first and proc._proc.is_alive()
+        assert await gate.call(store.ledger.cash_out, pid, "T1", "co:1", currency=CUR) == 2_000
+        assert store.ledger.balance(pid, CUR) == 5_000
+    finally:
+        gate.close()

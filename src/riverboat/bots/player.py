@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import random
 import time
 from collections.abc import Callable
 from typing import Any
@@ -86,13 +87,17 @@ def decision_from_view(table: str, view: dict[str, Any]) -> Decision | None:
 
 class Bot:
     """Plays every table the account sits at. ``on_act(table, latency_s)`` is called when the first frame about
-    that table arrives after an action was sent (used by the load benchmark)."""
+    that table arrives after an action was sent (used by the load benchmark). The bot waits ``think`` seconds
+    before each action, or, with ``think_range=(lo, hi)``, a time drawn uniformly from that range each time (a
+    human pace: about 1 to 4 s)."""
 
     def __init__(self, client: ProtocolClient, strategy: Strategy, *, think: float = 0.0,
+                 think_range: tuple[float, float] | None = None,
                  on_act: Callable[[str, float], None] | None = None) -> None:
         self.client = client
         self.strategy = strategy
         self.think = think
+        self.think_range = think_range
         self.on_act = on_act
         self.actions = 0
         self.refused = 0
@@ -133,8 +138,9 @@ class Bot:
 
     async def _act(self, table: str) -> None:
         try:
-            if self.think > 0:
-                await asyncio.sleep(self.think)
+            delay = random.uniform(*self.think_range) if self.think_range is not None else self.think
+            if delay > 0:
+                await asyncio.sleep(delay)
             view = self.client.views.get(table) or {}
             decision = decision_from_view(table, view)
             if decision is None or self.stopped or view is self._used.get(table):

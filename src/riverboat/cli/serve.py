@@ -29,11 +29,10 @@ def register(app: typer.Typer) -> None:
         log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "warning",
     ) -> None:
         """Start the poker room server: REST + WebSocket + the browser client. Ctrl-C stops it cleanly."""
-        import asyncio
         from typing import Any
 
         from riverboat.bots.demo import DemoBots, start_demo_bots
-        from riverboat.server.launch import LaunchOptions, launch
+        from riverboat.server.launch import LaunchOptions, launch, run_loop
 
         options = LaunchOptions(
             host=host,
@@ -57,7 +56,7 @@ def register(app: typer.Typer) -> None:
                 demo.stop()
 
         try:
-            asyncio.run(launch(options, echo=typer.echo, started=started, stopping=stopping))
+            run_loop(launch(options, echo=typer.echo, started=started, stopping=stopping))
         except (ValueError, OSError) as exc:
             typer.echo(f"riverboat serve: {exc}", err=True)
             raise typer.Exit(2) from None

@@ -9,7 +9,8 @@ Public API (stable; additive changes only)::
 
     room = Room(store, clock=RealClock(), rng=None,      # rng None -> secrets.SystemRandom (CSPRNG shuffles)
                 cash_out_on_crash=True, aai_per_24h=2,   # R-SERVER-3 flag; R-AAI-2 allowance
-                store_workers=None)                      # store threads: 1 for SQLite, 4 for PostgreSQL
+                store_workers=None,                      # store threads: 1 for SQLite, 4 for PostgreSQL
+                store_process=False)                     # True: store work in a child process (file/PostgreSQL DB)
     await room.start()      # voids hands left unsettled by a crash (R-SERVER) -> list[(table_id, hand_id)]
     await room.stop()       # hands in progress are voided (R-SERVER-1), every table stack is cashed out
 

@@ -1,21 +1,35 @@
-"""Store access for the async room: every call to the synchronous store runs on a worker thread (one for SQLite, so
-the database is never written by two threads of the room at once, and the event loop never blocks), and store
-refusals become ``RoomError``s.
+"""Store access for the async room: every call to the synchronous store runs off the event loop, and store refusals
+become ``RoomError``s.
 
-Group commit: a worker takes every call queued at that moment (up to ``max_batch``) and runs them in ONE database
-transaction, each in its own SAVEPOINT (``riverboat.store._tx.Database.batch``). A call that is refused rolls back
-to its savepoint and changes nothing, exactly as it would alone; the others commit together. No caller hears its
-answer before that commit, so a table never deals a hand whose ``start_hand`` is not durable, and a crash before
-the commit loses the whole group at once (every hand in it is then voided and refunded as R-SERVER requires, and
-no buy-in or settlement was acknowledged). With a quiet room a batch holds one call: latency is as before; under
-load the per-transaction cost (BEGIN, COMMIT, fsync) is shared by the whole group.
+Two ways to run the store work:
+
+- **threads** (default): worker threads in this process (one for SQLite, so the database is never written by two
+  threads of the room at once).
+- **a store process** (``process=True``, the server's choice for a file or PostgreSQL database): one child process
+  with its own ``Store`` on the same database runs every call. Its ORM work then no longer competes for this
+  process's GIL with the event loop. (With a busy store thread, the loop thread, which gives the GIL up at every
+  ``select``, waits up to a whole switch interval to get it back after each one, so the room's latency grows with
+  the store's load even while the CPU is half idle.) Calls are addressed by service and method name
+  (``ledger.settle_hand``); exceptions come back pickled.
+
+Group commit, in both: a worker takes every call queued at that moment (up to ``max_batch``) and runs them in ONE
+database transaction, each in its own SAVEPOINT (``riverboat.store._tx.Database.batch``). A call that is refused
+rolls back to its savepoint and changes nothing, exactly as it would alone; the others commit together. No caller
+hears its answer before that commit, so a table never deals a hand whose ``start_hand`` is not durable, and a crash
+before the commit loses the whole group at once (every hand in it is then voided and refunded as R-SERVER requires,
+and no buy-in or settlement was acknowledged). With a quiet room a batch holds one call: latency is as before;
+under load the per-transaction cost (BEGIN, COMMIT, fsync) is shared by the whole group.
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
+import multiprocessing
+import pickle
 import queue
+import signal
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -37,6 +51,49 @@ _CODES = {
 }
 
 MAX_BATCH = 64  # calls per group commit
+SERVICES = ("ledger", "accounts", "hands", "aliases", "tournaments")  # store attributes a store process serves
+
+
+def _room_error(exc: BaseException) -> BaseException:
+    if isinstance(exc, RoomError):
+        return exc
+    code = next((c for name, c in _CODES.items() if any(k.__name__ == name for k in type(exc).__mro__)), None)
+    if code is None:
+        return exc
+    err = RoomError(code, str(exc))
+    err.__cause__ = exc
+    return err
+
+
+def _run(fn: Callable[[], Any]) -> tuple[bool, Any]:
+    try:
+        return True, fn()
+    except Exception as exc:
+        return False, exc
+
+
+def run_group(db: Any, fns: list[Callable[[], Any]]) -> list[tuple[bool, Any]]:
+    """Run ``fns`` in one transaction of ``db`` (a ``riverboat.store._tx.Database``), one savepoint each, and return
+    ``(ok, result or exception)`` per call once the transaction has committed. A call that hit a transient database
+    error inside the group is run again on its own afterwards; if the group itself fails to commit (nothing of it
+    is stored), every call is run again on its own."""
+    if len(fns) == 1 or db is None:
+        return [_run(fn) for fn in fns]
+    outcomes: list[tuple[bool, Any]] = []
+    alone: list[int] = []
+    try:
+        with db.batch():
+            for i, fn in enumerate(fns):
+                ok, value = _run(fn)
+                if not ok and isinstance(value, DBAPIError):
+                    alone.append(i)
+                outcomes.append((ok, value))
+    except Exception:
+        log.warning("group commit of %d store calls failed; running them one by one", len(fns), exc_info=True)
+        return [_run(fn) for fn in fns]
+    for i in alone:
+        outcomes[i] = _run(fns[i])
+    return outcomes
 
 
 @dataclass(slots=True)
@@ -55,37 +112,45 @@ def _settle(fut: asyncio.Future[Any], ok: bool, value: Any) -> None:
         fut.set_exception(value)
 
 
-def _room_error(exc: BaseException) -> BaseException:
-    if isinstance(exc, RoomError):
-        return exc
-    code = next((c for name, c in _CODES.items() if any(k.__name__ == name for k in type(exc).__mro__)), None)
-    if code is None:
-        return exc
-    err = RoomError(code, str(exc))
-    err.__cause__ = exc
-    return err
+def _answer(loop: asyncio.AbstractEventLoop, fut: asyncio.Future[Any], ok: bool, value: Any) -> None:
+    try:
+        loop.call_soon_threadsafe(_settle, fut, ok, value)
+    except RuntimeError:  # the loop is closed: nobody is waiting any more
+        pass
 
 
 class StoreGateway:
-    """Runs store calls on dedicated worker threads with group commit (``inline=True`` calls them directly, for
-    tools; ``group_commit=False`` runs one transaction per call)."""
+    """Runs store calls off the event loop with group commit: on worker threads, or in one store process
+    (``process=True``). ``inline=True`` calls them directly (tools); ``group_commit=False``: one transaction per
+    call."""
 
     def __init__(self, store: Any, *, inline: bool = False, workers: int = 1, group_commit: bool = True,
-                 max_batch: int = MAX_BATCH) -> None:
+                 max_batch: int = MAX_BATCH, process: bool = False) -> None:
         self.store = store
         self.inline = inline
         db = getattr(store, "_db", None)
+        self._group_commit = group_commit
         self._db = db if group_commit and hasattr(db, "batch") else None
         self.max_batch = max(1, max_batch)
-        self.batches = 0  # group commits of 2+ calls (statistics)
+        self.batches = 0  # group commits of 2+ calls (thread mode statistics)
         self.batched_calls = 0
         self._queue: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         self._threads: list[threading.Thread] = []
-        if not inline:
-            for i in range(max(1, workers)):
-                t = threading.Thread(target=self._work, name=f"room-store-{i}", daemon=True)
-                t.start()
-                self._threads.append(t)
+        self._process: _StoreProcess | None = None
+        self._closed = False
+        if inline:
+            return
+        if process:
+            self._process = _StoreProcess(str(store.url), self.max_batch if group_commit else 1)
+        n = 1 if process else max(1, workers)  # in process mode the thread only runs calls the process cannot
+        for i in range(n):
+            t = threading.Thread(target=self._work, name=f"room-store-{i}", daemon=True)
+            t.start()
+            self._threads.append(t)
+
+    @property
+    def uses_process(self) -> bool:
+        return self._process is not None
 
     async def call(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         if self.inline:
@@ -96,12 +161,33 @@ class StoreGateway:
                 if err is exc:
                     raise
                 raise err from exc
-        if not self._threads:
+        if self._closed:
             raise RoomError("store_closed", "the room's store gateway is closed")
         loop = asyncio.get_running_loop()
         fut: asyncio.Future[T] = loop.create_future()
-        self._queue.put(_Job(lambda: fn(*args, **kwargs), loop, fut))
-        return await fut
+        address = self._address(fn) if self._process is not None else None
+        if address is not None:
+            assert self._process is not None
+            self._process.submit(address[0], address[1], args, kwargs, loop, fut)
+        else:
+            self._queue.put(_Job(lambda: fn(*args, **kwargs), loop, fut))
+        try:
+            return await fut
+        except Exception as exc:
+            err = _room_error(exc)
+            if err is exc:
+                raise
+            raise err from exc
+
+    def _address(self, fn: Callable[..., Any]) -> tuple[str, str] | None:
+        owner = getattr(fn, "__self__", None)
+        name = getattr(fn, "__name__", None)
+        if owner is None or not isinstance(name, str) or name.startswith("_"):
+            return None
+        for service in SERVICES:
+            if getattr(self.store, service, None) is owner:
+                return service, name
+        return None
 
     # ------------------------------------------------------------------ worker threads
     def _work(self) -> None:
@@ -120,60 +206,170 @@ class StoreGateway:
                     stop = True
                     break
                 jobs.append(more)
-            if len(jobs) == 1 or self._db is None:
-                for j in jobs:
-                    self._answer(j, *self._run(j))
-            else:
-                self._run_batch(jobs)
+            outcomes = run_group(self._db, [j.fn for j in jobs])
+            if len(jobs) > 1 and self._db is not None:
+                self.batches += 1
+                self.batched_calls += len(jobs)
+            for j, (ok, value) in zip(jobs, outcomes, strict=True):
+                _answer(j.loop, j.future, ok, value)
             if stop:
                 return
-
-    @staticmethod
-    def _run(job: _Job) -> tuple[bool, Any]:
-        try:
-            return True, job.fn()
-        except Exception as exc:
-            return False, _room_error(exc)
-
-    @staticmethod
-    def _answer(job: _Job, ok: bool, value: Any) -> None:
-        try:
-            job.loop.call_soon_threadsafe(_settle, job.future, ok, value)
-        except RuntimeError:  # the loop is closed: nobody is waiting any more
-            pass
-
-    def _run_batch(self, jobs: list[_Job]) -> None:
-        """One transaction for all ``jobs``, one savepoint each; answers only after the commit."""
-        assert self._db is not None
-        outcomes: list[tuple[bool, Any]] = []
-        alone: list[int] = []  # calls that hit a transient database error: re-run on their own afterwards
-        try:
-            with self._db.batch():
-                for i, job in enumerate(jobs):
-                    ok, value = self._run(job)
-                    if not ok and isinstance(value, DBAPIError):
-                        alone.append(i)
-                    outcomes.append((ok, value))
-        except Exception:
-            # the commit (or the batch itself) failed: nothing of it is stored; run every call on its own
-            log.warning("group commit of %d store calls failed; running them one by one", len(jobs), exc_info=True)
-            for job in jobs:
-                self._answer(job, *self._run(job))
-            return
-        self.batches += 1
-        self.batched_calls += len(jobs)
-        for i in alone:
-            outcomes[i] = self._run(jobs[i])
-        for job, (ok, value) in zip(jobs, outcomes, strict=True):
-            self._answer(job, ok, value)
 
     @property
     def ledger(self) -> Any:
         return self.store.ledger
 
     def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
         threads, self._threads = self._threads, []
         for _ in threads:
             self._queue.put(None)
         for t in threads:
             t.join()
+        if self._process is not None:
+            self._process.close()
+
+
+# ---------------------------------------------------------------------------------------------- store process
+
+class _StoreProcess:
+    """One child process with its own ``Store(url)``; requests and answers go over a pipe. A reader thread here
+    hands each answer to the waiting coroutine's loop. If the child dies, the calls in flight fail and the next
+    call starts a new child."""
+
+    def __init__(self, url: str, max_batch: int) -> None:
+        self.url = url
+        self.max_batch = max_batch
+        self._ids = itertools.count(1)
+        self._send_lock = threading.Lock()
+        self._pending: dict[int, tuple[asyncio.AbstractEventLoop, asyncio.Future[Any]]] = {}
+        self._conn: Any = None
+        self._proc: Any = None
+        self._closing = False
+        self._start()
+
+    def _start(self) -> None:
+        ctx = multiprocessing.get_context("spawn")  # never fork a process that runs an event loop and threads
+        parent, child = ctx.Pipe()
+        proc = ctx.Process(target=store_process_main, args=(child, self.url, self.max_batch), daemon=True,
+                           name="riverboat-store")
+        proc.start()
+        child.close()
+        self._conn, self._proc = parent, proc
+        reader = threading.Thread(target=self._read, args=(parent,), name="room-store-reader", daemon=True)
+        reader.start()
+
+    def submit(self, service: str, method: str, args: tuple[Any, ...], kwargs: dict[str, Any],
+               loop: asyncio.AbstractEventLoop, fut: asyncio.Future[Any]) -> None:
+        with self._send_lock:
+            if self._proc is None or not self._proc.is_alive():
+                log.error("store process is gone; starting a new one")
+                self._start()
+            rid = next(self._ids)
+            self._pending[rid] = (loop, fut)
+            try:
+                self._conn.send((rid, service, method, args, kwargs))
+            except Exception as exc:
+                self._pending.pop(rid, None)
+                _answer(loop, fut, False, RoomError("store_unavailable", f"store process: {exc}"))
+
+    def _read(self, conn: Any) -> None:
+        while True:
+            try:
+                rid, ok, value = conn.recv()
+            except (EOFError, OSError):
+                break
+            except Exception as exc:  # an answer that could not be unpickled: fail that call only if we can tell
+                log.error("unreadable answer from the store process: %r", exc)
+                continue
+            waiter = self._pending.pop(rid, None)
+            if waiter is not None:
+                _answer(waiter[0], waiter[1], ok, value)
+        with self._send_lock:
+            if self._conn is conn:
+                pending, self._pending = self._pending, {}
+                for loop, fut in pending.values():
+                    _answer(loop, fut, False, RoomError("store_unavailable", "the store process stopped"))
+                if not self._closing:
+                    log.error("the store process stopped unexpectedly")
+
+    def close(self) -> None:
+        with self._send_lock:
+            self._closing = True
+            try:
+                self._conn.send(None)
+            except Exception:
+                pass
+        self._proc.join(timeout=30)
+        if self._proc.is_alive():  # pragma: no cover - a stuck child
+            self._proc.terminate()
+            self._proc.join(timeout=5)
+        self._conn.close()
+
+
+def store_process_main(conn: Any, url: str, max_batch: int) -> None:
+    """Body of the store process: serve calls in arrival order, grouped like the thread workers, until the parent
+    says stop or goes away. Ctrl-C is for the parent (it stops the room, which still needs the store)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    from riverboat.store import Store
+
+    store = Store(url)
+    db = getattr(store, "_db", None) if max_batch > 1 else None
+    try:
+        while True:
+            try:
+                first = conn.recv()
+            except (EOFError, OSError):
+                return
+            if first is None:
+                return
+            msgs = [first]
+            stop = False
+            while len(msgs) < max_batch and conn.poll():
+                try:
+                    more = conn.recv()
+                except (EOFError, OSError):
+                    stop = True
+                    break
+                if more is None:
+                    stop = True
+                    break
+                msgs.append(more)
+            fns = [_bind(store, service, method, args, kwargs) for _rid, service, method, args, kwargs in msgs]
+            outcomes = run_group(db, fns)
+            for (rid, *_), (ok, value) in zip(msgs, outcomes, strict=True):
+                if not ok:
+                    value = _portable(value)
+                try:
+                    conn.send((rid, ok, value))
+                except (pickle.PicklingError, TypeError, AttributeError) as exc:
+                    conn.send((rid, False, RuntimeError(f"unpicklable store answer: {exc}")))
+                except (EOFError, OSError):
+                    return
+            if stop:
+                return
+    finally:
+        store.dispose()
+
+
+def _portable(exc: BaseException) -> BaseException:
+    """The exception itself if it survives a pickle round trip (every store error does), else a RuntimeError
+    with its text (e.g. a database driver's error)."""
+    try:
+        pickle.loads(pickle.dumps(exc))
+    except Exception:
+        return RuntimeError(f"{type(exc).__name__}: {exc}")
+    return exc
+
+
+def _bind(store: Any, service: str, method: str, args: tuple[Any, ...], kwargs: dict[str, Any]
+          ) -> Callable[[], Any]:
+    if service not in SERVICES or method.startswith("_"):
+        def refuse() -> Any:
+            raise RuntimeError(f"the store process does not serve {service}.{method}")
+        return refuse
+    fn = getattr(getattr(store, service), method)
+    return lambda: fn(*args, **kwargs)

@@ -24,6 +24,7 @@ from riverboat.room.rake import get_schedule, load_schedules
 from riverboat.room.settings import STRUCTURES, SpeedSpec, TableSettings, TableSpec
 from riverboat.room.speed import SpeedPool
 from riverboat.room.table import Table, stakes_for
+from riverboat.store.db import is_memory_url
 
 log = logging.getLogger("riverboat.room")
 Sink = Callable[[dict[str, Any]], Awaitable[None]]
@@ -42,13 +43,18 @@ class Room:
         aai_per_24h: int = 2,
         store_inline: bool = False,
         store_workers: int | None = None,
+        store_process: bool = False,
     ) -> None:
         self.store = store
         self.clock: Clock = clock if clock is not None else RealClock()
         self.rng: RandomSource = rng if rng is not None else secrets.SystemRandom()
         url = str(getattr(store, "url", ""))
         workers = store_workers if store_workers is not None else (4 if url.startswith("postgresql") else 1)
-        self.gateway = StoreGateway(store, inline=store_inline, workers=workers)
+        # store_process: the store's work runs in a child process (off this process's GIL); needs a database that
+        # two processes can open (a file or PostgreSQL, not an in-memory SQLite)
+        in_memory = not url or is_memory_url(url)
+        self.gateway = StoreGateway(store, inline=store_inline, workers=workers,
+                                    process=store_process and not store_inline and not in_memory)
         self._aliases: dict[int, str | None] = {}
         self.aai = AaiAllowance(aai_per_24h)
         self.cash_out_on_crash = cash_out_on_crash
@@ -57,6 +63,7 @@ class Room:
         self._player_tables: dict[int, set[str]] = {}
         self._sinks: dict[int, Sink] = {}
         self._outbox: dict[int, asyncio.Queue[dict[str, Any]]] = {}
+        self._immediate: dict[int, Callable[[dict[str, Any]], None]] = {}
         self._senders: dict[int, asyncio.Task[None]] = {}
         self._disconnected: set[int] = set()
         self._started = False
@@ -276,16 +283,27 @@ class Room:
     def is_connected(self, player_id: int) -> bool:
         return player_id not in self._disconnected
 
-    def attach(self, player_id: int, sink: Sink) -> None:
-        """(Re)connect a player: messages go to ``sink``; every table of theirs sends the full view."""
+    def attach(self, player_id: int, sink: Sink, *, immediate: Callable[[dict[str, Any]], None] | None = None
+               ) -> None:
+        """(Re)connect a player: messages go to ``sink``; every table of theirs sends the full view.
+
+        ``immediate`` (optional): a synchronous, non-blocking callable that takes each message in order at the
+        moment the room produces it (the server's connection queues it for its socket writer). Given, it replaces
+        the per-player queue and delivery task (and ``sink`` is not called): one hand-off less per message."""
         old = self._senders.pop(player_id, None)
         if old is not None:
             old.cancel()
         self._sinks[player_id] = sink
         self._disconnected.discard(player_id)
-        queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-        self._outbox[player_id] = queue
-        self._senders[player_id] = asyncio.get_running_loop().create_task(self._deliver(player_id, sink, queue))
+        if immediate is not None:
+            self._outbox.pop(player_id, None)
+            self._immediate[player_id] = immediate
+        else:
+            self._immediate.pop(player_id, None)
+            queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+            self._outbox[player_id] = queue
+            self._senders[player_id] = asyncio.get_running_loop().create_task(
+                self._deliver(player_id, sink, queue))
         for tid in self.tables_of(player_id):
             table = self.tables.get(tid)
             if table is not None:
@@ -301,6 +319,7 @@ class Room:
             task.cancel()
         self._sinks.pop(player_id, None)
         self._outbox.pop(player_id, None)
+        self._immediate.pop(player_id, None)
         self._disconnected.add(player_id)
         for tid in self.tables_of(player_id):
             table = self.tables.get(tid)
@@ -311,6 +330,13 @@ class Room:
                 pool.actor.post(functools.partial(pool.disconnected, player_id))
 
     def send(self, player_id: int, message: dict[str, Any]) -> None:
+        immediate = self._immediate.get(player_id)
+        if immediate is not None:
+            try:
+                immediate(message)
+            except Exception:
+                log.exception("delivery to player %s failed", player_id)
+            return
         queue = self._outbox.get(player_id)
         if queue is not None:
             queue.put_nowait(message)

@@ -9,7 +9,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import orjson
+
+from .protocol import PROTOCOL_VERSION
 from .ratelimit import Rate, RateLimiter
+
+_ORJSON_OPTIONS = orjson.OPT_NON_STR_KEYS
+
+
+def encode_frame(frame: dict[str, Any], default: Callable[[Any], Any] | None = None) -> str:
+    """One server frame as compact JSON text (orjson; non-string keys become strings, as with ``json``)."""
+    return orjson.dumps(frame, default=default, option=_ORJSON_OPTIONS).decode()
 
 if TYPE_CHECKING:
     from .ws import Connection
@@ -54,6 +64,9 @@ class Hub:
         self.connections: dict[Any, Connection] = {}
         self.anonymous: set[Connection] = set()
         self.aliases: dict[Any, str | None] = {}  # player id -> public alias (R-ALIAS-1), filled on demand
+        # room message (by identity) -> its encoded frame, for the rest of this loop iteration: a public event is
+        # one dict shared by all its recipients, so it is named and encoded once, not once per player
+        self._encoded: dict[int, tuple[dict[str, Any], str]] = {}
 
     async def call_store(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """Run a synchronous store method in a worker thread (the store is synchronous SQLAlchemy)."""
@@ -87,6 +100,54 @@ class Hub:
             if isinstance(event, dict) and "player" in event and "alias" not in event:
                 return {**message, "event": {**event, "alias": await self.alias_of(event["player"])}}
         return message
+
+    def missing_aliases(self, message: dict[str, Any]) -> list[Any]:
+        """Player ids named in a room message whose alias is not cached yet (see :meth:`add_aliases`)."""
+        kind = message.get("type")
+        if kind == "table_state":
+            view = message.get("view")
+            seats = view.get("seats") if isinstance(view, dict) else None
+            if isinstance(seats, list):
+                return [s["player"] for s in seats
+                        if isinstance(s, dict) and "player" in s and "alias" not in s and s["player"] not in self.aliases]
+        elif kind == "event":
+            event = message.get("event")
+            if isinstance(event, dict) and "player" in event and "alias" not in event \
+                    and event["player"] not in self.aliases:
+                return [event["player"]]
+        return []
+
+    def add_aliases_now(self, message: dict[str, Any]) -> dict[str, Any]:
+        """:meth:`add_aliases` without waiting: every alias it needs must be cached (:meth:`missing_aliases`)."""
+        kind = message.get("type")
+        if kind == "table_state":
+            view = message.get("view")
+            seats = view.get("seats") if isinstance(view, dict) else None
+            if isinstance(view, dict) and isinstance(seats, list):
+                named = [{**seat, "alias": self.aliases.get(seat["player"])}
+                         if isinstance(seat, dict) and "player" in seat and "alias" not in seat else seat
+                         for seat in seats]
+                return {**message, "view": {**view, "seats": named}}
+        elif kind == "event":
+            event = message.get("event")
+            if isinstance(event, dict) and "player" in event and "alias" not in event:
+                return {**message, "event": {**event, "alias": self.aliases.get(event["player"])}}
+        return message
+
+    def encode_room_message(self, message: dict[str, Any], default: Callable[[Any], Any] | None = None) -> str:
+        """The frame text of a room message, named with aliases (all cached) and tagged with the protocol version;
+        encoded once per message object per loop iteration, however many players receive it."""
+        key = id(message)
+        hit = self._encoded.get(key)
+        if hit is not None and hit[0] is message:
+            return hit[1]
+        named = self.add_aliases_now(message)
+        text = encode_frame(named if "v" in named else {"v": PROTOCOL_VERSION, **named}, default)
+        if message.get("type") != "table_state":  # views are per player: never shared, not worth caching
+            if not self._encoded:
+                asyncio.get_running_loop().call_soon(self._encoded.clear)
+            self._encoded[key] = (message, text)
+        return text
 
     async def notify_all(self, frame: dict[str, Any]) -> None:
         for conn in [*self.connections.values(), *self.anonymous]:

@@ -6,13 +6,15 @@ Used by ``riverboat serve``. Bots live in a higher layer, so they are plugged in
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from .demo import DEMO_TABLES, load_tables, open_tables
+from .gcpace import GcPacer
 from .hub import ServerConfig
 from .ratelimit import Rate
 from .runner import serve
@@ -34,6 +36,18 @@ class LaunchOptions:
     log_level: str = "warning"
 
 
+def run_loop(main: Coroutine[Any, Any, None]) -> None:
+    """``asyncio.run(main)`` on uvloop when it is installed (uvicorn[standard] brings it): the server's event loop
+    then spends far less time per socket write and wake-up than the stdlib selector loop."""
+    try:
+        import uvloop
+    except ImportError:  # pragma: no cover - uvloop is not available on every platform
+        asyncio.run(main)
+        return
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        runner.run(main)
+
+
 StartedHook = Callable[[str, Any, list[tuple[str, dict[str, Any]]]], Awaitable[None]]
 
 
@@ -49,7 +63,9 @@ async def launch(
 
     store = Store(options.database_url)
     store.upgrade()
-    room = Room(store, clock=RealClock())
+    # The store's ORM work runs in its own process so that it never holds this process's GIL (docs/performance.md,
+    # "Server under load"); an in-memory database cannot be shared, so it stays on a thread there.
+    room = Room(store, clock=RealClock(), store_process=True)
     config = ServerConfig(
         signup_play_chips=options.signup_play_chips,
         login_rate=Rate(burst=20, per_second=options.login_rate),
@@ -63,8 +79,10 @@ async def launch(
     elif options.demo:
         entries = [dict(e) for e in DEMO_TABLES]
     await room.start()
+    pacer = GcPacer()
     try:
         opened = await open_tables(room, entries)
+        pacer.start()  # after the tables exist: they are frozen with the rest of the start-up heap
 
         async def on_started(base_url: str) -> None:
             if started is not None and options.bots:
@@ -74,6 +92,7 @@ async def launch(
         await serve(store, room, host=options.host, port=options.port, config=config, on_started=on_started,
                     on_exit=stopping, log_level=options.log_level)
     finally:
+        pacer.stop()
         await room.stop()
         store.dispose()
         echo("Riverboat stopped: unfinished hands voided and refunded, table stacks returned to the balances.")

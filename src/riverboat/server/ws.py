@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import json
 import logging
-from typing import Any
+from typing import Any, Union
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
@@ -19,7 +19,7 @@ from riverboat.room.errors import RoomError
 from riverboat.store.errors import AuthError, StoreError
 
 from . import protocol
-from .hub import Hub
+from .hub import Hub, encode_frame
 from .ratelimit import RateLimiter
 from .rest import jsonable, lobby_payload, player_id_of
 
@@ -27,6 +27,9 @@ log = logging.getLogger(__name__)
 
 _CLOSE = None  # queue sentinel
 MAX_BATCH = 64  # frames per batch message
+# A queued frame: its text, or (for a room message naming a player whose alias is not cached yet) the task that
+# looks the alias up and encodes it; the writer sends them in queue order either way.
+_Item = Union[str, "asyncio.Task[str]", None]
 
 
 class Connection:
@@ -35,7 +38,7 @@ class Connection:
         self.ws = ws
         self.player_id: Any = None
         self.alias: str | None = None
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.queue: asyncio.Queue[_Item] = asyncio.Queue()
         self.limiter = RateLimiter(hub.config.frame_rate, hub.now, max_keys=1)
         self.closed = False
         self.batch = ws.query_params.get("batch") in ("1", "true")
@@ -47,14 +50,35 @@ class Connection:
         """Queue a server frame (non-blocking). Closes the connection if the client cannot keep up."""
         if self.closed:
             return
+        if "v" not in frame:
+            frame = {"v": protocol.PROTOCOL_VERSION, **frame}
+        self._enqueue(encode_frame(frame, _default))
+
+    def _enqueue(self, item: str | asyncio.Task[str]) -> None:
         if self.queue.qsize() >= self.hub.config.send_queue_limit:
             log.warning("closing slow connection of player %s (%d frames queued)", self.player_id, self.queue.qsize())
             self.closed = True
+            if isinstance(item, asyncio.Task):
+                item.cancel()
             self.queue.put_nowait(_CLOSE)
             return
-        if "v" not in frame:
-            frame = {"v": protocol.PROTOCOL_VERSION, **frame}
-        self.queue.put_nowait(json.dumps(frame, separators=(",", ":"), default=_default))
+        self.queue.put_nowait(item)
+
+    def deliver(self, message: dict[str, Any]) -> None:
+        """The room's immediate sink for this player (``Room.attach(..., immediate=...)``): named with aliases and
+        encoded now (once per message for all its recipients, ``Hub.encode_room_message``) and queued for the
+        writer. Only a message naming a player whose alias is not cached yet waits for the store, in order."""
+        if self.closed:
+            return
+        if self.hub.missing_aliases(message):
+            self._enqueue(asyncio.ensure_future(self._named_later(message)))
+            return
+        self._enqueue(self.hub.encode_room_message(message, _default))
+
+    async def _named_later(self, message: dict[str, Any]) -> str:
+        for pid in self.hub.missing_aliases(message):
+            await self.hub.alias_of(pid)
+        return self.hub.encode_room_message(message, _default)
 
     async def sink(self, message: dict[str, Any]) -> None:
         """The room's sink for this player: table views, events and Speed Poker news (seats named by alias)."""
@@ -63,27 +87,45 @@ class Connection:
     def reply_error(self, code: str, message: str, ref: Any) -> None:
         self.push({"type": "error", "code": code, "message": message, "ref": ref})
 
+    @staticmethod
+    async def _text(item: str | asyncio.Task[str]) -> str | None:
+        if isinstance(item, str):
+            return item
+        try:
+            return await item
+        except asyncio.CancelledError:
+            return None
+        except Exception:  # pragma: no cover - an alias lookup that failed: the frame is dropped, not the socket
+            log.exception("could not prepare a frame")
+            return None
+
     async def _writer(self) -> None:
         try:
             stop = False
             while not stop:
-                text = await self.queue.get()
-                if text is _CLOSE:
+                item = await self.queue.get()
+                if item is _CLOSE:
                     break
+                text = await self._text(item)
                 if self.batch:
                     await asyncio.sleep(0)  # let the room finish relaying what this change produced
                 if self.batch and not self.queue.empty():
                     # frames are piling up: one message (one write) for all that are waiting
-                    texts = [text]
+                    texts = [text] if text is not None else []
                     while len(texts) < MAX_BATCH and not self.queue.empty():
                         more = self.queue.get_nowait()
                         if more is _CLOSE:
                             stop = True
                             break
-                        texts.append(more)
+                        more_text = await self._text(more)
+                        if more_text is not None:
+                            texts.append(more_text)
                     if len(texts) > 1:
                         text = '{"v":1,"type":"batch","frames":[' + ",".join(texts) + "]}"
-                await self.ws.send_text(text)
+                    else:
+                        text = texts[0] if texts else None
+                if text is not None:
+                    await self.ws.send_text(text)
         except (WebSocketDisconnect, RuntimeError, OSError):
             pass
         except asyncio.CancelledError:
@@ -152,7 +194,7 @@ class Connection:
         self.push({"type": "welcome", "protocol": protocol.PROTOCOL_VERSION, "player_id": pid, "alias": self.alias,
                    "server": "riverboat", "ref": ref})
         # Attaching (again) is the room's reconnect: it pushes a table_state for each of the player's tables.
-        self.hub.room.attach(pid, self.sink)
+        self.hub.room.attach(pid, self.sink, immediate=self.deliver)
         self._attached = True
 
     # ------------------------------------------------------------------------------------------- incoming
@@ -230,7 +272,7 @@ class Connection:
         if kind == "leave_speed":
             return await room.leave_speed(pid, frame.pool)
         if kind == "resync":
-            room.attach(pid, self.sink)
+            room.attach(pid, self.sink, immediate=self.deliver)
             return None
         raise AssertionError(f"unhandled frame type {kind}")  # parse_client_frame only returns known types
 
