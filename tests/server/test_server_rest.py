@@ -65,6 +65,9 @@ def test_register_validates_and_refuses_duplicates_without_changing_anything(htt
     assert http.post("/api/register", content=b"{not json").json()["error"]["code"] == "bad_json"
     short = http.post("/api/register", json={"username": "shorty", "password": "123"})
     assert short.status_code == 422 and short.json()["error"]["code"] == "invalid"
+    assert short.json()["error"]["message"] == "password: a password has at least 8 characters"
+    spaced = http.post("/api/register", json={"username": "two words", "password": "long-enough"})
+    assert spaced.status_code == 422 and "no spaces" in spaced.json()["error"]["message"]
     extra = http.post("/api/register", json={"username": "x_user", "password": "long-enough", "role": "admin"})
     assert extra.status_code == 422  # no role smuggling: unknown fields are refused
     assert http.post("/api/login", json={"username": "x_user", "password": "long-enough"}).status_code == 401

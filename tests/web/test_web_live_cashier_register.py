@@ -71,3 +71,21 @@ def test_r_wallet_cashier_shows_older_movements_page_by_page(new_page: Any, live
     assert page.locator("[data-testid='balance-PLAY']").inner_text() == f"{START_CHIPS + sum(range(31)):,}"
     times = page.locator("[data-testid='movements'] tbody tr td:nth-child(1)").all_inner_texts()
     assert all(re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d", t) for t in times), times[:3]
+
+
+def test_register_form_explains_a_bad_username_or_password_before_asking_the_server(new_page: Any,
+                                                                                      live_server: Any) -> None:
+    page = new_page()
+    requests: list[str] = []
+    page.on("request", lambda r: requests.append(r.url) if "/api/register" in r.url else None)
+    for username, password, words in (("two words", PASSWORD, "no spaces"), ("ab", PASSWORD, "3 to 32"),
+                                      (f"ok{uuid.uuid4().hex[:6]}", "short", "at least 8")):
+        page.goto(f"{live_server.url}/#/register")
+        page.fill("[data-testid='register-username']", username)
+        page.fill("[data-testid='register-password']", password)
+        page.fill("[data-testid='register-password2']", password)
+        page.click("form button[type='submit']")
+        error = page.locator("[data-testid='form-error']:not(:empty)")
+        error.wait_for()
+        assert words in error.inner_text()
+    assert requests == []  # refused in the form: nothing was sent

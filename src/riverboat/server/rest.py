@@ -129,7 +129,17 @@ async def parse_body(request: Request, model: type[BaseModel]) -> Any:
     except ValidationError as exc:
         first = exc.errors()[0]
         loc = ".".join(str(p) for p in first["loc"]) or "body"
-        raise ApiError(422, "invalid", f"{loc}: {first['msg']}") from None
+        message = _FRIENDLY.get((loc, first["type"]), first["msg"])
+        raise ApiError(422, "invalid", f"{loc}: {message}") from None
+
+
+# Clearer words than pydantic's for the mistakes people make in the register form.
+_FRIENDLY = {
+    ("username", "string_pattern_mismatch"): "use only letters, digits, '_', '.' and '-' (no spaces)",
+    ("username", "string_too_short"): "a username has at least 3 characters",
+    ("username", "string_too_long"): "a username has at most 32 characters",
+    ("password", "string_too_short"): "a password has at least 8 characters",
+}
 
 
 def _int_param(request: Request, name: str, default: int | None, low: int, high: int | None) -> int | None:

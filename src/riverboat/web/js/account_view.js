@@ -7,6 +7,8 @@ import { isFourColour, setFourColour } from "./cards.js";
 
 /** R-ALIAS-5: 4 to 16 letters a-z / A-Z and digits. */
 export const ALIAS_RE = /^[A-Za-z0-9]{4,16}$/;
+/** What POST /api/register accepts (server/schemas.py Username). */
+export const USERNAME_RE = /^[A-Za-z0-9_.-]{3,32}$/;
 
 function form(title, fields, submitLabel, onSubmit, footer) {
   const error = el("p", { class: "form-error", role: "alert", "data-testid": "form-error" });
@@ -44,6 +46,8 @@ export function renderRegister(root, ctx) {
     const username = String(data.get("username")).trim();
     const password = String(data.get("password"));
     if (!username) throw new Error("Choose a username.");
+    if (!USERNAME_RE.test(username)) throw new Error("A username is 3 to 32 letters, digits, '_', '.' or '-' (no spaces).");
+    if (password.length < 8) throw new Error("A password has at least 8 characters.");
     if (password !== String(data.get("password2"))) throw new Error("The two passwords differ.");
     await ctx.session.register(username, password);
     ctx.toast("Welcome to Riverboat!", "ok");
