@@ -176,7 +176,7 @@ async def client_worker() -> None:
 
 async def run_riverboat(n: int, duration: float, warmup: float, think: float, tmp: Path,
                         think_range: tuple[float, float] | None = None, batch: bool = True,
-                        client_procs: int = 1) -> dict[str, Any]:
+                        client_procs: int = 1, nice: int = 0) -> dict[str, Any]:
     db = tmp / f"load-{n}.sqlite3"
     url = f"sqlite:///{db}"
     t0 = time.perf_counter()
@@ -190,8 +190,9 @@ async def run_riverboat(n: int, duration: float, warmup: float, think: float, tm
     tables_file.write_text(json.dumps(tables))
     port = free_port()
     log = (tmp / f"server-{n}.log").open("wb")
+    prio = ["nice", "-n", str(nice)] if nice else []  # --nice: the processes under test ahead of other work
     proc = subprocess.Popen(
-        [sys.executable, "-c", "from riverboat.cli import main; main()", "serve", "--port", str(port),
+        [*prio, sys.executable, "-c", "from riverboat.cli import main; main()", "serve", "--port", str(port),
          "--database-url", url, "--tables", str(tables_file), "--no-bots", "--frame-rate", "1000"],
         stdout=log, stderr=subprocess.STDOUT, cwd=str(tmp))
     workers: list[asyncio.subprocess.Process] = []
@@ -204,7 +205,7 @@ async def run_riverboat(n: int, duration: float, warmup: float, think: float, tm
         t0 = time.perf_counter()
         for k in range(client_procs):
             w = await asyncio.create_subprocess_exec(
-                sys.executable, str(Path(__file__).resolve()), "--client-worker",
+                *prio, sys.executable, str(Path(__file__).resolve()), "--client-worker",
                 stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=2**28)
             assert w.stdin is not None
             # whole tables per process: each table's six bots live in one client process
@@ -246,7 +247,7 @@ async def run_riverboat(n: int, duration: float, warmup: float, think: float, tm
             "latency_samples": len(latencies), "server_cpu": round((own1 - own0) / elapsed, 2),
             "store_process_cpu": round((kids1 - kids0) / elapsed, 2),
             "client_cpu": [round(o["cpu"], 2) for o in outs], "batch": batch,
-            "load_avg_start": round(load0, 2), "load_avg_end": round(load1, 2),
+            "load_avg_start": round(load0, 2), "load_avg_end": round(load1, 2), "nice": nice,
         }
     finally:
         for w in workers:
@@ -260,9 +261,10 @@ async def run_riverboat(n: int, duration: float, warmup: float, think: float, tm
         log.close()
 
 
-async def run_echo_peer(n: int, interval: float, duration: float, warmup: float) -> dict[str, Any]:
+async def run_echo_peer(n: int, interval: float, duration: float, warmup: float, nice: int = 0) -> dict[str, Any]:
     port = free_port()
-    proc = subprocess.Popen([sys.executable, str(ROOT / "bench" / "echo_peer.py"), str(port)],
+    prio = ["nice", "-n", str(nice)] if nice else []
+    proc = subprocess.Popen([*prio, sys.executable, str(ROOT / "bench" / "echo_peer.py"), str(port)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         await asyncio.to_thread(wait_health, f"http://127.0.0.1:{port}/health", proc)
@@ -321,6 +323,9 @@ async def main() -> None:
                              "(e.g. --human 1 4)")
     parser.add_argument("--client-procs", type=int, default=1,
                         help="client processes the bots are split over (whole tables per process)")
+    parser.add_argument("--nice", type=int, default=0,
+                        help="run the server and client processes at this nice value (negative: ahead of the other "
+                             "work on a shared machine; needs root)")
     parser.add_argument("--no-peer", action="store_true", help="skip the echo peer")
     parser.add_argument("--no-batch", action="store_true", help="bots do not opt in to batch frames")
     parser.add_argument("--client-worker", action="store_true", help=argparse.SUPPRESS)
@@ -337,17 +342,17 @@ async def main() -> None:
     with tempfile.TemporaryDirectory(prefix="rb-load-", dir=args.db_dir) as tmp:
         for n in args.bots:
             rb = await run_riverboat(n, args.duration, args.warmup, args.think, Path(tmp), think_range=think_range,
-                                     batch=not args.no_batch, client_procs=args.client_procs)
+                                     batch=not args.no_batch, client_procs=args.client_procs, nice=args.nice)
             print(f"riverboat  bots={n:5d} tables={rb['tables']:4d} connected={rb['connected']:5d} "
                   f"seated in {rb['connect_s']:.0f} s hands/s={rb['hands_per_s']:7.1f} "
                   f"actions/s={rb['actions_per_s']:7.1f} p50={rb['latency_p50_ms']:7.1f} ms "
                   f"p99={rb['latency_p99_ms']:7.1f} ms server cpu={rb['server_cpu']:.2f}+{rb['store_process_cpu']:.2f} "
-                  f"client cpu={rb['client_cpu']} load={rb['load_avg_start']}-{rb['load_avg_end']}", flush=True)
+                  f"client cpu={rb['client_cpu']} load={rb['load_avg_start']}-{rb['load_avg_end']} nice={args.nice}", flush=True)
             results["riverboat"].append(rb)
             if args.no_peer:
                 continue
             per_bot_interval = n / rb["actions_per_s"] if rb["actions_per_s"] else args.think
-            peer = await run_echo_peer(n, per_bot_interval, args.duration, args.warmup)
+            peer = await run_echo_peer(n, per_bot_interval, args.duration, args.warmup, nice=args.nice)
             print(f"echo peer  clients={n:5d} msgs/s={peer['messages_per_s']:7.1f} "
                   f"p50={peer['rtt_p50_ms']:6.2f} ms p99={peer['rtt_p99_ms']:6.2f} ms "
                   f"server cpu={peer['server_cpu']:.2f}", flush=True)
