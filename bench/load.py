@@ -352,7 +352,7 @@ async def main() -> None:
             if args.no_peer:
                 continue
             per_bot_interval = n / rb["actions_per_s"] if rb["actions_per_s"] else args.think
-            peer = await run_echo_peer(n, per_bot_interval, args.duration, args.warmup, nice=args.nice)
+            peer = await run_echo_peer(n, per_bot_interval, args.duration, min(args.warmup, 5.0), nice=args.nice)
             print(f"echo peer  clients={n:5d} msgs/s={peer['messages_per_s']:7.1f} "
                   f"p50={peer['rtt_p50_ms']:6.2f} ms p99={peer['rtt_p99_ms']:6.2f} ms "
                   f"server cpu={peer['server_cpu']:.2f}", flush=True)

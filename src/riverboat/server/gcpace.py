@@ -27,7 +27,7 @@ log = logging.getLogger(__name__)
 
 
 class GcPacer:
-    def __init__(self, *, young_every: float = 20.0, full_every: float = 1800.0) -> None:
+    def __init__(self, *, young_every: float = 5.0, full_every: float = 1800.0) -> None:
         self.young_every = young_every
         self.full_every = full_every
         self.pauses: list[float] = []  # seconds of the paced collections (most recent last, at most 100)
