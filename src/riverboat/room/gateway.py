@@ -248,7 +248,10 @@ class _StoreProcess:
         self._conn: Any = None
         self._proc: Any = None
         self._closing = False
+        self._outgoing: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._start()
+        self._sender = threading.Thread(target=self._send_loop, name="room-store-sender", daemon=True)
+        self._sender.start()
 
     def _start(self) -> None:
         ctx = multiprocessing.get_context("spawn")  # never fork a process that runs an event loop and threads
@@ -263,16 +266,28 @@ class _StoreProcess:
 
     def submit(self, service: str, method: str, args: tuple[Any, ...], kwargs: dict[str, Any],
                loop: asyncio.AbstractEventLoop, fut: asyncio.Future[Any]) -> None:
-        with self._send_lock:
-            if self._proc is None or not self._proc.is_alive():
-                log.error("store process is gone; starting a new one")
-                self._start()
-            rid = next(self._ids)
-            self._pending[rid] = (loop, fut)
+        """Queue one call (never blocks: the sender thread pickles and writes it, so a full pipe while the child
+        runs a large batch never stalls the event loop)."""
+        self._outgoing.put((service, method, args, kwargs, loop, fut))
+
+    def _send_loop(self) -> None:
+        while True:
+            item = self._outgoing.get()
+            if item is None:
+                return
+            service, method, args, kwargs, loop, fut = item
+            with self._send_lock:
+                if self._proc is None or not self._proc.is_alive():
+                    log.error("store process is gone; starting a new one")
+                    self._start()
+                rid = next(self._ids)
+                self._pending[rid] = (loop, fut)
+                conn = self._conn
             try:
-                self._conn.send((rid, service, method, args, kwargs))
+                conn.send((rid, service, method, args, kwargs))
             except Exception as exc:
-                self._pending.pop(rid, None)
+                with self._send_lock:
+                    self._pending.pop(rid, None)
                 _answer(loop, fut, False, RoomError("store_unavailable", f"store process: {exc}"))
 
     def _read(self, conn: Any) -> None:
@@ -296,6 +311,8 @@ class _StoreProcess:
                     log.error("the store process stopped unexpectedly")
 
     def close(self) -> None:
+        self._outgoing.put(None)
+        self._sender.join()
         with self._send_lock:
             self._closing = True
             try:
