@@ -2,10 +2,9 @@
 sit down after the page was opened appear, and their stacks and the dealer button move hand after hand while two
 bots play (issue #5 polish).
 
-The server sends no WebSocket table frames to spectators today (no client frame reaches ``Room.watch``;
-docs/findings/web.md #4), so the page refreshes the public table view over REST while the player is not seated
-and no live frame arrives. The test also counts the WebSocket table frames the spectator received, and prints it,
-so the day the server sends them the refresh can be checked to stand aside."""
+The page sends a ``watch`` frame for the table it shows, so the server streams the table's public frames to the
+spectator; the test checks that such WebSocket table frames arrived (the REST refresh is only a fallback for idle
+tables or a server without ``watch``)."""
 
 from __future__ import annotations
 
@@ -76,3 +75,4 @@ def test_spectator_sees_players_sit_and_the_hands_go_on(new_page: Any, live_serv
     live = [f for f in frames if isinstance(f, dict) and f.get("table") == table_id
             and f.get("type") in ("table_state", "event")]
     print(f"WebSocket table frames received by the spectator: {len(live)}")
+    assert any(f.get("type") == "event" for f in live), "the spectator received live table events"

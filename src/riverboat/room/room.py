@@ -27,6 +27,7 @@ from riverboat.room.table import Table, stakes_for
 from riverboat.store.db import is_memory_url
 
 log = logging.getLogger("riverboat.room")
+MAX_WATCHED = 20  # tables one player may watch as a spectator at a time
 Sink = Callable[[dict[str, Any]], Awaitable[None]]
 
 
@@ -61,6 +62,7 @@ class Room:
         self.tables: dict[str, Table] = {}
         self.pools: dict[str, SpeedPool] = {}
         self._player_tables: dict[int, set[str]] = {}
+        self._watching: dict[int, set[str]] = {}  # player -> tables they watch as a spectator
         self._sinks: dict[int, Sink] = {}
         self._outbox: dict[int, asyncio.Queue[dict[str, Any]]] = {}
         self._immediate: dict[int, Callable[[dict[str, Any]], None]] = {}
@@ -213,8 +215,26 @@ class Room:
         return await table.actor.submit(lambda: table.top_up(player_id, amount))
 
     async def watch(self, player_id: int, table_id: str) -> dict[str, Any]:
+        """Watch a table as a spectator (public frames only); at most ``MAX_WATCHED`` tables at a time."""
         table = self._table(table_id)
+        watched = self._watching.setdefault(player_id, set())
+        if table_id not in watched and len(watched) >= MAX_WATCHED:
+            raise RoomError("too_many_watched", f"a player may watch at most {MAX_WATCHED} tables at a time")
+        watched.add(table_id)
         return await table.actor.submit(lambda: table.watch(player_id))
+
+    async def unwatch(self, player_id: int, table_id: str) -> dict[str, Any]:
+        table = self._table(table_id)
+        watched = self._watching.get(player_id)
+        if watched is not None:
+            watched.discard(table_id)
+            if not watched:
+                del self._watching[player_id]
+        return await table.actor.submit(lambda: table.unwatch(player_id))
+
+    def watched_by(self, player_id: int) -> list[str]:
+        """Tables the player watches as a spectator (and that still exist)."""
+        return sorted(t for t in self._watching.get(player_id, ()) if t in self.tables)
 
     # ------------------------------------------------------------------ Speed Poker
     async def open_speed_pool(self, spec: SpeedSpec) -> str:
@@ -308,6 +328,11 @@ class Room:
             table = self.tables.get(tid)
             if table is not None:
                 table.actor.post(functools.partial(table.reconnected, player_id))
+        seated = set(self.tables_of(player_id))
+        for tid in self.watched_by(player_id):  # a spectator gets the view of the tables they watch again
+            if tid not in seated:
+                table = self.tables[tid]
+                table.actor.post(functools.partial(table.watch, player_id))
         for pool in self.pools.values():
             if pool.has_player(player_id):
                 pool.actor.post(functools.partial(pool.reconnected, player_id))
@@ -325,6 +350,11 @@ class Room:
             table = self.tables.get(tid)
             if table is not None:
                 table.actor.post(functools.partial(table.disconnected, player_id))
+        seated = set(self.tables_of(player_id))
+        for tid in self.watched_by(player_id):  # no frames to a gone spectator; attach() resumes watching
+            if tid not in seated:
+                table = self.tables[tid]
+                table.actor.post(functools.partial(table.unwatch, player_id))
         for pool in self.pools.values():
             if pool.has_player(player_id):
                 pool.actor.post(functools.partial(pool.disconnected, player_id))

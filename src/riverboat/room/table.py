@@ -454,9 +454,14 @@ class Table:
             self.send_state(player_id)
 
     async def watch(self, player_id: int) -> dict[str, Any]:
+        """A spectator: the public view now, then every public frame of the table (``audience``)."""
         self.watchers.add(player_id)
         self.send_state(player_id)
         return {"table": self.id, "watching": True}
+
+    async def unwatch(self, player_id: int) -> dict[str, Any]:
+        self.watchers.discard(player_id)
+        return {"table": self.id, "watching": False}
 
     # ------------------------------------------------------------------ money out
     async def _cash_out(self, st: SeatState) -> int:

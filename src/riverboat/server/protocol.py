@@ -149,6 +149,23 @@ class LeaveSpeedFrame(_ClientFrame):
     pool: TableRef
 
 
+class WatchFrame(_ClientFrame):
+    """Watch a table without sitting (a spectator): the ack carries nothing secret; from then on the connection
+    receives the table's public ``table_state`` and events (never a face-down card, R-GEN-5) until ``unwatch``,
+    sitting down (then as a player), or the table closes. After a reconnect the watched tables send their view
+    again, as seated tables do."""
+
+    type: Literal["watch"]
+    table: TableRef
+
+
+class UnwatchFrame(_ClientFrame):
+    """Stop watching a table."""
+
+    type: Literal["unwatch"]
+    table: TableRef
+
+
 class ResyncFrame(_ClientFrame):
     """Ask the server to send the full current ``table_state`` of every table the player is seated at again."""
 
@@ -168,6 +185,8 @@ ClientFrame = Annotated[
     | JoinSpeedFrame
     | FastFoldFrame
     | LeaveSpeedFrame
+    | WatchFrame
+    | UnwatchFrame
     | ResyncFrame,
     Field(discriminator="type"),
 ]
@@ -185,6 +204,8 @@ CLIENT_FRAME_TYPES: tuple[str, ...] = (
     "join_speed",
     "fast_fold",
     "leave_speed",
+    "watch",
+    "unwatch",
     "resync",
 )
 #: Frame types accepted before the connection is authenticated.

@@ -271,6 +271,10 @@ class Connection:
             return await room.fast_fold(pid, frame.pool)
         if kind == "leave_speed":
             return await room.leave_speed(pid, frame.pool)
+        if kind == "watch":
+            return await room.watch(pid, frame.table)
+        if kind == "unwatch":
+            return await room.unwatch(pid, frame.table)
         if kind == "resync":
             room.attach(pid, self.sink, immediate=self.deliver)
             return None

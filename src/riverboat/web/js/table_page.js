@@ -62,18 +62,32 @@ export class TablePage {
     });
     this.unsubs.push(ctx.connection.on("table_state", (f) => this.onFrame(f)));
     this.unsubs.push(ctx.connection.on("event", (f) => this.onFrame(f)));
-    this.unsubs.push(ctx.connection.on("welcome", () => ctx.connection.send("resync").catch(() => {})));
+    this.unsubs.push(ctx.connection.on("welcome", () => {
+      ctx.connection.send("resync").catch(() => {});
+      this.watch();
+    }));
     this.useTable(tableId);
     this.lastLiveFrame = 0;
     this.liveFrames = 0;
     this.loadPublic();
-    // Spectators: the server sends table frames only to the players seated at a table (docs/findings/web.md #4),
-    // so while this player is not seated here and no live frame arrives, the public view is refreshed over REST.
+    // Spectators: the page watches the table (`watch` frame: public table frames while not seated). Should no live
+    // frame arrive for a while (an idle table, or a server without `watch`), the public view is re-read over REST.
     this.spectatorTimer = setInterval(() => this.refreshPublic(), SPECTATOR_REFRESH_MS);
-    if (ctx.connection.status === "online") ctx.connection.send("resync").catch(() => {});
+    if (ctx.connection.status === "online") {
+      ctx.connection.send("resync").catch(() => {});
+      this.watch();
+    }
+  }
+
+  /** Watch this table as a spectator (harmless when seated: a player gets each frame once). */
+  watch() {
+    this.ctx.connection.send("watch", { table: this.tableId }).catch(() => {});
   }
 
   destroy() {
+    if (this.ctx.connection.status === "online") {
+      this.ctx.connection.send("unwatch", { table: this.tableId }).catch(() => {});
+    }
     clearInterval(this.spectatorTimer);
     for (const off of this.unsubs) off();
     this.view.destroy();
