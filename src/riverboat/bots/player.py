@@ -19,6 +19,8 @@ from .client import ProtocolClient
 from .strategies import Decision, Move, Strategy, passive_move
 
 log = logging.getLogger(__name__)
+RATE_LIMIT_RETRIES = 8  # a move refused as ``rate_limited`` is sent again (the server kept the decision open)
+RATE_LIMIT_BACKOFF_S = 0.25
 
 
 def hand_view(view: dict[str, Any]) -> dict[str, Any] | None:
@@ -152,6 +154,11 @@ class Bot:
                 log.exception("strategy failed; playing passively")
                 move = passive_move(decision)
             reply = await self._send(table, move)
+            for _ in range(RATE_LIMIT_RETRIES):  # too fast for the server's frame limit: the decision still waits
+                if reply.get("type") != "error" or reply.get("code") != "rate_limited":
+                    break
+                await asyncio.sleep(RATE_LIMIT_BACKOFF_S)
+                reply = await self._send(table, move)
             if reply.get("type") == "error":
                 self._sent_at.pop(table, None)  # a refused action causes no broadcast: no latency sample
             if reply.get("type") == "error" and reply.get("code") not in ("not_your_turn",):
