@@ -9,6 +9,10 @@ Measured in one run:
 - ``room_speed``: a Speed Poker pool of 30 bots (5 hands at a time), the same policy plus random speed folds.
 - ``engine``: the same 6-max check/call hands played on bare :class:`riverboat.engine.Hand` objects (no room).
 - ``pokerkit`` (peer): 6-max NLHE check/call hands on PokerKit's ``State`` with its automations.
+- ``store_tables``: the room's store path alone under many tables: ``--tables`` tables (6 players each) each
+  recording and settling hands back to back (``start_hand`` + ``settle_hand`` with a PHH text and 25 events) through
+  :class:`riverboat.room.gateway.StoreGateway`: one transaction per call (as before issue #5), with group commit on
+  a thread, and with group commit in a store process (what ``riverboat serve`` uses).
 
 The store lives in /dev/shm when it exists (``--disk`` puts it on disk: then fsync cost dominates). The last line
 is one JSON object with every figure.
@@ -128,6 +132,43 @@ async def room_speed(hands: int, disk: bool) -> float:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+async def store_tables(tables: int, hands: int, disk: bool, *, group_commit: bool, process: bool) -> float:
+    """Hands settled per second by ``tables`` tables at once through the room's store gateway (store work only)."""
+    from riverboat.room.gateway import StoreGateway
+
+    store, folder = make_store(disk)
+    try:
+        with store._db.batch():
+            ids = players(store, 6 * tables, 10**7)
+            for i, pid in enumerate(ids):
+                store.ledger.buy_in(pid, f"T{i // 6}", 10**5, f"bench-bi-{pid}")
+        gate = StoreGateway(store, group_commit=group_commit, process=process)
+        events = [{"kind": "action", "seat": i % 6, "action": "call", "amount": 10, "visible_to": None}
+                  for i in range(25)]
+        phh = "variant = 'NT'\n" + "actions = [" + ", ".join(f"'p{i % 6 + 1} cc'" for i in range(120)) + "]\n"
+
+        async def table(t: int) -> None:
+            seats = ids[6 * t: 6 * t + 6]
+            stacks = dict.fromkeys(seats, 10**5)
+            for h in range(hands):
+                hid = f"h{h}"
+                await gate.call(store.ledger.start_hand, f"T{t}", hid, dict(stacks), currency="EUR")
+                win, lose = seats[h % 6], seats[(h + 1) % 6]
+                await gate.call(store.ledger.settle_hand, f"T{t}", hid, {win: 50, lose: -50}, 0, phh, events)
+                stacks[win] += 50
+                stacks[lose] -= 50
+
+        try:
+            t0 = time.perf_counter()
+            await asyncio.gather(*(table(t) for t in range(tables)))
+            return tables * hands / (time.perf_counter() - t0)
+        finally:
+            gate.close()
+    finally:
+        store.dispose()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def engine_only(hands: int) -> float:
     game = get_game("holdem")
     rng = seeded_rng(4)
@@ -164,6 +205,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--hands", type=int, default=300, help="hands per room measurement")
     parser.add_argument("--peer-hands", type=int, default=300, help="hands for the engine and PokerKit runs")
     parser.add_argument("--disk", action="store_true", help="put the SQLite store on disk instead of /dev/shm")
+    parser.add_argument("--tables", type=int, default=100, help="tables for the store-throughput measurement")
+    parser.add_argument("--table-hands", type=int, default=10, help="hands per table there")
     args = parser.parse_args(argv)
     cash = asyncio.run(room_cash(args.hands, args.disk))
     print(f"room, cash table (6-max NLHE, SQLite): {cash:,.1f} hands/s")
@@ -173,6 +216,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     print(f"bare engine (same hands, no room):     {eng:,.1f} hands/s")
     pk = pokerkit_peer(args.peer_hands)
     print(f"PokerKit State (peer, check/call):     {pk:,.1f} hands/s")
+    stores = {}
+    for label, gc_on, proc in (("one_txn_per_call", False, False), ("group_commit_thread", True, False),
+                               ("group_commit_process", True, True)):
+        stores[label] = round(asyncio.run(store_tables(args.tables, args.table_hands, args.disk,
+                                                       group_commit=gc_on, process=proc)), 1)
+        print(f"store only, {args.tables} tables at once, {label}: {stores[label]:,.1f} hands settled/s")
     out = {
         "hands": args.hands,
         "store": "disk" if args.disk else "/dev/shm",
@@ -182,6 +231,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "pokerkit_hands_per_s": round(pk, 1),
         "room_cash_vs_pokerkit": round(cash / pk, 2),
         "room_speed_vs_pokerkit": round(speed / pk, 2),
+        "store_tables": args.tables,
+        "store_hands_per_s": stores,
     }
     print(json.dumps(out))
     return out
