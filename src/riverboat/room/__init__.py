@@ -52,6 +52,8 @@ Public API (stable; additive changes only)::
 
     room.attach(player_id, sink)        # sink: async callable(dict). Attaching (again) = (re)connect: the player
                                         # immediately gets {"type": "table_state", ...} for each of their tables
+    room.attach(player_id, sink, immediate=fn)   # fn: sync, non-blocking callable(dict) given each message as it
+                                        # is produced, in order, instead of the sink (the server's connection)
     room.detach(player_id)              # disconnect: R-DISC timers (30 s reconnect window); cash tables sit out
 
 Every command raises ``RoomError(code, message)`` on bad input and changes nothing. Codes: ``no_table``,
