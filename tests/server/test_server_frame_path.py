@@ -90,30 +90,30 @@ async def test_r_alias_1_unknown_alias_is_looked_up_without_reordering_frames(tm
 
 
 async def test_gc_pacer_still_reclaims_cyclic_garbage() -> None:
-    """The pacer takes full collections off the automatic schedule but must not leak: cycles created after a
-    freeze are reclaimed by the next paced collection, and cycles that were frozen while alive by the periodic
-    full one."""
+    """The pacer takes full collections off the automatic schedule but must not leak: a cycle that dies young is
+    reclaimed by the (still automatic) young collections, and a cycle that was frozen while alive by the periodic
+    full collection."""
 
     class Node:
         def __init__(self) -> None:
             self.me = self
 
-    pacer = GcPacer(young_every=3600, full_every=3600)
+    pacer = GcPacer(freeze_every=3600, full_every=3600)
     pacer.start()
     try:
         assert gc.get_threshold()[2] >= 10**9
         young = Node()
         young_ref = weakref.ref(young)
         del young
-        pacer._collect(full=False)
+        gc.collect(1)  # what the automatic young collections do
         assert young_ref() is None
         frozen = Node()
         frozen_ref = weakref.ref(frozen)
-        pacer._collect(full=False)  # alive now: frozen with the survivors
+        gc.freeze()  # what the pacer does every second: alive now, so frozen
         del frozen
-        pacer._collect(full=False)
+        gc.collect(1)
         assert frozen_ref() is not None  # frozen garbage waits for the full collection...
-        pacer._collect(full=True)
+        assert pacer.full_collection() >= 1
         assert frozen_ref() is None  # ...which reclaims it
     finally:
         pacer.stop()
