@@ -8,9 +8,11 @@ import random
 import pytest
 
 from riverboat.cards import parse_cards
-from riverboat.engine import AGGRESSIVE, Action, ActionKind, Hand, HandConfig, IllegalAction, Settings
+from riverboat.engine import Action, ActionKind, Hand, HandConfig, IllegalAction, Settings
 from riverboat.games import GAMES, Stakes, Structure, get_game
 from riverboat.history import dumps, hand_to_phh, loads, phh_fields, replay
+
+from .random_play import act_randomly
 
 K = ActionKind
 FL_STAKES = Stakes(small_blind=1, big_blind=2, small_bet=2, big_bet=4)
@@ -74,15 +76,7 @@ def _random_aai_hand(game, structure, n, seed) -> tuple[Hand, int]:
                 continue
             except IllegalAction:
                 pass
-        kind = rng.choice(sorted(la.kinds))
-        if kind is K.DRAW:
-            mine = [int(c) for c in hand.cards[hand.seats.index(la.seat)]]
-            hand.act(Action(la.seat, kind, cards=tuple(rng.sample(mine, rng.randint(0, min(la.max_discards, 5))))))
-        elif kind in AGGRESSIVE and kind is not K.STRADDLE:
-            amount = rng.choice(la.allowed_to) if la.allowed_to else rng.randint(la.min_to, la.max_to)
-            hand.act(Action(la.seat, kind, amount))
-        else:
-            hand.act(Action(la.seat, kind))
+        act_randomly(hand, la, rng)
     return hand, used
 
 

@@ -23,6 +23,8 @@ from riverboat.history import (
     user_code,
 )
 
+from .random_play import act_randomly
+
 K = ActionKind
 STAKES = Stakes(small_blind=1, big_blind=2, ante=1, bring_in=2, small_bet=4, big_bet=8, spread=(2, 2, 4, 6))
 CASES = [(gid, s) for gid, g in sorted(GAMES.items()) for s in g.structures]
@@ -36,15 +38,7 @@ def random_hand(game, structure, n, seed, settings=None, **kw) -> Hand:
                            deck=game.deck.shuffled(rng), settings=settings or Settings(), shuffle=rng.shuffle, **kw))
     while not hand.is_over:
         la = hand.legal_actions()
-        kind = rng.choice(sorted(la.kinds))
-        if kind is K.DRAW:
-            mine = [int(c) for c in hand.cards[hand.seats.index(la.seat)]]
-            hand.act(Action(la.seat, kind, cards=tuple(rng.sample(mine, rng.randint(0, min(la.max_discards, 5))))))
-        elif kind in AGGRESSIVE and kind is not K.STRADDLE:
-            amount = rng.choice(la.allowed_to) if la.allowed_to else rng.randint(la.min_to, la.max_to)
-            hand.act(Action(la.seat, kind, amount))
-        else:
-            hand.act(Action(la.seat, kind))
+        act_randomly(hand, la, rng)
     return hand
 
 
