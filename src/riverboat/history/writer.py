@@ -131,18 +131,13 @@ def phh_fields(hand: Hand, /, **extra: Any) -> dict[str, Any]:
         fields["finishing_stacks"] = [hand.result.stacks[s] for s in hand.seats]
     if stakes.spread:
         fields["_spread"] = list(stakes.spread)
-    if cfg.dead_posts:
-        dead = [0] * n
-        for s, a in cfg.dead_posts.items():
-            if s in pos:
-                dead[pos[s]] = a
-        fields["_dead_posts"] = _phh_order(dead)
-    if cfg.live_posts:
-        live = [0] * n
-        for s, a in cfg.live_posts.items():
-            if s in pos:
-                live[pos[s]] = a
-        fields["_live_posts"] = _phh_order(live)
+    for key, posts in (("_dead_posts", cfg.dead_posts), ("_live_posts", cfg.live_posts)):
+        if posts:
+            per_position = [0] * n
+            for s, a in posts.items():
+                if s in pos:
+                    per_position[pos[s]] = a
+            fields[key] = _phh_order(per_position)
     fields["seats"] = list(hand.seats)
     fields.update(setting_fields(hand))
     for key, value in extra.items():
