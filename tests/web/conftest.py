@@ -319,13 +319,30 @@ class CallingBots:
             raise RuntimeError(f"bot could not join pool {pool_id}: {frame}")
 
     async def _play(self, ws: Any) -> None:
+        import asyncio
+
         counter = 0
+        sent: dict[int, dict[str, Any]] = {}  # acts not answered yet, by id
+
+        async def resend(act: dict[str, Any]) -> None:
+            await asyncio.sleep(0.25)
+            await ws.send(json.dumps(act))
+
         try:
             async for raw in ws:
                 frame = json.loads(raw)
                 ref = frame.get("ref")
                 if isinstance(ref, str) and ref in self._acks:
                     self._acks.pop(ref).set_result(frame)
+                    continue
+                if isinstance(ref, int) and ref in sent and frame.get("type") in ("ack", "error"):
+                    act = sent.pop(ref)
+                    if frame.get("type") == "error" and frame.get("code") == "rate_limited":
+                        # over the server's frame limit: the decision is still open, so send the move again
+                        act = {**act, "id": counter}
+                        sent[counter] = act
+                        counter += 1
+                        self.tasks.append(asyncio.ensure_future(resend(act)))
                     continue
                 if frame.get("type") == "speed" and frame.get("event") == "your_turn":
                     frame = {"table": frame["pool"], "view": {"hand": frame.get("view") or {}}}
@@ -342,6 +359,7 @@ class CallingBots:
                 act: dict[str, Any] = {"v": 1, "type": "act", "table": frame["table"], "kind": kind, "id": counter}
                 if kind == "complete":
                     act["amount"] = legal.get("min_to")
+                sent[counter] = act
                 counter += 1
                 await ws.send(json.dumps(act))
         except Exception as exc:  # noqa: BLE001 - reported by the tests through .errors

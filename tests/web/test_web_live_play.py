@@ -368,8 +368,9 @@ def test_r_speed_1_speed_fold_deals_a_new_hand_at_once(
     screenshot(page, "live_speed_poker")
     page.click("[data-testid='leave-table']")
     page.wait_for_selector("[data-testid='lobby']")
-    # The stack comes back once the hands the player was dealt into are settled.
-    deadline = time.monotonic() + 60
+    # The stack comes back once the hands the player was dealt into are settled (allowing for one decision of the
+    # bots that only ends on the action timer and time bank, R-TIME-1/-2).
+    deadline = time.monotonic() + 120
     while True:
         balance = balance_in_cashier(page)
         cash_outs = movement_amounts(page, "cash out")
