@@ -153,25 +153,19 @@ class StoreGateway:
         return self._process is not None
 
     async def call(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        if self.inline:
-            try:
-                return fn(*args, **kwargs)
-            except Exception as exc:
-                err = _room_error(exc)
-                if err is exc:
-                    raise
-                raise err from exc
-        if self._closed:
-            raise RoomError("store_closed", "the room's store gateway is closed")
-        loop = asyncio.get_running_loop()
-        fut: asyncio.Future[T] = loop.create_future()
-        address = self._address(fn) if self._process is not None else None
-        if address is not None:
-            assert self._process is not None
-            self._process.submit(address[0], address[1], args, kwargs, loop, fut)
-        else:
-            self._queue.put(_Job(lambda: fn(*args, **kwargs), loop, fut))
         try:
+            if self.inline:
+                return fn(*args, **kwargs)
+            if self._closed:
+                raise RoomError("store_closed", "the room's store gateway is closed")
+            loop = asyncio.get_running_loop()
+            fut: asyncio.Future[T] = loop.create_future()
+            address = self._address(fn) if self._process is not None else None
+            if address is not None:
+                assert self._process is not None
+                self._process.submit(address[0], address[1], args, kwargs, loop, fut)
+            else:
+                self._queue.put(_Job(lambda: fn(*args, **kwargs), loop, fut))
             return await fut
         except Exception as exc:
             err = _room_error(exc)
