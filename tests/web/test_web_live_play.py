@@ -369,14 +369,18 @@ def test_r_speed_1_speed_fold_deals_a_new_hand_at_once(
     page.click("[data-testid='leave-table']")
     page.wait_for_selector("[data-testid='lobby']")
     # The stack comes back once the hands the player was dealt into are settled (allowing for one decision of the
-    # bots that only ends on the action timer and time bank, R-TIME-1/-2).
+    # bots that only ends on the action timer and time bank, R-TIME-1/-2). Each look reloads the cashier and waits
+    # for its movements table (rendered with the balances from one fetch) before reading it.
     deadline = time.monotonic() + 120
+    page.goto(page.url.split("#")[0] + "#/cashier")
     while True:
-        balance = balance_in_cashier(page)
+        page.wait_for_selector("[data-testid='movements'] tbody tr", timeout=15_000)
+        balance = int(re.sub(r"[^0-9-]", "", page.locator("[data-testid='balance-PLAY']").inner_text()))
         cash_outs = movement_amounts(page, "cash out")
         if cash_outs or time.monotonic() > deadline:
             break
         page.wait_for_timeout(500)
+        page.reload()
     assert cash_outs, "no cash-out after leaving the pool"
     assert balance == START_CHIPS - buy_in + cash_outs[0]
     speed_frames = [f for f in recorder.frames if f.get("type") == "speed"]
