@@ -368,10 +368,10 @@ def test_r_speed_1_speed_fold_deals_a_new_hand_at_once(
     screenshot(page, "live_speed_poker")
     page.click("[data-testid='leave-table']")
     page.wait_for_selector("[data-testid='lobby']")
-    # The stack comes back once the hands the player was dealt into are settled (allowing for one decision of the
-    # bots that only ends on the action timer and time bank, R-TIME-1/-2). Each look reloads the cashier and waits
-    # for its movements table (rendered with the balances from one fetch) before reading it.
-    deadline = time.monotonic() + 120
+    # The stack comes back once the hands the player was dealt into are settled. Each look reloads the cashier and
+    # waits for its movements table (rendered with the balances from one fetch) before reading it: a read without
+    # that wait once found no cash-out although the store held it a second after the buy-in.
+    deadline = time.monotonic() + 60
     page.goto(page.url.split("#")[0] + "#/cashier")
     while True:
         page.wait_for_selector("[data-testid='movements'] tbody tr", timeout=15_000)
