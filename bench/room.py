@@ -111,7 +111,7 @@ async def room_speed(hands: int, disk: bool) -> float:
         await room.quiesce()
         t0 = time.perf_counter()
         while pool.hands_settled < hands:
-            todo = [(sh.key, sh.hand.to_act) for sh in pool.hands.values() if sh.hand.to_act is not None]
+            todo = [(sh.hand_id, sh.hand.to_act) for sh in pool.hands.values() if sh.hand.to_act is not None]
             if not todo:
                 await clock.advance(1)
                 continue

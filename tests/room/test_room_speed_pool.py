@@ -63,7 +63,7 @@ async def test_r_speed_30_bots_500_hands_no_waiting_fair_blinds_chips_conserved(
             if p not in pool.players and store.ledger.balance(p) >= 400:
                 await room.join_speed(p, pool_id, min(1000, store.ledger.balance(p)))
                 rejoins += 1
-        todo = [(sh.key, sh.hand.to_act) for sh in pool.hands.values() if sh.hand.to_act is not None]
+        todo = [(sh.hand_id, sh.hand.to_act) for sh in pool.hands.values() if sh.hand.to_act is not None]
         for key, seat in todo:
             sh = pool.hands.get(key)
             if sh is None or sh.hand.to_act != seat or seat is None:
@@ -134,10 +134,10 @@ async def test_r_speed_1_fast_fold_moves_the_player_to_a_new_hand_at_once(
     await room.fast_fold(mover, pool_id)  # a second free player: with the quitter, a new 2-player hand
     await clock.advance(spec.settings.get("speed_max_wait_seconds", 3.0))
     new = room.speed_view(quitter, pool_id)
-    assert new["hand"] is not None and new["hand"] != first.key
+    assert new["hand"] is not None and new["hand"] != first.hand_id
     assert "??" not in next(p for p in new["view"]["players"] if p["seat"] == new["seat"])["cards"]
     # the old hand folds the quitter when the turn comes
-    while first.key in pool.hands and first.hand.to_act is not None:
+    while first.hand_id in pool.hands and first.hand.to_act is not None:
         seat = first.hand.to_act
         assert seat != waiting_seat
         await room.speed_act(first.players[seat], pool_id, "fold" if first.hand.legal_actions().call else "check")

@@ -17,6 +17,9 @@ from enum import StrEnum
 from functools import cache
 from importlib import resources
 
+from riverboat.engine import RakeContext, RakeRule
+from riverboat.games import Stakes
+
 STRUCTURES = ("FL", "SL", "PL", "HPL", "NL")
 
 
@@ -175,3 +178,20 @@ def compute_rake(
     if play_money or not triggered:
         return 0
     return schedule.rake(structure, big_blind, players_dealt, pot_total)
+
+
+def rake_key(stakes: Stakes) -> int:
+    """The stake a rake row is chosen by (R-RAKE-3): the big blind, or the small bet of a game without blinds
+    (stud, fixed-limit tables without blinds)."""
+    return stakes.big_blind or stakes.small_bet
+
+
+def rake_rule(schedule: RakeSchedule, *, play_money: bool) -> RakeRule:
+    """The engine's rake hook for a table raked by ``schedule`` (every kind of raked table uses this one)."""
+
+    def rule(pot_total: int, ctx: RakeContext) -> int:
+        return compute_rake(schedule, structure=ctx.structure.value, big_blind=rake_key(ctx.stakes),
+                            players_dealt=ctx.players, pot_total=pot_total, triggered=ctx.trigger_reached,
+                            play_money=play_money)
+
+    return rule

@@ -17,13 +17,14 @@ from riverboat.engine import Hand, HandConfig
 from riverboat.games import Kind, Structure, get_game
 from riverboat.room.actor import Actor
 from riverboat.room.clock import Clock, FakeClock, RealClock
+from riverboat.room.deal import stakes_for
 from riverboat.room.disconnect import AaiAllowance
 from riverboat.room.errors import RoomError
 from riverboat.room.gateway import StoreGateway
-from riverboat.room.rake import get_schedule, load_schedules
+from riverboat.room.rake import get_schedule, load_schedules, rake_key
 from riverboat.room.settings import STRUCTURES, SpeedSpec, TableSettings, TableSpec
 from riverboat.room.speed import SpeedPool
-from riverboat.room.table import Table, stakes_for
+from riverboat.room.table import Table
 from riverboat.store.db import is_memory_url
 
 log = logging.getLogger("riverboat.room")
@@ -434,8 +435,7 @@ def validate_table_spec(spec: TableSpec) -> None:
             raise bad("blind games need positive blinds")
         if not spec.play_money:
             schedule = get_schedule(spec.rake)
-            key = stakes.big_blind or stakes.small_bet
-            if not schedule.covers(structure.value, key, spec.max_seats):
+            if not schedule.covers(structure.value, rake_key(stakes), spec.max_seats):
                 raise bad(f"the {spec.rake} rake table has no row for {structure.value} at these stakes (R-RAKE-5)")
         try:  # a dry run of the engine with these stakes
             Hand(HandConfig(game=game, structure=structure, stakes=stakes, seats=[0, 1], stacks=[10**6, 10**6],

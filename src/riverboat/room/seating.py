@@ -43,6 +43,20 @@ class SeatState:
             "missed_sb": self.missed_sb,
         }
 
+    def private(self) -> dict[str, Any]:
+        """What only the seated player sees about their seat (the view's ``you``)."""
+        return {
+            "seat": self.seat,
+            "stack": self.stack,
+            "timebank": round(self.timebank, 3),
+            "sitting_out": self.sitting_out,
+            "owes_bb": self.owes_bb,
+            "missed_sb": self.missed_sb,
+            "post_now": self.post_now,
+            "leaving": self.leaving,
+            "pending_top_up": self.pending_top_up,
+        }
+
 
 def check_int_amount(value: object, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):

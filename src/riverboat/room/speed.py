@@ -16,23 +16,23 @@ stack is the escrow minus what the player has committed in hands not yet settled
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from riverboat.engine import Action, ActionKind, Hand, HandConfig, IllegalAction, RakeContext
+from riverboat.engine import HandConfig
 from riverboat.engine import Settings as EngineSettings
 from riverboat.games import Structure, get_game
 from riverboat.room.actor import Actor
-from riverboat.room.clock import TimerHandle
+from riverboat.room.clock import Clock, TimerHandle
+from riverboat.room.deal import stakes_for
 from riverboat.room.errors import RoomError
-from riverboat.room.history_text import hand_history_text
-from riverboat.room.rake import compute_rake, get_schedule
+from riverboat.room.hand_driver import HandDriver, HandRules
+from riverboat.room.rake import get_schedule, rake_rule
 from riverboat.room.seating import check_buy_in
 from riverboat.room.settings import SpeedSpec, TableSettings
-from riverboat.room.table import SETTLE_RETRY_SECONDS, VOLUNTARY, TableHost, build_action, log, stakes_for
-from riverboat.room.timers import DecisionTimer, Phase, bank_used, on_expiry, refill
-from riverboat.room.timers import start_decision as new_decision
+from riverboat.room.settle import DeferredLedgerSettler
+from riverboat.room.table import TableHost
 
 
 @dataclass(slots=True)
@@ -54,20 +54,6 @@ class SpeedPlayer:
     max_hands_without_bb: int = 0
 
 
-@dataclass(slots=True)
-class SpeedHand:
-    key: str
-    hand: Hand
-    players: dict[int, int]  # seat -> player id
-    gone: set[int] = field(default_factory=set)  # seats that speed-folded or left: fold at their turn
-    has_bet: set[int] = field(default_factory=set)
-    decision: DecisionTimer | None = None
-    timer: TimerHandle | None = None
-    token: int = 0
-    sent: int = 0
-    recorded: bool = False  # start_hand done in the store
-
-
 class SpeedPool:
     def __init__(self, host: TableHost, pool_id: str, spec: SpeedSpec, settings: TableSettings) -> None:
         self.host = host
@@ -80,15 +66,22 @@ class SpeedPool:
         self.structure = Structure(spec.structure)
         self.stakes = stakes_for(self.table_spec, self.game, self.structure)
         self.rake_schedule = get_schedule("none" if spec.play_money else spec.rake)
+        self.settler = DeferredLedgerSettler(host.gateway, pool_id, spec.currency,
+                                             rake_rule(self.rake_schedule, play_money=spec.play_money), self._escrows)
+        self.rules = HandRules(settings, aai=host.aai, play_money=spec.play_money)
         self.players: dict[int, SpeedPlayer] = {}
         self.queue: list[int] = []
-        self.hands: dict[str, SpeedHand] = {}
+        self.hands: dict[str, HandDriver] = {}
         self.hand_no = 0
         self.hands_settled = 0
         self.rake_total = 0
         self._wait_timer: TimerHandle | None = None
         self.closed = False
         self.pots: list[int] = []
+
+    @property
+    def clock(self) -> Clock:
+        return self.host.clock
 
     @property
     def now(self) -> float:
@@ -103,20 +96,58 @@ class SpeedPool:
             raise RoomError("not_seated", f"player {player_id} is not in Speed Poker pool {self.id}")
         return p
 
+    def _current(self, p: SpeedPlayer) -> tuple[HandDriver, int] | None:
+        """The hand the player is live in and their seat there."""
+        driver = self.hands.get(p.current) if p.current else None
+        if driver is None:
+            return None
+        seat = driver.seat_of(p.player_id)
+        assert seat is not None
+        return driver, seat
+
     def available(self, p: SpeedPlayer) -> int:
         """Chips for a new hand: escrow minus commitments in unsettled hands (pending wins not counted)."""
         pending = 0
         for key, start in p.inflight.items():
-            sh = self.hands.get(key)
-            if sh is None:
+            driver = self.hands.get(key)
+            if driver is None:
                 continue
-            seat = next(s for s, pid in sh.players.items() if pid == p.player_id)
-            now_stack = sh.hand.stacks[sh.hand.seats.index(seat)]
+            hand = driver.hand
+            seat = driver.seat_of(p.player_id)
+            now_stack = hand.stacks[hand.seats.index(seat)]  # type: ignore[arg-type]
             pending += min(0, now_stack - start)
         return p.escrow + pending
 
+    def _escrows(self, driver: HandDriver) -> dict[int, int]:
+        return {pid: self.players[pid].escrow for pid in driver.players.values()}
+
     def _send(self, player_id: int, message: dict[str, Any]) -> None:
         self.host.send(player_id, message | {"pool": self.id})
+
+    # ------------------------------------------------------------------ HandHost (for the drivers)
+    def is_connected(self, player_id: int) -> bool:
+        return self.host.is_connected(player_id)
+
+    def send(self, player_id: int, message: dict[str, Any]) -> None:
+        self.host.send(player_id, message)
+
+    def participant(self, player_id: int) -> SpeedPlayer | None:
+        return self.players.get(player_id)
+
+    def audience(self, driver: HandDriver) -> Iterable[tuple[int, int | None]]:
+        """The hand's players, except those who speed-folded or left it and moved on."""
+        out: list[tuple[int, int | None]] = []
+        for seat, pid in driver.players.items():
+            p = self.players.get(pid)
+            if p is None or (seat in driver.gone and p.current != driver.hand_id):
+                continue
+            out.append((pid, seat))
+        return out
+
+    def on_turn(self, driver: HandDriver, seat: int, player_id: int) -> None:
+        timer = driver.decision
+        self._send(player_id, {"type": "speed", "event": "your_turn", "hand": driver.hand_id,
+                               "view": driver.view(seat), "timer": timer.to_dict(self.now) if timer else None})
 
     # ------------------------------------------------------------------ commands
     async def join(self, player_id: int, buy_in: object) -> dict[str, Any]:
@@ -131,76 +162,77 @@ class SpeedPool:
         p = SpeedPlayer(player_id, amount, timebank=self.settings.timebank_seconds)
         self.players[player_id] = p
         self._enqueue(p)
-        self._form_tables()
+        await self._form_tables()
         return {"pool": self.id, "stack": amount}
 
     async def act(self, player_id: int, kind: object, amount: object = None, cards: object = None
                   ) -> dict[str, Any]:
-        p = self._need(player_id)
-        sh = self.hands.get(p.current) if p.current else None
-        if sh is None:
+        current = self._current(self._need(player_id))
+        if current is None:
             raise RoomError("not_your_turn", "you are not in a hand in this pool")
-        seat = next(s for s, pid in sh.players.items() if pid == player_id)
-        if sh.hand.to_act != seat:
-            raise RoomError("not_your_turn", f"it is seat {sh.hand.to_act}'s turn, not yours (seat {seat})")
-        action = build_action(seat, kind, amount, cards)
-        self._apply(sh, action, manual=True)
-        return {"ok": True, "hand": sh.key}
+        driver, seat = current
+        driver.act(seat, kind, amount, cards)
+        return {"ok": True, "hand": driver.hand_id}
 
     async def fast_fold(self, player_id: int) -> dict[str, Any]:
         """R-SPEED-1: leave the hand at once and be dealt a new one; the old hand goes on with a fold."""
         p = self._need(player_id)
-        sh = self.hands.get(p.current) if p.current else None
-        if sh is None:
+        current = self._current(p)
+        if current is None:
             raise RoomError("not_in_hand", "you are not in a hand to speed-fold")
-        seat = next(s for s, pid in sh.players.items() if pid == player_id)
-        idx = sh.hand.seats.index(seat)
-        if sh.hand.folded[idx]:
+        driver, seat = current
+        idx = driver.hand.seats.index(seat)
+        if driver.hand.folded[idx]:
             raise RoomError("not_in_hand", "your hand is already folded")
-        if sh.hand.allin[idx]:
+        if driver.hand.allin[idx]:
             raise RoomError("illegal_action", "an all-in hand cannot be folded")
-        sh.gone.add(seat)
         p.current = None
-        self._send(player_id, {"type": "speed", "event": "fast_folded", "hand": sh.key})
-        if sh.hand.to_act == seat:
-            self._fold_gone(sh, seat)
+        self._send(player_id, {"type": "speed", "event": "fast_folded", "hand": driver.hand_id})
+        driver.abandon(seat)
         if not p.leaving and not p.away:
             self._enqueue(p)
-            self._form_tables()
-        return {"pool": self.id, "folded": sh.key}
+            await self._form_tables()
+        return {"pool": self.id, "folded": driver.hand_id}
 
     async def leave(self, player_id: int) -> dict[str, Any]:
         p = self._need(player_id)
         p.leaving = True
         if player_id in self.queue:
             self.queue.remove(player_id)
-        sh = self.hands.get(p.current) if p.current else None
-        if sh is not None:
-            seat = next(s for s, pid in sh.players.items() if pid == player_id)
-            idx = sh.hand.seats.index(seat)
-            if not sh.hand.folded[idx] and not sh.hand.allin[idx]:
-                sh.gone.add(seat)
-                if sh.hand.to_act == seat:
-                    self._fold_gone(sh, seat)
+        current = self._current(p)
+        if current is not None:
+            driver, seat = current
+            idx = driver.hand.seats.index(seat)
+            if not driver.hand.folded[idx] and not driver.hand.allin[idx]:
+                driver.abandon(seat)
         cashed = await self._maybe_cash_out(p)
         return {"pool": self.id, "pending": cashed is None, "cashed_out": cashed}
 
     async def disconnected(self, player_id: int) -> None:
+        """Not dealt new hands while away; in the hands they are in, the R-DISC-1 timers apply."""
         p = self.players.get(player_id)
         if p is None:
             return
         p.away = True
         if player_id in self.queue:
             self.queue.remove(player_id)
+        for key in p.inflight:
+            driver = self.hands.get(key)
+            if driver is not None:
+                driver.player_disconnected(player_id)
 
     async def reconnected(self, player_id: int) -> None:
         p = self.players.get(player_id)
         if p is None:
             return
         p.away = False
+        for key in p.inflight:
+            driver = self.hands.get(key)
+            if driver is not None:
+                driver.player_reconnected(player_id)
         if p.current is None and not p.leaving and player_id not in self.queue and self.available(p) > 0:
             self._enqueue(p)
-            self._form_tables()
+            await self._form_tables()
         self._send(player_id, {"type": "speed", "event": "state", "view": self.view_for(player_id)})
 
     # ------------------------------------------------------------------ queue and dealing
@@ -211,10 +243,10 @@ class SpeedPool:
         p.queued_hand_no = self.hand_no
         self.queue.append(p.player_id)
 
-    def _form_tables(self) -> None:
+    async def _form_tables(self) -> None:
         size = self.spec.table_size
         while len(self.queue) >= size:
-            self._deal(self.queue[:size])
+            await self._deal(self.queue[:size])
         if len(self.queue) >= 2:
             everyone_waiting = all(
                 pid in self.queue or pl.leaving or pl.away for pid, pl in self.players.items()
@@ -222,20 +254,18 @@ class SpeedPool:
             queued_at = self.players[self.queue[0]].queued_at
             waited = 0.0 if queued_at is None else self.now - queued_at
             if everyone_waiting or waited >= self.settings.speed_max_wait_seconds:
-                self._deal(self.queue[:size])
+                await self._deal(self.queue[:size])
             elif self._wait_timer is None:
                 delay = self.settings.speed_max_wait_seconds - waited
 
                 def fire() -> None:
                     self._wait_timer = None
-                    self.actor.post(self._recheck)
+                    self.actor.post(self._form_tables)
 
                 self._wait_timer = self.host.clock.call_later(delay, fire)
 
-    async def _recheck(self) -> None:
-        self._form_tables()
-
-    def _deal(self, chosen: list[int]) -> None:
+    def _take(self, chosen: list[int]) -> list[SpeedPlayer]:
+        """Take the chosen players off the queue; those without chips stay off it."""
         for pid in chosen:
             self.queue.remove(pid)
         players = [self.players[pid] for pid in chosen if self.available(self.players[pid]) > 0]
@@ -246,193 +276,88 @@ class SpeedPool:
         if len(players) < 2:
             for p in players:
                 self.queue.insert(0, p.player_id)
-            return
-        # blind fairness: longest without a big blind posts it, the next-longest the small blind
+            return []
+        return players
+
+    def _seating(self, players: list[SpeedPlayer], chosen: list[int]) -> tuple[dict[int, SpeedPlayer], int]:
+        """Blind fairness: the longest without a big blind posts it, the next-longest the small blind. Seats 0 and
+        1 are the blinds; returns the seating and the button."""
         order = sorted(players, key=lambda p: (-p.since_bb, chosen.index(p.player_id)))
         bb_p, sb_p, rest = order[0], order[1], order[2:]
         k = len(players)
-        if k == 2:
-            seating = {0: sb_p, 1: bb_p}
-            button, sb_seat, bb_seat = 0, 0, 1
-        else:
-            seating = {0: sb_p, 1: bb_p} | {2 + i: p for i, p in enumerate(rest)}
-            button, sb_seat, bb_seat = k - 1, 0, 1
+        seating = {0: sb_p, 1: bb_p} | {2 + i: p for i, p in enumerate(rest)}
+        return seating, 0 if k == 2 else k - 1
+
+    async def _deal(self, chosen: list[int]) -> None:
+        players = self._take(chosen)
+        if not players:
+            return
+        seating, button = self._seating(players, chosen)
         seats = sorted(seating)
         stacks = [self.available(seating[s]) for s in seats]
+        rng = self.host.rng
         config = HandConfig(
             game=self.game, structure=self.structure, stakes=self.stakes, seats=seats, stacks=stacks,
-            button=button, deck=self.game.deck.shuffled(self.host.rng),
+            button=button, deck=self.game.deck.shuffled(rng),
             settings=EngineSettings(straddle=False, run_it_twice=False),
-            blinds={sb_seat: self.stakes.small_blind, bb_seat: self.stakes.big_blind},
-            shuffle=lambda cards: self.host.rng.shuffle(cards), rake=self._rake_rule(),
+            blinds={0: self.stakes.small_blind, 1: self.stakes.big_blind}, shuffle=lambda cards: rng.shuffle(cards),
         )
-        hand = Hand(config)
+        key = f"{self.hand_no + 1}-{secrets.token_hex(4)}"
+        driver = HandDriver.deal(self, config, key, {s: seating[s].player_id for s in seats},
+                                 {"pool": self.id, "hand": key}, self.settler, self.rules)
+        await driver.open()
         self.hand_no += 1
-        key = f"{self.hand_no}-{secrets.token_hex(4)}"
-        sh = SpeedHand(key, hand, {s: seating[s].player_id for s in seats})
-        self.hands[key] = sh
-        for s in seats:
-            p = seating[s]
-            waited_hands = self.hand_no - 1 - p.queued_hand_no
-            p.max_hands_waited = max(p.max_hands_waited, waited_hands)
-            if p.queued_at is not None:
-                p.max_wait_seconds = max(p.max_wait_seconds, self.now - p.queued_at)
-            p.queued_at = None
-            p.current = key
-            p.inflight[key] = stacks[seats.index(s)]
-            p.hands_dealt += 1
-            p.since_bb += 1
-            p.max_hands_without_bb = max(p.max_hands_without_bb, p.since_bb - 1)
+        self.hands[key] = driver
+        for s, stack in zip(seats, stacks, strict=True):
+            self._dealt_in(seating[s], key, stack)
+        bb_p = seating[1]
         bb_p.since_bb = 0
         bb_p.big_blinds += 1
         for s in seats:
-            pid = seating[s].player_id
-            self._send(pid, {"type": "speed", "event": "dealt", "hand": key, "seat": s,
-                             "view": hand.view(s)})
-        self._after_change(sh)
+            self._send(seating[s].player_id, {"type": "speed", "event": "dealt", "hand": key, "seat": s,
+                                              "view": driver.view(s)})
+        driver.play()
 
-    def _rake_rule(self) -> Callable[[int, RakeContext], int]:
-        schedule = self.rake_schedule
-        play_money = self.spec.play_money
+    def _dealt_in(self, p: SpeedPlayer, key: str, stack: int) -> None:
+        """Fairness statistics (R-SPEED-2 reading) and the hand the player is now live in."""
+        waited_hands = self.hand_no - 1 - p.queued_hand_no
+        p.max_hands_waited = max(p.max_hands_waited, waited_hands)
+        if p.queued_at is not None:
+            p.max_wait_seconds = max(p.max_wait_seconds, self.now - p.queued_at)
+        p.queued_at = None
+        p.current = key
+        p.inflight[key] = stack
+        p.hands_dealt += 1
+        p.since_bb += 1
+        p.max_hands_without_bb = max(p.max_hands_without_bb, p.since_bb - 1)
 
-        def rule(pot_total: int, ctx: RakeContext) -> int:
-            return compute_rake(schedule, structure=ctx.structure.value, big_blind=ctx.stakes.big_blind,
-                                players_dealt=ctx.players, pot_total=pot_total, triggered=ctx.trigger_reached,
-                                play_money=play_money)
-
-        return rule
-
-    # ------------------------------------------------------------------ playing a hand
-    def _apply(self, sh: SpeedHand, action: Action, *, manual: bool) -> None:
-        try:
-            sh.hand.act(action)
-        except IllegalAction as exc:
-            raise RoomError("illegal_action", str(exc)) from None
-        if action.kind in VOLUNTARY:
-            sh.has_bet.add(action.seat)
-        if manual and sh.decision is not None and sh.decision.seat == action.seat:
-            p = self.players.get(sh.players[action.seat])
-            if p is not None:
-                p.timebank = max(0.0, p.timebank - bank_used(sh.decision, self.now))
-        self._after_change(sh)
-
-    def _fold_gone(self, sh: SpeedHand, seat: int) -> None:
-        kinds = sh.hand.legal_actions().kinds
-        kind = next(k for k in (ActionKind.FOLD, ActionKind.CHECK, ActionKind.STAND_PAT, ActionKind.RUN_ONCE,
-                                ActionKind.DECLINE_SPLIT) if k in kinds)
-        self._apply(sh, Action(seat, kind), manual=False)
-
-    def _after_change(self, sh: SpeedHand) -> None:
-        hand = sh.hand
-        new = hand.events[sh.sent :]
-        sh.sent = len(hand.events)
-        frames = [(ev, {"type": "event", "hand": sh.key, "event": ev.to_dict(), "pool": self.id}) for ev in new]
-        for seat, pid in sh.players.items():
-            if pid not in self.players or (seat in sh.gone and self.players[pid].current != sh.key):
-                continue
-            for ev, frame in frames:
-                if ev.visible(seat):
-                    self.host.send(pid, frame)
-        if sh.timer is not None:
-            sh.timer.cancel()
-            sh.timer = None
-        sh.decision = None
-        sh.token += 1
-        if hand.is_over:
-            self.actor.post(lambda: self._finish(sh))
-            return
-        actor_seat = hand.to_act
-        assert actor_seat is not None
-        seat = actor_seat
-        if seat in sh.gone:
-            self._fold_gone(sh, seat)
-            return
-        p = self.players[sh.players[seat]]
-        legal = hand.legal_actions()
-        sh.decision = new_decision(
-            self.settings, seat=seat, is_draw=ActionKind.STAND_PAT in legal.kinds, has_bet=seat in sh.has_bet,
-            connected=self.host.is_connected(p.player_id), now=self.now,
-        )
-        self._arm(sh)
-        self._send(p.player_id, {"type": "speed", "event": "your_turn", "hand": sh.key,
-                                 "view": hand.view(seat), "timer": sh.decision.to_dict(self.now)})
-
-    def _arm(self, sh: SpeedHand) -> None:
-        timer = sh.decision
-        if timer is None:
-            return
-        sh.token += 1
-        token = sh.token
-
-        async def fire() -> None:
-            await self._on_deadline(sh, token)
-
-        sh.timer = self.host.clock.call_later(timer.remaining(self.now), lambda: self.actor.post(fire))
-
-    async def _on_deadline(self, sh: SpeedHand, token: int) -> None:
-        timer = sh.decision
-        if token != sh.token or timer is None or sh.hand.is_over or sh.hand.to_act != timer.seat:
-            return
-        p = self.players[sh.players[timer.seat]]
-        connected = self.host.is_connected(p.player_id)
-        if on_expiry(timer, connected=connected, bank=p.timebank, now=self.now):
-            self._arm(sh)
-            return
-        if timer.phase is Phase.TIMEBANK:
-            p.timebank = 0.0
-        kinds = sh.hand.legal_actions().kinds
-        kind = next(k for k in (ActionKind.CHECK, ActionKind.FOLD, ActionKind.STAND_PAT, ActionKind.RUN_ONCE,
-                                ActionKind.DECLINE_SPLIT, ActionKind.BRING_IN) if k in kinds)
-        self._apply(sh, Action(timer.seat, kind), manual=False)
-
-    async def _finish(self, sh: SpeedHand) -> None:
-        if sh.key not in self.hands:
-            return
-        hand = sh.hand
-        result = hand.result
+    # ------------------------------------------------------------------ end of a hand
+    async def on_settled(self, driver: HandDriver) -> None:
+        result = driver.hand.result
         assert result is not None
-        ledger = self.host.gateway.ledger
-        changes = {sh.players[s]: net for s, net in result.net.items()}
-        start = {pid: self.players[pid].escrow for pid in sh.players.values()}
-        try:
-            if not sh.recorded:
-                await self.host.gateway.call(ledger.start_hand, self.id, sh.key, start, currency=self.spec.currency)
-                sh.recorded = True
-            await self.host.gateway.call(
-                ledger.settle_hand, self.id, sh.key, changes, result.rake,
-                hand_history_text(hand, self.id, sh.key, sh.players),
-                [e.to_dict() | {"visible_to": sorted(e.visible_to) if e.visible_to is not None else None}
-                 for e in hand.events],
-            )
-        except Exception:
-            log.exception("pool %s: settling hand %s failed; retrying in %s s", self.id, sh.key,
-                          SETTLE_RETRY_SECONDS)
-            self.host.clock.call_later(SETTLE_RETRY_SECONDS, lambda: self.actor.post(lambda: self._finish(sh)))
-            return
-        del self.hands[sh.key]
+        key = driver.hand_id
+        self.hands.pop(key, None)
         self.hands_settled += 1
         self.rake_total += result.rake
         self.pots.append(sum(p.amount for p in result.pots) + result.rake)
         del self.pots[:-50]
-        for pid in sh.players.values():
+        changes = {driver.players[s]: net for s, net in result.net.items()}
+        for pid in driver.players.values():
             p = self.players[pid]
             p.escrow += changes[pid]
-            p.inflight.pop(sh.key, None)
-            p.timebank = refill(self.settings, p.timebank)
-            if p.current == sh.key:
+            p.inflight.pop(key, None)
+            if p.current == key:
                 p.current = None
             if p.current is None and not p.leaving and not p.away and self.available(p) > 0:
                 self._enqueue(p)  # no-op for players already waiting
-            self._send(pid, {"type": "speed", "event": "hand_over", "hand": sh.key,
+            self._send(pid, {"type": "speed", "event": "hand_over", "hand": key,
                              "net": changes[pid], "stack": self.available(p)})
-        for pid in list(sh.players.values()):
+        for pid in list(driver.players.values()):
             maybe = self.players.get(pid)
-            if maybe is None:
-                continue
-            p = maybe
-            if p.leaving or (p.current is None and not p.inflight and self.available(p) <= 0):
-                await self._maybe_cash_out(p)
-        self._form_tables()
+            if maybe is not None and (maybe.leaving or (maybe.current is None and not maybe.inflight
+                                                        and self.available(maybe) <= 0)):
+                await self._maybe_cash_out(maybe)
+        await self._form_tables()
 
     async def _maybe_cash_out(self, p: SpeedPlayer) -> int | None:
         """Cash out once no unsettled hand holds the player's chips (the store refuses earlier)."""
@@ -462,9 +387,8 @@ class SpeedPool:
         self.closed = True
         if self._wait_timer is not None:
             self._wait_timer.cancel()
-        for sh in self.hands.values():
-            if sh.timer is not None:
-                sh.timer.cancel()
+        for driver in self.hands.values():
+            driver.close()
         self.hands.clear()
 
     # ------------------------------------------------------------------ views
@@ -472,18 +396,16 @@ class SpeedPool:
         p = self.players.get(player_id)
         if p is None:
             return {"pool": self.id, "joined": False}
-        sh = self.hands.get(p.current) if p.current else None
-        seat: int | None = None
-        if sh is not None:
-            seat = next((s for s, pid in sh.players.items() if pid == player_id), None)
+        driver = self.hands.get(p.current) if p.current else None
+        seat = driver.seat_of(player_id) if driver is not None else None
         return {
             "pool": self.id,
             "joined": True,
             "stack": self.available(p),
             "waiting": player_id in self.queue,
-            "hand": sh.key if sh else None,
+            "hand": driver.hand_id if driver else None,
             "seat": seat,
-            "view": sh.hand.view(seat) if sh else None,
+            "view": driver.view(seat) if driver else None,
         }
 
     def lobby_entry(self) -> dict[str, Any]:
