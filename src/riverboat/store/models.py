@@ -150,3 +150,73 @@ class Ticket(Base):
     tournament_id: Mapped[str | None] = mapped_column(String(128), nullable=True)  # None: any tournament
     status: Mapped[str] = mapped_column(String(16))  # issued | redeemed
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class TwisterGame(Base):
+    """A Twister-family tournament (R-TWIST, R-AOG, R-WILD): its type and, once spun, the drawn prize."""
+
+    __tablename__ = "twister_games"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[str] = mapped_column(String(128), unique=True)
+    kind: Mapped[str] = mapped_column(String(16))  # twister | aog | wild
+    currency: Mapped[str] = mapped_column(String(8))
+    buy_in: Mapped[int] = mapped_column(BigInteger)
+    table_name: Mapped[str] = mapped_column(String(64))  # the published prize table used
+    multiplier: Mapped[int | None] = mapped_column(Integer, nullable=True)  # None until the spin
+    prize: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    places: Mapped[Any] = mapped_column(JSON, nullable=True)  # prize per finishing place (R-TWIST-5), 1st first
+    spun_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class TwisterDraw(Base):
+    """The audit trail: every random draw of a Twister-family tournament with the value drawn, so the published
+    frequencies can be reproduced from the database. ``seq`` 0 is the prize spin; 1.. are the AoG jackpot
+    triggers, one per player."""
+
+    __tablename__ = "twister_draws"
+    __table_args__ = (UniqueConstraint("tournament_id", "seq", name="uq_twister_draw_seq"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[str] = mapped_column(String(128), index=True)
+    seq: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(16))  # twister | aog | wild | jackpot
+    table_name: Mapped[str] = mapped_column(String(64))  # prize table, or "aog-jackpot"
+    currency: Mapped[str] = mapped_column(String(8))
+    buy_in: Mapped[int] = mapped_column(BigInteger)
+    multiplier: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    random_value: Mapped[int] = mapped_column(BigInteger)
+    random_range: Mapped[int] = mapped_column(BigInteger)
+    deck_cycle: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    deck_position: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True)
+    tier: Mapped[str | None] = mapped_column(String(16), nullable=True)  # jackpot tier won, if any
+    tier_value: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    tier_range: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    amount: Mapped[int | None] = mapped_column(BigInteger, nullable=True)  # prize pool set / jackpot paid
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class TwisterDeck(Base):
+    """Where a Wild Twister prize deck stands (R-WILD-4): the cycle, the games drawn in it and the cards left per
+    multiplier. The future order is never stored: each game draws uniformly from the cards left."""
+
+    __tablename__ = "twister_decks"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    deck_key: Mapped[str] = mapped_column(String(64), unique=True)  # e.g. wild:EUR:50
+    cycle: Mapped[int] = mapped_column(Integer)
+    position: Mapped[int] = mapped_column(Integer)
+    remaining: Mapped[Any] = mapped_column(JSON)  # list of counts in the table's row order
+
+
+class TwisterJackpot(Base):
+    """Age of the Gods jackpot progress per currency (R-AOG-5): all stakes counted so far and what each tier has
+    received, so contributions stay exact in integer minor units (riverboat.twister.jackpot)."""
+
+    __tablename__ = "twister_jackpots"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    currency: Mapped[str] = mapped_column(String(8), unique=True)
+    stakes_total: Mapped[int] = mapped_column(BigInteger)
+    contributed: Mapped[Any] = mapped_column(JSON)  # list of minor units per tier, Power first

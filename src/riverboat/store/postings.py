@@ -48,6 +48,7 @@ ALLOWED_FLOWS: frozenset[tuple[str, str]] = frozenset(
         (TICKET, PRIZE), (TICKET, FEES), (PRIZE, TICKET), (FEES, TICKET), (EXTERNAL, TICKET),
         (EXTERNAL, PRIZE), (PRIZE, EXTERNAL),
         (PRIZE, JACKPOT), (JACKPOT, CASH), (JACKPOT, PLAY_BALANCE),
+        (PRIZE, FEES),  # a Twister's stakes above its drawn prize are the house's share (R-TWIST-8, issue #12)
     }
 )
 
@@ -106,6 +107,11 @@ class AccountKey:
     @staticmethod
     def fees(currency: str) -> AccountKey:
         return AccountKey(FEES, currency)
+
+    @staticmethod
+    def twister_house(currency: str) -> AccountKey:
+        """The house's share of Twister games: the stakes above each drawn prize (a ``fees`` account)."""
+        return AccountKey(FEES, currency, None, "twister")
 
     @staticmethod
     def prize(tournament_id: str, currency: str) -> AccountKey:

@@ -1,4 +1,5 @@
-"""The :class:`Store` facade: one engine, the services (accounts, aliases, ledger, tournaments, hands, movements)."""
+"""The :class:`Store` facade: one engine, the services (accounts, aliases, ledger, tournaments, twister, hands,
+movements)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from riverboat.store.hands import Hands
 from riverboat.store.ledger import Ledger
 from riverboat.store.movements import Movements
 from riverboat.store.tournaments import Tournaments
+from riverboat.store.twister import TwisterStore
 
 
 class Store:
@@ -37,6 +39,7 @@ class Store:
         self.aliases = Aliases(self._db)
         self.ledger = Ledger(self._db)
         self.tournaments = Tournaments(self._db)
+        self.twister = TwisterStore(self._db)
         self.hands = Hands(self._db)
         self.movements = Movements(self._db)
 

@@ -28,6 +28,14 @@ class TicketInfo:
     status: str
 
 
+def _ticket_valid_for(scope: str | None, tournament_id: str) -> bool:
+    """A ticket is valid anywhere (None), for one tournament, or for every id starting with the part of its
+    scope before a final ``*`` (Wild Twister tickets: ``twister:*``, R-WILD-1)."""
+    if scope is None or scope == tournament_id:
+        return True
+    return scope.endswith("*") and tournament_id.startswith(scope[:-1])
+
+
 class Tournaments:
     def __init__(self, db: Database) -> None:
         self._db = db
@@ -98,7 +106,7 @@ class Tournaments:
                 ticket = self._ticket(s, ticket_id)
                 if ticket.player_id != player_id or ticket.status != "issued":
                     raise InvalidRequest(f"ticket {ticket_id} is not an unused ticket of player {player_id}")
-                if ticket.tournament_id not in (None, tournament_id):
+                if not _ticket_valid_for(ticket.tournament_id, tournament_id):
                     raise InvalidRequest(f"ticket {ticket_id} is only valid for {ticket.tournament_id!r}")
                 if ticket.currency != t.currency or ticket.face_value != t.buy_in + t.fee:
                     raise InvalidRequest(
