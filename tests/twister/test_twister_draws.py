@@ -74,7 +74,7 @@ def test_chi_square_detects_a_table_off_by_one_point() -> None:
     rows[-1] = PrizeRow(2, "65.41", 65_410)
     weights = [r.weight for r in rows]
     wrong = PrizeTable("wrong", "twister", "-", "-", good.buy_ins, tuple(rows),
-                       tuple(sum(weights[:i + 1]) for i in range(len(weights))))
+                       tuple(sum(weights[:i + 1]) for i in range(len(weights))), good.multipliers)
     counts = sample_counts(wrong, N, random.Random(2026))
     _stat, _dof, p = chi_square(*_pooled(good, counts, N))
     assert p < 1e-9

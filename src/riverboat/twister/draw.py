@@ -21,8 +21,7 @@ from __future__ import annotations
 import bisect
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from riverboat.twister.errors import TwisterError
 from riverboat.twister.tables import PrizeTable
@@ -54,8 +53,7 @@ def uniform_below(rng: BitSource, n: int) -> int:
     return r
 
 
-@dataclass(frozen=True, slots=True)
-class Draw:
+class Draw(NamedTuple):
     """One prize draw, as stored for audit: the multiplier, the table used and the random value drawn."""
 
     table: str
@@ -87,12 +85,12 @@ def draw_multiplier(table: PrizeTable, rng: BitSource) -> Draw:
     """Spin a Twister or Age of the Gods prize (not for Wild Twister, which draws from its deck)."""
     if table.cycle_games is not None:
         raise TwisterError(f"table {table.name} is a prize deck: use draw_from_deck")
-    u = uniform_below(rng, table.total_weight)
-    return Draw(table.name, multiplier_at(table, u), u, table.total_weight)
+    total = table.cumulative[-1]
+    u = uniform_below(rng, total)
+    return Draw(table.name, table.multipliers[bisect.bisect_right(table.cumulative, u)], u, total)
 
 
-@dataclass(frozen=True, slots=True)
-class DeckState:
+class DeckState(NamedTuple):
     """Where a Wild Twister prize deck stands: which cycle, how many games drawn in it, cards left per row."""
 
     cycle: int
@@ -117,9 +115,12 @@ class DeckState:
 def draw_from_deck(table: PrizeTable, state: DeckState, rng: BitSource) -> tuple[Draw, DeckState]:
     """Take the next Wild Twister prize: a uniformly random card of those left in the cycle (a new full cycle
     once it is used up). Returns the draw and the deck's new state."""
-    if not any(state.remaining):
+    cycle_games = table.cycle_games
+    if cycle_games is None:
+        raise TwisterError(f"table {table.name} is not a prize deck")
+    if state.position >= cycle_games:
         state = DeckState.fresh(table, state.cycle + 1)
-    left = sum(state.remaining)
+    left = cycle_games - state.position  # == sum(state.remaining), checked by DeckState.check on load
     u = uniform_below(rng, left)
     i = index_at(state.remaining, u)
     remaining = state.remaining[:i] + (state.remaining[i] - 1,) + state.remaining[i + 1:]

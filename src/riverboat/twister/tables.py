@@ -40,15 +40,14 @@ class PrizeTable:
     buy_ins: tuple[int, ...]
     rows: tuple[PrizeRow, ...]  # highest multiplier first, as published
     cumulative: tuple[int, ...]  # running sums of the weights, in row order (the draw bisects it)
+    multipliers: tuple[int, ...]  # in row order
     cycle_games: int | None = None  # Wild Twister: games per deck cycle (R-WILD-4)
 
     @property
     def total_weight(self) -> int:
         return self.cumulative[-1]
 
-    @property
-    def multipliers(self) -> tuple[int, ...]:
-        return tuple(r.multiplier for r in self.rows)
+
 
     @property
     def published_total_percent(self) -> Decimal:
@@ -100,7 +99,7 @@ def load_tables() -> tuple[PrizeTable, ...]:
             raise TwisterError(f"unknown Twister kind {t['kind']!r} in prize_tables.json")
         cumulative = tuple(itertools.accumulate(weights))
         out.append(PrizeTable(t["name"], t["kind"], t["rule"], t["title"], tuple(t["buy_ins"]), rows, cumulative,
-                              cycle))
+                              tuple(r.multiplier for r in rows), cycle))
     return tuple(out)
 
 
