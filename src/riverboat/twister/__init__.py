@@ -1,7 +1,7 @@
 """The Twister family (RULES.md section 21): Twister, Age of the Gods Twister and Wild Twister, as pure code.
 
-Layer: beside ``riverboat.games`` (imports nothing of the room, the store or the server; the store and the room
-import it). What it holds:
+Layer: pure, between ``riverboat.engine`` and ``riverboat.store`` (it imports only the engine's action types;
+never the store, the room or the server, which import it). What it holds:
 
 * :mod:`~riverboat.twister.tables` - the published prize tables (``prize_tables.json``, R-TWIST-7, R-AOG-7,
   R-WILD-3) as exact integer weights (normalisation of R-TWIST-8 / R-AOG-8); ``table_for(kind, buy_in)``.
@@ -11,6 +11,9 @@ import it). What it holds:
 * :mod:`~riverboat.twister.jackpot` - the Age of the Gods jackpot: contributions in integer minor units and the
   trigger / tier draws (R-AOG-3..6, R-WALLET-9).
 * :mod:`~riverboat.twister.settings` - ``TwisterSettings`` (every CONFLICT a setting with its default).
+* :mod:`~riverboat.twister.structure` - the turbo blind structures (``structures.json``, 500 / 100 chips).
+* :mod:`~riverboat.twister.wild` - ``wild_action(legal)``: Wild Twister's automatic all-in (R-WILD-2).
+* :mod:`~riverboat.twister.events` - ``SpinEvent``: the ``twister_spin`` event shown before the first hand.
 
 The money (pool balancing, jackpot pools, Wild tickets) and the audit trail of every draw are in
 :mod:`riverboat.store.twister`. The figures and their derivations are in ``docs/twister.md``.
