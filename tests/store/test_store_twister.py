@@ -195,3 +195,22 @@ def test_audit_reproduces_every_stored_draw_and_catches_a_tampered_one(store: St
         d.multiplier = 1000 if d.multiplier != 1000 else 2
     with pytest.raises(LedgerCorrupt, match="twister:au0"):
         store.twister.audit()
+
+
+def test_concurrent_spins_draw_once_and_keep_the_jackpot_exact(store: Store) -> None:
+    """Impossible to lose money under concurrency: 8 threads spin the same AoG tournament at once -> one draw, one
+    result; 6 different AoG tournaments spun at once -> the shared jackpot progress counts every stake exactly
+    once (row lock on PostgreSQL, BEGIN IMMEDIATE on SQLite)."""
+    from .test_store_concurrency import _hammer
+
+    ps = _players(store, "conc", money=1_000_000)
+    for i in range(7):
+        _game(store, f"twister:conc{i}", "aog", 500, ps)
+    results, errors = _hammer(8, lambda _i: store.twister.spin("twister:conc0"))
+    assert errors == [] and len({(r.multiplier, r.random_value) for r in results}) == 1  # type: ignore[attr-defined]
+    assert len(store.twister.draws(tournament_id="twister:conc0")) == 4  # the spin + 3 jackpot triggers
+    results, errors = _hammer(6, lambda i: store.twister.spin(f"twister:conc{i + 1}"))
+    assert errors == [] and len(results) == 6
+    total, received = store.twister.jackpot_progress()
+    assert total == 7 * 3 * 500 and received == tier_totals(total, TwisterSettings())
+    assert store.ledger.total("EUR") == 0
