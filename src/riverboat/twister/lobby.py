@@ -21,10 +21,10 @@ def offer(settings: TwisterSettings | None = None) -> dict[str, Any]:
     types = []
     for kind in settings.enabled_kinds:
         threshold, split = settings.split_for(kind)
-        buy_ins = []
+        buy_ins: list[dict[str, Any]] = []
         for table in (t for t in load_tables() if t.kind == kind):
             for b in table.buy_ins:
-                prizes = []
+                prizes: list[dict[str, Any]] = []
                 for r in table.rows:
                     parts = split_prize(r.multiplier * b, threshold, split)
                     prizes.append({"multiplier": r.multiplier, "prize": r.multiplier * b,
@@ -32,5 +32,5 @@ def offer(settings: TwisterSettings | None = None) -> dict[str, Any]:
                                    "split": list(parts) if len(parts) > 1 else []})
                 buy_ins.append({"buy_in": b, "table": table.name, "prizes": prizes})
         types.append({"kind": kind, "title": TITLES[kind], "starting_chips": settings.starting_chips_for(kind),
-                      "ticket_prizes": kind == "wild", "buy_ins": sorted(buy_ins, key=lambda x: x["buy_in"])})
+                      "ticket_prizes": kind == "wild", "buy_ins": sorted(buy_ins, key=lambda x: int(x["buy_in"]))})
     return {"types": types}
