@@ -10,6 +10,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -119,8 +120,20 @@ class Tournament(Base):
     currency: Mapped[str] = mapped_column(String(8))
     buy_in: Mapped[int] = mapped_column(BigInteger)
     fee: Mapped[int] = mapped_column(BigInteger)
-    status: Mapped[str] = mapped_column(String(16))  # registering | running | finished | cancelled
+    # registering | running | finished | cancelled | interrupted
+    status: Mapped[str] = mapped_column(String(16))
     unregister_deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    name: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    kind: Mapped[str | None] = mapped_column(String(8), nullable=True)  # sng | mtt
+    spec: Mapped[Any] = mapped_column(JSON, nullable=True)  # the TournamentSpec (room) as JSON
+    state: Mapped[Any] = mapped_column(JSON, nullable=True)  # the director's checkpoint (level clock...)
+    guarantee: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    bounty: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")  # knockout part of buy_in
+    pool_id: Mapped[str | None] = mapped_column(String(128), nullable=True)  # flights: the Day 2 pool
+    overlay: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")  # paid by the house
+    created_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class TournamentEntry(Base):
@@ -130,11 +143,42 @@ class TournamentEntry(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     tournament_pk: Mapped[int] = mapped_column(ForeignKey("tournaments.id"))
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
-    status: Mapped[str] = mapped_column(String(16))  # registered | unregistered | refunded | disqualified
+    # registered | unregistered | refunded | disqualified | eliminated | won | advanced | compensated
+    status: Mapped[str] = mapped_column(String(16))
     ticket_id: Mapped[int | None] = mapped_column(ForeignKey("tickets.id"), nullable=True)
     # What the player paid in cash so far (entry, re-buys, add-ons); a ticket entry pays 0 here.
     paid_buy_in: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
     paid_fee: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    paid_bounty: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")  # part of paid_buy_in
+    entry_no: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # registration order
+    chips: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")  # after the last full hand
+    table_id: Mapped[str | None] = mapped_column(String(128), nullable=True)
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    place: Mapped[int | None] = mapped_column(Integer, nullable=True)  # best place of a shared range
+    place_to: Mapped[int | None] = mapped_column(Integer, nullable=True)  # last place of a shared range
+    prize: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    bounty: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")  # PKO: on the player's head
+    bounties_won: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    rebuys: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    addons: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    registered_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    eliminated_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class TournamentTable(Base):
+    """One table of a running tournament: what a restart needs to re-open it (R-SERVER-1, R-TOURN-INT)."""
+
+    __tablename__ = "tournament_tables"
+    __table_args__ = (UniqueConstraint("tournament_pk", "table_id", name="uq_ttable"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_pk: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), index=True)
+    table_id: Mapped[str] = mapped_column(String(128))
+    status: Mapped[str] = mapped_column(String(16))  # open | broken
+    button: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    big_blind: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    hands: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    elapsed: Mapped[float] = mapped_column(Float, default=0.0, server_default="0")  # level clock at the last hand
 
 
 class Ticket(Base):

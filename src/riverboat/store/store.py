@@ -17,6 +17,7 @@ from riverboat.store.db import make_engine, resolve_url
 from riverboat.store.hands import Hands
 from riverboat.store.ledger import Ledger
 from riverboat.store.movements import Movements
+from riverboat.store.tournament_play import TournamentPlay
 from riverboat.store.tournaments import Tournaments
 from riverboat.store.twister import TwisterStore
 
@@ -40,6 +41,7 @@ class Store:
         self.ledger = Ledger(self._db)
         self.tournaments = Tournaments(self._db)
         self.twister = TwisterStore(self._db)
+        self.tournament_play = TournamentPlay(self._db)
         self.hands = Hands(self._db)
         self.movements = Movements(self._db)
 

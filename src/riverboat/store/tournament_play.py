@@ -1,0 +1,434 @@
+"""What a running tournament keeps in the store: seating, stacks after every completed hand, eliminations with
+their prizes, bounties and tickets paid in the same transaction (R-TOURN-GEN-5, R-WALLET-6), balancing moves, the
+director's checkpoint, and the compensation of an interrupted tournament (R-TOURN-INT, R-WALLET-7).
+
+Tournament chips are not money: a hand moves no ledger entry; :meth:`TournamentPlay.hand_done` records the hand
+(PHH text and events, R-INTEG-8), every stack after it, the table's button and big blind, and the eliminations of
+that hand with every payment they trigger, all in ONE transaction, once per hand (a replay of the same hand changes
+nothing). A crash therefore leaves every stack as it was after the last completed hand (R-SERVER-1): the hand in
+progress was never written and the tournament resumes from :meth:`TournamentPlay.snapshot`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import bindparam, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from riverboat.store._tx import Database, aware, request_hash
+from riverboat.store.errors import InvalidRequest, NotFound
+from riverboat.store.models import Hand, HandPlayer, Ticket, Tournament, TournamentEntry, TournamentTable
+from riverboat.store.postings import AccountKey, check_amount, lock_accounts, post
+from riverboat.store.tournaments import bounty_key, close_pools, pool_key, refund_entry
+
+PAYMENT_KINDS = ("prize", "bounty", "ticket")
+
+
+@dataclass(frozen=True, slots=True)
+class Payment:
+    """Money an elimination (or the win) pays at once: a place ``prize`` from the prize pool, a knockout
+    ``bounty`` from the bounty pool, or a satellite ``ticket`` (non-cashable, R-TOURN-GEN-2) to ``ticket_for``."""
+
+    player_id: int
+    kind: str
+    amount: int
+    ticket_for: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Finish:
+    """A player's result: out on ``place`` (``place_to`` > ``place`` when equal stacks share places), or the win."""
+
+    player_id: int
+    place: int
+    place_to: int
+    won: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class HandCheckpoint:
+    table_id: str
+    hand_id: str
+    start_stacks: Mapping[int, int]  # player -> chips when the hand began (every player dealt in)
+    stacks: Mapping[int, int]  # player -> chips after it (0 for the eliminated)
+    phh: str = ""
+    events: Sequence[Mapping[str, Any]] = ()
+    button: int | None = None
+    big_blind: int | None = None
+    elapsed: float = 0.0  # the level clock (seconds of play) when the hand ended
+    finishes: Sequence[Finish] = ()
+    payments: Sequence[Payment] = ()
+    bounties: Mapping[int, int] = field(default_factory=dict)  # new bounty on a player's head (PKO)
+
+
+@dataclass(frozen=True, slots=True)
+class EntryRow:
+    player_id: int
+    entry_no: int
+    status: str
+    chips: int
+    table_id: str | None
+    seat: int | None
+    place: int | None
+    place_to: int | None
+    prize: int
+    bounty: int
+    bounties_won: int
+    rebuys: int
+    addons: int
+    paid_buy_in: int
+    paid_fee: int
+    ticket_id: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    table_id: str
+    status: str
+    button: int | None
+    big_blind: int | None
+    hands: int
+    elapsed: float
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    tournament_id: str
+    status: str
+    currency: str
+    buy_in: int
+    fee: int
+    spec: dict[str, Any] | None
+    state: dict[str, Any] | None
+    entries: list[EntryRow]
+    tables: list[TableRow]
+    prize_pool: int
+    bounty_pool: int
+    overlay: int
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryRow:
+    """One tournament of a player's history (R-TWIST-11: amount won, date, time, name)."""
+
+    tournament_id: str
+    name: str | None
+    kind: str | None
+    status: str
+    entry_status: str
+    place: int | None
+    place_to: int | None
+    prize: int
+    bounties_won: int
+    buy_in: int
+    fee: int
+    currency: str
+    started_at: datetime | None
+    finished_at: datetime | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"tournament": self.tournament_id, "name": self.name, "kind": self.kind, "status": self.status,
+                "entry": self.entry_status, "place": self.place, "place_to": self.place_to, "prize": self.prize,
+                "bounties": self.bounties_won, "buy_in": self.buy_in, "fee": self.fee, "currency": self.currency,
+                "started_at": self.started_at.isoformat() if self.started_at else None,
+                "finished_at": self.finished_at.isoformat() if self.finished_at else None}
+
+
+@dataclass(frozen=True, slots=True)
+class Award:
+    """Compensation of one remaining player (R-TOURN-INT): ``refund`` gives back every buy-in and fee the entry
+    paid (a ticket entry gets its ticket back); ``cash`` is paid from the prize pool on top."""
+
+    refund: bool
+    cash: int
+
+
+def _entry_row(e: TournamentEntry) -> EntryRow:
+    return EntryRow(e.player_id, e.entry_no, e.status, e.chips, e.table_id, e.seat, e.place, e.place_to, e.prize,
+                    e.bounty, e.bounties_won, e.rebuys, e.addons, e.paid_buy_in, e.paid_fee, e.ticket_id)
+
+
+class TournamentPlay:
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    @staticmethod
+    def _get(s: Session, tournament_id: str, *, lock: bool = False) -> Tournament:
+        q = select(Tournament).where(Tournament.tournament_id == tournament_id)
+        if lock:
+            q = q.with_for_update()
+        t = s.scalar(q)
+        if t is None:
+            raise NotFound(f"no tournament {tournament_id!r}")
+        return t
+
+    # ------------------------------------------------------------------ start and seating
+    def start(self, tournament_id: str, seating: Mapping[int, tuple[str, int]], chips: int,
+              state: dict[str, Any] | None = None) -> None:
+        """Registration closes (R-TOURN-REG-3) and every registered player is seated ``{player: (table, seat)}``
+        with ``chips`` (R-TOURN-REG-5: absent players too)."""
+        check_amount(chips, "chips")
+
+        def body(s: Session) -> None:
+            t = self._get(s, tournament_id, lock=True)
+            if t.status != "registering":
+                raise InvalidRequest(f"tournament {tournament_id!r} is {t.status}; it cannot start")
+            entries = {e.player_id: e for e in s.scalars(select(TournamentEntry).where(
+                TournamentEntry.tournament_pk == t.id, TournamentEntry.status == "registered"))}
+            if set(entries) != set(seating):
+                raise InvalidRequest("the seating must place exactly the registered players")
+            rows = [{"eid": entries[p].id, "tid": tb, "seat": seat, "chips": chips}
+                    for p, (tb, seat) in seating.items()]
+            self._seat_rows(s, rows)
+            for table_id in sorted({tb for tb, _ in seating.values()}):
+                s.add(TournamentTable(tournament_pk=t.id, table_id=table_id, status="open", hands=0, elapsed=0.0))
+            t.status, t.started_at, t.state = "running", self._db.now(), state
+
+        self._db.run(body)
+
+    @staticmethod
+    def _seat_rows(s: Session, rows: list[dict[str, Any]]) -> None:
+        if rows:
+            s.connection().execute(
+                update(TournamentEntry.__table__)  # type: ignore[arg-type]
+                .where(TournamentEntry.__table__.c.id == bindparam("eid"))
+                .values(table_id=bindparam("tid"), seat=bindparam("seat"), chips=bindparam("chips")),
+                rows)
+
+    def seat(self, tournament_id: str, moves: Iterable[tuple[int, str, int, int]], *,
+             open_tables: Iterable[str] = (), close_tables: Iterable[str] = ()) -> None:
+        """Balancing and late registration: ``(player, table, seat, chips)`` for each player seated anew; tables
+        opened and broken (R-TOURN-BAL-2)."""
+        moves = list(moves)
+
+        def body(s: Session) -> None:
+            t = self._get(s, tournament_id)
+            ids = dict(s.execute(select(TournamentEntry.player_id, TournamentEntry.id).where(
+                TournamentEntry.tournament_pk == t.id, TournamentEntry.player_id.in_([m[0] for m in moves]))).all())
+            missing = sorted({m[0] for m in moves} - set(ids))
+            if missing:
+                raise InvalidRequest(f"players {missing} are not entered in {tournament_id!r}")
+            self._seat_rows(s, [{"eid": ids[p], "tid": tb, "seat": seat, "chips": c} for p, tb, seat, c in moves])
+            for table_id in open_tables:
+                s.add(TournamentTable(tournament_pk=t.id, table_id=table_id, status="open", hands=0, elapsed=0.0))
+            for table_id in close_tables:
+                s.execute(update(TournamentTable).where(TournamentTable.tournament_pk == t.id,
+                                                        TournamentTable.table_id == table_id)
+                          .values(status="broken"))
+
+        self._db.run(body)
+
+    def save_state(self, tournament_id: str, state: dict[str, Any]) -> None:
+        """The director's checkpoint (level clock, lifecycle): written on level changes, breaks and pauses."""
+
+        def body(s: Session) -> None:
+            self._get(s, tournament_id).state = state
+
+        self._db.run(body)
+
+    # ------------------------------------------------------------------ the hand
+    def hand_done(self, tournament_id: str, cp: HandCheckpoint) -> bool:
+        """Record one completed hand and everything it decided, in ONE transaction (see the module docstring).
+        Returns False (and changes nothing) if this hand was already recorded."""
+        if set(cp.stacks) != set(cp.start_stacks):
+            raise InvalidRequest("stacks after the hand must be given for exactly the players dealt in")
+        for pid, c in cp.stacks.items():
+            check_amount(c, f"stack of player {pid}", allow_zero=True)
+        for p in cp.payments:
+            if p.kind not in PAYMENT_KINDS:
+                raise InvalidRequest(f"payment kind must be one of {PAYMENT_KINDS}, got {p.kind!r}")
+            check_amount(p.amount, "payment")
+        out = {f.player_id for f in cp.finishes if not f.won}
+        if any(cp.stacks.get(p, 0) != 0 for p in out & set(cp.stacks)):
+            raise InvalidRequest("an eliminated player cannot keep chips")
+
+        def body(s: Session) -> bool:
+            if s.scalar(select(Hand.id).where(Hand.table_id == cp.table_id, Hand.hand_id == cp.hand_id)):
+                return False
+            t = self._get(s, tournament_id)
+            if t.status != "running":
+                raise InvalidRequest(f"tournament {tournament_id!r} is {t.status}")
+            now = self._db.now()
+            hand = Hand(table_id=cp.table_id, hand_id=cp.hand_id, currency=None, status="recorded", started_at=now,
+                        ended_at=now, rake=0, phh=cp.phh, events=[dict(e) for e in cp.events])
+            s.add(hand)
+            s.flush()
+            conn = s.connection()
+            conn.execute(HandPlayer.__table__.insert(), [  # type: ignore[attr-defined]
+                {"hand_pk": hand.id, "player_id": p, "start_stack": cp.start_stacks[p],
+                 "change": cp.stacks[p] - cp.start_stacks[p]} for p in cp.stacks])
+            entry_t = TournamentEntry.__table__
+            conn.execute(update(entry_t)  # type: ignore[arg-type]
+                         .where(entry_t.c.tournament_pk == t.id, entry_t.c.player_id == bindparam("pid"),
+                                entry_t.c.status == "registered")
+                         .values(chips=bindparam("c")),
+                         [{"pid": p, "c": c} for p, c in cp.stacks.items()])
+            self._finish_players(s, t, cp.finishes, now)
+            self._pay(s, t, cp, now)
+            if cp.bounties:
+                conn.execute(update(entry_t)  # type: ignore[arg-type]
+                             .where(entry_t.c.tournament_pk == t.id, entry_t.c.player_id == bindparam("pid"))
+                             .values(bounty=bindparam("b")),
+                             [{"pid": p, "b": b} for p, b in cp.bounties.items()])
+            s.execute(update(TournamentTable).where(TournamentTable.tournament_pk == t.id,
+                                                    TournamentTable.table_id == cp.table_id)
+                      .values(button=cp.button, big_blind=cp.big_blind, hands=TournamentTable.hands + 1,
+                              elapsed=cp.elapsed))
+            return True
+
+        try:
+            return self._db.run(body)
+        except IntegrityError:
+            raise InvalidRequest(f"hand {cp.hand_id!r} at {cp.table_id!r} could not be recorded (unknown player "
+                                 "or a concurrent record)") from None
+
+    @staticmethod
+    def _finish_players(s: Session, t: Tournament, finishes: Sequence[Finish], now: datetime) -> None:
+        if not finishes:
+            return
+        entries = {e.player_id: e for e in s.scalars(select(TournamentEntry).where(
+            TournamentEntry.tournament_pk == t.id, TournamentEntry.player_id.in_([f.player_id for f in finishes])))}
+        for f in finishes:
+            e = entries.get(f.player_id)
+            if e is None or e.status != "registered":
+                raise InvalidRequest(f"player {f.player_id} is not in tournament {t.tournament_id!r}")
+            if not 1 <= f.place <= f.place_to:
+                raise InvalidRequest(f"bad place {f.place}-{f.place_to}")
+            e.status = "won" if f.won else "eliminated"
+            e.place, e.place_to, e.eliminated_at = f.place, f.place_to, now
+            e.table_id = e.seat = None
+            if f.won:
+                t.status, t.finished_at = "finished", now
+
+    def _pay(self, s: Session, t: Tournament, cp: HandCheckpoint, now: datetime) -> None:
+        for i, p in enumerate(cp.payments):
+            entry = s.scalar(select(TournamentEntry).where(TournamentEntry.tournament_pk == t.id,
+                                                           TournamentEntry.player_id == p.player_id))
+            if entry is None:
+                raise InvalidRequest(f"player {p.player_id} is not in tournament {t.tournament_id!r}")
+            idem = f"t_pay:{t.tournament_id}:{cp.table_id}:{cp.hand_id}:{i}"
+            req = request_hash("t_pay", tournament_id=t.tournament_id, player_id=p.player_id, what=p.kind,
+                               amount=p.amount, ticket_for=p.ticket_for)
+            if p.kind == "ticket":
+                source, dest = pool_key(t), AccountKey.ticket(p.player_id, t.currency)
+                ticket = Ticket(player_id=p.player_id, currency=t.currency, face_value=p.amount,
+                                tournament_id=p.ticket_for, status="issued", created_at=now)
+                s.add(ticket)
+                s.flush()
+                accts = lock_accounts(s, [source, dest])
+                post(s, accts, idem_key=idem, kind="ticket_issue", req_hash=req, now=now,
+                     transfers=[(source, dest, p.amount)], result=ticket.id)
+                continue
+            source = pool_key(t) if p.kind == "prize" else bounty_key(t)
+            wallet = AccountKey.wallet(p.player_id, t.currency)
+            accts = lock_accounts(s, [source, wallet])
+            post(s, accts, idem_key=idem, kind="t_prize" if p.kind == "prize" else "t_bounty", req_hash=req,
+                 now=now, transfers=[(source, wallet, p.amount)])
+            if p.kind == "prize":
+                entry.prize += p.amount
+            else:
+                entry.bounties_won += p.amount
+
+    def finish_unplayed(self, tournament_id: str, finishes: Sequence[Finish], payments: Sequence[Payment],
+                        key: str) -> None:
+        """Eliminations and payments outside a hand (a player who does not re-buy in time, a disqualification's
+        consequences, a Day 1 flight ending): the same bookkeeping as :meth:`hand_done`, under ``key``."""
+        cp = HandCheckpoint(table_id=f"{tournament_id}:director", hand_id=key, start_stacks={}, stacks={},
+                            finishes=finishes, payments=payments)
+
+        def body(s: Session) -> None:
+            t = self._get(s, tournament_id)
+            now = self._db.now()
+            self._finish_players(s, t, finishes, now)
+            self._pay(s, t, cp, now)
+
+        self._db.run(body)
+
+    # ------------------------------------------------------------------ reading
+    def snapshot(self, tournament_id: str) -> Snapshot:
+        """Everything a restart needs to resume the tournament (or the operator to interrupt it)."""
+
+        def body(s: Session) -> Snapshot:
+            t = self._get(s, tournament_id)
+            entries = [_entry_row(e) for e in s.scalars(select(TournamentEntry).where(
+                TournamentEntry.tournament_pk == t.id).order_by(TournamentEntry.entry_no))]
+            tables = [TableRow(r.table_id, r.status, r.button, r.big_blind, r.hands, r.elapsed)
+                      for r in s.scalars(select(TournamentTable).where(TournamentTable.tournament_pk == t.id)
+                                         .order_by(TournamentTable.id))]
+            from riverboat.store.tournaments import _balance
+
+            return Snapshot(t.tournament_id, t.status, t.currency, t.buy_in, t.fee, t.spec, t.state, entries,
+                            tables, _balance(s, pool_key(t)), _balance(s, bounty_key(t)), t.overlay)
+
+        return self._db.read(body)
+
+    def unfinished(self) -> list[str]:
+        """Tournaments a restart must pick up again: registering or running, oldest first."""
+        return self._db.read(lambda s: list(s.scalars(
+            select(Tournament.tournament_id).where(Tournament.status.in_(("registering", "running")))
+            .order_by(Tournament.id))))
+
+    def history(self, player_id: int, limit: int = 50) -> list[HistoryRow]:
+        """The player's tournaments, newest first (the account page's tournament history)."""
+
+        def body(s: Session) -> list[HistoryRow]:
+            rows = s.execute(
+                select(Tournament, TournamentEntry).join(TournamentEntry,
+                                                         TournamentEntry.tournament_pk == Tournament.id)
+                .where(TournamentEntry.player_id == player_id).order_by(Tournament.id.desc()).limit(limit)).all()
+            return [HistoryRow(t.tournament_id, t.name, t.kind, t.status, e.status, e.place, e.place_to, e.prize,
+                               e.bounties_won, t.buy_in, t.fee, t.currency,
+                               aware(t.started_at) if t.started_at else None,
+                               aware(t.finished_at) if t.finished_at else None) for t, e in rows]
+
+        return self._db.read(body)
+
+    # ------------------------------------------------------------------ interruption (R-TOURN-INT)
+    def interrupt(self, tournament_id: str, awards: Mapping[int, Award], house_in: int) -> int:
+        """Pay an interrupted tournament's compensation in ONE transaction (R-TOURN-INT, R-WALLET-7): the house
+        first adds ``house_in`` to the pool (overlay and any shortfall, INT-11a); each remaining player in
+        ``awards`` gets their entry refunded (fees from the house) and their cash from the pool; eliminated players
+        get nothing more (INT-1). What the pool still holds then goes back to the house. Returns that amount."""
+        check_amount(house_in, "house_in", allow_zero=True)
+        for a in awards.values():
+            check_amount(a.cash, "cash", allow_zero=True)
+
+        def body(s: Session) -> int:
+            t = self._get(s, tournament_id, lock=True)
+            if t.status != "running":
+                raise InvalidRequest(f"tournament {tournament_id!r} is {t.status}; only a running one is interrupted")
+            now = self._db.now()
+            entries = {e.player_id: e for e in s.scalars(select(TournamentEntry).where(
+                TournamentEntry.tournament_pk == t.id, TournamentEntry.status == "registered"))}
+            if set(entries) != set(awards):
+                raise InvalidRequest("compensation must cover exactly the players still in (R-TOURN-INT-1)")
+            prize, ext = pool_key(t), AccountKey.external(t.currency)
+            if house_in:
+                accts = lock_accounts(s, [prize, ext])
+                post(s, accts, idem_key=f"t_int_house:{tournament_id}", kind="t_overlay",
+                     req_hash=request_hash("t_int_house", tournament_id=tournament_id, amount=house_in), now=now,
+                     transfers=[(ext, prize, house_in)])
+                t.overlay += house_in
+            for pid in sorted(awards):
+                a, e = awards[pid], entries[pid]
+                if a.refund:
+                    refund_entry(s, t, e, f"t_int_refund:{tournament_id}:{pid}",
+                                 request_hash("t_int_refund", tournament_id=tournament_id, player_id=pid), "t_refund",
+                                 now)
+                if a.cash:
+                    wallet = AccountKey.wallet(pid, t.currency)
+                    accts = lock_accounts(s, [prize, wallet])
+                    post(s, accts, idem_key=f"t_int_cash:{tournament_id}:{pid}", kind="t_prize",
+                         req_hash=request_hash("t_int_cash", tournament_id=tournament_id, player_id=pid,
+                                               amount=a.cash), now=now, transfers=[(prize, wallet, a.cash)])
+                    e.prize += a.cash
+                e.status = "compensated"
+            t.status, t.finished_at = "interrupted", now
+            return close_pools(s, t, f"t_int_close:{tournament_id}", "t_close", now)
+
+        return self._db.run(body)
