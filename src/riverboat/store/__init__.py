@@ -55,8 +55,9 @@ Public API (stable; all chip amounts are ``int`` minor units, never floats)::
     store.ledger.verify() -> None                # raises LedgerCorrupt if any txn is unbalanced / cache drifted
 
     # tournaments (R-FEE, R-TOURN-REG, R-TOURN-GEN-2, R-WALLET-5/6/9)
-    store.tournaments.create(tournament_id, currency, buy_in, fee, *, unregister_deadline=None)
-    store.tournaments.register(player_id, tournament_id, idem_key, *, ticket_id=None) -> int
+    store.tournaments.create(tournament_id, currency, buy_in, fee, *, unregister_deadline=None, name=None, kind=None,
+                             spec=None, guarantee=0, bounty=0, pool_id=None)   # bounty: knockout part of buy_in
+    store.tournaments.register(player_id, tournament_id, idem_key, *, ticket_id=None, late=False) -> int
     store.tournaments.unregister(player_id, tournament_id, idem_key) -> int     # refused after deadline/start
     store.tournaments.start(tournament_id) ; .finish(tournament_id) ; .status(tournament_id) -> str
     store.tournaments.cancel(tournament_id) -> list[player_id]   # R-TOURN-REG-4: refunds everyone
@@ -65,7 +66,11 @@ Public API (stable; all chip amounts are ``int`` minor units, never floats)::
     store.tournaments.refund_entry(tournament_id, player_id, idem_key)   # interrupted: buy-ins + fees back
     store.tournaments.disqualify(operator_id, tournament_id, player_id)  # R-INTEG-5: no refund
     store.tournaments.prize_pool(tournament_id) -> int ; .registered(tournament_id) -> list[player_id]
-    store.tournaments.pay_prize(tournament_id, player_id, amount, idem_key)
+    store.tournaments.pay_prize(tournament_id, player_id, amount, idem_key) ; .pay_bounty(...) ; .bounty_pool(tid)
+    store.tournaments.pay_overlay(tournament_id, idem_key) -> overlay ; .close(tournament_id, idem_key) -> leftover
+    # a running tournament (riverboat.store.tournament_play): start, seat, hand_done(HandCheckpoint) -- one
+    # transaction per completed hand with its eliminations and payments --, finish_unplayed, snapshot, unfinished,
+    # history(player_id), interrupt(tournament_id, awards, house_in)
     store.tournaments.issue_ticket(player_id, currency, face_value, idem_key, *, tournament_id=None,
                                    from_tournament=None) -> ticket id   # from a satellite's prize pool
     store.tournaments.tickets(player_id, unused_only=True) -> list[TicketInfo]
