@@ -21,10 +21,17 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from riverboat.store._tx import Database, aware, request_hash
-from riverboat.store.errors import InvalidRequest, NotFound
+from riverboat.store.errors import InvalidRequest
 from riverboat.store.models import Hand, HandPlayer, Ticket, Tournament, TournamentEntry, TournamentTable
 from riverboat.store.postings import AccountKey, check_amount, lock_accounts, post
-from riverboat.store.tournaments import bounty_key, close_pools, pool_key, refund_entry
+from riverboat.store.tournaments import (
+    _balance,
+    bounty_key,
+    close_pools,
+    get_tournament,
+    pool_key,
+    refund_entry,
+)
 
 PAYMENT_KINDS = ("prize", "bounty", "ticket")
 
@@ -159,13 +166,7 @@ class TournamentPlay:
 
     @staticmethod
     def _get(s: Session, tournament_id: str, *, lock: bool = False) -> Tournament:
-        q = select(Tournament).where(Tournament.tournament_id == tournament_id)
-        if lock:
-            q = q.with_for_update()
-        t = s.scalar(q)
-        if t is None:
-            raise NotFound(f"no tournament {tournament_id!r}")
-        return t
+        return get_tournament(s, tournament_id, lock=lock)
 
     # ------------------------------------------------------------------ start and seating
     def start(self, tournament_id: str, seating: Mapping[int, tuple[str, int]], chips: int,
@@ -360,8 +361,6 @@ class TournamentPlay:
             tables = [TableRow(r.table_id, r.status, r.button, r.big_blind, r.hands, r.elapsed)
                       for r in s.scalars(select(TournamentTable).where(TournamentTable.tournament_pk == t.id)
                                          .order_by(TournamentTable.id))]
-            from riverboat.store.tournaments import _balance
-
             return Snapshot(t.tournament_id, t.status, t.currency, t.buy_in, t.fee, t.spec, t.state, entries,
                             tables, _balance(s, pool_key(t)), _balance(s, bounty_key(t)), t.overlay)
 

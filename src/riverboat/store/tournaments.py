@@ -31,6 +31,16 @@ def bounty_key(t: Tournament) -> AccountKey:
     return AccountKey.prize(f"{t.pool_id or t.tournament_id}#ko", t.currency)
 
 
+def get_tournament(s: Session, tournament_id: str, *, lock: bool = False) -> Tournament:
+    q = select(Tournament).where(Tournament.tournament_id == tournament_id)
+    if lock:
+        q = q.with_for_update()
+    t = s.scalar(q)
+    if t is None:
+        raise NotFound(f"no tournament {tournament_id!r}")
+    return t
+
+
 def _balance(s: Session, key: AccountKey) -> int:
     return int(s.scalar(select(Account.balance).where(Account.key == key.key)) or 0)
 
@@ -526,13 +536,7 @@ class Tournaments:
 
     @staticmethod
     def _get(s: Session, tournament_id: str, *, lock: bool = False) -> Tournament:
-        q = select(Tournament).where(Tournament.tournament_id == tournament_id)
-        if lock:
-            q = q.with_for_update()
-        t = s.scalar(q)
-        if t is None:
-            raise NotFound(f"no tournament {tournament_id!r}")
-        return t
+        return get_tournament(s, tournament_id, lock=lock)
 
     @staticmethod
     def _ticket(s: Session, ticket_id: int) -> Ticket:
