@@ -261,3 +261,33 @@ def _cards_in(ev: dict[str, Any]) -> set[str]:
 @pytest.fixture
 def recorder() -> SecrecyRecorder:
     return SecrecyRecorder()
+
+
+# ------------------------------------------------------------------------------------------ frame validation
+
+@pytest.fixture(autouse=True)
+def _every_frame_validates(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """Every frame any test client receives from a real server validates against the documented protocol models
+    (``riverboat.server.protocol.validate_server_frame``: unknown fields refused). Checked at the end of each test,
+    so a client's read loop never dies on a bad frame mid-test."""
+    from pydantic import ValidationError
+
+    from riverboat.bots.client import ProtocolClient
+    from riverboat.server import protocol
+
+    problems: list[str] = []
+    counted = [0]
+    original = ProtocolClient._dispatch
+
+    def dispatch(self: ProtocolClient, frame: dict[str, Any]) -> None:
+        counted[0] += 1
+        try:
+            protocol.validate_server_frame({k: v for k, v in frame.items() if k != "_t"})
+        except ValidationError as exc:
+            if len(problems) < 5:
+                problems.append(f"{exc}\nframe: {json.dumps(frame)[:2000]}")
+        original(self, frame)
+
+    monkeypatch.setattr(ProtocolClient, "_dispatch", dispatch)
+    yield problems
+    assert not problems, "frames that do not match the protocol models:\n" + "\n".join(problems)

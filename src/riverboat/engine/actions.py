@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from riverboat.engine.views import LegalView
+
 
 class ActionKind(StrEnum):
     FOLD = "fold"
@@ -54,7 +56,7 @@ class LegalActions:
     max_discards: int = 0
     allowed_to: tuple[int, ...] = ()
 
-    def to_dict(self) -> dict[str, object]:
+    def to_dict(self) -> LegalView:
         return {
             "seat": self.seat,
             "kinds": sorted(k.value for k in self.kinds),
@@ -63,6 +65,7 @@ class LegalActions:
             "max_to": self.max_to,
             "bring_in": self.bring_in,
             "max_discards": self.max_discards,
+            "allowed_to": list(self.allowed_to),
         }
 
 

@@ -12,7 +12,9 @@ a private ``drew_cards`` event for the drawer, ``reshuffled``, ``returned`` (unc
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
+
+from riverboat.engine.views import EngineEvent
 
 
 class Event:
@@ -39,9 +41,10 @@ class Event:
     def visible(self, seat: int | None) -> bool:
         return self.visible_to is None or (seat is not None and seat in self.visible_to)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> EngineEvent:
+        """The event as the wire and the store carry it (its shape by kind: :mod:`riverboat.engine.views`)."""
         out: dict[str, Any] = {"kind": self.kind}
         if self.seat is not None:
             out["seat"] = self.seat
         out.update(self.data)
-        return out
+        return cast(EngineEvent, out)

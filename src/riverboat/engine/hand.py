@@ -11,6 +11,7 @@ from riverboat.engine.config import HandConfig, RakeContext
 from riverboat.engine.events import Event
 from riverboat.engine.pots import Pot, build_pots, divide, divide_all_to_first
 from riverboat.engine.showdown import evaluate_hands, label_of
+from riverboat.engine.views import HandView, PlayerView, ResultView, Share
 from riverboat.engine.visible import bring_in_key, has_open_pair, visible_key
 from riverboat.games.catalog import Kind, OddChip, PostDrawFirst
 from riverboat.games.structures import Structure
@@ -52,7 +53,7 @@ class PotAward:
     amount: int
     eligible: list[int]  # seats
     winners: dict[int, int]  # seat -> chips won
-    share: str = "all"  # "all", "high", "low", "split" (R-SPLIT agreement)
+    share: Share = "all"  # "all", "high", "low", "split" (R-SPLIT agreement)
     run: int = 0  # run it twice: 0 or 1
 
 
@@ -66,7 +67,7 @@ class HandResult:
     labels: dict[int, str] = field(default_factory=dict)
     showdown: bool = False
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> ResultView:
         return {
             "stacks": self.stacks,
             "net": self.net,
@@ -273,10 +274,10 @@ class Hand:
         self._emit("acted", seat, action="artificial_allin", committed=self.total[i])
         self._run()
 
-    def view(self, seat: int | None = None) -> dict[str, Any]:
+    def view(self, seat: int | None = None) -> HandView:
         """What ``seat`` may see (``None``: a spectator), as a JSON-able dict."""
         shown = set(self.result.shown) if self.result else set()
-        players = []
+        players: list[PlayerView] = []
         for i, s in enumerate(self.seats):
             cards = []
             for c, u in zip(self.cards[i], self.up[i], strict=True):
@@ -285,7 +286,7 @@ class Hand:
                 "seat": s, "stack": self.stacks[i], "bet": self.bets[i], "folded": self.folded[i],
                 "all_in": self.allin[i], "cards": cards, "up": list(self.up[i]),
             })
-        out: dict[str, Any] = {
+        out: HandView = {
             "game": self.game.id, "structure": self.structure.value, "street": self.street,
             "button": self.config.button, "board": [_CS[c] for c in self.board],
             "boards": [[_CS[c] for c in b] for b in self.boards], "pot": self.pot, "players": players,
@@ -1113,7 +1114,7 @@ class Hand:
         return awards
 
     def _award(self, amount: int, pot: Pot, contenders: list[int], vals: list[int | None],
-               share: str, run: int, showing: list[int]) -> PotAward:
+               share: Share, run: int, showing: list[int]) -> PotAward:
         best = max(v for j in contenders if (v := vals[j]) is not None)
         winners = [j for j in contenders if vals[j] == best]
         return PotAward(amount, [self.seats[j] for j in pot.eligible], self._divide(amount, winners, showing),

@@ -61,13 +61,13 @@ Every command raises ``RoomError(code, message)`` on bad input and changes nothi
 ``buy_in_range``, ``insufficient_funds``, ``not_your_turn``, ``illegal_action``, ``table_closed``,
 ``bad_settings`` (and ``not_found``/``bad_request`` for other store refusals).
 
-Messages pushed to sinks (all JSON-able):
+Messages pushed to sinks (all JSON-able; every shape is a typed dict of :mod:`riverboat.room.frames`, built there):
 
 - ``{"type": "table_state", "table": id, "view": {...}}``: the full view of one table for that player;
 - ``{"type": "event", "table": id, "event": {"kind": ..., ...}}``: an engine event the player may see (hole cards
   reach their owner only, R-GEN-5) or a table event (``seated``, ``sat_out``, ``sat_in``, ``left``, ``evicted``,
   ``hand_started``, ``hand_over``, ``turn`` {seat, phase, remaining}, ``timed_out``, ``timebank``, ``auto_draw``,
-  ``artificial_allin``, ``topped_up``...); seat entries carry ``player`` (id) and ``alias``;
+  ``artificial_allin``, ``topped_up``, ``alias_changed``...); events naming a ``player`` carry their ``alias``;
 - Speed Poker: ``{"type": "speed", "pool": id, "event": "dealt"|"your_turn"|"fast_folded"|"hand_over"|"left"|
   "state", "hand": key, "seat": n, "view": {...}}`` and ``{"type": "event", "pool": id, "hand": key, "event": ...}``.
 
@@ -77,8 +77,10 @@ Time: every timer goes through the injected :class:`Clock`. ``FakeClock`` never 
 clock.advance(seconds)`` fires due timers in order and lets every table actor finish its work in between
 (``await room.quiesce()`` waits for that explicitly).
 
-Modules: ``clock`` (clocks), ``actor`` (single-writer queue), ``table`` (cash table), ``speed`` (Speed Poker),
-``room`` (facade), ``seating`` / ``blinds`` / ``timers`` / ``disconnect`` / ``autodraw`` (rules as pure code),
+Modules: ``clock`` (clocks), ``actor`` (single-writer queue), ``hand_driver`` (one hand played out, for every kind
+of table: timers, fallback actions, relay, settlement), ``settle`` (settlers: how a hand's money moves), ``deal``
+(who is dealt in, button, blinds), ``table`` (cash table), ``speed`` (Speed Poker), ``room`` (facade), ``frames``
+(every outgoing frame), ``seating`` / ``blinds`` / ``timers`` / ``disconnect`` / ``autodraw`` (rules as pure code),
 ``rake`` + ``rake_tables.json`` (R-RAKE data), ``settings``, ``gateway`` (store calls off the event loop),
 ``history_text`` (PHH of each hand for the store).
 """

@@ -32,12 +32,23 @@ from typing import Any, Protocol
 
 from riverboat.cards import Card
 from riverboat.engine import AGGRESSIVE, Action, ActionKind, Hand, HandConfig, IllegalAction, RakeRule
-from riverboat.engine.events import Event
+from riverboat.engine.events import Event as EngineEventObject
+from riverboat.engine.views import HandView
 from riverboat.room.actor import Actor
 from riverboat.room.autodraw import autodraw_27, autodraw_high
 from riverboat.room.clock import Clock, TimerHandle
 from riverboat.room.disconnect import AaiAllowance, AutoAction, aai_applies, auto_action
 from riverboat.room.errors import RoomError
+from riverboat.room.frames import (
+    Address,
+    ArtificialAllinEvent,
+    AutoDrawEvent,
+    RoomFrame,
+    TableEvent,
+    TimebankEvent,
+    TimedOutEvent,
+    TurnEvent,
+)
 from riverboat.room.settings import TableSettings
 from riverboat.room.timers import (
     DecisionTimer,
@@ -80,7 +91,7 @@ class HandHost(Protocol):
 
     def is_connected(self, player_id: int) -> bool: ...
 
-    def send(self, player_id: int, message: dict[str, Any]) -> None: ...
+    def send(self, player_id: int, message: RoomFrame) -> None: ...
 
     def participant(self, player_id: int) -> Participant | None:
         """The player as the table knows them now; None once they are gone from the table."""
@@ -179,7 +190,7 @@ def build_action(seat: int, kind: object, amount: object, cards: object) -> Acti
     return Action(seat, k, amt, card_tuple)
 
 
-def event_record(event: Event) -> dict[str, Any]:
+def event_record(event: EngineEventObject) -> dict[str, Any]:
     """An engine event as the store keeps it (with who may see it)."""
     return event.to_dict() | {"visible_to": sorted(event.visible_to) if event.visible_to is not None else None}
 
@@ -188,16 +199,17 @@ class HandDriver:
     """Plays one hand out for its :class:`HandHost`. Build it with :meth:`deal`, then ``await open()`` (the
     settler's opening; nothing has happened if it raises) and ``play()``.
 
-    ``where`` addresses its frames: ``{"table": id}`` at a table, ``{"pool": id, "hand": hand_id}`` in a pool.
+    ``address`` says where its frames go: :class:`~riverboat.room.frames.TableAddress` at a table,
+    :class:`~riverboat.room.frames.PoolHandAddress` for a Speed Poker hand.
     """
 
     def __init__(self, host: HandHost, hand: Hand, hand_id: str, players: Mapping[int, int],
-                 where: Mapping[str, str], settler: Settler, rules: HandRules) -> None:
+                 address: Address, settler: Settler, rules: HandRules) -> None:
         self.host = host
         self.hand = hand
         self.hand_id = hand_id
         self.players: dict[int, int] = dict(players)  # seat -> player id, for the whole hand
-        self.where = dict(where)
+        self.address = address
         self.settler = settler
         self.rules = rules
         self.has_bet: set[int] = set()
@@ -213,10 +225,10 @@ class HandDriver:
 
     @classmethod
     def deal(cls, host: HandHost, config: HandConfig, hand_id: str, players: Mapping[int, int],
-             where: Mapping[str, str], settler: Settler, rules: HandRules) -> HandDriver:
+             address: Address, settler: Settler, rules: HandRules) -> HandDriver:
         """Build the engine hand (pure: nothing has moved yet) with the settler's rake rule."""
         hand = Hand(replace(config, rake=settler.rake))
-        return cls(host, hand, hand_id, players, where, settler, rules)
+        return cls(host, hand, hand_id, players, address, settler, rules)
 
     # ------------------------------------------------------------------ queries
     @property
@@ -243,12 +255,15 @@ class HandDriver:
         kinds = hand.legal_actions().kinds
         return ActionKind.DRAW not in kinds and ActionKind.STAND_PAT not in kinds
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """The engine's view for ``seat`` (None: a spectator) with the legal actions this table allows."""
+    def view(self, seat: int | None) -> HandView:
+        """The engine's view for ``seat`` (None: a spectator) with the legal actions this table allows: after a
+        draw timeout (R-TIME-4) no bet or raise, and no amounts for them."""
         out = self.hand.view(seat)
         legal = out.get("legal")
         if legal is not None and self.restricted(legal["seat"]):
             legal["kinds"] = [k for k in legal["kinds"] if ActionKind(k) not in AGGRESSIVE]
+            legal["min_to"] = legal["max_to"] = 0
+            legal["allowed_to"] = []
         return out
 
     # ------------------------------------------------------------------ lifecycle
@@ -350,7 +365,7 @@ class HandDriver:
             has_bet=seat in self.has_bet, connected=self.host.is_connected(pid), now=self.now,
         )
         self._schedule()
-        self._public("turn", **self.decision.to_dict(self.now))
+        self._turn(self.decision)
         self.host.on_turn(self, seat, pid)
 
     # ------------------------------------------------------------------ timer
@@ -388,9 +403,10 @@ class HandDriver:
             return
         connected = self.host.is_connected(pid)
         if on_expiry(timer, connected=connected, bank=p.timebank, now=self.now):
-            self._public("timebank", seat=timer.seat, seconds=round(p.timebank, 3), rule="R-TIME-2")
+            self._public(TimebankEvent(kind="timebank", seat=timer.seat, seconds=round(p.timebank, 3),
+                                       rule="R-TIME-2"))
             self._schedule()
-            self._public("turn", **timer.to_dict(self.now))
+            self._turn(timer)
             return
         if timer.phase is Phase.TIMEBANK:
             p.timebank = 0.0
@@ -413,7 +429,8 @@ class HandDriver:
         if not connected and self._artificial_allin(seat, player_id):
             return
         kind = ActionKind.CHECK if ActionKind.CHECK in kinds else ActionKind.FOLD
-        self._public("timed_out", seat=seat, action=kind.value, rule="R-TIME-3" if connected else "R-DISC-1")
+        self._public(TimedOutEvent(kind="timed_out", seat=seat, action=kind.value,
+                                   rule="R-TIME-3" if connected else "R-DISC-1"))
         self._apply(Action(seat, kind), manual=False)
 
     def _draw_timeout(self, seat: int, max_discards: int, connected: bool) -> None:
@@ -421,8 +438,10 @@ class HandDriver:
         discards: list[Card] = [] if connected else self._autodraw(seat, max_discards)  # R-AUTODRAW-1
         action = Action(seat, ActionKind.DRAW if discards else ActionKind.STAND_PAT, 0,
                         tuple(int(c) for c in discards))
-        self._public("auto_draw" if not connected else "timed_out", seat=seat, discards=len(discards),
-                     rule="R-AUTODRAW-1" if not connected else "R-TIME-4")
+        if connected:
+            self._public(TimedOutEvent(kind="timed_out", seat=seat, discards=0, rule="R-TIME-4"))
+        else:
+            self._public(AutoDrawEvent(kind="auto_draw", seat=seat, discards=len(discards), rule="R-AUTODRAW-1"))
         self.no_raise[seat] = hand.street
         self._apply(action, manual=False)
 
@@ -456,17 +475,18 @@ class HandDriver:
         except IllegalAction:  # e.g. not a betting decision: the ordinary check/fold applies
             return False
         rules.aai.use(player_id, wall)
-        self._public("artificial_allin", seat=seat, committed=committed, rule="R-AAI-1")
+        self._public(ArtificialAllinEvent(kind="artificial_allin", seat=seat, committed=committed, rule="R-AAI-1"))
         self._after_change()
         return True
 
     # ------------------------------------------------------------------ relaying
-    def _frame(self, event: dict[str, Any]) -> dict[str, Any]:
-        return {"type": "event", **self.where, "event": event}
+    def _turn(self, timer: DecisionTimer) -> None:
+        t = timer.to_dict(self.now)
+        self._public(TurnEvent(kind="turn", seat=t["seat"], phase=t["phase"], remaining=t["remaining"]))
 
-    def _public(self, kind: str, **data: Any) -> None:
+    def _public(self, event: TableEvent) -> None:
         """A table event about this hand (turn, time bank, timed out...) for its whole audience."""
-        frame = self._frame({"kind": kind, **data})
+        frame = self.address.event(event)
         send = self.host.send
         for pid, _seat in self.host.audience(self):
             send(pid, frame)
@@ -482,7 +502,8 @@ class HandDriver:
                 if ev.kind == "board":
                     self._flop_players = hand.folded.count(False)
                     break
-        frames = [(ev, self._frame(ev.to_dict())) for ev in new]
+        event_frame = self.address.event
+        frames = [(ev, event_frame(ev.to_dict())) for ev in new]
         send = self.host.send
         for pid, seat in self.host.audience(self):
             for ev, frame in frames:
@@ -498,7 +519,7 @@ class HandDriver:
         except Exception:
             # nothing has changed here and settling is idempotent in the store: try again shortly; until then the
             # table does not go on (and after a crash the store voids the hand, R-SERVER)
-            log.exception("%s: settling hand %s failed; retrying in %s s", self.where, self.hand_id,
+            log.exception("%s: settling hand %s failed; retrying in %s s", self.address, self.hand_id,
                           SETTLE_RETRY_SECONDS)
             actor = self.host.actor
             self.host.clock.call_later(SETTLE_RETRY_SECONDS, lambda: actor.post(self._finish))

@@ -20,6 +20,7 @@ from riverboat.room.clock import Clock, FakeClock, RealClock
 from riverboat.room.deal import stakes_for
 from riverboat.room.disconnect import AaiAllowance
 from riverboat.room.errors import RoomError
+from riverboat.room.frames import LobbyEntry, PoolLobbyEntry, PoolView, RoomFrame, TableView
 from riverboat.room.gateway import StoreGateway
 from riverboat.room.rake import get_schedule, load_schedules, rake_key
 from riverboat.room.settings import STRUCTURES, SpeedSpec, TableSettings, TableSpec
@@ -29,7 +30,7 @@ from riverboat.store.db import is_memory_url
 
 log = logging.getLogger("riverboat.room")
 MAX_WATCHED = 20  # tables one player may watch as a spectator at a time
-Sink = Callable[[dict[str, Any]], Awaitable[None]]
+Sink = Callable[[RoomFrame], Awaitable[None]]
 
 
 class Room:
@@ -65,8 +66,8 @@ class Room:
         self._player_tables: dict[int, set[str]] = {}
         self._watching: dict[int, set[str]] = {}  # player -> tables they watch as a spectator
         self._sinks: dict[int, Sink] = {}
-        self._outbox: dict[int, asyncio.Queue[dict[str, Any]]] = {}
-        self._immediate: dict[int, Callable[[dict[str, Any]], None]] = {}
+        self._outbox: dict[int, asyncio.Queue[RoomFrame]] = {}
+        self._immediate: dict[int, Callable[[RoomFrame], None]] = {}
         self._senders: dict[int, asyncio.Task[None]] = {}
         self._disconnected: set[int] = set()
         self._started = False
@@ -160,20 +161,21 @@ class Room:
             raise RoomError("no_table", f"no table {table_id!r}")
         return table
 
-    def lobby(self) -> list[dict[str, Any]]:
-        return [t.lobby_entry() for t in self.tables.values()] + [p.lobby_entry() for p in self.pools.values()]
+    def lobby(self) -> list[LobbyEntry]:
+        entries: list[LobbyEntry] = [t.lobby_entry() for t in self.tables.values()]
+        return entries + [p.lobby_entry() for p in self.pools.values()]
 
-    def table_info(self, table_id: str) -> dict[str, Any]:
+    def table_info(self, table_id: str) -> TableView | PoolLobbyEntry:
         """Spectator view of a cash table; for a Speed Poker pool id, the pool's lobby entry."""
         if isinstance(table_id, str) and table_id in self.pools:
             return self.pools[table_id].lobby_entry()
         return self._table(table_id).view_for(None)
 
-    def speed_view(self, player_id: int, pool_id: str) -> dict[str, Any]:
+    def speed_view(self, player_id: int, pool_id: str) -> PoolView:
         """A pool player's view: stack, waiting or the hand they are in (own cards only)."""
         return self._pool(pool_id).view_for(player_id)
 
-    def view(self, player_id: int, table_id: str) -> dict[str, Any]:
+    def view(self, player_id: int, table_id: str) -> TableView:
         return self._table(table_id).view_for(player_id)
 
     def tables_of(self, player_id: int) -> list[str]:
@@ -304,7 +306,7 @@ class Room:
     def is_connected(self, player_id: int) -> bool:
         return player_id not in self._disconnected
 
-    def attach(self, player_id: int, sink: Sink, *, immediate: Callable[[dict[str, Any]], None] | None = None
+    def attach(self, player_id: int, sink: Sink, *, immediate: Callable[[RoomFrame], None] | None = None
                ) -> None:
         """(Re)connect a player: messages go to ``sink``; every table of theirs sends the full view.
 
@@ -321,7 +323,7 @@ class Room:
             self._immediate[player_id] = immediate
         else:
             self._immediate.pop(player_id, None)
-            queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+            queue: asyncio.Queue[RoomFrame] = asyncio.Queue()
             self._outbox[player_id] = queue
             self._senders[player_id] = asyncio.get_running_loop().create_task(
                 self._deliver(player_id, sink, queue))
@@ -360,7 +362,7 @@ class Room:
             if pool.has_player(player_id):
                 pool.actor.post(functools.partial(pool.disconnected, player_id))
 
-    def send(self, player_id: int, message: dict[str, Any]) -> None:
+    def send(self, player_id: int, message: RoomFrame) -> None:
         immediate = self._immediate.get(player_id)
         if immediate is not None:
             try:
@@ -372,7 +374,7 @@ class Room:
         if queue is not None:
             queue.put_nowait(message)
 
-    async def _deliver(self, player_id: int, sink: Sink, queue: asyncio.Queue[dict[str, Any]]) -> None:
+    async def _deliver(self, player_id: int, sink: Sink, queue: asyncio.Queue[RoomFrame]) -> None:
         """Send queued messages in order; one wake-up drains everything queued so far."""
         while True:
             batch = [await queue.get()]

@@ -7,10 +7,10 @@ in the store between hands), sit-out and blind-debt flags, time bank and connect
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from riverboat.room.clock import TimerHandle
 from riverboat.room.errors import RoomError
+from riverboat.room.frames import SeatStatusName, SeatView, YouView
 
 
 @dataclass(slots=True)
@@ -30,8 +30,9 @@ class SeatState:
     hands_dealt: int = 0
     alias: str | None = None  # R-ALIAS-1: the name other players know them by
 
-    def public(self, connected: bool) -> dict[str, Any]:
-        status = "sitting_out" if self.sitting_out else ("waiting" if self.owes_bb and not self.post_now else "playing")
+    def public(self, connected: bool) -> SeatView:
+        status: SeatStatusName = "sitting_out" if self.sitting_out else (
+            "waiting" if self.owes_bb and not self.post_now else "playing")
         return {
             "seat": self.seat,
             "player": self.player_id,
@@ -43,7 +44,7 @@ class SeatState:
             "missed_sb": self.missed_sb,
         }
 
-    def private(self) -> dict[str, Any]:
+    def private(self) -> YouView:
         """What only the seated player sees about their seat (the view's ``you``)."""
         return {
             "seat": self.seat,

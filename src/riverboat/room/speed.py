@@ -23,10 +23,12 @@ from typing import Any
 from riverboat.engine import HandConfig
 from riverboat.engine import Settings as EngineSettings
 from riverboat.games import Structure, get_game
+from riverboat.room import frames
 from riverboat.room.actor import Actor
 from riverboat.room.clock import Clock, TimerHandle
 from riverboat.room.deal import stakes_for
 from riverboat.room.errors import RoomError
+from riverboat.room.frames import PoolLobbyEntry, PoolView, RoomFrame
 from riverboat.room.hand_driver import HandDriver, HandRules
 from riverboat.room.rake import get_schedule, rake_rule
 from riverboat.room.seating import check_buy_in
@@ -121,14 +123,12 @@ class SpeedPool:
     def _escrows(self, driver: HandDriver) -> dict[int, int]:
         return {pid: self.players[pid].escrow for pid in driver.players.values()}
 
-    def _send(self, player_id: int, message: dict[str, Any]) -> None:
-        self.host.send(player_id, message | {"pool": self.id})
 
     # ------------------------------------------------------------------ HandHost (for the drivers)
     def is_connected(self, player_id: int) -> bool:
         return self.host.is_connected(player_id)
 
-    def send(self, player_id: int, message: dict[str, Any]) -> None:
+    def send(self, player_id: int, message: RoomFrame) -> None:
         self.host.send(player_id, message)
 
     def participant(self, player_id: int) -> SpeedPlayer | None:
@@ -146,8 +146,8 @@ class SpeedPool:
 
     def on_turn(self, driver: HandDriver, seat: int, player_id: int) -> None:
         timer = driver.decision
-        self._send(player_id, {"type": "speed", "event": "your_turn", "hand": driver.hand_id,
-                               "view": driver.view(seat), "timer": timer.to_dict(self.now) if timer else None})
+        self.host.send(player_id, frames.speed_your_turn(self.id, driver.hand_id, driver.view(seat),
+                                                         timer.to_dict(self.now) if timer else None))
 
     # ------------------------------------------------------------------ commands
     async def join(self, player_id: int, buy_in: object) -> dict[str, Any]:
@@ -187,7 +187,7 @@ class SpeedPool:
         if driver.hand.allin[idx]:
             raise RoomError("illegal_action", "an all-in hand cannot be folded")
         p.current = None
-        self._send(player_id, {"type": "speed", "event": "fast_folded", "hand": driver.hand_id})
+        self.host.send(player_id, frames.speed_fast_folded(self.id, driver.hand_id))
         driver.abandon(seat)
         if not p.leaving and not p.away:
             self._enqueue(p)
@@ -233,7 +233,7 @@ class SpeedPool:
         if p.current is None and not p.leaving and player_id not in self.queue and self.available(p) > 0:
             self._enqueue(p)
             await self._form_tables()
-        self._send(player_id, {"type": "speed", "event": "state", "view": self.view_for(player_id)})
+        self.host.send(player_id, frames.speed_state(self.id, self.view_for(player_id)))
 
     # ------------------------------------------------------------------ queue and dealing
     def _enqueue(self, p: SpeedPlayer) -> None:
@@ -304,7 +304,7 @@ class SpeedPool:
         )
         key = f"{self.hand_no + 1}-{secrets.token_hex(4)}"
         driver = HandDriver.deal(self, config, key, {s: seating[s].player_id for s in seats},
-                                 {"pool": self.id, "hand": key}, self.settler, self.rules)
+                                 frames.PoolHandAddress(self.id, key), self.settler, self.rules)
         await driver.open()
         self.hand_no += 1
         self.hands[key] = driver
@@ -314,8 +314,7 @@ class SpeedPool:
         bb_p.since_bb = 0
         bb_p.big_blinds += 1
         for s in seats:
-            self._send(seating[s].player_id, {"type": "speed", "event": "dealt", "hand": key, "seat": s,
-                                              "view": driver.view(s)})
+            self.host.send(seating[s].player_id, frames.speed_dealt(self.id, key, s, driver.view(s)))
         driver.play()
 
     def _dealt_in(self, p: SpeedPlayer, key: str, stack: int) -> None:
@@ -350,8 +349,7 @@ class SpeedPool:
                 p.current = None
             if p.current is None and not p.leaving and not p.away and self.available(p) > 0:
                 self._enqueue(p)  # no-op for players already waiting
-            self._send(pid, {"type": "speed", "event": "hand_over", "hand": key,
-                             "net": changes[pid], "stack": self.available(p)})
+            self.host.send(pid, frames.speed_hand_over(self.id, key, changes[pid], self.available(p)))
         for pid in list(driver.players.values()):
             maybe = self.players.get(pid)
             if maybe is not None and (maybe.leaving or (maybe.current is None and not maybe.inflight
@@ -373,7 +371,7 @@ class SpeedPool:
         self.players.pop(p.player_id, None)
         if p.player_id in self.queue:
             self.queue.remove(p.player_id)
-        self._send(p.player_id, {"type": "speed", "event": "left", "cashed_out": amount})
+        self.host.send(p.player_id, frames.speed_left(self.id, int(amount)))
         return int(amount)
 
     async def cash_out_all(self) -> None:
@@ -392,7 +390,7 @@ class SpeedPool:
         self.hands.clear()
 
     # ------------------------------------------------------------------ views
-    def view_for(self, player_id: int) -> dict[str, Any]:
+    def view_for(self, player_id: int) -> PoolView:
         p = self.players.get(player_id)
         if p is None:
             return {"pool": self.id, "joined": False}
@@ -408,7 +406,7 @@ class SpeedPool:
             "view": driver.view(seat) if driver else None,
         }
 
-    def lobby_entry(self) -> dict[str, Any]:
+    def lobby_entry(self) -> PoolLobbyEntry:
         return {
             "id": self.id,
             "kind": "speed",

@@ -20,13 +20,31 @@ from typing import Any, Protocol
 from riverboat.cards import RandomSource
 from riverboat.engine import Hand
 from riverboat.engine import Settings as EngineSettings
+from riverboat.engine.views import HandOverEvent
 from riverboat.games import Game, Kind, Rotation, Structure, get_game
+from riverboat.room import frames
 from riverboat.room.actor import Actor
 from riverboat.room.blinds import BlindPlan, SeatStatus, clockwise_after, missed_blinds, on_arc
 from riverboat.room.clock import Clock
 from riverboat.room.deal import DealPlan, hand_config, plan_deal, stakes_for
 from riverboat.room.disconnect import AaiAllowance
 from riverboat.room.errors import RoomError
+from riverboat.room.frames import (
+    CashLobbyEntry,
+    Event,
+    EvictedEvent,
+    HandStartedEvent,
+    LeavingEvent,
+    LeftEvent,
+    RoomFrame,
+    SatInEvent,
+    SatOutEvent,
+    SeatedEvent,
+    TableHeader,
+    TableView,
+    ToppedUpEvent,
+    TopUpFailedEvent,
+)
 from riverboat.room.gateway import StoreGateway
 from riverboat.room.hand_driver import HandDriver, HandRules
 from riverboat.room.rake import get_schedule, rake_rule
@@ -48,7 +66,7 @@ class TableHost(Protocol):
 
     def is_connected(self, player_id: int) -> bool: ...
 
-    def send(self, player_id: int, message: dict[str, Any]) -> None: ...
+    def send(self, player_id: int, message: RoomFrame) -> None: ...
 
     def seated(self, player_id: int, table_id: str) -> None: ...
 
@@ -72,6 +90,7 @@ class Table:
             else None
         )
         self.rake_schedule = get_schedule("none" if spec.play_money else spec.rake)
+        self.address = frames.TableAddress(table_id)
         self.settler = LedgerSettler(host.gateway, table_id, spec.currency,
                                      rake_rule(self.rake_schedule, play_money=spec.play_money))
         self.seats: dict[int, SeatState] = {}
@@ -141,7 +160,7 @@ class Table:
     def is_connected(self, player_id: int) -> bool:
         return self.host.is_connected(player_id)
 
-    def send(self, player_id: int, message: dict[str, Any]) -> None:
+    def send(self, player_id: int, message: RoomFrame) -> None:
         self.host.send(player_id, message)
 
     def participant(self, player_id: int) -> SeatState | None:
@@ -163,7 +182,7 @@ class Table:
     def recipients(self) -> set[int]:
         return {st.player_id for st in self.seats.values()} | self.watchers
 
-    def view_for(self, player_id: int | None) -> dict[str, Any]:
+    def view_for(self, player_id: int | None) -> TableView:
         st = self.seat_of(player_id) if player_id is not None else None
         driver = self.driver
         hand_view = None
@@ -184,7 +203,7 @@ class Table:
             "you": st.private() if st is not None else None,
         }
 
-    def info_header(self) -> dict[str, Any]:
+    def info_header(self) -> TableHeader:
         spec = self.spec
         return {
             "id": self.id,
@@ -205,14 +224,14 @@ class Table:
         }
 
     def send_state(self, player_id: int) -> None:
-        self.host.send(player_id, {"type": "table_state", "table": self.id, "view": self.view_for(player_id)})
+        self.host.send(player_id, frames.table_state(self.id, self.view_for(player_id)))
 
     def broadcast_state(self) -> None:
         for pid in self.recipients():
             self.send_state(pid)
 
-    def table_event(self, kind: str, **data: Any) -> None:
-        frame = {"type": "event", "table": self.id, "event": {"kind": kind, **data}}
+    def table_event(self, event: Event) -> None:
+        frame = frames.table_event(self.id, event)
         for pid in self.recipients():
             self.host.send(pid, frame)
 
@@ -232,7 +251,7 @@ class Table:
         st.post_now = not wait_for_bb
         self.seats[seat_no] = st
         self.host.seated(player_id, self.id)
-        self.table_event("seated", seat=seat_no, player=player_id, alias=st.alias, stack=amount)
+        self.table_event(SeatedEvent(kind="seated", seat=seat_no, player=player_id, alias=st.alias, stack=amount))
         self.broadcast_state()
         self._maybe_deal(soon=True)
         return {"table": self.id, "seat": seat_no, "stack": amount}
@@ -252,7 +271,8 @@ class Table:
             st.sitout_since = self.now
             st.post_now = False
             self._arm_eviction(st)
-            self.table_event("sat_out", seat=st.seat, player=player_id, reason=reason)
+            self.table_event(SatOutEvent(kind="sat_out", seat=st.seat, player=player_id, alias=st.alias,
+                                         reason=reason))
             self.broadcast_state()
         return {"table": self.id, "sitting_out": True}
 
@@ -267,7 +287,8 @@ class Table:
         if st.evict_timer is not None:
             st.evict_timer.cancel()
             st.evict_timer = None
-        self.table_event("sat_in", seat=st.seat, player=player_id, post=st.post_now)
+        self.table_event(SatInEvent(kind="sat_in", seat=st.seat, player=player_id, alias=st.alias,
+                                    post=st.post_now))
         self.broadcast_state()
         self._maybe_deal(soon=True)
         return {"table": self.id, "sitting_out": False, "owes_bb": st.owes_bb, "missed_sb": st.missed_sb}
@@ -278,7 +299,7 @@ class Table:
         if self.driver is not None and self.in_hand(st):
             st.leaving = True
             self.driver.abandon(st.seat)
-            self.table_event("leaving", seat=st.seat, player=player_id)
+            self.table_event(LeavingEvent(kind="leaving", seat=st.seat, player=player_id, alias=st.alias))
             return {"table": self.id, "pending": True, "cashed_out": None}
         amount = await self._cash_out(st)
         return {"table": self.id, "pending": False, "cashed_out": amount}
@@ -309,7 +330,8 @@ class Table:
             currency=self.spec.currency, max_buy_in=self.spec.max_buy_in,
         )
         st.stack += value
-        self.table_event("topped_up", seat=st.seat, player=st.player_id, stack=st.stack)
+        self.table_event(ToppedUpEvent(kind="topped_up", seat=st.seat, player=st.player_id, alias=st.alias,
+                                       stack=st.stack))
         self.broadcast_state()
 
     async def disconnected(self, player_id: int) -> None:
@@ -349,9 +371,10 @@ class Table:
             st.evict_timer.cancel()
         del self.seats[st.seat]
         self.host.unseated(st.player_id, self.id)
-        self.table_event("left", seat=st.seat, player=st.player_id, cashed_out=amount)
-        self.host.send(st.player_id, {"type": "event", "table": self.id,
-                                      "event": {"kind": "left", "seat": st.seat, "cashed_out": amount}})
+        self.table_event(LeftEvent(kind="left", seat=st.seat, player=st.player_id, alias=st.alias,
+                                   cashed_out=amount))
+        self.host.send(st.player_id, frames.table_event(self.id, LeftEvent(kind="left", seat=st.seat,
+                                                                           cashed_out=amount)))
         self.broadcast_state()
         return int(amount)
 
@@ -365,7 +388,8 @@ class Table:
             cur = self.seat_of(player)
             if cur is None or not cur.sitting_out or cur.sitout_since != since:
                 return
-            self.table_event("evicted", seat=cur.seat, player=player, rule="R-SITOUT-3")
+            self.table_event(EvictedEvent(kind="evicted", seat=cur.seat, player=player, alias=cur.alias,
+                                          rule="R-SITOUT-3"))
             if self.driver is not None and self.in_hand(cur):
                 cur.leaving = True
                 self.driver.abandon(cur.seat)
@@ -401,8 +425,7 @@ class Table:
                                                            run_it_twice=self.settings.run_it_twice))
         rules = HandRules(self.settings, aai=self.host.aai, play_money=self.spec.play_money)
         return HandDriver.deal(self, config, f"{self.hand_no + 1}-{secrets.token_hex(4)}",
-                               {s: self.seats[s].player_id for s in plan.dealt}, {"table": self.id},
-                               self.settler, rules)
+                               {s: self.seats[s].player_id for s in plan.dealt}, self.address, self.settler, rules)
 
     async def _deal(self) -> None:
         self._deal_pending = False
@@ -424,8 +447,8 @@ class Table:
             st = self.seats[s]
             st.owes_bb = st.missed_sb = st.post_now = False
             st.hands_dealt += 1
-        self.table_event("hand_started", hand_id=driver.hand_id, button=plan.button, seats=list(plan.dealt),
-                         game=game.id, structure=structure.value)
+        self.table_event(HandStartedEvent(kind="hand_started", hand_id=driver.hand_id, button=plan.button,
+                                          seats=list(plan.dealt), game=game.id, structure=structure.value))
         self.broadcast_state()
         driver.play()
 
@@ -457,8 +480,8 @@ class Table:
                 st.stack = stack
         prev_button = self.button
         self.driver = None
-        self.table_event("hand_over", hand_id=driver.hand_id, rake=result.rake,
-                         stacks={str(s): v for s, v in result.stacks.items()})
+        self.table_event(HandOverEvent(kind="hand_over", hand_id=driver.hand_id, rake=result.rake,
+                                       stacks=dict(result.stacks)))
         if self.rotation is not None:
             self.rotation.hand_finished(orbit_completed=self._orbit_completed(prev_button))
         for st in list(self.seats.values()):
@@ -476,8 +499,8 @@ class Table:
             try:
                 await self._do_top_up(st, value)
             except RoomError as exc:
-                self.host.send(st.player_id, {"type": "event", "table": self.id,
-                                              "event": {"kind": "top_up_failed", "message": exc.message}})
+                self.host.send(st.player_id, frames.table_event(
+                    self.id, TopUpFailedEvent(kind="top_up_failed", message=exc.message)))
         if st.stack <= 0 and not st.sitting_out:
             await self.sit_out(st.player_id, reason="no_chips")
 
@@ -499,7 +522,7 @@ class Table:
         return done
 
     # ------------------------------------------------------------------ lobby
-    def lobby_entry(self) -> dict[str, Any]:
+    def lobby_entry(self) -> CashLobbyEntry:
         header = self.info_header()
         hands = list(self.stats)
         avg_pot = sum(p for p, _, _ in hands) // len(hands) if hands else 0
@@ -507,16 +530,9 @@ class Table:
             round(100 * sum(f for _, _, f in hands) / sum(n for _, n, _ in hands)) if hands else 0
         )
         game, structure = self.game_now()
-        return header | {
-            "kind": "cash",
-            "current_game": game.id,
-            "current_structure": structure.value,
-            "seats_taken": len(self.seats),
-            "players": len(self.seats),
-            "average_pot": avg_pot,
-            "players_per_flop_pct": flop_pct,
-            "hands_played": self.hand_no,
-        }
+        return CashLobbyEntry(**header, kind="cash", current_game=game.id, current_structure=structure.value,
+                              seats_taken=len(self.seats), players=len(self.seats), average_pot=avg_pot,
+                              players_per_flop_pct=flop_pct, hands_played=self.hand_no)
 
     async def close(self) -> None:
         self.closed = True

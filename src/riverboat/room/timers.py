@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from riverboat.room.frames import TimerView
 from riverboat.room.settings import TableSettings
 
 
@@ -41,7 +42,7 @@ class DecisionTimer:
     def remaining(self, now: float) -> float:
         return max(0.0, self.deadline - now)
 
-    def to_dict(self, now: float) -> dict[str, object]:
+    def to_dict(self, now: float) -> TimerView:
         return {"seat": self.seat, "phase": self.phase.value, "remaining": round(self.remaining(now), 3)}
 
 

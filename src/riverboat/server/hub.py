@@ -4,20 +4,21 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from . import protocol
 from .protocol import PROTOCOL_VERSION
 from .ratelimit import Rate, RateLimiter
 
 _ORJSON_OPTIONS = orjson.OPT_NON_STR_KEYS
 
 
-def encode_frame(frame: dict[str, Any], default: Callable[[Any], Any] | None = None) -> str:
+def encode_frame(frame: Mapping[str, Any], default: Callable[[Any], Any] | None = None) -> str:
     """One server frame as compact JSON text (orjson; non-string keys become strings, as with ``json``)."""
     return orjson.dumps(frame, default=default, option=_ORJSON_OPTIONS).decode()
 
@@ -149,14 +150,10 @@ class Hub:
             self._encoded[key] = (message, text)
         return text
 
-    async def notify_all(self, frame: dict[str, Any]) -> None:
-        for conn in [*self.connections.values(), *self.anonymous]:
-            conn.push(frame)
-
     def begin_shutdown(self) -> None:
         """Stop taking commands and tell every client (called on SIGINT/SIGTERM, before connections close)."""
         if self.stopping:
             return
         self.stopping = True
         for conn in [*self.connections.values(), *self.anonymous]:
-            conn.push({"type": "notice", "code": "shutdown", "message": "the server is shutting down"})
+            conn.push(protocol.notice("shutdown", "the server is shutting down"))

@@ -17,19 +17,24 @@ could be read, the client's message id.
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, Union
 
 from pydantic import (
     BaseModel,
     ConfigDict,
+    Discriminator,
     Field,
     StrictBool,
     StrictInt,
     StrictStr,
     StringConstraints,
+    Tag,
     TypeAdapter,
     ValidationError,
 )
+from typing_extensions import TypedDict
+
+from riverboat.room import frames
 
 PROTOCOL_VERSION = 1
 
@@ -215,107 +220,188 @@ _CLIENT_ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientFrame)
 
 
 # --------------------------------------------------------------------------------------------------- server frames
+#
+# Every frame the server sends is one of the typed dicts below. The room's frames (``table_state``, ``event``,
+# ``speed``) are built by :mod:`riverboat.room.frames` and get ``"v": 1`` from the server; the server's own frames
+# are built by the functions below. :data:`SERVER_FRAME` validates any of them (the tests check every frame sent),
+# :func:`server_frame_schemas` documents them (OpenAPI ``x-websocket``). Unknown fields are refused by the models:
+# a field must be described here before it is sent.
+
+Ref = int | str | None
 
 
-class _ServerFrame(BaseModel):
-    model_config = ConfigDict(extra="allow")
-
-    v: Literal[1] = 1
-
-
-class WelcomeFrame(_ServerFrame):
+class WelcomeFrame(TypedDict):
     """First frame after successful authentication; followed by one ``table_state`` per table the player sits at
     (this is how a reconnecting client gets its full view back)."""
 
-    type: Literal["welcome"] = "welcome"
-    protocol: int = PROTOCOL_VERSION
-    player_id: int | str
-    alias: str | None = None
-    server: str = "riverboat"
-    ref: int | str | None = None
+    v: Literal[1]
+    type: Literal["welcome"]
+    protocol: int
+    player_id: int
+    alias: str | None
+    server: str
+    ref: Ref
 
 
-class AckFrame(_ServerFrame):
+class AckFrame(TypedDict):
     """The command with client id ``ref`` was accepted; ``result`` carries command-specific data (may be empty)."""
 
-    type: Literal["ack"] = "ack"
-    ref: int | str | None = None
+    v: Literal[1]
+    type: Literal["ack"]
+    ref: Ref
     command: str
-    result: dict[str, Any] = Field(default_factory=dict)
+    result: dict[str, Any]
 
 
-class ErrorFrame(_ServerFrame):
-    """The frame with client id ``ref`` was refused and changed nothing."""
+class ErrorFrame(TypedDict):
+    """The frame with client id ``ref`` was refused and changed nothing; ``code`` comes from the error registry
+    (:mod:`riverboat.room.errors`)."""
 
-    type: Literal["error"] = "error"
+    v: Literal[1]
+    type: Literal["error"]
     code: str
     message: str
-    ref: int | str | None = None
+    ref: Ref
 
 
-class PongFrame(_ServerFrame):
-    type: Literal["pong"] = "pong"
-    ref: int | str | None = None
+class PongFrame(TypedDict):
+    v: Literal[1]
+    type: Literal["pong"]
+    ref: Ref
 
 
-class TableStateFrame(_ServerFrame):
-    """The full view of ``table`` for this player: everything they may see and nothing more (R-GEN-5)."""
-
-    type: Literal["table_state"] = "table_state"
-    table: str
-    view: dict[str, Any]
-
-
-class EventFrame(_ServerFrame):
-    """One thing that happened at ``table`` (dealt, posted, acted, pot awarded, player sat/left, timer...)."""
-
-    type: Literal["event"] = "event"
-    table: str
-    event: dict[str, Any]
+class LobbyFrame(TypedDict):
+    v: Literal[1]
+    type: Literal["lobby"]
+    ref: Ref
+    tables: list[frames.CashLobbyEntry]
+    pools: list[frames.PoolLobbyEntry]
 
 
-class SpeedFrame(_ServerFrame):
-    """Speed Poker pool news for this player (seated at a new table, waiting in the pool...)."""
+class NoticeFrame(TypedDict):
+    """Out-of-band information, e.g. ``code="shutdown"`` when the server is stopping."""
 
-    type: Literal["speed"] = "speed"
-    pool: str
-
-
-class LobbyFrame(_ServerFrame):
-    type: Literal["lobby"] = "lobby"
-    ref: int | str | None = None
-    tables: list[dict[str, Any]]
-    pools: list[dict[str, Any]] = Field(default_factory=list)
+    v: Literal[1]
+    type: Literal["notice"]
+    code: str
+    message: str
 
 
-class BatchFrame(_ServerFrame):
+class BatchFrame(TypedDict):
     """Several server frames in one WebSocket message, in order; sent only to clients that opted in (``auth`` with
     ``"batch": true`` or ``/ws?batch=1``), and only when frames are already waiting to be written."""
 
-    type: Literal["batch"] = "batch"
+    v: Literal[1]
+    type: Literal["batch"]
     frames: list[dict[str, Any]]
 
 
-class NoticeFrame(_ServerFrame):
-    """Out-of-band information, e.g. ``code="shutdown"`` when the server is stopping."""
+class TableStateWire(frames.TableStateFrame):
+    """The full view of ``table`` for this player: everything they may see and nothing more (R-GEN-5)."""
 
-    type: Literal["notice"] = "notice"
-    code: str
-    message: str
+    v: Literal[1]
 
 
-SERVER_FRAME_MODELS: tuple[type[_ServerFrame], ...] = (
-    WelcomeFrame,
-    AckFrame,
-    ErrorFrame,
-    PongFrame,
-    TableStateFrame,
-    EventFrame,
-    SpeedFrame,
-    LobbyFrame,
-    NoticeFrame,
-    BatchFrame,
-)
+class TableEventWire(frames.TableEventFrame):
+    """One thing that happened at ``table`` (dealt, posted, acted, pot awarded, player sat/left, timer...)."""
+
+    v: Literal[1]
+
+
+class PoolEventWire(frames.PoolEventFrame):
+    """One thing that happened in Speed Poker hand ``hand`` of pool ``pool``."""
+
+    v: Literal[1]
+
+
+class SpeedDealtWire(frames.SpeedDealtFrame):
+    v: Literal[1]
+
+
+class SpeedTurnWire(frames.SpeedTurnFrame):
+    v: Literal[1]
+
+
+class SpeedFastFoldedWire(frames.SpeedFastFoldedFrame):
+    v: Literal[1]
+
+
+class SpeedHandOverWire(frames.SpeedHandOverFrame):
+    v: Literal[1]
+
+
+class SpeedLeftWire(frames.SpeedLeftFrame):
+    v: Literal[1]
+
+
+class SpeedStateWire(frames.SpeedStateFrame):
+    v: Literal[1]
+
+
+_TAGGED: dict[str, type] = {
+    "welcome": WelcomeFrame, "ack": AckFrame, "error": ErrorFrame, "pong": PongFrame, "lobby": LobbyFrame,
+    "notice": NoticeFrame, "batch": BatchFrame, "table_state": TableStateWire, "event_table": TableEventWire,
+    "event_pool": PoolEventWire, "speed_dealt": SpeedDealtWire, "speed_your_turn": SpeedTurnWire,
+    "speed_fast_folded": SpeedFastFoldedWire, "speed_hand_over": SpeedHandOverWire, "speed_left": SpeedLeftWire,
+    "speed_state": SpeedStateWire,
+}
+for _td in _TAGGED.values():
+    _td.__pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[attr-defined]
+
+
+def _frame_tag(value: Any) -> str | None:
+    if not isinstance(value, dict):
+        return None
+    kind = value.get("type")
+    if kind == "event":
+        return "event_pool" if "pool" in value else "event_table"
+    if kind == "speed":
+        return f"speed_{value.get('event')}"
+    return kind if isinstance(kind, str) else None
+
+
+#: Any frame the server sends (a tagged union: by ``type``, then ``pool`` / ``event`` for room frames).
+SERVER_FRAME: TypeAdapter[Any] = TypeAdapter(
+    Annotated[Union[tuple(Annotated[td, Tag(tag)] for tag, td in _TAGGED.items())],  # type: ignore[arg-type]  # noqa: UP007
+              Discriminator(_frame_tag)])
+SERVER_FRAME_MODELS: tuple[type, ...] = tuple(_TAGGED.values())
+
+
+def validate_server_frame(frame: Any) -> Any:
+    """Validate one frame as sent (raises pydantic's ``ValidationError`` naming the field that drifted)."""
+    return SERVER_FRAME.validate_python(frame)
+
+
+def welcome(player_id: int, alias: str | None, ref: Ref) -> WelcomeFrame:
+    return {"v": 1, "type": "welcome", "protocol": PROTOCOL_VERSION, "player_id": player_id, "alias": alias,
+            "server": "riverboat", "ref": ref}
+
+
+def ack(command: str, result: dict[str, Any], ref: Ref) -> AckFrame:
+    return {"v": 1, "type": "ack", "ref": ref, "command": command, "result": result}
+
+
+def error(code: str, message: str, ref: Ref) -> ErrorFrame:
+    return {"v": 1, "type": "error", "code": code, "message": message, "ref": ref}
+
+
+def pong(ref: Ref) -> PongFrame:
+    return {"v": 1, "type": "pong", "ref": ref}
+
+
+def lobby(entries: list[frames.LobbyEntry], ref: Ref) -> LobbyFrame:
+    tables: list[frames.CashLobbyEntry] = []
+    pools: list[frames.PoolLobbyEntry] = []
+    for entry in entries:
+        if entry["kind"] == "speed":
+            pools.append(entry)
+        else:
+            tables.append(entry)
+    return {"v": 1, "type": "lobby", "ref": ref, "tables": tables, "pools": pools}
+
+
+def notice(code: str, message: str) -> NoticeFrame:
+    return {"v": 1, "type": "notice", "code": code, "message": message}
 
 
 # ------------------------------------------------------------------------------------------------------ parsing
@@ -380,9 +466,5 @@ def client_frame_schema() -> dict[str, Any]:
 
 
 def server_frame_schemas() -> dict[str, dict[str, Any]]:
-    return {m.__name__: m.model_json_schema() for m in SERVER_FRAME_MODELS}
-
-
-def dump(frame: BaseModel) -> str:
-    """Serialise a server frame to the compact JSON text sent on the wire."""
-    return frame.model_dump_json(exclude_none=False)
+    """JSON Schema of every server frame, by model name."""
+    return {m.__name__: TypeAdapter(m).json_schema() for m in SERVER_FRAME_MODELS}

@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import json
 import logging
+from collections.abc import Mapping
 from typing import Any, Union
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
@@ -21,7 +22,7 @@ from riverboat.store.errors import AuthError, StoreError
 from . import protocol
 from .hub import Hub, encode_frame
 from .ratelimit import RateLimiter
-from .rest import jsonable, lobby_payload, player_id_of
+from .rest import jsonable, player_id_of
 
 log = logging.getLogger(__name__)
 
@@ -46,12 +47,11 @@ class Connection:
 
     # ------------------------------------------------------------------------------------------- outgoing
 
-    def push(self, frame: dict[str, Any]) -> None:
-        """Queue a server frame (non-blocking). Closes the connection if the client cannot keep up."""
+    def push(self, frame: Mapping[str, Any]) -> None:
+        """Queue a server frame built by :mod:`riverboat.server.protocol` (non-blocking). Closes the connection if
+        the client cannot keep up."""
         if self.closed:
             return
-        if "v" not in frame:
-            frame = {"v": protocol.PROTOCOL_VERSION, **frame}
         self._enqueue(encode_frame(frame, _default))
 
     def _enqueue(self, item: str | asyncio.Task[str]) -> None:
@@ -85,7 +85,7 @@ class Connection:
         self.push(await self.hub.add_aliases(message))
 
     def reply_error(self, code: str, message: str, ref: Any) -> None:
-        self.push({"type": "error", "code": code, "message": message, "ref": ref})
+        self.push(protocol.error(code, message, ref))
 
     @staticmethod
     async def _text(item: str | asyncio.Task[str]) -> str | None:
@@ -188,11 +188,10 @@ class Connection:
         older = self.hub.connections.get(pid)
         self.hub.connections[pid] = self
         if older is not None and older is not self:
-            older.push({"type": "notice", "code": "replaced", "message": "a newer connection took over this seat"})
+            older.push(protocol.notice("replaced", "a newer connection took over this seat"))
             older.closed = True
             older.queue.put_nowait(_CLOSE)
-        self.push({"type": "welcome", "protocol": protocol.PROTOCOL_VERSION, "player_id": pid, "alias": self.alias,
-                   "server": "riverboat", "ref": ref})
+        self.push(protocol.welcome(pid, self.alias, ref))
         # Attaching (again) is the room's reconnect: it pushes a table_state for each of the player's tables.
         self.hub.room.attach(pid, self.sink, immediate=self.deliver)
         self._attached = True
@@ -212,10 +211,10 @@ class Connection:
         kind = frame.type
         ref = frame.id
         if kind == "ping":
-            self.push({"type": "pong", "ref": ref})
+            self.push(protocol.pong(ref))
             return
         if kind == "lobby":
-            self.push({"type": "lobby", "ref": ref, **jsonable(lobby_payload(self.hub))})
+            self.push(protocol.lobby(self.hub.room.lobby(), ref))
             return
         if kind == "auth":
             if frame.batch:
@@ -240,10 +239,11 @@ class Connection:
             log.exception("internal error handling %s from player %s", kind, self.player_id)
             self.reply_error("internal", "internal server error; the command may not have been applied", ref)
             return
-        ack: dict[str, Any] = {"type": "ack", "ref": ref, "command": kind, "result": {}}
-        if result is not None:
-            ack["result"] = result if isinstance(result, dict) else {"value": jsonable(result)}
-        self.push(ack)
+        if result is None:
+            result = {}
+        elif not isinstance(result, dict):
+            result = {"value": jsonable(result)}
+        self.push(protocol.ack(kind, result, ref))
 
     async def _command(self, frame: Any) -> Any:
         room = self.hub.room

@@ -1,0 +1,428 @@
+"""Every frame the room sends, built in one place from typed dicts.
+
+The room hands these to the server (``Room.send`` → the player's sink), which adds ``"v": 1`` and encodes them;
+:mod:`riverboat.server.protocol` documents the wire frames with these very types, and the tests validate every
+frame the room and the server send against those models (``tests/room/test_room_frames.py``, the server test
+harness). To add a field or a frame: add it to the typed dict here (``NotRequired`` if it is optional), build it
+with a function here, and describe it in docs/protocol.md. Adding is the only change version 1 allows.
+
+Shapes:
+
+- ``{"type": "table_state", "table", "view": TableView}``: one player's full view of a table;
+- ``{"type": "event", "table", "event": Event}``: a hand event (:mod:`riverboat.engine.views`) or a table event
+  (below) at a table; in a Speed Poker pool ``{"type": "event", "pool", "hand", "event"}``;
+- ``{"type": "speed", "pool", "event": "dealt" | "your_turn" | "fast_folded" | "hand_over" | "left" | "state",
+  ...}``: Speed Poker news for one player.
+
+Table events that name a player carry their ``alias`` (R-ALIAS-1), so no layer above has to look it up.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated, Literal, NotRequired
+
+from pydantic import ConfigDict, Field
+from typing_extensions import TypedDict
+
+from riverboat.engine.views import ENGINE_EVENT_TYPES, VIEW_TYPES, EngineEvent, HandView
+
+# ------------------------------------------------------------------------------------------------ table views
+
+Phase = Literal["action", "timebank", "reconnect", "draw"]
+
+
+class TimerView(TypedDict):
+    """The decision timer: whose turn, which phase (R-TIME, R-DISC-1) and the seconds left."""
+
+    seat: int
+    phase: Phase
+    remaining: float
+
+
+SeatStatusName = Literal["playing", "waiting", "sitting_out"]
+
+
+class SeatView(TypedDict):
+    seat: int
+    player: int
+    alias: str | None
+    stack: int
+    status: SeatStatusName
+    connected: bool
+    owes_bb: bool
+    missed_sb: bool
+
+
+class YouView(TypedDict):
+    """What only the seated player sees about their own seat."""
+
+    seat: int
+    stack: int
+    timebank: float
+    sitting_out: bool
+    owes_bb: bool
+    missed_sb: bool
+    post_now: bool
+    leaving: bool
+    pending_top_up: int
+
+
+class TableHeader(TypedDict):
+    id: str
+    name: str
+    game: str
+    structure: str
+    mixed: str | None
+    small_blind: int
+    big_blind: int
+    ante: int
+    small_bet: int
+    big_bet: int
+    max_seats: int
+    min_buy_in: int
+    max_buy_in: int | None
+    currency: str
+    rake: str
+
+
+class TableView(TypedDict):
+    """One player's (or a spectator's: ``you`` null, no face-down card) view of a cash table."""
+
+    table: TableHeader
+    game: str
+    structure: str
+    seats: list[SeatView]
+    button: int | None
+    hand_id: str | None
+    hand: HandView | None
+    timer: TimerView | None
+    you: YouView | None
+
+
+class CashLobbyEntry(TableHeader):
+    kind: Literal["cash"]
+    current_game: str
+    current_structure: str
+    seats_taken: int
+    players: int
+    average_pot: int
+    players_per_flop_pct: int
+    hands_played: int
+
+
+class PoolLobbyEntry(TypedDict):
+    id: str
+    kind: Literal["speed"]
+    name: str
+    game: str
+    structure: str
+    small_blind: int
+    big_blind: int
+    max_seats: int
+    min_buy_in: int
+    max_buy_in: int | None
+    currency: str
+    players: int
+    seats_taken: int
+    hands_running: int
+    hands_played: int
+    average_pot: int
+
+
+LobbyEntry = CashLobbyEntry | PoolLobbyEntry
+
+
+class PoolView(TypedDict):
+    """A Speed Poker player's view of their pool: stack, waiting, and the hand they are live in."""
+
+    pool: str
+    joined: bool
+    stack: NotRequired[int]
+    waiting: NotRequired[bool]
+    hand: NotRequired[str | None]
+    seat: NotRequired[int | None]
+    view: NotRequired[HandView | None]
+
+
+# ------------------------------------------------------------------------------------------------ table events
+
+class HandStartedEvent(TypedDict):
+    kind: Literal["hand_started"]
+    hand_id: str
+    button: int
+    seats: list[int]
+    game: str
+    structure: str
+
+
+class SeatedEvent(TypedDict):
+    kind: Literal["seated"]
+    seat: int
+    player: int
+    alias: str | None
+    stack: int
+
+
+class SatOutEvent(TypedDict):
+    kind: Literal["sat_out"]
+    seat: int
+    player: int
+    alias: str | None
+    reason: str
+
+
+class SatInEvent(TypedDict):
+    kind: Literal["sat_in"]
+    seat: int
+    player: int
+    alias: str | None
+    post: bool
+
+
+class LeavingEvent(TypedDict):
+    kind: Literal["leaving"]
+    seat: int
+    player: int
+    alias: str | None
+
+
+class LeftEvent(TypedDict):
+    """A player left (R-CASH-3); the one who left gets it too, with what went back to their balance."""
+
+    kind: Literal["left"]
+    seat: int
+    cashed_out: int
+    player: NotRequired[int]
+    alias: NotRequired[str | None]
+
+
+class ToppedUpEvent(TypedDict):
+    kind: Literal["topped_up"]
+    seat: int
+    player: int
+    alias: str | None
+    stack: int
+
+
+class EvictedEvent(TypedDict):
+    kind: Literal["evicted"]
+    seat: int
+    player: int
+    alias: str | None
+    rule: str
+
+
+class AliasChangedEvent(TypedDict):
+    """R-ALIAS-2: the player at ``seat`` changed their alias."""
+
+    kind: Literal["alias_changed"]
+    seat: int
+    player: int
+    alias: str | None
+
+
+class TopUpFailedEvent(TypedDict):
+    kind: Literal["top_up_failed"]
+    message: str
+
+
+class TurnEvent(TypedDict):
+    kind: Literal["turn"]
+    seat: int
+    phase: Phase
+    remaining: float
+
+
+class TimebankEvent(TypedDict):
+    kind: Literal["timebank"]
+    seat: int
+    seconds: float
+    rule: str
+
+
+class TimedOutEvent(TypedDict):
+    """The table acted for ``seat``: ``action`` (R-TIME-3, R-DISC-1) or, on a draw, ``discards`` (R-TIME-4)."""
+
+    kind: Literal["timed_out"]
+    seat: int
+    rule: str
+    action: NotRequired[str]
+    discards: NotRequired[int]
+
+
+class AutoDrawEvent(TypedDict):
+    kind: Literal["auto_draw"]
+    seat: int
+    discards: int
+    rule: str
+
+
+class ArtificialAllinEvent(TypedDict):
+    kind: Literal["artificial_allin"]
+    seat: int
+    committed: int
+    rule: str
+
+
+TableEvent = (
+    HandStartedEvent | SeatedEvent | SatOutEvent | SatInEvent | LeavingEvent | LeftEvent | ToppedUpEvent
+    | EvictedEvent | AliasChangedEvent | TopUpFailedEvent | TurnEvent | TimebankEvent | TimedOutEvent
+    | AutoDrawEvent | ArtificialAllinEvent
+)
+#: Any event of a table or pool frame, told apart by its ``kind``.
+Event = Annotated[EngineEvent | TableEvent, Field(discriminator="kind")]
+
+TABLE_EVENT_TYPES: tuple[type, ...] = (
+    HandStartedEvent, SeatedEvent, SatOutEvent, SatInEvent, LeavingEvent, LeftEvent, ToppedUpEvent, EvictedEvent,
+    AliasChangedEvent, TopUpFailedEvent, TurnEvent, TimebankEvent, TimedOutEvent, AutoDrawEvent,
+    ArtificialAllinEvent,
+)
+
+# ------------------------------------------------------------------------------------------------ frames
+
+
+class TableStateFrame(TypedDict):
+    type: Literal["table_state"]
+    table: str
+    view: TableView
+
+
+class TableEventFrame(TypedDict):
+    type: Literal["event"]
+    table: str
+    event: Event
+
+
+class PoolEventFrame(TypedDict):
+    type: Literal["event"]
+    pool: str
+    hand: str
+    event: Event
+
+
+class SpeedDealtFrame(TypedDict):
+    type: Literal["speed"]
+    pool: str
+    event: Literal["dealt"]
+    hand: str
+    seat: int
+    view: HandView
+
+
+class SpeedTurnFrame(TypedDict):
+    type: Literal["speed"]
+    pool: str
+    event: Literal["your_turn"]
+    hand: str
+    view: HandView
+    timer: TimerView | None
+
+
+class SpeedFastFoldedFrame(TypedDict):
+    type: Literal["speed"]
+    pool: str
+    event: Literal["fast_folded"]
+    hand: str
+
+
+class SpeedHandOverFrame(TypedDict):
+    type: Literal["speed"]
+    pool: str
+    event: Literal["hand_over"]
+    hand: str
+    net: int
+    stack: int
+
+
+class SpeedLeftFrame(TypedDict):
+    type: Literal["speed"]
+    pool: str
+    event: Literal["left"]
+    cashed_out: int
+
+
+class SpeedStateFrame(TypedDict):
+    type: Literal["speed"]
+    pool: str
+    event: Literal["state"]
+    view: PoolView
+
+
+SpeedFrame = (SpeedDealtFrame | SpeedTurnFrame | SpeedFastFoldedFrame | SpeedHandOverFrame | SpeedLeftFrame
+              | SpeedStateFrame)
+EventFrame = TableEventFrame | PoolEventFrame
+RoomFrame = TableStateFrame | EventFrame | SpeedFrame
+
+FRAME_TYPES: tuple[type, ...] = (
+    TableStateFrame, TableEventFrame, PoolEventFrame, SpeedDealtFrame, SpeedTurnFrame, SpeedFastFoldedFrame,
+    SpeedHandOverFrame, SpeedLeftFrame, SpeedStateFrame,
+)
+VIEW_AND_ENTRY_TYPES: tuple[type, ...] = (TimerView, SeatView, YouView, TableHeader, TableView, CashLobbyEntry,
+                                          PoolLobbyEntry, PoolView)
+
+# Unknown fields are refused when a frame is validated (tests, docs): a field that is not described here is drift.
+for _td in (*VIEW_TYPES, *ENGINE_EVENT_TYPES, *TABLE_EVENT_TYPES, *FRAME_TYPES, *VIEW_AND_ENTRY_TYPES):
+    _td.__pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[attr-defined]
+
+
+# ------------------------------------------------------------------------------------------------ builders
+
+def table_state(table_id: str, view: TableView) -> TableStateFrame:
+    return {"type": "table_state", "table": table_id, "view": view}
+
+
+def table_event(table_id: str, event: Event) -> TableEventFrame:
+    return {"type": "event", "table": table_id, "event": event}
+
+
+def pool_event(pool_id: str, hand_id: str, event: Event) -> PoolEventFrame:
+    return {"type": "event", "pool": pool_id, "hand": hand_id, "event": event}
+
+
+@dataclass(frozen=True, slots=True)
+class TableAddress:
+    """Where a hand's events go at a table (cash, tournament, Twister): ``{"type": "event", "table", ...}``."""
+
+    table: str
+
+    def event(self, event: Event) -> EventFrame:
+        return table_event(self.table, event)
+
+
+@dataclass(frozen=True, slots=True)
+class PoolHandAddress:
+    """Where the events of one Speed Poker hand go: ``{"type": "event", "pool", "hand", ...}``."""
+
+    pool: str
+    hand: str
+
+    def event(self, event: Event) -> EventFrame:
+        return pool_event(self.pool, self.hand, event)
+
+
+Address = TableAddress | PoolHandAddress
+
+
+def speed_dealt(pool_id: str, hand_id: str, seat: int, view: HandView) -> SpeedDealtFrame:
+    return {"type": "speed", "pool": pool_id, "event": "dealt", "hand": hand_id, "seat": seat, "view": view}
+
+
+def speed_your_turn(pool_id: str, hand_id: str, view: HandView, timer: TimerView | None) -> SpeedTurnFrame:
+    return {"type": "speed", "pool": pool_id, "event": "your_turn", "hand": hand_id, "view": view, "timer": timer}
+
+
+def speed_fast_folded(pool_id: str, hand_id: str) -> SpeedFastFoldedFrame:
+    return {"type": "speed", "pool": pool_id, "event": "fast_folded", "hand": hand_id}
+
+
+def speed_hand_over(pool_id: str, hand_id: str, net: int, stack: int) -> SpeedHandOverFrame:
+    return {"type": "speed", "pool": pool_id, "event": "hand_over", "hand": hand_id, "net": net, "stack": stack}
+
+
+def speed_left(pool_id: str, cashed_out: int) -> SpeedLeftFrame:
+    return {"type": "speed", "pool": pool_id, "event": "left", "cashed_out": cashed_out}
+
+
+def speed_state(pool_id: str, view: PoolView) -> SpeedStateFrame:
+    return {"type": "speed", "pool": pool_id, "event": "state", "view": view}
