@@ -11,7 +11,9 @@ is checked on its own: ``allowed_to`` carries the only two amounts, and the serv
 
 from __future__ import annotations
 
+import contextlib
 import random
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -76,6 +78,25 @@ def attach_all(room: Room, players: list[int], seen: dict[str, int]) -> dict[int
     return sinks
 
 
+@contextlib.asynccontextmanager
+async def scenario(store: Store, clock: FakeClock, seed: int, n: int, rng: Any = None
+                   ) -> AsyncIterator[tuple[Room, list[int], dict[int, ValidatingSink], dict[str, int]]]:
+    """A started room, ``n`` funded players, each with a validating sink; the room is stopped afterwards."""
+    room = Room(store, clock=clock, rng=rng if rng is not None else random.Random(seed))
+    await room.start()
+    try:
+        seen: dict[str, int] = {}
+        players = make_players(store, n, deposit=20_000)
+        yield room, players, attach_all(room, players, seen), seen
+    finally:
+        await room.stop()
+
+
+def assert_covered(seen: dict[str, int], kinds: tuple[str, ...]) -> None:
+    for kind in kinds:
+        assert seen.get(kind), f"no {kind} frame was produced: the scenario no longer covers it"
+
+
 async def play_table(room: Room, clock: FakeClock, tid: str, sinks: dict[int, ValidatingSink], hands: int,
                      rng: random.Random, *, timeout_p: float = 0.0) -> None:
     """Act from the frames each player received; sometimes let the timer run out instead."""
@@ -110,13 +131,8 @@ async def play_table(room: Room, clock: FakeClock, tid: str, sinks: dict[int, Va
 async def test_every_room_frame_validates_cash_spectator_seat_changes(store: Store, clock: FakeClock) -> None:
     """No-limit hold'em and stud, three players and a spectator: every table_state, engine event and table event
     (seated, sat_out, sat_in, topped_up, leaving, left, evicted, hand_started, hand_over, turn, timed_out)."""
-    seen: dict[str, int] = {}
-    room = Room(store, clock=clock, rng=random.Random(11))
-    await room.start()
-    try:
+    async with scenario(store, clock, 11, 5) as (room, players, sinks, seen):
         rng = random.Random(5)
-        players = make_players(store, 5, deposit=20_000)
-        sinks = attach_all(room, players, seen)
         nl = await room.open_table(TableSpec(name="NL", small_blind=5, big_blind=10, min_buy_in=200,
                                              max_buy_in=1000, settings={"straddle": True}))
         stud = await room.open_table(TableSpec(name="Stud", game="stud", structure="FL", ante=1, bring_in=2,
@@ -138,29 +154,43 @@ async def test_every_room_frame_validates_cash_spectator_seat_changes(store: Sto
         await clock.advance(421.0)  # R-SITOUT-3: evicted
         await room.leave(players[2], nl)
         await room.quiesce()
-        for s in sinks.values():
-            for m in s.messages:
+        for sink in sinks.values():
+            for m in sink.messages:
                 if m["type"] == "event" and "player" in m["event"]:
                     assert "alias" in m["event"], m  # R-ALIAS-1: named where the player is named
-    finally:
-        await room.stop()
-    for kind in ("table_state", "event:hand_started", "event:hand_over", "event:posted", "event:dealt",
-                 "event:acted", "event:board", "event:street", "event:pot_awarded", "event:seated",
-                 "event:sat_out", "event:sat_in", "event:topped_up", "event:left", "event:evicted", "event:turn",
-                 "event:timed_out", "event:showed"):
-        assert seen.get(kind), f"no {kind} frame was produced: the scenario no longer covers it"
+    assert_covered(seen, ("table_state", "event:hand_started", "event:hand_over", "event:posted", "event:dealt",
+                          "event:acted", "event:board", "event:street", "event:pot_awarded", "event:seated",
+                          "event:sat_out", "event:sat_in", "event:topped_up", "event:left", "event:evicted",
+                          "event:turn", "event:timed_out", "event:showed"))
+
+
+async def _disconnect_at(room: Room, clock: FakeClock, tid: str, sinks: dict[int, ValidatingSink],
+                         wanted: Any) -> None:
+    """Call/check until ``wanted(hand)`` holds at a decision, then disconnect the player to act and let their
+    timer run out."""
+    table = room.tables[tid]
+    for _ in range(60):
+        await room.quiesce()
+        hand = table.hand
+        if hand is not None and hand.to_act is not None:
+            if wanted(hand):
+                room.detach(table.seats[hand.to_act].player_id)
+                await clock.advance(31.0)
+                return
+            pid = table.seats[hand.to_act].player_id
+            legal = sinks[pid].last_legal(tid)
+            assert legal is not None
+            await room.act(pid, tid, "call" if "call" in legal["kinds"] else "check")
+        else:
+            await clock.advance(1.0)
+    raise AssertionError("the situation never came")
 
 
 async def test_every_room_frame_validates_draw_timeouts_autodraw_and_aai(store: Store, clock: FakeClock) -> None:
     """Triple draw with draw timeouts (R-TIME-4) and a disconnected drawer (R-AUTODRAW-1); fixed-limit hold'em
     under the artificial all-in policy with a disconnected player (R-AAI-1)."""
-    seen: dict[str, int] = {}
-    room = Room(store, clock=clock, rng=random.Random(12))
-    await room.start()
-    try:
+    async with scenario(store, clock, 12, 3) as (room, players, sinks, seen):
         rng = random.Random(6)
-        players = make_players(store, 3, deposit=20_000)
-        sinks = attach_all(room, players, seen)
         draw = await room.open_table(TableSpec(name="TD", game="triple_draw_27", structure="FL", small_blind=5,
                                                big_blind=10, min_buy_in=200, max_buy_in=None))
         fl = await room.open_table(TableSpec(name="FL", structure="FL", small_blind=5, big_blind=10,
@@ -171,54 +201,23 @@ async def test_every_room_frame_validates_draw_timeouts_autodraw_and_aai(store: 
                 await room.sit(pid, tid, seat, 600)
         await play_table(room, clock, draw, sinks, 4, rng, timeout_p=0.3)
         await play_table(room, clock, fl, sinks, 2, rng)
-        table = room.tables[fl]
-        for _ in range(60):  # a player with money in the pot loses the connection at their turn
-            await room.quiesce()
-            hand = table.hand
-            if hand is not None and hand.to_act is not None and hand.total[hand.seats.index(hand.to_act)] > 0:
-                break
-            await clock.advance(1.0)
-        assert table.hand is not None and table.hand.to_act is not None
-        room.detach(table.seats[table.hand.to_act].player_id)
-        await clock.advance(31.0)
+        await _disconnect_at(room, clock, fl, sinks, lambda h: h.total[h.seats.index(h.to_act)] > 0)
         for pid in players:
             room.attach(pid, sinks[pid])
-        await room.sit_in(players[0], draw)
-        dt = room.tables[draw]
-        for _ in range(60):
-            await room.quiesce()
-            hand = dt.hand
-            if hand is not None and hand.to_act is not None and "stand_pat" in {
-                    k.value for k in hand.legal_actions().kinds}:
-                break
-            if hand is not None and hand.to_act is not None:
-                legal = sinks[dt.seats[hand.to_act].player_id].last_legal(draw)
-                assert legal is not None
-                kind = "call" if "call" in legal["kinds"] else "check"
-                await room.act(dt.seats[hand.to_act].player_id, draw, kind)
-            else:
-                await clock.advance(1.0)
-        assert dt.hand is not None and dt.hand.to_act is not None
-        room.detach(dt.seats[dt.hand.to_act].player_id)
-        await clock.advance(31.0)
+            for tid in room.tables_of(pid):
+                await room.sit_in(pid, tid)
+        await _disconnect_at(room, clock, draw, sinks,
+                             lambda h: "stand_pat" in {k.value for k in h.legal_actions().kinds})
         await room.quiesce()
-    finally:
-        await room.stop()
-    for kind in ("event:drew", "event:drew_cards", "event:timed_out", "event:auto_draw",
-                 "event:artificial_allin"):
-        assert seen.get(kind), f"no {kind} frame was produced: the scenario no longer covers it"
+    assert_covered(seen, ("event:drew", "event:drew_cards", "event:timed_out", "event:auto_draw",
+                          "event:artificial_allin"))
 
 
 async def test_every_room_frame_validates_speed_pool(store: Store, clock: FakeClock) -> None:
     """A Speed Poker pool of four: dealt, your_turn, fast_folded, hand_over, state (after a reconnect), left, and
     the pool's hand events."""
-    seen: dict[str, int] = {}
-    room = Room(store, clock=clock, rng=random.Random(13))
-    await room.start()
-    try:
+    async with scenario(store, clock, 13, 4) as (room, players, sinks, seen):
         rng = random.Random(7)
-        players = make_players(store, 4, deposit=20_000)
-        sinks = attach_all(room, players, seen)
         pool_id = await room.open_speed_pool(SpeedSpec(name="Speedy", small_blind=5, big_blind=10, table_size=4,
                                                        min_buy_in=200, max_buy_in=1000))
         pool = room.pools[pool_id]
@@ -252,11 +251,8 @@ async def test_every_room_frame_validates_speed_pool(store: Store, clock: FakeCl
         await room.leave_speed(member, pool_id)
         await room.quiesce()
         await clock.advance(40.0)
-    finally:
-        await room.stop()
-    for kind in ("speed:dealt", "speed:your_turn", "speed:fast_folded", "speed:hand_over", "speed:state",
-                 "speed:left", "event:acted", "event:turn"):
-        assert seen.get(kind), f"no {kind} frame was produced: the scenario no longer covers it"
+    assert_covered(seen, ("speed:dealt", "speed:your_turn", "speed:fast_folded", "speed:hand_over", "speed:state",
+                          "speed:left", "event:acted", "event:turn"))
 
 
 class StackedDeck:
@@ -286,12 +282,7 @@ async def test_r_stud_6_open_pair_amounts_are_in_the_frame_and_are_exactly_what_
     third = [parse_cards(h) for h in ("AsAh 9c", "QsQh Kd", "JsJh 2c")]  # seats 0, 1, 2 (dealer box 5)
     order = [c for round_ in zip(*third, strict=True) for c in round_] + parse_cards("9d Ad 3c")
     order += [c for c in get_game("stud").deck.cards if c not in order]
-    room = Room(store, clock=clock, rng=StackedDeck(order))
-    await room.start()
-    try:
-        seen: dict[str, int] = {}
-        players = make_players(store, 3)
-        sinks = attach_all(room, players, seen)
+    async with scenario(store, clock, 0, 3, rng=StackedDeck(order)) as (room, players, sinks, _seen):
         tid = await room.open_table(TableSpec(name="Stud", game="stud", structure="FL", ante=1, bring_in=2,
                                               small_bet=4, big_bet=8, min_buy_in=100, max_buy_in=None,
                                               settings={"min_players": 3}))
@@ -313,5 +304,3 @@ async def test_r_stud_6_open_pair_amounts_are_in_the_frame_and_are_exactly_what_
         await room.act(players[0], tid, "bet", 8)
         await room.quiesce()
         assert [e.data for e in hand.events if e.kind == "acted"][-1]["to"] == 8
-    finally:
-        await room.stop()
