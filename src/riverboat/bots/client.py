@@ -70,8 +70,10 @@ class ProtocolClient:
             with contextlib.suppress(Exception):
                 await self._ws.close()
         if self._reader is not None:
-            with contextlib.suppress(BaseException):
-                await asyncio.wait_for(self._reader, 5.0)
+            # asyncio.wait, not wait_for: the reader's own end (an error, a cancellation) is not raised here, while a
+            # cancellation of the task closing this client still is (a suppress(BaseException) swallowed it, and
+            # a demo bot then kept the server's event loop from ever closing: issue #16)
+            await asyncio.wait({self._reader}, timeout=5.0)
 
     async def __aenter__(self) -> ProtocolClient:
         await self.connect()

@@ -8,7 +8,6 @@ this player legal actions, the strategy chooses a move and the bot sends one ``a
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import random
 import time
@@ -184,7 +183,8 @@ class Bot:
 
     async def stop(self) -> None:
         self.stopped = True
-        for task in list(self._tasks):
+        tasks = list(self._tasks)
+        for task in tasks:
             task.cancel()
-            with contextlib.suppress(BaseException):
-                await task
+        if tasks:  # asyncio.wait: the tasks' cancellation is not raised here, the caller's own still is
+            await asyncio.wait(tasks)

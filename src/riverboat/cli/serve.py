@@ -47,11 +47,16 @@ def register(app: typer.Typer) -> None:
             log_level=log_level,
         )
         running: list[DemoBots] = []
+        stop_requested: list[bool] = []
 
         async def started(base_url: str, store: Any, opened: list[tuple[str, dict[str, Any]]]) -> None:
-            running.append(await start_demo_bots(base_url, store, opened))
+            demo = await start_demo_bots(base_url, store, opened)
+            running.append(demo)
+            if stop_requested:  # the signal came while the bots were being seated: they stop at once (issue #16)
+                demo.stop()
 
         def stopping() -> None:
+            stop_requested.append(True)
             for demo in running:
                 demo.stop()
 

@@ -17,7 +17,7 @@ from .demo import DEMO_TABLES, load_tables, open_tables
 from .gcpace import GcPacer
 from .hub import ServerConfig
 from .ratelimit import Rate
-from .runner import serve
+from .runner import StopSignals, serve
 
 log = logging.getLogger(__name__)
 
@@ -36,16 +36,45 @@ class LaunchOptions:
     log_level: str = "warning"
 
 
+LEFTOVER_TASKS_S = 2.0  # how long the tasks still running after ``main`` get to end once cancelled
+
+
 def run_loop(main: Coroutine[Any, Any, None]) -> None:
-    """``asyncio.run(main)`` on uvloop when it is installed (uvicorn[standard] brings it): the server's event loop
-    then spends far less time per socket write and wake-up than the stdlib selector loop."""
+    """Run ``main`` on a new event loop (uvloop when it is installed, as uvicorn[standard] brings it: the server's
+    event loop then spends far less time per socket write and wake-up than the stdlib selector loop), then cancel
+    the tasks still running and close the loop.
+
+    Unlike ``asyncio.run``, the end is bounded: a task that does not end within ``LEFTOVER_TASKS_S`` of its
+    cancellation is logged with its stack and left behind, instead of holding the process forever in
+    ``asyncio.runners._cancel_all_tasks`` (issue #16: a demo bot that swallowed its cancellation did that)."""
     try:
         import uvloop
     except ImportError:  # pragma: no cover - uvloop is not available on every platform
-        asyncio.run(main)
+        loop = asyncio.new_event_loop()
+    else:
+        loop = uvloop.new_event_loop()
+    try:
+        loop.run_until_complete(main)
+    finally:
+        try:
+            loop.run_until_complete(_end_leftover_tasks(LEFTOVER_TASKS_S))
+            loop.run_until_complete(loop.shutdown_asyncgens())
+        finally:
+            loop.close()
+
+
+async def _end_leftover_tasks(timeout: float) -> None:
+    me = asyncio.current_task()
+    tasks = [t for t in asyncio.all_tasks() if t is not me]
+    for task in tasks:
+        task.cancel()
+    if not tasks:
         return
-    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
-        runner.run(main)
+    _done, pending = await asyncio.wait(tasks, timeout=timeout)
+    for task in pending:
+        stack = "".join(f"\n  {f.f_code.co_filename}:{f.f_lineno} in {f.f_code.co_name}" for f in task.get_stack())
+        log.error("task %s did not end %.0f s after its cancellation; left behind:%s", task.get_name(), timeout,
+                  stack)
 
 
 StartedHook = Callable[[str, Any, list[tuple[str, dict[str, Any]]]], Awaitable[None]]
@@ -78,21 +107,24 @@ async def launch(
         entries = load_tables(options.tables_file)
     elif options.demo:
         entries = [dict(e) for e in DEMO_TABLES]
-    await room.start()
-    pacer = GcPacer()
-    try:
-        opened = await open_tables(room, entries)
-        pacer.start()  # after the tables exist: they are frozen with the rest of the start-up heap
+    signals = StopSignals()  # from here on the first SIGINT/SIGTERM asks for a clean stop, a second one forces it
+    with signals.installed():
+        await room.start()
+        pacer = GcPacer()
+        try:
+            opened = await open_tables(room, entries)
+            pacer.start()  # after the tables exist: they are frozen with the rest of the start-up heap
 
-        async def on_started(base_url: str) -> None:
-            if started is not None and options.bots:
-                await started(base_url, store, opened)
-            echo(f"Riverboat is running on {base_url}  ({len(opened)} tables; Ctrl-C to stop)")
+            async def on_started(base_url: str) -> None:
+                if started is not None and options.bots:
+                    await started(base_url, store, opened)
+                echo(f"Riverboat is running on {base_url}  ({len(opened)} tables; Ctrl-C to stop)")
 
-        await serve(store, room, host=options.host, port=options.port, config=config, on_started=on_started,
-                    on_exit=stopping, log_level=options.log_level)
-    finally:
-        pacer.stop()
-        await room.stop()
-        store.dispose()
-        echo("Riverboat stopped: unfinished hands voided and refunded, table stacks returned to the balances.")
+            if not signals.requested:
+                await serve(store, room, host=options.host, port=options.port, config=config,
+                            on_started=on_started, on_exit=stopping, log_level=options.log_level, signals=signals)
+        finally:
+            pacer.stop()
+            await room.stop()
+            store.dispose()
+            echo("Riverboat stopped: unfinished hands voided and refunded, table stacks returned to the balances.")

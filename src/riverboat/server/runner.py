@@ -3,14 +3,22 @@
 Shutdown order: the ``on_exit`` hooks run first (e.g. demo bots stop playing), then uvicorn stops accepting
 connections and closes the open ones, then the app's lifespan calls ``room.stop()`` (unfinished hands are voided and
 refunded, R-SERVER). The process then returns normally (exit status 0) instead of dying from the signal.
+
+Signals are :class:`StopSignals`' for the whole life of the process (``launch`` installs them before the tables
+open; uvicorn's own handlers are not used): the first SIGINT or SIGTERM asks for that clean stop, any later one
+ends the process at once (exit status 128 + signal). What such a forced stop leaves unfinished is a crash for the
+room: the next start voids and refunds it (R-SERVER-2).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import os
 import signal
-from collections.abc import Awaitable, Callable
+import threading
+from collections.abc import Awaitable, Callable, Iterator
 from types import FrameType
 from typing import Any
 
@@ -22,17 +30,61 @@ from .protocol import MAX_FRAME_BYTES
 
 log = logging.getLogger(__name__)
 
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+class StopSignals:
+    """SIGINT and SIGTERM for a server process: the first calls the ``on_stop`` listeners (from the signal handler,
+    on the main thread: a listener only sets flags or hands work to a loop with ``call_soon_threadsafe``), any
+    later one exits the process at once."""
+
+    def __init__(self) -> None:
+        self.received = 0
+        self._listeners: list[Callable[[], None]] = []
+
+    @property
+    def requested(self) -> bool:
+        return self.received > 0
+
+    def on_stop(self, listener: Callable[[], None]) -> None:
+        """Call ``listener`` on the first signal (at once if it already came)."""
+        self._listeners.append(listener)
+        if self.received:
+            listener()
+
+    def handle(self, sig: int, frame: FrameType | None) -> None:
+        self.received += 1
+        if self.received > 1:
+            with contextlib.suppress(OSError):
+                os.write(2, f"riverboat: signal {sig} again while stopping: exiting now (the next start voids "
+                         "and refunds what is unfinished)\n".encode())
+            os._exit(128 + sig)
+        for listener in list(self._listeners):
+            try:
+                listener()
+            except Exception:  # pragma: no cover - a listener must not stop the shutdown
+                log.exception("stop listener failed")
+
+    @contextlib.contextmanager
+    def installed(self) -> Iterator[StopSignals]:
+        """Handle SIGINT/SIGTERM while the block runs (main thread only; elsewhere signals are not ours)."""
+        if threading.current_thread() is not threading.main_thread():
+            yield self
+            return
+        previous = {sig: signal.signal(sig, self.handle) for sig in STOP_SIGNALS}
+        try:
+            yield self
+        finally:
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
+
 
 class _Server(uvicorn.Server):
-    def __init__(self, config: uvicorn.Config, on_exit: Callable[[], None]) -> None:
-        super().__init__(config)
-        self._on_exit = on_exit
+    """uvicorn without its own signal handling: :class:`StopSignals` sets ``should_exit``."""
 
-    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
-        try:
-            self._on_exit()
-        finally:
-            super().handle_exit(sig, frame)
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        yield
 
 
 async def serve(
@@ -46,8 +98,15 @@ async def serve(
     on_exit: Callable[[], None] | None = None,
     log_level: str = "warning",
     access_log: bool = False,
+    signals: StopSignals | None = None,
 ) -> None:
-    """Serve until a signal arrives. ``on_started(base_url)`` runs once the socket listens and ``/health`` is 200."""
+    """Serve until a signal arrives. ``on_started(base_url)`` runs once the socket listens and ``/health`` is 200.
+    ``signals``: the process's :class:`StopSignals` (a new one is installed for the call if not given)."""
+    if signals is None:
+        with StopSignals().installed() as own:
+            await serve(store, room, host=host, port=port, config=config, on_started=on_started, on_exit=on_exit,
+                        log_level=log_level, access_log=access_log, signals=own)
+        return
     app = create_app(store, room, config)
     uv_config = uvicorn.Config(
         app,
@@ -60,7 +119,7 @@ async def serve(
         ws_max_size=MAX_FRAME_BYTES * 4,
         ws_ping_interval=20.0,
         ws_ping_timeout=20.0,
-        timeout_graceful_shutdown=10,
+        timeout_graceful_shutdown=3,  # then open connections are cut: the whole stop stays within 5 s
         backlog=4096,
     )
     exits: list[Callable[[], None]] = []
@@ -77,35 +136,28 @@ async def serve(
 
     hub = app.state.hub
     loop = asyncio.get_running_loop()
+    server = _Server(uv_config)
 
     def shutdown_now() -> None:
         hub.begin_shutdown()
         run_exit_hooks()
 
-    def on_signal() -> None:  # runs in the signal handler: hand the work to the event loop
+    def on_signal() -> None:  # runs in the signal handler: flags, and the work handed to the event loop
+        server.should_exit = True
         loop.call_soon_threadsafe(shutdown_now)
 
-    server = _Server(uv_config, on_signal)
-    # uvicorn re-raises the captured signal after its graceful shutdown; these handlers absorb it so the process
-    # finishes normally once everything is closed.
-    previous = {sig: signal.signal(sig, _absorb) for sig in (signal.SIGINT, signal.SIGTERM)}
+    signals.on_stop(on_signal)
     try:
         task = asyncio.create_task(server.serve())
         while not server.started and not task.done():
             await asyncio.sleep(0.02)
-        if server.started and on_started is not None:
+        if server.started and on_started is not None and not server.should_exit:
             shown = "127.0.0.1" if host in ("0.0.0.0", "") else host
             actual_port = _bound_port(server) or port
             await on_started(f"http://{shown}:{actual_port}")
         await task
     finally:
         run_exit_hooks()
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
-
-
-def _absorb(sig: int, frame: FrameType | None) -> None:
-    log.info("signal %s received after shutdown", sig)
 
 
 def _bound_port(server: uvicorn.Server) -> int | None:

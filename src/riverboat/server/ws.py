@@ -167,8 +167,7 @@ class Connection:
                     with contextlib.suppress(Exception):
                         self.hub.room.detach(self.player_id)
             self.queue.put_nowait(_CLOSE)
-            with contextlib.suppress(BaseException):
-                await asyncio.wait_for(writer, timeout=2.0)
+            await asyncio.wait({writer}, timeout=2.0)  # never swallows a cancellation of this connection's task
             if not writer.done():
                 writer.cancel()
 
