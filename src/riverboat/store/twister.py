@@ -44,7 +44,7 @@ from riverboat.store.models import (
     TwisterJackpot,
 )
 from riverboat.store.postings import AccountKey, check_currency, lock_accounts, post
-from riverboat.store.tournaments import Tournaments
+from riverboat.store.tournaments import Tournaments, get_tournament
 from riverboat.twister import (
     SEATS,
     TIERS,
@@ -153,7 +153,7 @@ class TwisterStore:
         source = rng if rng is not None else system_source()
 
         def body(s: Session) -> SpinResult:
-            t = Tournaments._get(s, tournament_id, lock=True)
+            t = get_tournament(s, tournament_id, lock=True)
             game = self._game(s, tournament_id)
             if game.multiplier is not None:
                 return self._result(s, game)
@@ -194,7 +194,7 @@ class TwisterStore:
             places = list(game.places)
             if isinstance(place, bool) or not isinstance(place, int) or not 1 <= place <= SEATS:
                 raise InvalidRequest(f"place must be 1 to {SEATS}, got {place!r}")
-            t = Tournaments._get(s, tournament_id)
+            t = get_tournament(s, tournament_id)
             if player_id not in self._players(s, t):
                 raise InvalidRequest(f"player {player_id} did not play {tournament_id!r}")
             return game.kind, game.currency, places[place - 1] if place <= len(places) else 0
