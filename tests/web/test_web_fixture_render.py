@@ -176,9 +176,12 @@ def test_r_show_showdown_labels_winners_and_side_pots(new_page: Any, static_url:
     assert page.locator("[data-testid='pot-1']").inner_text() == "Side pot 1: €4.00"
     log = page.locator("[data-testid='hand-log']").inner_text()
     assert "Ainars wins €12.00" in log and "Hero wins €4.00" in log
-    assert "Hand #42" in page.locator("[data-testid='last-hands']").inner_text()
+    # the result stays readable on the felt (Account -> Table settings: how long)
+    assert "Ainars wins €12.00" in page.locator("[data-testid='hand-result']").inner_text()
     assert page.locator("[data-testid='cards-3'] .card").evaluate_all("cs => cs.map(c => c.dataset.card)") == ["9h", "9d"]
     screenshot(page, "table_holdem_showdown_desktop")
+    page.click("[data-panel='last']")
+    assert "Hand #42" in page.locator("[data-testid='last-hands']").inner_text()
 
 
 def test_keyboard_shortcuts_fold_call_raise(new_page: Any, static_url: str) -> None:
@@ -284,7 +287,8 @@ def test_lobby_filters_by_game_structure_and_stakes(new_page: Any, static_url: s
     assert rows.count() == 1 and rows.first.inner_text().startswith("Tartu")
     page.select_option("select[data-filter='structure']", "")
     page.select_option("select[data-filter='game']", "")
-    page.select_option("select[data-filter='stakes']", "€0.05/€0.10")
+    # one stakes form for every game (blinds; limit games also their bets; stud its ante, bring-in and bets)
+    page.select_option("select[data-filter='stakes']", "blinds €0.05/€0.10")
     assert rows.count() == 1 and rows.first.inner_text().startswith("Riga")
     page.click("[data-testid='open-t1']")
     assert page.evaluate("window.__navigated") == ["#/table/t1"]

@@ -4,6 +4,9 @@
 import { el, mount, formatMoney } from "./util.js";
 import { api } from "./api.js";
 import { isFourColour, setFourColour } from "./cards.js";
+import { settings } from "./settings.js";
+import { gameName } from "./games.js";
+import { plainError } from "./errors.js";
 
 /** R-ALIAS-5: 4 to 16 letters a-z / A-Z and digits. */
 export const ALIAS_RE = /^[A-Za-z0-9]{4,16}$/;
@@ -19,7 +22,7 @@ function form(title, fields, submitLabel, onSubmit, footer) {
     ev.preventDefault();
     error.textContent = "";
     button.disabled = true;
-    try { await onSubmit(new FormData(node)); } catch (err) { error.textContent = err.message || String(err); } finally { button.disabled = false; }
+    try { await onSubmit(new FormData(node)); } catch (err) { error.textContent = plainError(err); } finally { button.disabled = false; }
   });
   return node;
 }
@@ -71,9 +74,9 @@ export async function renderAccount(root, ctx) {
     el("h2", {}, "Alias"),
     el("p", {}, "Your alias at the tables: ", el("strong", { "data-testid": "current-alias" }, me.alias ?? "(none yet)")),
     el("ul", { class: "rules", "data-testid": "alias-rules" },
-      el("li", {}, "You may change your alias once. After that it cannot be changed again (R-ALIAS-2)."),
-      el("li", {}, "4 to 16 characters: letters a-z, A-Z and digits 0-9 (R-ALIAS-5)."),
-      el("li", {}, "One alias per player; offensive aliases are refused by the operator (R-ALIAS-3, R-ALIAS-4).")),
+      el("li", {}, "You may change your alias once. After that it cannot be changed again."),
+      el("li", {}, "4 to 16 characters: letters a-z, A-Z and digits 0-9."),
+      el("li", {}, "One alias per player; offensive aliases are refused by the operator.")),
     canChange ? null : el("p", { class: "muted", "data-testid": "alias-locked" }, "You have already used your one alias change."),
     el("label", { class: "field" }, "New alias", aliasInput), message, ok,
     el("button", { class: "btn btn-primary", type: "submit", disabled: !canChange, "data-testid": "alias-submit" }, "Change alias once"));
@@ -89,19 +92,79 @@ export async function renderAccount(root, ctx) {
       ctx.toast(`Your alias is now ${alias}.`, "ok");
       await renderAccount(root, ctx);
     } catch (err) {
-      message.textContent = err.message;
+      message.textContent = plainError(err);
     }
   });
   const four = el("input", { type: "checkbox", "data-testid": "four-colour", checked: isFourColour(),
     onchange: (ev) => setFourColour(ev.target.checked) });
+  const check = (name, label) => el("label", { class: "field-inline" }, el("input", { type: "checkbox", "data-setting": name,
+    checked: Boolean(settings.get(name)), onchange: (ev) => settings.set(name, ev.target.checked) }), ` ${label}`);
+  const seconds = el("select", { "data-setting": "resultsSeconds", onchange: (ev) => settings.set("resultsSeconds", Number(ev.target.value)) },
+    [2, 3, 5, 8, 12].map((n) => el("option", { value: n, selected: Number(settings.get("resultsSeconds")) === n }, `${n} seconds`)));
+  const stats = el("div", { class: "box wide", "data-testid": "stats" }, el("h2", {}, "Your statistics"), el("p", { class: "muted" }, "Loading…"));
   mount(root, el("div", { class: "page" },
     el("div", { class: "box" }, el("h2", {}, "Account"),
       el("p", {}, "Username: ", el("strong", {}, me.username ?? "")),
       el("p", {}, "Player id: ", String(me.player_id ?? me.id ?? ""))),
     aliasForm,
     el("div", { class: "box" }, el("h2", {}, "Table settings"),
-      el("label", {}, four, " Four-colour deck (♠ black, ♥ red, ♦ blue, ♣ green)"))));
+      el("label", { class: "field-inline" }, four, " Four-colour deck (♠ black, ♥ red, ♦ blue, ♣ green)"),
+      check("sounds", "Sounds (your turn, time running out)"),
+      check("alerts", "Alerts when it is your turn at another table (tab title, table switcher)"),
+      check("animations", "Card and chip animations"),
+      el("label", { class: "field-inline" }, "Show the result of a hand for ", seconds)),
+    stats));
+  renderStats(stats, ctx);
   return null;
+}
+
+/** Session statistics and a profit graph per game (GET /api/stats). */
+async function renderStats(box, ctx) {
+  let data;
+  try { data = await api.stats(); } catch (err) {
+    mount(box, el("h2", {}, "Your statistics"), el("p", { class: "form-error" }, plainError(err)));
+    return;
+  }
+  const money = (v, c) => formatMoney(v, c);
+  const s = data.session || {};
+  const session = s.hands ? el("table", { class: "list", "data-testid": "session-stats" },
+    el("tbody", {},
+      el("tr", {}, el("th", {}, "Hands this session"), el("td", { class: "num", "data-testid": "session-hands" }, String(s.hands))),
+      el("tr", {}, el("th", {}, "Won / lost"), el("td", { class: "num", "data-testid": "session-net" },
+        Object.entries(s.net || {}).map(([cur, v]) => money(v, cur)).join(" · ") || "0")),
+      el("tr", {}, el("th", {}, "Hands per hour"), el("td", { class: "num", "data-testid": "session-hph" }, String(s.hands_per_hour ?? ""))),
+      el("tr", {}, el("th", {}, "Since"), el("td", { class: "num" }, String(s.since || "").replace("T", " ").slice(0, 16)))))
+    : el("p", { class: "muted" }, "No hands played in this session yet.");
+  const games = (data.games || []).map((g) => el("div", { class: "profit-game", "data-game": g.game },
+    el("h3", {}, `${gameName(g.game)} · ${g.hands} hands · ${money(g.net, g.currency)}`),
+    profitGraph(g.series || [], g.currency)));
+  mount(box, el("h2", {}, "Your statistics"), session,
+    el("h2", {}, "Profit by game"), games.length ? el("div", { class: "profit-graphs", "data-testid": "profit-graphs" }, games)
+      : el("p", { class: "muted" }, "Play a few hands to see your results per game."));
+}
+
+/** An SVG line of the running total after each hand (integer chips; the axis at zero). */
+export function profitGraph(series, currency) {
+  const W = 320; const H = 90; const pad = 4;
+  const values = [0, ...series.map((p) => p[1])];
+  const lo = Math.min(0, ...values); const hi = Math.max(0, ...values);
+  const span = hi - lo || 1;
+  const x = (i) => pad + ((W - 2 * pad) * i) / Math.max(1, values.length - 1);
+  const y = (v) => H - pad - ((H - 2 * pad) * (v - lo)) / span;
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  svg.setAttribute("class", "profit-graph");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", `Profit after each hand, ending at ${formatMoney(values[values.length - 1], currency)}`);
+  const axis = document.createElementNS(ns, "line");
+  Object.entries({ x1: pad, x2: W - pad, y1: y(0), y2: y(0), class: "profit-axis" }).forEach(([k, v]) => axis.setAttribute(k, v));
+  const line = document.createElementNS(ns, "polyline");
+  line.setAttribute("points", values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" "));
+  line.setAttribute("class", values[values.length - 1] >= 0 ? "profit-line profit-up" : "profit-line profit-down");
+  line.dataset.points = String(values.length);
+  svg.append(axis, line);
+  return svg;
 }
 
 const CASHIER_PAGE = 25;
@@ -114,23 +177,32 @@ function movementTime(value) {
   return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
 }
 
-function movementRow(m) {
+/** A table's name from its id (the lobby knows open tables; a closed table's id still carries its name). */
+function tableName(id, names) {
+  if (!id) return "";
+  if (names[id]) return names[id];
+  const m = /^[ts]\d+-([a-z0-9]+)-[0-9a-f]+$/.exec(String(id));
+  return m ? m[1].charAt(0).toUpperCase() + m[1].slice(1) : String(id);
+}
+
+function movementRow(m, names = {}) {
   const currency = m.currency || "EUR";
   const amount = m.amount ?? m.delta ?? 0;
   const at = m.time || m.created_at || m.at || "";
   return el("tr", { "data-txn": m.txn ?? "" },
     el("td", { title: at }, movementTime(at)),
     el("td", {}, String(m.kind || m.type || m.description || "").replace(/_/g, " ")),
-    el("td", {}, m.table || m.table_id || m.reference || ""),
+    el("td", { "data-testid": "movement-table" }, m.table_name || tableName(m.table || m.table_id, names) || m.reference || ""),
     el("td", { class: "num" }, formatMoney(amount, currency)));
 }
 
 export async function renderCashier(root, ctx) {
-  const data = await api.cashier(CASHIER_PAGE);
+  const [data, lobby] = await Promise.all([api.cashier(CASHIER_PAGE), api.lobby().catch(() => ({}))]);
   await ctx.session.refresh();
+  const names = Object.fromEntries([...(lobby.tables || []), ...(lobby.pools || [])].map((t) => [t.id, t.name]));
   const balances = data.balances || {};
   const history = data.history || data.movements || [];
-  const body = el("tbody", {}, history.map(movementRow));
+  const body = el("tbody", {}, history.map((m) => movementRow(m, names)));
   // Older movements page by page (GET /api/cashier?before=<txn>), newest first.
   const more = el("div", { class: "more-row" });
   const showMore = (next) => {
@@ -139,7 +211,7 @@ export async function renderCashier(root, ctx) {
       button.disabled = true;
       try {
         const page = await api.cashier(CASHIER_PAGE, next);
-        body.append(...(page.history || []).map(movementRow));
+        body.append(...(page.history || []).map((m) => movementRow(m, names)));
         showMore(page.next_before);
       } catch (err) {
         button.disabled = false;

@@ -1,182 +1,247 @@
-// The action bar: exactly the legal options the server offers for this decision, never more.
-// Bet/raise amounts are bounded by the engine's min and max (slider + amount box), pot-size shortcuts appear
-// only where the structure lets the player choose the size (PL, HPL, NL), and Fixed Limit shows a single
-// fixed-amount button. Draw decisions show Discard / Stand pat; 32 Card Draw adds the split-pot button (R-SPLIT),
-// all-in Hold'em spots add the run-it-twice choice (R-RIT). Keyboard: F fold, C/K check or call, B/R bet or raise,
-// D discard, P stand pat, Enter in the amount box confirms.
+// The action area: exactly the legal options the server offers for this decision, never more; or, while it is
+// someone else's turn in a hand the player is in, the pre-action buttons (check/fold, check, call, call any, fold to
+// any bet) that act for them the moment their decision arrives.
+//
+// Bet/raise amounts are bounded by the engine's min and max (slider + amount box); the slider moves in big-blind
+// steps (arrow keys too) and always reaches the minimum and the maximum; the presets are those the structure allows
+// (PL, HPL, NL pot fractions; SL min/max); Fixed Limit shows a single fixed-amount button, and when the engine lists
+// the only amounts it accepts (`allowed_to`, e.g. the stud open-pair choice of R-STUD), one button per amount.
+// Draw decisions show Discard / Stand pat; 32 Card Draw adds the split-pot button (R-SPLIT), all-in Hold'em spots
+// add the run-it-twice choice (R-RIT). Keyboard: F fold, C/K check or call, B/R bet or raise, D discard, P stand pat,
+// arrows move the amount, Enter in the amount box confirms.
 
-import { el, formatMoney, parseMoney } from "./util.js";
+import { formatMoney, parseMoney } from "./util.js";
+import { h } from "./vdom.js";
 import { potRaiseTo } from "./table_model.js";
 
 const has = (legal, ...kinds) => kinds.find((k) => legal.kinds.includes(k));
 
-/** A signature of the decision, so the bar is rebuilt only when the decision changes (keeps typing focus). */
+/** A signature of the decision: the bar's local state (amount, selection, lock) resets when it changes. */
 export function decisionKey(model) {
   const l = model && model.legal;
-  if (!l) return `none|${model ? model.heroSeat : ""}|${model ? model.toAct : ""}|${model && model.hero ? model.hero.sittingOut : ""}`;
-  return [model.handId, model.street, l.kinds.join(","), l.callAmount, l.minTo, l.maxTo, model.potTotal].join("|");
+  if (!l) return `none|${model ? model.handId : ""}|${model ? model.heroSeat : ""}`;
+  return [model.handId, model.street, l.kinds.join(","), l.callAmount, l.minTo, l.maxTo, (l.allowed || []).join(","), model.toAct].join("|");
 }
 
-export function renderActionBar(model, ui) {
+/** The amount the player would have to call now (while it is not their turn), from the bets on the table. */
+export function amountToCall(model) {
+  const hero = model.hero;
+  if (!hero) return 0;
+  const top = Math.max(0, ...model.seats.filter((s) => !s.empty).map((s) => s.bet));
+  return Math.max(0, Math.min(top - hero.bet, hero.stack));
+}
+
+/** The step of the bet slider and arrow keys: one big blind (the small bet in limit and stud games). */
+export function betStep(model) {
+  const s = model.stakes || {};
+  return Math.max(1, s.bigBlind || s.smallBet || 1);
+}
+
+/** Snap an amount to the big-blind grid inside [min, max]; min and max themselves are always reachable. */
+export function snapAmount(value, legal, step) {
+  const v = Math.max(legal.minTo, Math.min(legal.maxTo, Math.round(value)));
+  if (v === legal.minTo || v === legal.maxTo) return v;
+  const snapped = Math.round(v / step) * step;
+  return Math.max(legal.minTo, Math.min(legal.maxTo, snapped));
+}
+
+/**
+ * The action a pre-action stands for at this decision, or null (the player decides): check/fold checks when free
+ * and folds otherwise; check only checks; call calls only the amount it was chosen for; call any calls whatever the
+ * amount (or checks); fold to any bet checks when free and folds to a bet, for the rest of the hand.
+ */
+export function choosePreAction(model, pre) {
   const legal = model.legal;
+  if (!pre || !legal || pre.handId !== model.handId) return null;
+  const can = (k) => legal.kinds.includes(k);
+  switch (pre.kind) {
+    case "check_fold": case "fold_any":
+      if (can("check")) return { kind: "check" };
+      if (can("fold")) return { kind: "fold" };
+      return null;
+    case "check":
+      return can("check") ? { kind: "check" } : null;
+    case "call":
+      if (can("call") && legal.callAmount === pre.amount) return { kind: "call" };
+      if (can("check") && pre.amount === 0) return { kind: "check" };
+      return null;
+    case "call_any":
+      if (can("call")) return { kind: "call" };
+      if (can("check")) return { kind: "check" };
+      return null;
+    default:
+      return null;
+  }
+}
+
+const key = (k) => h("kbd", {}, k);
+
+function waitText(model) {
+  const hero = model.hero;
+  if (!hero) return "Choose a free seat to play";
+  if (model.toAct !== null && model.toAct !== undefined && model.seats[model.toAct] && !model.seats[model.toAct].empty)
+    return `Waiting for ${model.seats[model.toAct].alias}`;
+  return "Waiting for other players";
+}
+
+/** The pre-action toggles, while the player is in the hand and it is another player's turn. */
+function preActions(model, view) {
+  const hero = model.hero;
+  if (!hero || model.handOver || hero.folded || hero.allIn || hero.inHand === false || hero.cards.length === 0
+    || view.speed || view.options.replay) return null;
+  const ui = view.ui;
+  const money = (v) => formatMoney(v, model.currency);
+  const toCall = amountToCall(model);
+  const pre = ui.preAction && ui.preAction.handId === model.handId ? ui.preAction : null;
+  // A "call X" chosen for an amount that changed no longer stands (the player decides again).
+  if (pre && pre.kind === "call" && pre.amount !== toCall) ui.preAction = null;
+  const chosen = ui.preAction;
+  const options = toCall > 0
+    ? [["fold_any", "Fold"], ["call", `Call ${money(toCall)}`], ["call_any", "Call any"]]
+    : [["check_fold", "Check/Fold"], ["check", "Check"], ["call_any", "Call any"], ["fold_any", "Fold to any bet"]];
+  return h("div", { class: "pre-actions", "data-testid": "pre-actions", role: "group", "aria-label": "Act in advance" },
+    h("span", { class: "muted pre-label" }, "In advance:"),
+    options.map(([kind, label]) => {
+      const on = Boolean(chosen && chosen.kind === kind);
+      return h("button", {
+        key: kind, type: "button", class: `btn btn-small pre-action${on ? " pre-action--on" : ""}`, "data-pre": kind,
+        "aria-pressed": on ? "true" : "false",
+        onclick: () => {
+          ui.preAction = on ? null : { kind, amount: toCall, handId: model.handId };
+          view.update();
+        },
+      }, label);
+    }));
+}
+
+export function actionArea(model, view) {
+  const legal = model.legal;
+  if (!legal) {
+    return h("div", { class: "action-bar", role: "toolbar", "aria-label": "Actions" },
+      h("div", { class: "action-wait", "data-testid": "action-wait" }, waitText(model)),
+      preActions(model, view));
+  }
+  const ui = view.ui;
+  const locked = Boolean(ui.sent);
+  const send = (kind, extra = {}) => view.sendAction(kind, extra);
   const currency = model.currency;
   const money = (v) => formatMoney(v, currency);
-  const bar = el("div", { class: "action-bar", role: "toolbar", "aria-label": "Actions" });
-  if (!legal) {
-    const hero = model.hero;
-    let text = "Waiting for other players";
-    if (!hero) text = "Choose a free seat to play";
-    else if (model.toAct !== null && model.toAct !== undefined && model.seats[model.toAct] && !model.seats[model.toAct].empty)
-      text = `Waiting for ${model.seats[model.toAct].alias}`;
-    bar.append(el("div", { class: "action-wait", "data-testid": "action-wait" }, text));
-    return bar;
-  }
+  const buttons = [];
+  const sizing = [];
+  const btn = (action, cls, label, onclick, attrs = {}) => h("button", {
+    key: action, class: `btn ${cls}`, "data-action": action, disabled: locked || Boolean(attrs.disabled),
+    "data-key": attrs.dataKey, title: attrs.title, onclick,
+  }, label);
 
-  const buttons = el("div", { class: "action-buttons" });
-  const sizing = el("div", { class: "action-sizing" });
-  // One action per decision: the first click (or key, or Enter) locks the whole bar until the next decision
-  // rebuilds it (TableView clears ui.state.sent when the decision changes). A refused or lost command unlocks
-  // it again so the player can still act. ui.state.sent holds a token per send, so a late refusal of an
-  // earlier decision's command never unlocks a later one.
-  const controls = () => [...bar.querySelectorAll("button, input")];
-  const lock = () => {
-    bar.classList.add("action-sent");
-    bar.setAttribute("aria-busy", "true");
-    for (const c of controls()) {
-      if (!c.disabled) { c.disabled = true; c.dataset.locked = "1"; }
-    }
-  };
-  const unlock = () => {
-    bar.classList.remove("action-sent");
-    bar.removeAttribute("aria-busy");
-    for (const c of controls()) {
-      if (c.dataset.locked) { c.disabled = false; delete c.dataset.locked; }
-    }
-  };
-  ui.state.unlockBar = unlock;  // the bar on screen (a card click re-renders it within the same decision)
-  const send = (kind, extra = {}) => {
-    if (ui.state.sent) return;
-    const token = {};
-    ui.state.sent = token;
-    lock();
-    const failed = () => {
-      if (ui.state.sent !== token) return;
-      ui.state.sent = false;
-      if (ui.state.unlockBar) ui.state.unlockBar();
-    };
-    Promise.resolve(ui.act(kind, extra)).then((reply) => {
-      if (reply === null || reply === undefined || reply.type === "timeout" || reply.type === "error") failed();
-    }, failed);
-  };
-
-  const key = (k) => el("kbd", {}, k);
-
-  const foldKind = has(legal, "fold");
-  if (foldKind) {
-    buttons.append(el("button", { class: "btn btn-fold", "data-action": "fold", "data-key": "f", onclick: () => send("fold") },
-      "Fold ", key("F")));
-  }
-  const checkKind = has(legal, "check");
-  if (checkKind) {
-    buttons.append(el("button", { class: "btn btn-check", "data-action": "check", "data-key": "c", onclick: () => send("check") },
-      "Check ", key("C")));
-  }
-  const callKind = has(legal, "call");
-  if (callKind) {
-    buttons.append(el("button", { class: "btn btn-call", "data-action": "call", "data-key": "c", onclick: () => send("call") },
-      `Call ${money(legal.callAmount)} `, key("C")));
-  }
+  if (has(legal, "fold")) buttons.push(btn("fold", "btn-fold", ["Fold ", key("F")], () => send("fold"), { dataKey: "f" }));
+  if (has(legal, "check")) buttons.push(btn("check", "btn-check", ["Check ", key("C")], () => send("check"), { dataKey: "c" }));
+  if (has(legal, "call")) buttons.push(btn("call", "btn-call", [`Call ${money(legal.callAmount)} `, key("C")], () => send("call"), { dataKey: "c" }));
   const bringInKind = has(legal, "bring_in", "bringin");
   if (bringInKind) {
     const amount = legal.bringIn ?? model.stakes.bringIn;
-    buttons.append(el("button", { class: "btn btn-call", "data-action": bringInKind, onclick: () => send(bringInKind, amount ? { amount } : {}) },
-      `Bring in${amount ? " " + money(amount) : ""}`));
+    buttons.push(btn(bringInKind, "btn-call", `Bring in${amount ? " " + money(amount) : ""}`, () => send(bringInKind, amount ? { amount } : {})));
   }
-  const completeKind = has(legal, "complete");
-  if (completeKind) {
+  if (has(legal, "complete")) {
     const amount = legal.completeTo ?? legal.minTo;
-    buttons.append(el("button", { class: "btn btn-raise", "data-action": "complete", onclick: () => send("complete", amount ? { amount } : {}) },
-      `Complete${amount ? " to " + money(amount) : ""}`));
+    buttons.push(btn("complete", "btn-raise", `Complete${amount ? " to " + money(amount) : ""}`, () => send("complete", amount ? { amount } : {})));
   }
-
   // R-STRADDLE: a voluntary blind raise before the cards, at the amount the engine allows.
   if (legal.kinds.includes("straddle")) {
-    const amount = legal.minTo;
-    buttons.append(el("button", { class: "btn btn-raise", "data-action": "straddle", onclick: () => send("straddle", { amount }) },
-      `Straddle ${money(amount)}`));
+    buttons.push(btn("straddle", "btn-raise", `Straddle ${money(legal.minTo)}`, () => send("straddle", { amount: legal.minTo })));
   }
 
   const betKind = has(legal, "bet", "raise");
   if (betKind && legal.minTo !== null && legal.maxTo !== null) {
     const verb = betKind === "bet" ? "Bet" : "Raise to";
-    const fixed = legal.minTo === legal.maxTo;
-    let amount = ui.state.amount !== undefined && ui.state.amount >= legal.minTo && ui.state.amount <= legal.maxTo
-      ? ui.state.amount : legal.minTo;
-    const betButton = el("button", { class: "btn btn-raise", "data-action": betKind, "data-key": "r" });
-    const label = () => {
-      const allIn = model.hero && amount >= legal.maxTo && legal.maxTo >= model.hero.stack + model.hero.bet;
-      betButton.replaceChildren(`${verb} ${money(amount)}${allIn ? " (all-in)" : ""} `, key(betKind === "bet" ? "B" : "R"));
-    };
-    const setAmount = (value, from) => {
-      amount = Math.max(legal.minTo, Math.min(legal.maxTo, Math.trunc(value)));
-      ui.state.amount = amount;
-      if (from !== "slider") slider.value = String(amount);
-      if (from !== "box") box.value = formatMoney(amount, currency).replace(/[€$£,]/g, "");
-      box.classList.remove("invalid");
-      label();
-    };
-    betButton.addEventListener("click", () => send(betKind, { amount }));
-    label();
-    buttons.append(betButton);
-
-    const slider = el("input", {
-      type: "range", class: "bet-slider", min: legal.minTo, max: legal.maxTo, step: 1, value: amount,
-      "aria-label": "Bet amount", "data-testid": "bet-slider",
-    });
-    const box = el("input", {
-      type: "text", inputmode: "decimal", class: "bet-amount", "aria-label": "Bet amount",
-      "data-testid": "bet-amount", value: formatMoney(amount, currency).replace(/[€$£,]/g, ""),
-    });
-    slider.addEventListener("input", () => setAmount(Number(slider.value), "slider"));
-    box.addEventListener("input", () => {
-      const parsed = parseMoney(box.value, currency);
-      if (parsed === null || parsed < legal.minTo || parsed > legal.maxTo) {
-        box.classList.add("invalid");
-        box.title = `Between ${money(legal.minTo)} and ${money(legal.maxTo)}`;
-        return;
-      }
-      setAmount(parsed, "box");
-    });
-    // An out-of-range or malformed entry changes nothing: the box goes back to the last valid amount.
-    const inRange = (v) => v !== null && v >= legal.minTo && v <= legal.maxTo;
-    box.addEventListener("change", () => {
-      const parsed = parseMoney(box.value, currency);
-      setAmount(inRange(parsed) ? parsed : amount, "change");
-    });
-    box.addEventListener("keydown", (ev) => {
-      if (ev.key !== "Enter") return;
-      ev.preventDefault();
-      const parsed = parseMoney(box.value, currency);
-      if (!inRange(parsed)) { setAmount(amount, "change"); return; }
-      setAmount(parsed, "enter");
-      send(betKind, { amount });
-    });
-    if (!fixed) {
-      const shortcuts = el("div", { class: "pot-shortcuts" });
-      const add = (text, value, name) => {
-        if (value === null) return;
-        shortcuts.append(el("button", { class: "btn btn-small", "data-shortcut": name, onclick: () => setAmount(value, "shortcut") }, text));
+    const allowed = Array.isArray(legal.allowed) && legal.allowed.length ? legal.allowed : null;
+    const allInAt = (v) => model.hero && v >= legal.maxTo && legal.maxTo >= model.hero.stack + model.hero.bet;
+    if (allowed && allowed.length > 1) {
+      // Only these amounts are accepted (e.g. R-STUD open pair on fourth street: the small or the big bet).
+      allowed.forEach((amount, i) => buttons.push(h("button", {
+        key: `${betKind}-${amount}`, class: "btn btn-raise", "data-action": betKind, "data-amount": amount,
+        "data-key": i === 0 ? "r" : undefined, disabled: locked, onclick: () => send(betKind, { amount }),
+      }, `${verb} ${money(amount)}${allInAt(amount) ? " (all-in)" : ""} `, i === 0 ? key(betKind === "bet" ? "B" : "R") : null)));
+    } else {
+      const fixed = legal.minTo === legal.maxTo || (allowed && allowed.length === 1);
+      const step = betStep(model);
+      const amount = fixed ? (allowed ? allowed[0] : legal.minTo)
+        : ui.amount !== undefined && ui.amount >= legal.minTo && ui.amount <= legal.maxTo ? ui.amount : legal.minTo;
+      const setAmount = (value, from) => {
+        ui.amount = from === "slider" || from === "key" ? snapAmount(value, legal, step)
+          : Math.max(legal.minTo, Math.min(legal.maxTo, Math.trunc(value)));
+        if (from !== "box") ui.amountText = null;
+        ui.invalid = false;
+        view.update();
       };
-      add("Min", legal.minTo, "min");
-      if (model.sizeable && model.structure !== "SL") {
-        add("½ Pot", potRaiseTo(model, 0.5), "half");
-        if (model.structure !== "HPL") {
-          add("¾ Pot", potRaiseTo(model, 0.75), "three-quarters");
-          add("Pot", potRaiseTo(model, 1), "pot");
+      buttons.push(h("button", {
+        key: betKind, class: "btn btn-raise", "data-action": betKind, "data-key": "r", disabled: locked,
+        onclick: () => send(betKind, { amount }),
+      }, `${verb} ${money(amount)}${allInAt(amount) ? " (all-in)" : ""} `, key(betKind === "bet" ? "B" : "R")));
+      if (!fixed) {
+        const boxText = ui.amountText !== null && ui.amountText !== undefined ? ui.amountText : money(amount).replace(/[€$£,]/g, "");
+        const inRange = (v) => v !== null && v >= legal.minTo && v <= legal.maxTo;
+        const presets = [["Min", legal.minTo, "min"]];
+        if (model.sizeable && model.structure !== "SL") {
+          presets.push(["½ Pot", potRaiseTo(model, 0.5), "half"]);
+          if (model.structure !== "HPL") {
+            presets.push(["¾ Pot", potRaiseTo(model, 0.75), "three-quarters"]);
+            presets.push(["Pot", potRaiseTo(model, 1), "pot"]);
+          }
         }
+        presets.push([model.structure === "NL" ? "All-in" : "Max", legal.maxTo, "max"]);
+        sizing.push(
+          h("div", { key: "presets", class: "pot-shortcuts" }, presets.filter(([, v]) => v !== null).map(([text, value, name]) => h("button", {
+            key: name, class: "btn btn-small", "data-shortcut": name, disabled: locked, onclick: () => setAmount(value, "shortcut"),
+          }, text))),
+          h("div", { key: "slider", class: "slider-row" },
+            h("button", { class: "btn btn-small step-btn", "data-step": "-1", disabled: locked, "aria-label": "One big blind less",
+              onclick: () => setAmount(amount - step, "key") }, "−"),
+            h("input", {
+              type: "range", class: "bet-slider", min: legal.minTo, max: legal.maxTo, step: 1, value: String(amount),
+              "aria-label": "Bet amount", "data-testid": "bet-slider", "data-step": step, disabled: locked,
+              oninput: (ev) => setAmount(Number(ev.target.value), "slider"),
+              onkeydown: (ev) => {
+                const d = { ArrowRight: 1, ArrowUp: 1, ArrowLeft: -1, ArrowDown: -1, PageUp: 5, PageDown: -5 }[ev.key];
+                if (d === undefined) return;
+                ev.preventDefault();
+                setAmount(amount + d * step, "key");
+              },
+            }),
+            h("button", { class: "btn btn-small step-btn", "data-step": "1", disabled: locked, "aria-label": "One big blind more",
+              onclick: () => setAmount(amount + step, "key") }, "+"),
+            h("input", {
+              type: "text", inputmode: "decimal", class: `bet-amount${ui.invalid ? " invalid" : ""}`, "aria-label": "Bet amount",
+              "data-testid": "bet-amount", value: boxText, disabled: locked,
+              title: ui.invalid ? `Between ${money(legal.minTo)} and ${money(legal.maxTo)}` : null,
+              oninput: (ev) => {
+                ui.amountText = ev.target.value;
+                const parsed = parseMoney(ev.target.value, currency);
+                if (!inRange(parsed)) { ui.invalid = true; view.update(); return; }
+                ui.invalid = false;
+                ui.amount = parsed;
+                view.update();
+              },
+              // An out-of-range or malformed entry changes nothing: the box goes back to the last valid amount.
+              onchange: (ev) => {
+                const parsed = parseMoney(ev.target.value, currency);
+                setAmount(inRange(parsed) ? parsed : amount, "change");
+              },
+              onkeydown: (ev) => {
+                if (ev.key === "ArrowUp" || ev.key === "ArrowDown") {
+                  ev.preventDefault();
+                  setAmount(amount + (ev.key === "ArrowUp" ? step : -step), "key");
+                  return;
+                }
+                if (ev.key !== "Enter") return;
+                ev.preventDefault();
+                const parsed = parseMoney(ev.target.value, currency);
+                if (!inRange(parsed)) { setAmount(amount, "change"); return; }
+                ui.amount = parsed;
+                ui.amountText = null;
+                send(betKind, { amount: parsed });
+              },
+            })));
       }
-      add(model.structure === "NL" ? "All-in" : "Max", legal.maxTo, "max");
-      sizing.append(shortcuts, el("div", { class: "slider-row" }, slider, box));
     }
   }
 
@@ -184,50 +249,41 @@ export function renderActionBar(model, ui) {
   const discardKind = has(legal, "draw", "discard");
   const patKind = has(legal, "stand_pat");
   if (discardKind) {
-    const n = ui.state.selected ? ui.state.selected.size : 0;
+    const n = ui.selected ? ui.selected.size : 0;
     const over = n > legal.maxDiscards;
-    buttons.append(el("button", {
-      class: "btn btn-raise", "data-action": discardKind, "data-key": "d", disabled: over || n === 0 || n < legal.minDiscards,
-      onclick: () => send(discardKind, { cards: [...(ui.state.selected || [])] }),
-    }, n ? `Discard ${n} ` : "Discard ", key("D")));
-    sizing.append(el("div", { class: "draw-hint", "data-testid": "draw-hint" },
+    buttons.push(btn(discardKind, "btn-raise", [n ? `Discard ${n} ` : "Discard ", key("D")],
+      () => send(discardKind, { cards: [...(ui.selected || [])] }), { dataKey: "d", disabled: over || n === 0 || n < legal.minDiscards }));
+    sizing.push(h("div", { key: "hint", class: "draw-hint", "data-testid": "draw-hint" },
       over ? `You may discard at most ${legal.maxDiscards} cards.`
         : `Click the cards you want to exchange (up to ${legal.maxDiscards}), then press Discard.`));
   }
   if (patKind || discardKind) {
-    buttons.append(el("button", {
-      class: "btn btn-check", "data-action": "stand_pat", "data-key": "p",
-      onclick: () => (patKind ? send(patKind) : send(discardKind, { cards: [] })),
-    }, "Stand pat ", key("P")));
+    buttons.push(btn("stand_pat", "btn-check", ["Stand pat ", key("P")],
+      () => (patKind ? send(patKind) : send(discardKind, { cards: [] })), { dataKey: "p" }));
   }
 
   // R-SPLIT: 32 Card Draw split-pot agreement; R-RIT: run it twice.
   if (legal.kinds.includes("agree_split")) {
-    buttons.append(el("button", { class: "btn btn-split", "data-action": "agree_split", onclick: () => send("agree_split"),
-      title: "Offer to divide the pot equally among all active players (R-SPLIT)" }, "Split pot"));
+    buttons.push(btn("agree_split", "btn-split", "Split pot", () => send("agree_split"),
+      { title: "Offer to divide the pot equally among all active players" }));
   }
-  if (legal.kinds.includes("decline_split")) {
-    buttons.append(el("button", { class: "btn btn-check", "data-action": "decline_split", onclick: () => send("decline_split") }, "Don't split"));
-  }
+  if (legal.kinds.includes("decline_split")) buttons.push(btn("decline_split", "btn-check", "Don't split", () => send("decline_split")));
   if (legal.kinds.includes("run_twice")) {
-    buttons.append(el("button", { class: "btn btn-raise", "data-action": "run_twice", onclick: () => send("run_twice"),
-      title: "Deal the rest of the board twice; each run wins half of each pot (R-RIT)" }, "Run it twice"));
+    buttons.push(btn("run_twice", "btn-raise", "Run it twice", () => send("run_twice"),
+      { title: "Deal the rest of the board twice; each run wins half of each pot" }));
   }
-  if (legal.kinds.includes("run_once")) {
-    buttons.append(el("button", { class: "btn btn-check", "data-action": "run_once", onclick: () => send("run_once") }, "Run once"));
-  }
+  if (legal.kinds.includes("run_once")) buttons.push(btn("run_once", "btn-check", "Run once", () => send("run_once")));
 
   // Anything else the server offers still gets a button, so no legal option is ever unreachable.
   const known = new Set(["fold", "check", "call", "bet", "raise", "complete", "bring_in", "bringin", "discard", "draw", "straddle",
     "stand_pat", "agree_split", "decline_split", "run_twice", "run_once"]);
-  for (const k of legal.kinds) {
-    if (!known.has(k)) buttons.append(el("button", { class: "btn", "data-action": k, onclick: () => send(k) }, k.replace(/_/g, " ")));
-  }
+  for (const k of legal.kinds) if (!known.has(k)) buttons.push(btn(k, "", k.replace(/_/g, " "), () => send(k)));
 
-  bar.append(buttons);
-  if (sizing.childNodes.length) bar.append(sizing);
-  if (ui.state.sent) lock();  // re-rendered (e.g. a card clicked) after this decision's action was sent
-  return bar;
+  return h("div", {
+    class: `action-bar${locked ? " action-sent" : ""}`, role: "toolbar", "aria-label": "Actions", "aria-busy": locked ? "true" : null,
+  },
+  h("div", { key: "buttons", class: "action-buttons" }, buttons),
+  sizing.length ? h("div", { key: "sizing", class: "action-sizing" }, sizing) : null);
 }
 
 /** Global keyboard shortcuts for the action bar; ignored while typing in a text field. */
@@ -236,7 +292,7 @@ export function handleShortcut(ev, root) {
   if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.isContentEditable)) return false;
   if (ev.ctrlKey || ev.metaKey || ev.altKey) return false;
   const keyMap = { f: ["fold"], c: ["check", "call"], k: ["check", "call"], r: ["raise", "bet"], b: ["bet", "raise"], d: ["draw", "discard"], p: ["stand_pat"] };
-  const wanted = keyMap[ev.key.toLowerCase()];
+  const wanted = keyMap[String(ev.key || "").toLowerCase()];
   if (!wanted) return false;
   for (const action of wanted) {
     const button = root.querySelector(`.action-bar button[data-action="${action}"]:not([disabled])`);

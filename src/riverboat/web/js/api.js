@@ -21,10 +21,13 @@ export function setToken(token) {
   } catch { /* storage blocked: the session lasts for this page only */ }
 }
 
-async function request(method, path, body) {
-  const headers = { Accept: "application/json" };
+function authHeaders() {
   const token = getToken();
-  if (token) headers.Authorization = `Bearer ${token}`;
+  return token ? { Authorization: `Bearer ${token}` } : {};
+}
+
+async function request(method, path, body) {
+  const headers = { Accept: "application/json", ...authHeaders() };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   let response;
   try {
@@ -59,4 +62,26 @@ export const api = {
   hands: (limit = 10, table = null) =>
     request("GET", `/api/hands?limit=${limit}${table ? `&table=${encodeURIComponent(table)}` : ""}`),
   hand: (tableId, handId) => request("GET", `/api/hands/${encodeURIComponent(tableId)}/${encodeURIComponent(handId)}`),
+  notes: () => request("GET", "/api/notes"),
+  saveNote: (playerId, note) => request("PUT", `/api/notes/${encodeURIComponent(playerId)}`, note),
+  stats: () => request("GET", "/api/stats"),
+  /** The export URL of one hand, or (no hand) of the player's last hands. */
+  exportUrl: (format, tableId = null, handId = null, limit = 200) => (tableId && handId
+    ? `/api/hands/${encodeURIComponent(tableId)}/${encodeURIComponent(handId)}/export?format=${format}`
+    : `/api/hands/export?format=${format}&limit=${limit}`),
+  /** GET a text export (with the bearer token) and hand it to the browser as a file download. */
+  download: async (url) => {
+    const response = await fetch(url, { headers: authHeaders() });
+    if (!response.ok) throw new ApiError(response.status, "export", `The export failed (${response.status}).`);
+    const text = await response.text();
+    const name = (/filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") || "") || [])[1] || "hands.txt";
+    const link = document.createElement("a");
+    link.href = URL.createObjectURL(new Blob([text], { type: "text/plain" }));
+    link.download = name;
+    link.dataset.testid = "download-link";
+    document.body.append(link);
+    link.click();
+    setTimeout(() => { URL.revokeObjectURL(link.href); link.remove(); }, 1000);
+    return text;
+  },
 };

@@ -1,19 +1,29 @@
-// Entry point: hash router, top bar (player, balance, connection status), toasts.
-// Pages: #/lobby, #/login, #/register, #/account, #/cashier, #/history, #/table/<id>, #/speed/<pool>.
+// Entry point: hash router over the view registry (views.js), top bar (player, balance, connection status), the
+// table switcher, toasts. Built-in pages: #/lobby, #/login, #/register, #/account, #/cashier, #/history,
+// #/table/<id>, #/tables (up to four tiled), #/replay/<table>/<hand>, #/speed/<pool>; other modules add theirs
+// (extensions.js).
 
 import { el, mount, formatMoney } from "./util.js";
 import { Connection } from "./connection.js";
 import { session } from "./session.js";
 import { setFourColour, isFourColour } from "./cards.js";
+import { registerView, getView, navEntries } from "./views.js";
 import { renderLobby } from "./lobby_view.js";
 import { renderLogin, renderRegister, renderAccount, renderCashier } from "./account_view.js";
 import { renderHistory } from "./history_view.js";
+import { renderReplay } from "./replay_view.js";
 import { TablePage } from "./table_page.js";
 import { SpeedPage } from "./speed_page.js";
+import { Desk } from "./desk.js";
+import { Switcher, MultiTablePage } from "./multi_table.js";
+import { played } from "./sounds.js";
+import { plainError } from "./errors.js";
+import "./extensions.js";
 
 const app = document.getElementById("app");
 const connection = new Connection();
-window.riverboat = { connection, session };
+const desk = new Desk(connection, session);
+window.riverboat = { connection, session, desk, sounds: played };
 setFourColour(isFourColour());
 
 export function toast(message, kind = "error") {
@@ -46,7 +56,27 @@ function updateTopbar() {
   }
 }
 
-const ctx = { connection, session, toast, navigate: (hash) => { location.hash = hash; }, refreshTopbar: updateTopbar };
+const ctx = { connection, session, desk, toast, navigate: (hash) => { location.hash = hash; }, refreshTopbar: updateTopbar };
+
+// The built-in pages. Other modules register theirs the same way (extensions.js).
+registerView("lobby", { login: false, render: (root) => renderLobby(root, ctx) });
+registerView("login", { login: false, render: (root) => renderLogin(root, ctx) });
+registerView("register", { login: false, render: (root) => renderRegister(root, ctx) });
+registerView("account", { render: (root) => renderAccount(root, ctx) });
+registerView("cashier", { render: (root) => renderCashier(root, ctx) });
+registerView("history", { render: (root) => renderHistory(root, ctx) });
+registerView("table", { render: (root, c, args) => new TablePage(root, ctx, args.join("/")) });
+registerView("tables", { render: (root) => new MultiTablePage(root, ctx) });
+registerView("replay", { render: (root, c, args) => renderReplay(root, ctx, args[0], args.slice(1).join("/")) });
+registerView("speed", { render: (root, c, args) => new SpeedPage(root, ctx, args.join("/")) });
+
+function addNavLinks() {
+  const nav = document.querySelector(".topnav");
+  for (const entry of navEntries()) {
+    if (nav.querySelector(`[data-nav="${entry.name}"]`)) continue;
+    nav.append(el("a", { href: `#/${entry.name}`, "data-nav": entry.name }, entry.label));
+  }
+}
 
 async function route() {
   const hash = location.hash.replace(/^#\/?/, "") || "lobby";
@@ -55,42 +85,52 @@ async function route() {
   current = null;
   for (const link of document.querySelectorAll("[data-nav]")) link.classList.toggle("active", link.dataset.nav === page);
   document.body.dataset.page = page;
-  const needsLogin = ["account", "cashier", "history", "table", "speed"].includes(page);
-  if (needsLogin && !session.loggedIn) {
+  if (page === "logout") {
+    await session.logout();
+    desk.notes.clear();
+    connection.reauthenticate();
+    location.hash = "#/lobby";
+    return;
+  }
+  const view = getView(page) || getView("lobby");
+  if (view.login && !session.loggedIn) {
     sessionStorage.setItem("rb.afterLogin", location.hash);
     location.hash = "#/login";
     return;
   }
   try {
-    switch (page) {
-      case "login": current = renderLogin(app, ctx); break;
-      case "register": current = renderRegister(app, ctx); break;
-      case "logout": await session.logout(); connection.reauthenticate(); location.hash = "#/lobby"; break;
-      case "account": current = await renderAccount(app, ctx); break;
-      case "cashier": current = await renderCashier(app, ctx); break;
-      case "history": current = await renderHistory(app, ctx); break;
-      case "table": current = new TablePage(app, ctx, decodeURIComponent(rest.join("/"))); break;
-      case "speed": current = new SpeedPage(app, ctx, decodeURIComponent(rest.join("/"))); break;
-      default: current = await renderLobby(app, ctx); break;
-    }
+    current = (await view.render(app, ctx, rest.map((part) => decodeURIComponent(part)))) || null;
   } catch (err) {
-    mount(app, el("div", { class: "page" }, el("p", { class: "form-error" }, err.message || String(err))));
+    mount(app, el("div", { class: "page" }, el("p", { class: "form-error" }, plainError(err))));
   }
 }
 
 connection.on("status", (status) => { document.getElementById("conn").dataset.status = status; });
 connection.on("notice", (frame) => toast(frame.message || frame.code));
-connection.on("error", (frame) => { if (frame.ref === null || frame.ref === undefined) toast(frame.message); });
+connection.on("error", (frame) => { if (frame.ref === null || frame.ref === undefined) toast(plainError(frame)); });
+// The balance changes when chips move between the account and a table: refresh it then (buy-in, leave, top-up).
+connection.on("event", (frame) => {
+  const kind = frame.event && frame.event.kind;
+  if ((kind === "left" || kind === "topped_up" || kind === "seated") && session.me
+      && String(frame.event.player ?? session.me.player_id) === String(session.me.player_id)) {
+    session.refresh().catch(() => {});
+  }
+});
+connection.on("speed", (frame) => { if (frame.event === "left") session.refresh().catch(() => {}); });
 session.on("change", updateTopbar);
 session.on("login", () => {
   connection.reauthenticate();
+  desk.notes.load();
   const next = sessionStorage.getItem("rb.afterLogin");
   sessionStorage.removeItem("rb.afterLogin");
   location.hash = next || "#/lobby";
 });
 window.addEventListener("hashchange", route);
 
+addNavLinks();
+new Switcher(document.getElementById("switcher"), ctx);
 try { await session.refresh(); } catch { /* offline: pages show their own errors */ }
+if (session.me) desk.notes.load();
 updateTopbar();
 connection.connect();
 await route();

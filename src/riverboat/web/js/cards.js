@@ -2,7 +2,8 @@
 // Two-colour deck: red hearts/diamonds, black spades/clubs. Four-colour deck (a preference): spades black,
 // hearts red, diamonds blue, clubs green.
 
-const SVG_NS = "http://www.w3.org/2000/svg";
+import { h, toNode } from "./vdom.js";
+
 const SUIT_SYMBOL = { s: "♠", h: "♥", d: "♦", c: "♣" };
 const SUIT_NAME = { s: "spades", h: "hearts", d: "diamonds", c: "clubs" };
 const RANK_LABEL = { T: "10" };
@@ -35,51 +36,56 @@ export function cardName(code) {
   return c ? `${RANK_NAME[c.rank]} of ${SUIT_NAME[c.suit]}` : "face-down card";
 }
 
-function svg(tag, attrs, text) {
-  const node = document.createElementNS(SVG_NS, tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
 /**
- * Render one card.
+ * One card as a vnode (vdom.js).
  * @param {string|null} code  "Ah", or null / "??" / "" for a card whose face this client may not see.
  * @param {object} opts  {faceDown: show the back even if known, greyed: own face-down stud card (R-GEN-5)
- *                        or a card selected for discard (R-DRAW5-5), selectable, selected, small}
+ *                        or a card selected for discard (R-DRAW5-5), selectable, selected, small, highlight
+ *                        (a card of the winning hand), onclick, extraClass}
  */
-export function renderCard(code, opts = {}) {
+export function cardVNode(code, opts = {}) {
   const parsed = opts.faceDown ? null : parseCard(code);
-  const wrap = document.createElement(opts.selectable ? "button" : "span");
-  wrap.className = "card";
-  if (opts.selectable) {
-    wrap.type = "button";
-    wrap.classList.add("card--selectable");
-    wrap.setAttribute("aria-pressed", opts.selected ? "true" : "false");
-  }
-  if (opts.small) wrap.classList.add("card--small");
-  if (opts.greyed) wrap.classList.add("card--greyed");
-  if (opts.selected) wrap.classList.add("card--selected");
-  if (opts.highlight) wrap.classList.add("card--highlight");
-  const root = svg("svg", { viewBox: "0 0 60 84", "aria-hidden": "true", focusable: "false" });
+  const classes = ["card"];
+  if (opts.selectable) classes.push("card--selectable");
+  if (opts.small) classes.push("card--small");
+  if (opts.greyed) classes.push("card--greyed");
+  if (opts.selected) classes.push("card--selected");
+  if (opts.highlight) classes.push("card--highlight");
+  if (opts.extraClass) classes.push(opts.extraClass);
+  let face;
   if (!parsed) {
-    wrap.classList.add("card--back");
-    wrap.setAttribute("aria-label", "face-down card");
-    wrap.dataset.card = "";
-    root.append(svg("rect", { x: 1, y: 1, width: 58, height: 82, rx: 6, class: "card-back-bg" }));
-    root.append(svg("rect", { x: 6, y: 6, width: 48, height: 72, rx: 4, class: "card-back-pattern" }));
-    root.append(svg("text", { x: 30, y: 50, "text-anchor": "middle", class: "card-back-logo" }, "R"));
+    classes.push("card--back");
+    face = [
+      h("svg:rect", { x: 1, y: 1, width: 58, height: 82, rx: 6, class: "card-back-bg" }),
+      h("svg:rect", { x: 6, y: 6, width: 48, height: 72, rx: 4, class: "card-back-pattern" }),
+      h("svg:text", { x: 30, y: 50, "text-anchor": "middle", class: "card-back-logo" }, "R"),
+    ];
   } else {
-    wrap.classList.add(`suit-${parsed.suit}`);
-    wrap.dataset.card = parsed.rank + parsed.suit;
-    wrap.setAttribute("aria-label", cardName(code));
-    wrap.title = cardName(code);
+    classes.push(`suit-${parsed.suit}`);
     const label = RANK_LABEL[parsed.rank] || parsed.rank;
-    root.append(svg("rect", { x: 1, y: 1, width: 58, height: 82, rx: 6, class: "card-face" }));
-    root.append(svg("text", { x: 6, y: 24, class: "card-rank" + (label.length > 1 ? " card-rank--wide" : "") }, label));
-    root.append(svg("text", { x: 7, y: 42, class: "card-suit-small" }, SUIT_SYMBOL[parsed.suit]));
-    root.append(svg("text", { x: 38, y: 74, "text-anchor": "middle", class: "card-suit-big" }, SUIT_SYMBOL[parsed.suit]));
+    face = [
+      h("svg:rect", { x: 1, y: 1, width: 58, height: 82, rx: 6, class: "card-face" }),
+      h("svg:text", { x: 6, y: 24, class: "card-rank" + (label.length > 1 ? " card-rank--wide" : "") }, label),
+      h("svg:text", { x: 7, y: 42, class: "card-suit-small" }, SUIT_SYMBOL[parsed.suit]),
+      h("svg:text", { x: 38, y: 74, "text-anchor": "middle", class: "card-suit-big" }, SUIT_SYMBOL[parsed.suit]),
+    ];
   }
-  wrap.append(root);
-  return wrap;
+  const name = parsed ? cardName(code) : "face-down card";
+  // The face is keyed by the card, so a card turned up or changed gets a new face while an unchanged one is kept.
+  const svgNode = h("svg:svg", { key: parsed ? parsed.rank + parsed.suit : "back", viewBox: "0 0 60 84", "aria-hidden": "true", focusable: "false" }, face);
+  return h(opts.selectable ? "button" : "span", {
+    key: opts.key ?? null,
+    class: classes.join(" "),
+    type: opts.selectable ? "button" : null,
+    "aria-pressed": opts.selectable ? (opts.selected ? "true" : "false") : null,
+    "aria-label": name,
+    title: parsed ? name : null,
+    "data-card": parsed ? parsed.rank + parsed.suit : "",
+    onclick: opts.onclick,
+  }, svgNode);
+}
+
+/** One card as a DOM node (see cardVNode). */
+export function renderCard(code, opts = {}) {
+  return toNode(cardVNode(code, opts));
 }

@@ -1,3 +1,5 @@
+import { formatMoney } from "./util.js";
+
 // What the client needs to know about each game: its display name and its family, which decides the table
 // layout (community board, stud up/down cards, or draw with discards). Names follow RULES.md section 4.
 
@@ -36,6 +38,52 @@ export function gameInfo(id) {
   if (/stud|razz|soko|americana/.test(key)) family = "stud";
   else if (/draw/.test(key)) family = "draw";
   return { name: String(id || "Poker"), family };
+}
+
+/**
+ * The stakes of a table or pool in one form for every game (R-FL, R-STUD, R-ANTE, R-BRINGIN): blind games show
+ * their blinds, limit games also their small and big bets, stud games their ante, bring-in and bets.
+ * `stakes` has smallBlind, bigBlind, ante, bringIn, smallBet, bigBet (minor units).
+ */
+export function stakesLabel(family, structure, stakes, currency) {
+  const money = (v) => formatMoney(v, currency);
+  const s = stakes || {};
+  const parts = [];
+  const limit = structure === "FL" || structure === "SL";
+  if (family === "stud") {
+    if (s.ante) parts.push(`ante ${money(s.ante)}`);
+    if (s.bringIn) parts.push(`bring-in ${money(s.bringIn)}`);
+    parts.push(`bets ${money(s.smallBet || s.smallBlind)}/${money(s.bigBet || s.bigBlind)}`);
+    return parts.join(" · ");
+  }
+  parts.push(`blinds ${money(s.smallBlind)}/${money(s.bigBlind)}`);
+  if (limit && (s.smallBet || s.bigBet)) parts.push(`bets ${money(s.smallBet || s.bigBlind)}/${money(s.bigBet || 2 * (s.smallBet || s.bigBlind))}`);
+  if (s.ante) parts.push(`ante ${money(s.ante)}`);
+  return parts.join(" · ");
+}
+
+/** The stakes label of a lobby entry (a cash table or Speed Poker pool of GET /api/lobby). */
+export function lobbyStakes(entry) {
+  const game = entry.current_game || entry.game;
+  const family = entry.mixed ? gameFamily(game) : gameFamily(entry.game);
+  const stakes = {
+    smallBlind: entry.small_blind, bigBlind: entry.big_blind, ante: entry.ante, bringIn: entry.bring_in,
+    smallBet: entry.small_bet, bigBet: entry.big_bet,
+  };
+  if (entry.mixed) {
+    // A mixed table: its blinds and bets, and the ante and bring-in of its stud games.
+    const blinds = stakesLabel("flop", "FL", stakes, entry.currency);
+    const studParts = [];
+    if (entry.ante) studParts.push(`stud ante ${formatMoney(entry.ante, entry.currency)}`);
+    if (entry.bring_in) studParts.push(`bring-in ${formatMoney(entry.bring_in, entry.currency)}`);
+    return [blinds.replace(/ · ante .*$/, ""), ...studParts].join(" · ");
+  }
+  return stakesLabel(family, entry.current_structure || entry.structure, stakes, entry.currency);
+}
+
+/** "HORSE: 7 Card Stud" at a mixed table (the rotation and the game of this hand), the game's name otherwise. */
+export function mixedName(mixed, name) {
+  return mixed ? `${gameInfo(mixed).name}: ${name}` : name;
 }
 
 export function gameName(id) { return gameInfo(id).name; }

@@ -1,6 +1,7 @@
 // The hand log: one line of text per event (engine and room events of docs/protocol.md).
 
 import { pick, int, asArray } from "./view_fields.js";
+import { formatMoney } from "./util.js";
 
 /** One line of text for the hand log from an event dict; null for events that need no line. */
 export function describeEvent(event, model) {
@@ -8,7 +9,7 @@ export function describeEvent(event, model) {
   const seat = pick(event, "seat");
   const nameOf = (n) => (model && model.seats && model.seats[n] && !model.seats[n].empty ? model.seats[n].alias : `Seat ${int(n) + 1}`);
   const who = seat !== undefined && seat !== null ? nameOf(seat) : (pick(event, "alias") ?? "");
-  const money = (v) => (v === undefined || v === null ? "" : formatChips(v, model));
+  const money = (v) => (v === undefined || v === null ? "" : formatMoney(int(v), model ? model.currency : "PLAY"));
   const cards = asArray(pick(event, "cards")).filter((c) => typeof c === "string" && c !== "??").join(" ");
   switch (kind) {
     case "hand_started": case "hand_start": case "new_hand":
@@ -70,14 +71,4 @@ export function describeEvent(event, model) {
     default:
       return null;
   }
-}
-
-function formatChips(value, model) {
-  const n = int(value);
-  const currency = model ? model.currency : "PLAY";
-  if (currency === "EUR" || currency === "USD" || currency === "GBP") {
-    const sym = { EUR: "€", USD: "$", GBP: "£" }[currency];
-    return `${n < 0 ? "-" : ""}${sym}${Math.trunc(Math.abs(n) / 100)}.${String(Math.abs(n) % 100).padStart(2, "0")}`;
-  }
-  return String(n);
 }

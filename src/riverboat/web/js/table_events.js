@@ -2,7 +2,7 @@
 // `table_state` only to the player whose turn it is, so bets, stacks, cards, the board and the showdown are kept
 // current from events here.
 
-import { gameInfo, SIZEABLE } from "./games.js";
+import { gameInfo, SIZEABLE, mixedName } from "./games.js";
 import { pick, int, asArray, normalizeCard } from "./view_fields.js";
 
 const DEAD_POSTS = new Set(["ante", "dead"]);
@@ -47,7 +47,7 @@ export function applyEvent(model, event, aliases = {}) {
         const info = gameInfo(game);
         model.game = game;
         model.family = info.family === "mixed" ? "flop" : info.family;
-        model.gameName = info.name + (model.mixed ? ` (${gameInfo(model.mixed).name})` : "");
+        model.gameName = mixedName(model.mixed, info.name);
       }
       if (pick(event, "structure")) {
         model.structure = String(pick(event, "structure")).toUpperCase();

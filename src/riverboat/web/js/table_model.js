@@ -7,7 +7,8 @@
 // tolerant accessors (view_fields.js) that accept the documented names (docs/protocol.md) and ignore anything
 // unknown (protocol compatibility rule).
 
-import { gameInfo, SIZEABLE } from "./games.js";
+import { gameInfo, SIZEABLE, mixedName } from "./games.js";
+import { formatMoney } from "./util.js";
 import { pick, int, asArray, normalizeCard } from "./view_fields.js";
 import { describeEvent } from "./hand_log.js";
 import { applyEvent, carryFinishedHand } from "./table_events.js";
@@ -33,6 +34,8 @@ function normalizeLegal(raw, view) {
     minDiscards: int(pick(raw, "min_discards"), 0),
     maxDiscards: int(pick(raw, "max_discards", "max_discard"), 5),
     pot: pick(raw, "pot") ?? pick(view, "pot_total"),
+    // The only amounts the engine accepts for bet/raise/complete, when it restricts them (e.g. R-STUD open pair).
+    allowed: asArray(pick(raw, "allowed_to", "allowed")).map((v) => int(v)).filter((v) => v > 0),
   };
 }
 
@@ -216,7 +219,7 @@ export function modelFromView(tableId, view, previous = null, now = Date.now(), 
     tableId,
     name: tv("name") ?? tableId,
     game,
-    gameName: info.name + (tv("mixed") ? ` (${gameInfo(tv("mixed")).name})` : ""),
+    gameName: mixedName(tv("mixed"), info.name),
     mixed: tv("mixed") ?? null,
     family,
     structure,
@@ -231,6 +234,8 @@ export function modelFromView(tableId, view, previous = null, now = Date.now(), 
       smallBet: int(tv("small_bet") ?? pick(stakes, "small_bet")),
       bigBet: int(tv("big_bet") ?? pick(stakes, "big_bet")),
     },
+    rotation: asArray(tv("rotation")),
+    options: pick(you, "options") || null,
     minBuyIn: int(tv("min_buy_in"), 0),
     maxBuyIn: tv("max_buy_in") ?? null,
     handId,
@@ -262,12 +267,23 @@ export function modelFromView(tableId, view, previous = null, now = Date.now(), 
 
 const HAND_END_KINDS = new Set(["hand_over", "hand_end"]);
 const HAND_START_KINDS = new Set(["hand_started", "hand_start", "new_hand"]);
+
+/** The sequence number of a frame (docs/protocol.md "Sequence numbers"), or null for a server that sends none. */
+export function frameSeq(frame) {
+  const seq = frame && (frame.seq ?? (frame.view && frame.view.seq));
+  return Number.isInteger(seq) ? seq : null;
+}
+
 /**
  * A table store: the model plus its update functions. `apply(frame)` takes any server frame for this table;
- * listeners get the new model after each change.
+ * listeners get the new model after each change (once per burst of frames: notifications are coalesced).
+ *
+ * Each event is applied exactly once: the server numbers a table's events (`seq`) and every `table_state` says
+ * which event it already includes (its `seq`); an event numbered at or below the last snapshot's is already in
+ * the picture and is skipped (only logged if the log does not have it yet).
  */
 export class TableStore {
-  constructor(tableId, { maxHands = 10, clock = () => Date.now(), aliases = {} } = {}) {
+  constructor(tableId, { maxHands = 10, clock = () => Date.now(), aliases = {}, sync = false } = {}) {
     this.tableId = tableId;
     this.aliases = aliases;
     this.model = null;
@@ -276,33 +292,90 @@ export class TableStore {
     this.listeners = new Set();
     this.pendingLog = [];
     this.finishedHands = [];
+    this.seq = null;          // the last event (by sequence number) included in the model
+    this.logSeq = null;       // the last event written to the log
+    this.sync = sync;
+    this.scheduled = false;
   }
 
   subscribe(fn) { this.listeners.add(fn); return () => this.listeners.delete(fn); }
 
-  notify() { for (const fn of this.listeners) fn(this.model); }
+  notify() {
+    if (this.sync) { this.flush(); return; }
+    if (this.scheduled) return;
+    this.scheduled = true;
+    queueMicrotask(() => this.flush());
+  }
+
+  flush() {
+    this.scheduled = false;
+    for (const fn of this.listeners) fn(this.model);
+  }
+
+  /** Last hands from the server's history (a reload keeps them): [{handId, lines}], newest first. */
+  setFinishedHands(hands) {
+    const known = new Set(this.finishedHands.map((x) => x.handId));
+    this.finishedHands = [...this.finishedHands, ...hands.filter((x) => !known.has(x.handId))].slice(0, this.maxHands);
+    if (this.model) { this.model.lastHands = this.finishedHands; this.notify(); }
+  }
 
   apply(frame) {
     if (!frame || String(frame.table) !== String(this.tableId)) return false;
-    if (frame.type === "table_state") {
-      const next = modelFromView(this.tableId, frame.view || {}, this.model, this.clock(), this.aliases);
-      const hasHand = frame.view && frame.view.hand;
-      if (!hasHand) carryFinishedHand(next, this.model);
-      else if (this.model && this.model.handId === next.handId && this.model.awards) next.awards = this.model.awards;
-      this.model = next;
-      this.model.lastHands = this.finishedHands;
-      if (this.pendingLog.length) {
-        this.model.log = [...this.model.log, ...this.pendingLog];
-        this.pendingLog = [];
-      }
-      this.notify();
-      return true;
+    if (frame.type === "table_state") return this.applyState(frame);
+    if (frame.type === "event") return this.applyEventFrame(frame);
+    return false;
+  }
+
+  applyState(frame) {
+    const view = frame.view || {};
+    const next = modelFromView(this.tableId, view, this.model, this.clock(), this.aliases);
+    const hasHand = Boolean(view.hand);
+    if (!hasHand) carryFinishedHand(next, this.model);
+    else if (this.model && this.model.handId === next.handId) {
+      next.awards = this.model.awards;
+      next.result = this.model.result;
+      next.bestCards = this.model.bestCards;
     }
-    if (frame.type === "event") {
-      const event = frame.event || {};
-      const kind = String(pick(event, "kind", "type") || "");
-      if (HAND_START_KINDS.has(kind) && this.model) this.model.log = [];
-      if (this.model) applyEvent(this.model, event, this.aliases);
+    if (this.model && !next.result && this.model.result) next.result = this.model.result;
+    const seq = frameSeq(frame);
+    if (seq !== null) this.seq = seq;
+    this.model = next;
+    this.model.lastHands = this.finishedHands;
+    // A snapshot may carry the hand's events so far (a reload, a new tab): the log is rebuilt from them.
+    const events = Array.isArray(view.events) ? view.events : Array.isArray(frame.events) ? frame.events : null;
+    if (events && hasHand && (!this.model.log.length || this.model.logHand !== next.handId)) {
+      const lines = [];
+      for (const ev of events) {
+        const line = describeEvent(ev, this.model);
+        if (line) lines.push(line);
+        if (Number.isInteger(ev.seq)) this.logSeq = ev.seq;
+      }
+      this.model.log = lines;
+    }
+    this.model.logHand = next.handId;
+    if (this.pendingLog.length) {
+      this.model.log = [...this.model.log, ...this.pendingLog];
+      this.pendingLog = [];
+    }
+    this.notify();
+    return true;
+  }
+
+  applyEventFrame(frame) {
+    const event = frame.event || {};
+    const kind = String(pick(event, "kind", "type") || "");
+    const seq = frameSeq(frame);
+    const already = seq !== null && this.seq !== null && seq <= this.seq;
+    const logged = seq !== null && this.logSeq !== null && seq <= this.logSeq;
+    if (!already) {
+      if (HAND_START_KINDS.has(kind) && this.model) { this.model.log = []; this.model.result = null; this.model.bestCards = null; }
+      if (this.model) {
+        applyEvent(this.model, event, this.aliases);
+        noteResult(this.model, event, this.clock());
+      }
+      if (seq !== null) this.seq = seq;
+    }
+    if (!logged) {
       const line = describeEvent(event, this.model);
       const last = this.model && this.model.log.length ? this.model.log[this.model.log.length - 1] : null;
       // The engine and the room both announce the end of a hand: record it once.
@@ -311,19 +384,44 @@ export class TableStore {
         if (this.model) this.model.log = [...this.model.log, line];
         else this.pendingLog.push(line);
       }
+      if (seq !== null) this.logSeq = seq;
       if (HAND_END_KINDS.has(kind) && this.model && !duplicateEnd) {
+        const handId = pick(event, "hand_id") ?? this.model.handId;
         this.finishedHands = [
-          { handId: pick(event, "hand_id") ?? this.model.handId, lines: this.model.log },
-          ...this.finishedHands,
+          { handId, lines: this.model.log },
+          ...this.finishedHands.filter((x) => x.handId !== handId),
         ].slice(0, this.maxHands);
         this.model.lastHands = this.finishedHands;
       }
-      this.notify();
-      return true;
     }
-    return false;
+    if (this.model) this.model.logHand = this.model.handId;
+    this.notify();
+    return true;
   }
 }
+
+/** The result of the hand as it is decided: one line per pot won (who, how much, with what), and the cards of the
+ * winning hands to highlight (`best` of the `showed` event, when the server sends it). */
+function noteResult(model, event, now) {
+  const kind = String(pick(event, "kind", "type") || "");
+  if (kind === "showed" && Array.isArray(event.best)) {
+    model.bestCards = new Set([...(model.bestCards || []), ...event.best]);
+  }
+  if (kind !== "pot_awarded") return;
+  const winners = pick(event, "winners") || {};
+  const entries = Array.isArray(winners) ? winners.map((w) => [w, pick(event, "amount")]) : Object.entries(winners);
+  const share = pick(event, "share");
+  const lines = (model.result && model.result.handId === model.handId) ? [...model.result.lines] : [];
+  for (const [w, amt] of entries) {
+    const seat = model.seats[int(w)];
+    if (!seat || seat.empty) continue;
+    const label = seat.label ? ` with ${seat.label}` : "";
+    const what = share === "high" || share === "low" ? ` (${share})` : "";
+    lines.push(`${seat.alias} wins ${formatMoney(amt, model.currency)}${what}${label}`);
+  }
+  model.result = { handId: model.handId, lines, at: now };
+}
+
 
 /**
  * Pot-size shortcuts (R-PL, R-HPL, R-NL): the raise-to total for a fraction of the pot, clamped to the legal

@@ -1,11 +1,20 @@
 // Renders one table from the TableStore model: seats around an oval felt (the player's own seat always at the
 // bottom), cards for every game family, bets, pots and side pots, the dealer button, the action timer and time
-// bank, the showdown with hand labels and highlighted winners, the action bar and the hand-history panel.
+// bank, the showdown with hand labels, highlighted winners and winning cards, the result of the hand, the action
+// bar or the pre-action buttons, and the side panel (hand log, last hands, chat).
+//
+// The whole table is a pure description (vdom.js h()) of the model, the local UI state and the clock; every change
+// is patched into the DOM, so only what changed is touched: a bet changes one chip and one stack, a button under
+// the pointer stays the same button, an opened "Last hands" entry stays open.
 
-import { el, mount, formatMoney, formatSeconds } from "./util.js";
-import { renderCard } from "./cards.js";
-import { renderActionBar, decisionKey, handleShortcut } from "./action_bar.js";
-import { structureName } from "./games.js";
+import { formatMoney, formatSeconds } from "./util.js";
+import { h, patch } from "./vdom.js";
+import { cardVNode } from "./cards.js";
+import { actionArea, decisionKey, handleShortcut, choosePreAction } from "./action_bar.js";
+import { sidePanel } from "./side_panel.js";
+import { structureName, stakesLabel } from "./games.js";
+import { settings } from "./settings.js";
+import { play } from "./sounds.js";
 
 /** Seat positions (percent of the felt) around an ellipse, index 0 at the bottom centre, clockwise. */
 export function seatPosition(index, count, narrow = false) {
@@ -21,22 +30,34 @@ export function seatPosition(index, count, narrow = false) {
   };
 }
 
+const pct = (v) => `${v.toFixed(2)}%`;
+export const TAG_COLOURS = ["", "red", "orange", "yellow", "green", "blue", "purple"];
+
 export class TableView {
   /**
    * @param {HTMLElement} root
-   * @param {object} handlers {act(kind, fields), sit(seat), sitOut(), sitIn(), leave(), topUp(), lobby(), history()}
+   * @param {object} handlers {act(kind, fields), sit(seat), sitOut(), sitIn(), leave(), topUp(), lobby(), history(),
+   *   options(changes), chat(text), saveNote(playerId, note), fastFold()} — any may be missing
+   * @param {object} options {speed: Speed Poker pool, tile: compact tile of the multi-table view,
+   *   notes: {get(playerId)}, chat: {messages(tableId)}, replay: no controls}
    */
   constructor(root, handlers, options = {}) {
     this.root = root;
     this.handlers = handlers;
+    this.options = options;
     this.speed = Boolean(options.speed);
-    this.ui = { amount: undefined, selected: new Set(), selectionKey: null };
+    this.ui = { amount: undefined, amountText: null, selected: new Set(), selectionKey: null, sent: false,
+      preAction: null, panelTab: "log", popover: null, chatDraft: "", optionsOpen: false };
     this.lastDecision = null;
     this.model = null;
+    this.waiting = null;
+    this.hurried = null;
     this.timerHandle = setInterval(() => this.tick(), 250);
-    this.onKey = (ev) => handleShortcut(ev, this.root);
+    this.onKey = (ev) => { if (this.keyboardActive()) handleShortcut(ev, this.root, this); };
     document.addEventListener("keydown", this.onKey);
-    this.skeleton();
+    this.root.classList.add("table-root");
+    this.root.replaceChildren();  // whatever page was here before
+    this.update();
   }
 
   destroy() {
@@ -44,155 +65,230 @@ export class TableView {
     document.removeEventListener("keydown", this.onKey);
   }
 
-  skeleton() {
-    this.header = el("header", { class: "table-header" });
-    this.felt = el("div", { class: "felt", "data-testid": "felt" });
-    this.actions = el("div", { class: "action-area", "data-testid": "action-area" });
-    this.panel = el("aside", { class: "side-panel", "data-testid": "side-panel" });
-    mount(this.root,
-      el("section", { class: "table-page" },
-        this.header,
-        el("div", { class: "table-main" },
-          el("div", { class: "felt-wrap" }, this.felt),
-          this.panel),
-        this.actions));
+  /** Keyboard shortcuts act on this table only when it is the one on screen (or the focused tile). */
+  keyboardActive() {
+    if (!this.root.isConnected) return false;
+    if (!this.options.tile) return true;
+    return this.root.classList.contains("tile--focus");
   }
 
   render(model) {
     this.model = model;
     if (!model) return;
-    this.root.dataset.family = model.family;
-    this.root.dataset.game = model.game;
-    this.renderHeader(model);
-    this.renderFelt(model);
     const key = decisionKey(model);
     if (key !== this.lastDecision) {
       const keepSelection = this.ui.selectionKey === `${model.handId}|${model.street}`;
       if (!keepSelection) this.ui.selected = new Set();
       this.ui.selectionKey = `${model.handId}|${model.street}`;
       this.ui.amount = undefined;
+      this.ui.amountText = null;
       this.ui.sent = false;  // a new decision (or none): the action bar is live again
       this.lastDecision = key;
-      this.renderActions(model);
+      if (model.legal) this.onDecision(model);
     }
-    this.renderPanel(model);
-    this.tick();
+    if (this.ui.preAction && (this.ui.preAction.handId !== model.handId || !model.hero || model.hero.folded || model.handOver)) {
+      this.ui.preAction = null;
+    }
+    this.update();
+  }
+
+  /** A new decision for the player: play the alert, and apply a pre-action chosen in advance. */
+  onDecision(model) {
+    const choice = choosePreAction(model, this.ui.preAction);
+    if (choice) {
+      if (!(this.ui.preAction && this.ui.preAction.kind === "fold_any" && choice.kind !== "fold")) {
+        if (this.ui.preAction && this.ui.preAction.kind !== "fold_any") this.ui.preAction = null;
+      }
+      this.sendAction(choice.kind, choice.fields || {});
+      return;
+    }
+    if (this.ui.preAction && this.ui.preAction.kind !== "fold_any") this.ui.preAction = null;
+    if (!this.options.replay) play("turn");
+    if (this.handlers.yourTurn) this.handlers.yourTurn();
+  }
+
+  /** Send one action for the current decision; the bar locks until the next decision (or a refusal). */
+  sendAction(kind, fields = {}) {
+    if (this.ui.sent) return;
+    const token = {};
+    this.ui.sent = token;
+    this.update();
+    const failed = () => {
+      if (this.ui.sent !== token) return;
+      this.ui.sent = false;
+      this.update();
+    };
+    Promise.resolve(this.handlers.act(kind, fields)).then((reply) => {
+      if (reply === null || reply === undefined || reply.type === "timeout" || reply.type === "error") failed();
+    }, failed);
   }
 
   /** Before the first hand (Speed Poker: while waiting in the pool). */
   renderWaiting(text) {
     if (this.model) return;
-    mount(this.header, el("div", { class: "table-title" }, el("strong", {}, text)),
-      el("div", { class: "table-controls" },
-        el("button", { class: "btn btn-small", onclick: () => this.handlers.lobby() }, "Lobby"),
-        el("button", { class: "btn btn-small btn-leave", "data-testid": "leave-table", onclick: () => this.handlers.leave() }, "Leave")));
-    mount(this.actions, el("div", { class: "action-bar" }, el("div", { class: "action-wait", "data-testid": "action-wait" }, text)));
+    this.waiting = text;
+    this.update();
   }
 
-  renderActions(model) {
-    mount(this.actions, renderActionBar(model, { state: this.ui, act: (kind, fields) => this.handlers.act(kind, fields) }));
+  update() {
+    const m = this.model;
+    if (m && this.root.dataset.family !== m.family) this.root.dataset.family = m.family;
+    if (m && this.root.dataset.game !== m.game) this.root.dataset.game = m.game;
+    patch(this.root, this.tree(Date.now()));
+    const log = this.root.querySelector("[data-testid='hand-log']");
+    if (log && log.dataset.count !== log.dataset.scrolled) {
+      log.scrollTop = log.scrollHeight;
+      log.dataset.scrolled = log.dataset.count;
+    }
   }
 
-  renderHeader(model) {
-    const s = model.stakes;
-    const money = (v) => formatMoney(v, model.currency);
-    let stakes = "";
-    if (model.family === "stud") stakes = `${money(s.smallBet || s.smallBlind)}/${money(s.bigBet || s.bigBlind)}${s.ante ? ` · ante ${money(s.ante)}` : ""}`;
-    else stakes = `${money(s.smallBlind)}/${money(s.bigBlind)}${s.ante ? ` · ante ${money(s.ante)}` : ""}`;
+  tree(now) {
+    const model = this.model;
+    if (!model) {
+      const text = this.waiting || "Loading the table…";
+      return h("section", { class: "table-page", key: "page" },
+        h("header", { class: "table-header" },
+          h("div", { class: "table-title" }, h("strong", {}, text)),
+          h("div", { class: "table-controls" },
+            this.button("Lobby", () => this.handlers.lobby(), { "data-testid": "back-to-lobby" }),
+            this.speed ? this.button("Leave", () => this.handlers.leave(), { "data-testid": "leave-table", class: "btn btn-small btn-leave" }) : null)),
+        h("div", { class: "action-area", "data-testid": "action-area" },
+          h("div", { class: "action-bar" }, h("div", { class: "action-wait", "data-testid": "action-wait" }, text))));
+    }
+    const yourTurn = Boolean(model.legal) && !this.ui.sent;
+    return h("section", {
+      class: `table-page${yourTurn ? " table-page--your-turn" : ""}`, key: "page",
+      "data-family": model.family, "data-game": model.game, "data-your-turn": yourTurn ? "1" : "0",
+    },
+    this.header(model),
+    h("div", { class: "table-main" },
+      h("div", { class: "felt-wrap" }, this.felt(model, now)),
+      this.options.tile ? null : sidePanel(model, this, now)),
+    h("div", { class: "action-area", "data-testid": "action-area" }, actionArea(model, this)));
+  }
+
+  button(label, onclick, attrs = {}) {
+    return h("button", { class: "btn btn-small", onclick, ...attrs }, label);
+  }
+
+  header(model) {
     const hero = model.hero;
-    const controls = el("div", { class: "table-controls" },
-      el("button", { class: "btn btn-small", "data-testid": "back-to-lobby", onclick: () => this.handlers.lobby() }, "Lobby"));
+    const controls = [];
+    if (!this.options.tile && !this.options.replay) {
+      controls.push(this.button("Lobby", () => this.handlers.lobby(), { "data-testid": "back-to-lobby" }));
+    }
     if (hero && this.speed) {
       // R-SPEED-1: Speed Fold is offered as soon as the player is dealt in, whether or not it is their turn.
       const canFold = !model.handOver && !hero.folded && !hero.allIn && !model.fastFolded && hero.cards.length > 0;
-      controls.append(
-        el("button", { class: "btn btn-small btn-fold", "data-testid": "fast-fold", disabled: !canFold,
-          onclick: () => this.handlers.fastFold() }, "Speed Fold"),
-        el("button", { class: "btn btn-small btn-leave", "data-testid": "leave-table", onclick: () => this.handlers.leave() }, "Leave pool"));
-    } else if (hero) {
-      if (hero.sittingOut) controls.append(el("button", { class: "btn btn-small", "data-testid": "sit-in", onclick: () => this.handlers.sitIn() }, "Sit in"));
-      else controls.append(el("button", { class: "btn btn-small", "data-testid": "sit-out", onclick: () => this.handlers.sitOut() }, "Sit out"));
-      controls.append(
-        el("button", { class: "btn btn-small", "data-testid": "top-up", onclick: () => this.handlers.topUp() }, "Top up"),
-        el("button", { class: "btn btn-small btn-leave", "data-testid": "leave-table", onclick: () => this.handlers.leave() }, "Leave"));
+      controls.push(
+        this.button("Speed Fold", () => this.handlers.fastFold(), { class: "btn btn-small btn-fold", "data-testid": "fast-fold", disabled: !canFold }),
+        this.button("Leave pool", () => this.handlers.leave(), { class: "btn btn-small btn-leave", "data-testid": "leave-table" }));
+    } else if (hero && !this.options.replay) {
+      if (hero.sittingOut) controls.push(this.button("Sit in", () => this.handlers.sitIn(), { "data-testid": "sit-in" }));
+      else controls.push(this.button("Sit out", () => this.handlers.sitOut(), { "data-testid": "sit-out" }));
+      controls.push(
+        this.button("Options", () => { this.ui.optionsOpen = !this.ui.optionsOpen; this.update(); },
+          { "data-testid": "table-options", "aria-expanded": this.ui.optionsOpen ? "true" : "false" }),
+        this.button("Top up", () => this.handlers.topUp(), { "data-testid": "top-up" }),
+        this.button("Leave", () => this.handlers.leave(), { class: "btn btn-small btn-leave", "data-testid": "leave-table" }));
     }
-    mount(this.header,
-      el("div", { class: "table-title" },
-        el("strong", { "data-testid": "table-name" }, model.name),
-        el("span", { class: "table-game", "data-testid": "table-game" }, ` ${model.gameName} · ${structureName(model.structure)} · ${stakes}`),
-        model.handId !== null ? el("span", { class: "hand-id", "data-testid": "hand-id", "data-hand-id": model.handId }, ` · Hand #${model.handId}`) : null),
-      controls);
+    const stakes = stakesLabel(model.family, model.structure, model.stakes, model.currency);
+    return h("header", { class: "table-header" },
+      h("div", { class: "table-title" },
+        h("strong", { "data-testid": "table-name" }, model.name),
+        h("span", { class: "table-game", "data-testid": "table-game" }, ` ${model.gameName} · ${structureName(model.structure)} · ${stakes}`),
+        model.handId !== null ? h("span", { class: "hand-id", "data-testid": "hand-id", "data-hand-id": model.handId }, ` · Hand #${model.handId}`) : null),
+      h("div", { class: "table-controls" }, controls),
+      this.ui.optionsOpen && hero && !this.speed ? this.optionsPanel(model) : null);
   }
 
-  renderFelt(model) {
+  /** Table options the server applies to this seat (auto-post blinds, sit out next BB, wait for BB, auto-muck). */
+  optionsPanel(model) {
+    const o = model.options || {};
+    const box = (name, label, title) => h("label", { class: "field-inline", title },
+      h("input", { type: "checkbox", "data-option": name, checked: Boolean(o[name]),
+        onchange: (ev) => this.handlers.options && this.handlers.options({ [name]: ev.target.checked }) }), ` ${label}`);
+    const blinds = model.family !== "stud";
+    return h("div", { class: "options-panel", "data-testid": "options-panel" },
+      blinds ? box("auto_post", "Post blinds automatically", "Untick: you are sat out instead of posting a blind") : null,
+      blinds ? box("sit_out_next_bb", "Sit out at the next big blind", "You are sat out before your next big blind") : null,
+      blinds ? box("wait_for_bb", "Wait for the big blind when I sit in", "Untick: post the big blind at once when you sit in") : null,
+      box("auto_muck", "Muck losing hands", "A losing hand that need not be shown is not shown; all-in hands are always shown"));
+  }
+
+  felt(model, now) {
     const n = model.seats.length;
     const offset = model.heroSeat !== null ? model.heroSeat : 0;
-    const narrow = this.felt.clientWidth > 0 && this.felt.clientWidth < 600;
-    const parts = [];
-    parts.push(el("div", { class: "felt-logo" }, "Riverboat"));
-    parts.push(this.renderCenter(model));
-    model.seats.forEach((seat) => {
+    const narrow = this.root.clientWidth > 0 && this.root.clientWidth < 600;
+    const parts = [h("div", { class: "felt-logo", key: "logo" }, "Riverboat"), this.center(model, now)];
+    for (const seat of model.seats) {
       const pos = seatPosition((seat.seat - offset + n) % n, n, narrow);
-      parts.push(this.renderSeat(model, seat, pos));
+      parts.push(this.seat(model, seat, pos, now));
       if (!seat.empty && seat.bet > 0) {
-        parts.push(el("div", { class: "bet-chip", "data-testid": `bet-${seat.seat}`, style: { left: `${pos.bx}%`, top: `${pos.by}%` } },
-          el("span", { class: "chip-icon", "aria-hidden": "true" }), formatMoney(seat.bet, model.currency)));
+        parts.push(h("div", { key: `bet-${seat.seat}`, class: "bet-chip", "data-testid": `bet-${seat.seat}`, style: { left: pct(pos.bx), top: pct(pos.by) } },
+          h("span", { class: "chip-icon", "aria-hidden": "true" }), formatMoney(seat.bet, model.currency)));
       }
       if (model.button !== null && Number(model.button) === seat.seat && model.family !== "stud") {
-        parts.push(el("div", { class: "dealer-button", "data-testid": "dealer-button", title: "Dealer", style: { left: `${pos.dx}%`, top: `${pos.dy}%` } }, "D"));
+        parts.push(h("div", { key: "dealer", class: "dealer-button", "data-testid": "dealer-button", title: "Dealer", style: { left: pct(pos.dx), top: pct(pos.dy) } }, "D"));
       }
-    });
-    mount(this.felt, ...parts);
+    }
+    if (this.ui.popover !== null) parts.push(this.popover(model));
+    return h("div", { class: "felt", "data-testid": "felt" }, parts);
   }
 
-  renderCenter(model) {
-    const center = el("div", { class: "felt-center" });
+  center(model, now) {
+    const parts = [];
+    const best = model.bestCards || new Set();
     if (model.family === "flop") {
       const boards = model.runs && model.runs.length > 1 ? model.runs : [model.board];
       boards.forEach((board, i) => {
-        const row = el("div", { class: "board", "data-testid": i === 0 ? "board" : `board-${i + 1}` });
-        if (boards.length > 1) row.append(el("span", { class: "run-label" }, `Run ${i + 1}`));
-        for (const code of board) row.append(renderCard(code));
-        center.append(row);
+        parts.push(h("div", { key: `board-${i}`, class: "board", "data-testid": i === 0 ? "board" : `board-${i + 1}` },
+          boards.length > 1 ? h("span", { class: "run-label" }, `Run ${i + 1}`) : null,
+          board.map((code, j) => cardVNode(code, { key: `${j}`, highlight: best.has(code), extraClass: "card--dealt" }))));
       });
     }
-    const pots = el("div", { class: "pots", "data-testid": "pots" });
-    if (model.pots.length) {
-      model.pots.forEach((pot, i) => pots.append(el("div", { class: "pot", "data-testid": `pot-${i}` },
-        `${pot.label}: ${formatMoney(pot.amount, model.currency)}`)));
+    const pots = model.pots.map((pot, i) => h("div", { key: `pot-${i}`, class: "pot", "data-testid": `pot-${i}` },
+      `${pot.label}: ${formatMoney(pot.amount, model.currency)}`));
+    if (model.potTotal > 0) pots.push(h("div", { key: "total", class: "pot-total", "data-testid": "pot-total" }, `Total pot: ${formatMoney(model.potTotal, model.currency)}`));
+    parts.push(h("div", { key: "pots", class: "pots", "data-testid": "pots" }, pots));
+    const result = model.result;
+    const keep = (settings.get("resultsSeconds") || 0) * 1000;
+    if (result && result.lines.length && now - result.at < Math.max(keep, 500)) {
+      parts.push(h("div", { key: "result", class: "hand-result", "data-testid": "hand-result", role: "status" },
+        result.lines.map((line, i) => h("div", { key: `${i}` }, line))));
     }
-    if (model.potTotal > 0) pots.append(el("div", { class: "pot-total", "data-testid": "pot-total" }, `Total pot: ${formatMoney(model.potTotal, model.currency)}`));
-    center.append(pots);
-    return center;
+    return h("div", { class: "felt-center", key: "center" }, parts);
   }
 
-  renderSeat(model, seat, pos) {
-    const style = { left: `${pos.x}%`, top: `${pos.y}%` };
+  seat(model, seat, pos, now) {
+    const style = { left: pct(pos.x), top: pct(pos.y) };
     if (seat.empty) {
-      const canSit = model.heroSeat === null;
-      return el("div", { class: "seat seat--empty", style, "data-seat": seat.seat },
-        canSit ? el("button", { class: "btn btn-small btn-sit", "data-testid": `sit-${seat.seat}`, onclick: () => this.handlers.sit(seat.seat) }, "Sit here")
-          : el("span", { class: "seat-empty-label" }, "Empty"));
+      const canSit = model.heroSeat === null && !this.options.replay && Boolean(this.handlers.sit) && !this.speed;
+      return h("div", { key: `seat-${seat.seat}`, class: "seat seat--empty", style, "data-seat": seat.seat },
+        canSit ? h("button", { class: "btn btn-small btn-sit", "data-testid": `sit-${seat.seat}`, onclick: () => this.handlers.sit(seat.seat) }, "Sit here")
+          : h("span", { class: "seat-empty-label" }, "Empty"));
     }
+    const note = this.options.notes && seat.playerId !== undefined ? this.options.notes.get(seat.playerId) : null;
     const classes = ["seat"];
     if (seat.isHero) classes.push("seat--hero");
     if (seat.folded) classes.push("seat--folded");
     if (seat.acting) classes.push("seat--acting");
     if (seat.winner) classes.push("seat--winner");
     if (seat.sittingOut) classes.push("seat--out");
-    const cards = el("div", { class: `seat-cards seat-cards--${model.family}`, "data-testid": `cards-${seat.seat}` });
-    const selectable = seat.isHero && model.legal && model.legal.kinds.some((k) => k === "discard" || k === "draw");
-    seat.cards.forEach((card) => {
+    if (note && note.tag) classes.push(`seat--tag-${note.tag}`);
+    const selectable = seat.isHero && model.legal && model.legal.kinds.some((k) => k === "discard" || k === "draw") && !this.ui.sent;
+    const best = model.bestCards || new Set();
+    const cards = seat.cards.map((card, i) => {
       // R-GEN-5: in stud-type games the holder sees their own face-down cards greyed.
       const ownDown = seat.isHero && model.family === "stud" && !card.up && card.code;
       const selected = selectable && card.code && this.ui.selected.has(card.code);
-      const node = renderCard(card.code, {
+      return cardVNode(card.code, {
+        key: `${i}`,
         greyed: ownDown || selected, selectable: selectable && Boolean(card.code), selected,
-        small: !seat.isHero && seat.cards.length >= 4,
+        small: !seat.isHero && seat.cards.length >= 4, highlight: seat.winner && best.has(card.code),
+        extraClass: card.up ? "card--up" : "card--down",
+        onclick: selectable && card.code ? () => this.toggleDiscard(card.code) : undefined,
       });
-      node.classList.add(card.up ? "card--up" : "card--down");
-      if (selectable && card.code) node.addEventListener("click", () => this.toggleDiscard(card.code));
-      cards.append(node);
     });
     const status = [];
     if (seat.allIn) status.push("All-in");
@@ -201,57 +297,83 @@ export class TableView {
     else if (seat.waiting && model.family !== "stud") status.push("Waiting for BB");
     if (seat.disconnected) status.push("Disconnected");
     if (seat.discarded !== null && seat.discarded !== undefined && model.family === "draw") {
-      const n = Array.isArray(seat.discarded) ? seat.discarded.length : Number(seat.discarded);
-      status.push(n ? `Drew ${n}` : "Stands pat");
+      const count = Array.isArray(seat.discarded) ? seat.discarded.length : Number(seat.discarded);
+      status.push(count ? `Drew ${count}` : "Stands pat");
     }
-    const info = el("div", { class: "seat-info" },
-      el("div", { class: "seat-name", "data-testid": `name-${seat.seat}` }, seat.alias),
-      el("div", { class: "seat-stack", "data-testid": `stack-${seat.seat}` }, formatMoney(seat.stack, model.currency)),
-      status.length ? el("div", { class: "seat-status" }, status.join(" · ")) : null,
-      seat.acting && model.timer && Number(model.timer.seat) === seat.seat ? el("div", { class: "seat-timer", "data-testid": `timer-${seat.seat}` },
-        el("div", { class: "seat-timer-bar" }), el("span", { class: "seat-timer-text" })) : null);
     const labels = [seat.label, ...seat.labels].filter(Boolean);
-    return el("div", { class: classes.join(" "), style, "data-seat": seat.seat, "data-testid": `seat-${seat.seat}` },
-      cards, info,
-      labels.length ? el("div", { class: "hand-label", "data-testid": `label-${seat.seat}` }, labels.join(" / ")) : null,
-      seat.winner && seat.won > 0 ? el("div", { class: "won", "data-testid": `won-${seat.seat}` }, `+${formatMoney(seat.won, model.currency)}`) : null);
+    const timer = seat.acting && model.timer && Number(model.timer.seat) === seat.seat ? this.timer(model.timer, now) : null;
+    const named = !seat.isHero && !this.options.replay && this.handlers.saveNote && seat.playerId !== undefined;
+    return h("div", { key: `seat-${seat.seat}`, class: classes.join(" "), style, "data-seat": seat.seat, "data-testid": `seat-${seat.seat}` },
+      h("div", { class: `seat-cards seat-cards--${model.family}`, "data-testid": `cards-${seat.seat}` }, cards),
+      h("div", { class: "seat-info" },
+        h(named ? "button" : "div", {
+          class: "seat-name", "data-testid": `name-${seat.seat}`, type: named ? "button" : null,
+          title: note && note.note ? note.note : named ? "Notes, colour tag and chat mute for this player" : null,
+          onclick: named ? () => { this.ui.popover = seat.seat; this.update(); } : undefined,
+        }, note && note.tag ? h("span", { class: `tag-dot tag-${note.tag}`, "aria-label": `tag ${note.tag}` }) : null,
+        seat.alias, note && note.note ? h("span", { class: "note-mark", "aria-label": "has a note" }, " ✎") : null),
+        h("div", { class: "seat-stack", "data-testid": `stack-${seat.seat}` }, formatMoney(seat.stack, model.currency)),
+        status.length ? h("div", { class: "seat-status" }, status.join(" · ")) : null,
+        timer),
+      labels.length ? h("div", { class: "hand-label", "data-testid": `label-${seat.seat}` }, labels.join(" / ")) : null,
+      seat.winner && seat.won > 0 ? h("div", { class: "won", "data-testid": `won-${seat.seat}` }, `+${formatMoney(seat.won, model.currency)}`) : null);
+  }
+
+  /** The countdown: a CSS animation runs the bar (no DOM change per frame); the text changes once a second. */
+  timer(timer, now) {
+    const left = (timer.deadline - now) / 1000;
+    const what = timer.kind === "draw" ? "draw" : timer.usingBank ? "time bank" : "";
+    const text = `${formatSeconds(left)}${what ? " " + what : ""}${timer.timebank && !timer.usingBank ? ` + ${formatSeconds(timer.timebank)} bank` : ""}`;
+    const total = Math.max(0.1, timer.total);
+    const elapsed = Math.max(0, total - Math.max(0, left));
+    return h("div", { class: `seat-timer${left < 5 ? " seat-timer--low" : ""}`, "data-testid": `timer-${timer.seat}` },
+      h("div", { key: `bar-${timer.deadline}-${timer.phase}`, class: "seat-timer-bar",
+        style: { animationDuration: `${total.toFixed(2)}s`, animationDelay: `-${elapsed.toFixed(2)}s` } }),
+      h("span", { class: "seat-timer-text" }, text));
+  }
+
+  popover(model) {
+    const seat = model.seats[this.ui.popover];
+    if (!seat || seat.empty || seat.playerId === undefined) return null;
+    const current = (this.options.notes && this.options.notes.get(seat.playerId)) || {};
+    const draft = this.ui.noteDraft && this.ui.noteDraft.player === seat.playerId ? this.ui.noteDraft
+      : (this.ui.noteDraft = { player: seat.playerId, note: current.note || "", tag: current.tag || "", muted: Boolean(current.muted) });
+    const close = () => { this.ui.popover = null; this.ui.noteDraft = null; this.update(); };
+    return h("div", { key: "popover", class: "player-popover", role: "dialog", "aria-label": `Notes on ${seat.alias}`, "data-testid": "player-popover" },
+      h("strong", {}, seat.alias),
+      h("div", { class: "tag-row" }, TAG_COLOURS.map((c) => h("button", {
+        key: c || "none", type: "button", class: `tag-choice tag-${c || "none"}${draft.tag === c ? " tag-choice--on" : ""}`,
+        "data-tag": c || "none", "aria-pressed": draft.tag === c ? "true" : "false", title: c || "no tag",
+        onclick: () => { draft.tag = c; this.update(); },
+      }, c ? "" : "∅"))),
+      h("textarea", { rows: 3, maxlength: 1000, "data-testid": "note-text", placeholder: "Your private note on this player",
+        value: draft.note, oninput: (ev) => { draft.note = ev.target.value; } }),
+      h("label", { class: "field-inline" }, h("input", { type: "checkbox", "data-testid": "mute-player", checked: draft.muted,
+        onchange: (ev) => { draft.muted = ev.target.checked; } }), " Mute this player's chat"),
+      h("div", { class: "popover-buttons" },
+        h("button", { class: "btn btn-small", type: "button", onclick: close }, "Cancel"),
+        h("button", { class: "btn btn-small btn-primary", type: "button", "data-testid": "note-save", onclick: async () => {
+          await this.handlers.saveNote(seat.playerId, { note: draft.note, tag: draft.tag, muted: draft.muted });
+          close();
+        } }, "Save")));
   }
 
   toggleDiscard(code) {
     if (this.ui.selected.has(code)) this.ui.selected.delete(code);
     else this.ui.selected.add(code);
-    this.renderFelt(this.model);
-    this.renderActions(this.model);
+    this.update();
   }
 
-  renderPanel(model) {
-    const log = el("ol", { class: "hand-log", "data-testid": "hand-log" }, model.log.slice(-40).map((line) => el("li", {}, line)));
-    const hands = el("div", { class: "last-hands", "data-testid": "last-hands" },
-      model.lastHands.length ? model.lastHands.map((h) => el("details", { class: "last-hand" },
-        el("summary", {}, `Hand #${h.handId ?? "?"}`),
-        el("ol", {}, h.lines.map((line) => el("li", {}, line)))))
-        : el("p", { class: "muted" }, "No finished hands yet."));
-    mount(this.panel,
-      el("h3", {}, "This hand"), log,
-      el("h3", {}, "Last hands ", el("button", { class: "btn btn-small", "data-testid": "open-history", onclick: () => this.handlers.history() }, "All")),
-      hands);
-    log.scrollTop = log.scrollHeight;
-  }
-
-  /** Update the countdown of the acting seat (action timer, then time bank; or the 30 s draw timer). */
+  /** Once every 250 ms: the countdown text, the time-running-out alert, the end of the result display. */
   tick() {
     const model = this.model;
-    if (!model || !model.timer) return;
+    if (!model) return;
     const timer = model.timer;
-    const node = this.felt.querySelector(`[data-testid="timer-${timer.seat}"]`);
-    if (!node) return;
-    const left = (timer.deadline - Date.now()) / 1000;
-    const bar = node.querySelector(".seat-timer-bar");
-    const text = node.querySelector(".seat-timer-text");
-    const fraction = Math.max(0, Math.min(1, left / timer.total));
-    bar.style.width = `${fraction * 100}%`;
-    node.classList.toggle("seat-timer--low", left < 5);
-    const what = timer.kind === "draw" ? "draw" : timer.usingBank ? "time bank" : "";
-    text.textContent = `${formatSeconds(left)}${what ? " " + what : ""}${timer.timebank && !timer.usingBank ? ` + ${formatSeconds(timer.timebank)} bank` : ""}`;
+    if (timer && model.heroSeat !== null && Number(timer.seat) === model.heroSeat && model.legal && !this.ui.sent) {
+      const left = (timer.deadline - Date.now()) / 1000;
+      const key = `${timer.deadline}`;
+      if (left < 5 && left > 0 && this.hurried !== key) { this.hurried = key; if (!this.options.replay) play("hurry"); }
+    }
+    if (timer || model.result) this.update();
   }
 }

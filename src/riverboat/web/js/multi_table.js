@@ -1,0 +1,109 @@
+// Multi-tabling: the table switcher (every table open in this tab, with a "your turn" highlight, always at the top
+// of the page) and the tile view (#/tables) showing up to four tables at once, each fully playable. The tile where
+// it is the player's turn is focused (the keyboard shortcuts act there); a click focuses a tile.
+
+import { h, patch } from "./vdom.js";
+import { MAX_TILES } from "./desk.js";
+import { TablePage } from "./table_page.js";
+import { settings } from "./settings.js";
+
+export class Switcher {
+  constructor(node, ctx) {
+    this.node = node;
+    this.ctx = ctx;
+    const redraw = () => this.render();
+    ctx.desk.on("tables", redraw);
+    ctx.desk.on("turns", redraw);
+    window.addEventListener("hashchange", redraw);
+    this.render();
+  }
+
+  render() {
+    const desk = this.ctx.desk;
+    const ids = [...new Set([...desk.open, ...desk.seatedTables()])];
+    const here = decodeURIComponent(location.hash.replace(/^#\/table\//, ""));
+    const tiles = location.hash.startsWith("#/tables");
+    this.node.classList.toggle("hidden", ids.length === 0);
+    patch(this.node, ids.length ? h("nav", { class: "switcher-bar", "aria-label": "Your tables", "data-testid": "switcher" },
+      ids.map((id) => {
+        const model = desk.stores.get(id) && desk.stores.get(id).model;
+        const turn = desk.turns.has(id);
+        const current = !tiles && here === id;
+        return h("span", { key: id, class: `switch${turn && settings.get("alerts") ? " switch--turn" : ""}${current ? " switch--on" : ""}`,
+          "data-table": id, "data-turn": turn ? "1" : "0" },
+        h("a", { href: `#/table/${encodeURIComponent(id)}`, "data-testid": `switch-${id}` },
+          model ? model.name : id, turn ? h("span", { class: "turn-dot", "aria-label": "your turn" }, " ●") : null),
+        desk.open.includes(id) && !(model && model.hero) ? h("button", {
+          class: "switch-close", type: "button", "aria-label": "Close this table", title: "Close",
+          onclick: () => { desk.closeTable(id); if (current) this.ctx.navigate("#/lobby"); },
+        }, "×") : null);
+      }),
+      ids.length > 1 ? h("a", { key: "tile", class: `btn btn-small${tiles ? " btn-primary" : ""}`, href: "#/tables", "data-testid": "tile-tables" },
+        `Tile ${Math.min(ids.length, MAX_TILES)} tables`) : null,
+      h("a", { key: "add", class: "btn btn-small", href: "#/lobby", title: "Open another table from the lobby" }, "+ Table")) : null);
+  }
+}
+
+export class MultiTablePage {
+  constructor(root, ctx) {
+    this.ctx = ctx;
+    this.root = root;
+    this.pages = new Map();
+    this.focus = null;
+    this.grid = document.createElement("div");
+    this.grid.className = "tiles";
+    this.grid.dataset.testid = "tiles";
+    root.replaceChildren(this.grid);
+    this.offs = [
+      ctx.desk.on("tables", () => this.layout()),
+      ctx.desk.on("turn", (id) => this.onTurn(id)),
+    ];
+    this.layout();
+  }
+
+  ids() {
+    const desk = this.ctx.desk;
+    return [...new Set([...desk.open, ...desk.seatedTables()])].slice(0, MAX_TILES);
+  }
+
+  layout() {
+    const ids = this.ids();
+    this.grid.dataset.count = String(ids.length);
+    for (const [id, entry] of this.pages) {
+      if (!ids.includes(id)) { entry.page.destroy(); entry.node.remove(); this.pages.delete(id); }
+    }
+    for (const id of ids) {
+      if (this.pages.has(id)) continue;
+      const node = document.createElement("div");
+      node.className = "tile";
+      node.dataset.table = id;
+      node.addEventListener("pointerdown", () => this.setFocus(id));
+      this.grid.append(node);
+      this.pages.set(id, { node, page: new TablePage(node, this.ctx, id, { tile: true }) });
+    }
+    if (!ids.length) {
+      this.grid.replaceChildren(Object.assign(document.createElement("p"), {
+        className: "empty-note", textContent: "No tables open. Open tables from the lobby; up to four are tiled here.",
+      }));
+    }
+    if (!this.focus || !this.pages.has(this.focus)) this.setFocus(ids[0] || null);
+  }
+
+  setFocus(id) {
+    this.focus = id;
+    for (const [tid, entry] of this.pages) entry.node.classList.toggle("tile--focus", tid === id);
+  }
+
+  /** Your turn at a tiled table: focus it unless the focused tile is waiting for a decision too. */
+  onTurn(id) {
+    if (!this.pages.has(id)) return;
+    if (this.focus && this.focus !== id && this.ctx.desk.turns.has(this.focus)) return;
+    this.setFocus(id);
+  }
+
+  destroy() {
+    for (const off of this.offs) off();
+    for (const entry of this.pages.values()) entry.page.destroy();
+    this.pages.clear();
+  }
+}
