@@ -91,24 +91,32 @@ async def test_room_refusals_change_nothing(server: Any) -> None:
         await asyncio.sleep(0.5)
 
 
-async def test_reconnect_gets_the_full_view_back_and_new_connection_replaces_old(server: Any) -> None:
-    """R-DISC: a player who reconnects gets welcome + the full table_state of every table they sit at."""
+async def test_reconnect_gets_the_full_view_back_and_a_second_connection_works_alongside(server: Any) -> None:
+    """R-DISC: a player who connects again gets welcome + the full table_state of every table they sit at. A second
+    connection (another browser tab) does not take the first one's place: both stay live, both receive the
+    table's frames, and either may act (issue #14: a second tab used to silence the first for good)."""
     table = server.table_id("WS Holdem")
     _, token = server.player(eur=10_000)
     first = ProtocolClient(server.ws_url, token)
     await first.connect()
     await first.sit(table, 3, 800)
     second = ProtocolClient(server.ws_url, token)
-    notice = asyncio.ensure_future(_next(first, lambda f: f.get("type") == "notice"))
     state = asyncio.ensure_future(_next(second, lambda f: f.get("type") == "table_state"))
     welcome = await second.connect()
     view = (await state)["view"]
     assert view["you"]["seat"] == 3 and view["you"]["stack"] == 800
     mine = next(s for s in view["seats"] if s["seat"] == 3)
     assert mine["alias"] == welcome["alias"] and len(welcome["alias"]) >= 4  # seats named by alias (R-ALIAS-1)
-    assert (await notice)["code"] == "replaced"
-    await asyncio.wait_for(first.closed.wait(), 5)
-    # the newer connection is the live one: it can act for the player
+    # the first connection is still live: it answers, and a change at the table reaches both connections
+    assert (await first.request({"type": "ping"}))["type"] == "pong"
+    assert not first.closed.is_set()
+    both = [asyncio.ensure_future(_next(c, lambda f: f.get("type") == "event" and (f.get("event") or {}).get("kind") == "sat_out"))
+            for c in (first, second)]
+    assert (await first.request({"type": "sit_out", "table": table}))["type"] == "ack"
+    for got in both:
+        assert (await asyncio.wait_for(got, 10))["event"]["seat"] == 3
+    # closing one tab is not a disconnection while the other is open; the other can still leave the table
+    await first.close()
     assert (await second.leave(table))["result"]["table"] == table
     await second.close()
 

@@ -235,6 +235,10 @@ class Room:
                 del self._watching[player_id]
         return await table.actor.submit(lambda: table.unwatch(player_id))
 
+    def table_audience(self, table_id: str) -> set[int]:
+        """Who hears a cash table now: its seated players and its spectators (``no_table`` if unknown)."""
+        return set(self._table(table_id).recipients())
+
     def watched_by(self, player_id: int) -> list[str]:
         """Tables the player watches as a spectator (and that still exist)."""
         return sorted(t for t in self._watching.get(player_id, ()) if t in self.tables)

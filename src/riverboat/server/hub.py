@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from . import protocol
+from .chat import TableChat
+from .players import PlayerLinks
 from .protocol import PROTOCOL_VERSION
 from .ratelimit import Rate, RateLimiter
 
@@ -62,7 +64,8 @@ class Hub:
         self.login_user = RateLimiter(self.config.login_user_rate, now)
         self.register_ip = RateLimiter(self.config.register_rate, now)
         self.now = now
-        self.connections: dict[Any, Connection] = {}
+        self.links = PlayerLinks(self)  # player -> their live connections (several tabs at once)
+        self.chat = TableChat(room, now)
         self.anonymous: set[Connection] = set()
         self.aliases: dict[Any, str | None] = {}  # player id -> public alias (R-ALIAS-1), filled on demand
         # room message (by identity) -> its encoded frame, for the rest of this loop iteration: a public event is
@@ -155,5 +158,5 @@ class Hub:
         if self.stopping:
             return
         self.stopping = True
-        for conn in [*self.connections.values(), *self.anonymous]:
+        for conn in [*self.links.all(), *self.anonymous]:
             conn.push(protocol.notice("shutdown", "the server is shutting down"))

@@ -171,6 +171,16 @@ class UnwatchFrame(_ClientFrame):
     table: TableRef
 
 
+class ChatFrame(_ClientFrame):
+    """Say ``text`` at ``table`` (seated or watching): everyone there receives a ``chat`` frame. At most 200
+    characters once whitespace is collapsed; offensive words are replaced by asterisks (the alias filter,
+    R-ALIAS-4); rate limited per player (``chat_rate_limited``)."""
+
+    type: Literal["chat"]
+    table: TableRef
+    text: Annotated[StrictStr, StringConstraints(min_length=1, max_length=400)]
+
+
 class ResyncFrame(_ClientFrame):
     """Ask the server to send the full current ``table_state`` of every table the player is seated at again."""
 
@@ -192,6 +202,7 @@ ClientFrame = Annotated[
     | LeaveSpeedFrame
     | WatchFrame
     | UnwatchFrame
+    | ChatFrame
     | ResyncFrame,
     Field(discriminator="type"),
 ]
@@ -211,6 +222,7 @@ CLIENT_FRAME_TYPES: tuple[str, ...] = (
     "leave_speed",
     "watch",
     "unwatch",
+    "chat",
     "resync",
 )
 #: Frame types accepted before the connection is authenticated.
@@ -287,6 +299,18 @@ class NoticeFrame(TypedDict):
     message: str
 
 
+class ChatMessageFrame(TypedDict):
+    """A chat line at ``table`` from ``player`` (public ``alias``), already filtered; ``at`` is ISO 8601 UTC."""
+
+    v: Literal[1]
+    type: Literal["chat"]
+    table: str
+    player: int
+    alias: str | None
+    text: str
+    at: str
+
+
 class BatchFrame(TypedDict):
     """Several server frames in one WebSocket message, in order; sent only to clients that opted in (``auth`` with
     ``"batch": true`` or ``/ws?batch=1``), and only when frames are already waiting to be written."""
@@ -340,7 +364,7 @@ class SpeedStateWire(frames.SpeedStateFrame):
 
 _TAGGED: dict[str, type] = {
     "welcome": WelcomeFrame, "ack": AckFrame, "error": ErrorFrame, "pong": PongFrame, "lobby": LobbyFrame,
-    "notice": NoticeFrame, "batch": BatchFrame, "table_state": TableStateWire, "event_table": TableEventWire,
+    "notice": NoticeFrame, "batch": BatchFrame, "chat": ChatMessageFrame, "table_state": TableStateWire, "event_table": TableEventWire,
     "event_pool": PoolEventWire, "speed_dealt": SpeedDealtWire, "speed_your_turn": SpeedTurnWire,
     "speed_fast_folded": SpeedFastFoldedWire, "speed_hand_over": SpeedHandOverWire, "speed_left": SpeedLeftWire,
     "speed_state": SpeedStateWire,
@@ -398,6 +422,10 @@ def lobby(entries: list[frames.LobbyEntry], ref: Ref) -> LobbyFrame:
         else:
             tables.append(entry)
     return {"v": 1, "type": "lobby", "ref": ref, "tables": tables, "pools": pools}
+
+
+def chat_message(table: str, player: int, alias: str | None, text: str, at: str) -> ChatMessageFrame:
+    return {"v": 1, "type": "chat", "table": table, "player": player, "alias": alias, "text": text, "at": at}
 
 
 def notice(code: str, message: str) -> NoticeFrame:

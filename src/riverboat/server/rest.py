@@ -32,7 +32,7 @@ from riverboat.store.errors import (
     UsernameTaken,
 )
 
-from . import schemas
+from . import hand_views, schemas
 from .cashier import movement_page
 from .hub import Hub
 from .openapi import build_openapi
@@ -193,6 +193,7 @@ def _limited(hub: Hub, limiter_checks: list[tuple[Any, str]]) -> None:
 
 
 def make_routes(hub: Hub) -> list[Route]:
+    from .player_api import player_routes  # it imports this module
     openapi_doc = build_openapi()
 
     def handler(fn: Any) -> Any:
@@ -305,7 +306,9 @@ def make_routes(hub: Hub) -> list[Route]:
         table_filter = request.query_params.get("table")
         # the store filters by table before applying the limit: ?table=X&limit=n is the newest n hands at X
         records = await hub.call_store(hub.store.hands.for_player, pid, limit=limit, table_id=table_filter)
-        return JSONResponse({"hands": [hand_summary(r) for r in records]})
+        # table name, game and the player's own cards (also in hands they folded): hand_views
+        return JSONResponse({"hands": [hand_summary(r) | hand_views.summary(r, pid, hub.room, visible_events(r, pid))
+                                       for r in records]})
 
     async def hand(request: Request) -> Response:
         info = await authenticate(hub, request)
@@ -314,9 +317,11 @@ def make_routes(hub: Hub) -> list[Route]:
                                       request.path_params["hand_id"])
         if record is None or not player_in_hand(record, pid):
             raise ApiError(404, "not_found", "no such hand among yours")
-        out = hand_summary(record)
-        out["events"] = visible_events(record, pid)
-        return JSONResponse(out)
+        events = visible_events(record, pid)
+        # every seat named by alias, the game, stakes and button (for the log and the replayer): hand_views
+        out = hand_summary(record) | await hand_views.detail(record, pid, hub.room, events, hub.alias_of)
+        out["events"] = events
+        return JSONResponse(jsonable(out))
 
     return [
         Route("/health", handler(health)),
@@ -331,6 +336,7 @@ def make_routes(hub: Hub) -> list[Route]:
         Route("/api/cashier", handler(cashier)),
         Route("/api/hands", handler(hands)),
         Route("/api/hands/{table_id}/{hand_id}", handler(hand)),
+        *player_routes(hub, handler),
     ]
 
 

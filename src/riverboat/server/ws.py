@@ -43,7 +43,7 @@ class Connection:
         self.limiter = RateLimiter(hub.config.frame_rate, hub.now, max_keys=1)
         self.closed = False
         self.batch = ws.query_params.get("batch") in ("1", "true")
-        self._attached = False
+        self.watched: set[str] = set()  # tables this connection watches as a spectator
 
     # ------------------------------------------------------------------------------------------- outgoing
 
@@ -65,9 +65,10 @@ class Connection:
         self.queue.put_nowait(item)
 
     def deliver(self, message: dict[str, Any]) -> None:
-        """The room's immediate sink for this player (``Room.attach(..., immediate=...)``): named with aliases and
-        encoded now (once per message for all its recipients, ``Hub.encode_room_message``) and queued for the
-        writer. Only a message naming a player whose alias is not cached yet waits for the store, in order."""
+        """A room message for this connection's player (``PlayerLinks`` calls it for each of their connections):
+        named with aliases and encoded now (once per message for all its recipients, ``Hub.encode_room_message``)
+        and queued for the writer. Only a message naming a player whose alias is not cached yet waits for the
+        store, in order."""
         if self.closed:
             return
         if self.hub.missing_aliases(message):
@@ -79,10 +80,6 @@ class Connection:
         for pid in self.hub.missing_aliases(message):
             await self.hub.alias_of(pid)
         return self.hub.encode_room_message(message, _default)
-
-    async def sink(self, message: dict[str, Any]) -> None:
-        """The room's sink for this player: table views, events and Speed Poker news (seats named by alias)."""
-        self.push(await self.hub.add_aliases(message))
 
     def reply_error(self, code: str, message: str, ref: Any) -> None:
         self.push(protocol.error(code, message, ref))
@@ -161,11 +158,10 @@ class Connection:
         finally:
             self.closed = True
             self.hub.anonymous.discard(self)
-            if self.player_id is not None and self.hub.connections.get(self.player_id) is self:
-                del self.hub.connections[self.player_id]
-                if self._attached:
+            if self.player_id is not None:
+                for table_id in self.hub.links.remove(self):
                     with contextlib.suppress(Exception):
-                        self.hub.room.detach(self.player_id)
+                        await self.hub.room.unwatch(self.player_id, table_id)
             self.queue.put_nowait(_CLOSE)
             await asyncio.wait({writer}, timeout=2.0)  # never swallows a cancellation of this connection's task
             if not writer.done():
@@ -184,16 +180,10 @@ class Connection:
         self.player_id = pid
         self.alias = getattr(info, "alias", None)
         self.hub.anonymous.discard(self)
-        older = self.hub.connections.get(pid)
-        self.hub.connections[pid] = self
-        if older is not None and older is not self:
-            older.push(protocol.notice("replaced", "a newer connection took over this seat"))
-            older.closed = True
-            older.queue.put_nowait(_CLOSE)
         self.push(protocol.welcome(pid, self.alias, ref))
-        # Attaching (again) is the room's reconnect: it pushes a table_state for each of the player's tables.
-        self.hub.room.attach(pid, self.sink, immediate=self.deliver)
-        self._attached = True
+        # A player may have several connections (tabs) at once; attaching (again) is also the room's reconnect: it
+        # pushes a table_state for each of the player's tables.
+        self.hub.links.add(self)
 
     # ------------------------------------------------------------------------------------------- incoming
 
@@ -271,11 +261,18 @@ class Connection:
         if kind == "leave_speed":
             return await room.leave_speed(pid, frame.pool)
         if kind == "watch":
-            return await room.watch(pid, frame.table)
+            result = await room.watch(pid, frame.table)
+            self.watched.add(frame.table)
+            return result
         if kind == "unwatch":
+            self.watched.discard(frame.table)
+            if self.hub.links.watched_elsewhere(self, frame.table):
+                return {"table": frame.table, "watching": False}
             return await room.unwatch(pid, frame.table)
+        if kind == "chat":
+            return await self.hub.chat.say(pid, await self.hub.alias_of(pid), frame.table, frame.text)
         if kind == "resync":
-            room.attach(pid, self.sink, immediate=self.deliver)
+            self.hub.links.resync(self)
             return None
         raise AssertionError(f"unhandled frame type {kind}")  # parse_client_frame only returns known types
 

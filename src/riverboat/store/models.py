@@ -264,3 +264,16 @@ class TwisterJackpot(Base):
     currency: Mapped[str] = mapped_column(String(8), unique=True)
     stakes_total: Mapped[int] = mapped_column(BigInteger)
     contributed: Mapped[Any] = mapped_column(JSON)  # list of minor units per tier, Power first
+class PlayerNote(Base):
+    """A player's private note, colour tag and chat mute on another player (the browser client's player notes)."""
+
+    __tablename__ = "player_notes"
+    __table_args__ = (UniqueConstraint("owner_id", "target_id", name="uq_note_owner_target"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    owner_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    target_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    note: Mapped[str] = mapped_column(Text, default="")
+    tag: Mapped[str] = mapped_column(String(16), default="")
+    muted: Mapped[bool] = mapped_column(Boolean, default=False)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

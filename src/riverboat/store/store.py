@@ -1,5 +1,5 @@
 """The :class:`Store` facade: one engine, the services (accounts, aliases, ledger, tournaments, twister, hands,
-movements)."""
+movements, notes)."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from riverboat.store.db import make_engine, resolve_url
 from riverboat.store.hands import Hands
 from riverboat.store.ledger import Ledger
 from riverboat.store.movements import Movements
+from riverboat.store.notes import Notes
 from riverboat.store.tournament_play import TournamentPlay
 from riverboat.store.tournaments import Tournaments
 from riverboat.store.twister import TwisterStore
@@ -44,6 +45,7 @@ class Store:
         self.tournament_play = TournamentPlay(self._db)
         self.hands = Hands(self._db)
         self.movements = Movements(self._db)
+        self.notes = Notes(self._db)
 
     def upgrade(self) -> None:
         """Apply all Alembic migrations (idempotent)."""

@@ -1,0 +1,196 @@
+"""A player's stored hands as the browser shows them: summaries with table name, game and the player's own cards
+(also in hands they folded), one hand with every seat named by its public alias (R-ALIAS-1), the hand sheets the
+PokerStars-text and PHH exports are written from, and the player's statistics (session, profit per game).
+
+Everything here is built from what the player may see (``visible_events``): the stored PHH text holds every
+player's hole cards and is never sent as it is (``riverboat.history.masking`` blanks what the player did not see).
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from riverboat.games.catalog import Kind
+from riverboat.history.masking import masked_phh
+from riverboat.history.phh import PhhError, resolve_variant
+from riverboat.history.pokerstars import HandSheet, SheetSeat
+
+SESSION_GAP_SECONDS = 30 * 60  # a pause this long between two hands ends a session
+MAX_SERIES = 400  # points of a profit graph
+_VARIANT = re.compile(r'^variant\s*=\s*"([^"]+)"', re.MULTILINE)
+_FAMILY = {Kind.STUD: "stud", Kind.DRAW: "draw"}
+
+Alias = Callable[[int], Awaitable[str | None]]
+
+
+def phh_fields(record: Any) -> dict[str, Any]:
+    text = getattr(record, "phh", None)
+    if not text:
+        return {}
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return {}
+
+
+def game_of(record: Any) -> tuple[str | None, str | None, str]:
+    """(game id, structure, family) of a stored hand, from its PHH variant code."""
+    m = _VARIANT.search(getattr(record, "phh", None) or "")
+    if not m:
+        return None, None, "flop"
+    try:
+        game, structure = resolve_variant(m.group(1))
+    except (PhhError, KeyError):
+        return None, None, "flop"
+    base = game.id.split("_phh")[0] if game.id.endswith("_phh") else game.id
+    return base, structure.value, _FAMILY.get(game.kind, "flop")
+
+
+def seat_of(fields: Mapping[str, Any], player_id: Any) -> int | None:
+    for name, seat in zip(fields.get("players", []), fields.get("seats", []), strict=False):
+        if str(name) == str(player_id) and isinstance(seat, int):
+            return seat
+    return None
+
+
+def own_cards(events: Sequence[Mapping[str, Any]], seat: int | None) -> list[str]:
+    """The player's cards at the end of the hand (dealt, then changed by their draws), in the order held."""
+    if seat is None:
+        return []
+    cards: list[str] = []
+    for ev in events:
+        if ev.get("seat") != seat:
+            continue
+        if ev.get("kind") == "dealt":
+            cards.extend(ev.get("cards") or [])
+        elif ev.get("kind") == "drew_cards":
+            gone = set(ev.get("discarded") or [])
+            cards = [c for c in cards if c not in gone] + list(ev.get("cards") or [])
+    return cards
+
+
+def table_name(room: Any, table_id: str) -> str:
+    """The table's name (a closed table's id still carries it: ``t1-riga-3f2a1c`` -> ``Riga``)."""
+    table = getattr(room, "tables", {}).get(table_id) if room is not None else None
+    if table is not None:
+        return str(table.spec.name)
+    m = re.match(r"^[ts]\d+-([a-z0-9]+)-[0-9a-f]+$", table_id)
+    return m.group(1).capitalize() if m else table_id
+
+
+def _stakes(fields: Mapping[str, Any]) -> dict[str, int]:
+    blinds = sorted(int(b) for b in fields.get("blinds_or_straddles", []) if int(b) > 0)
+    return {
+        "small_blind": blinds[0] if len(blinds) > 1 else 0,
+        "big_blind": blinds[-1] if blinds else 0,
+        "ante": max([int(a) for a in fields.get("antes", [])] or [0]),
+        "bring_in": int(fields.get("bring_in", 0) or 0),
+        "small_bet": int(fields.get("small_bet", 0) or 0),
+        "big_bet": int(fields.get("big_bet", 0) or 0),
+    }
+
+
+def summary(record: Any, player_id: Any, room: Any, events: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The fields a hand list shows, added to the stored summary: table name, game, the player's result and cards."""
+    game, structure, _family = game_of(record)
+    fields = phh_fields(record)
+    seat = seat_of(fields, player_id)
+    table = getattr(room, "tables", {}).get(record.table_id) if room is not None else None
+    return {
+        "table_name": table_name(room, record.table_id),
+        "game": game,
+        "structure": structure,
+        "mixed": getattr(table.spec, "mixed", None) if table is not None else None,
+        "result": (record.changes or {}).get(int(player_id)) if str(player_id).isdigit() else None,
+        "my_seat": seat,
+        "my_cards": own_cards(events, seat),
+    }
+
+
+async def detail(record: Any, player_id: Any, room: Any, events: Sequence[Mapping[str, Any]], alias: Alias
+                 ) -> dict[str, Any]:
+    """One hand for the history page and the replayer: its header and every seat named."""
+    fields = phh_fields(record)
+    game, structure, family = game_of(record)
+    seats_list = [int(s) for s in fields.get("seats", [])]
+    players = [str(p) for p in fields.get("players", [])]
+    stacks = [int(s) for s in fields.get("starting_stacks", [])]
+    seats = []
+    for i, seat in enumerate(seats_list):
+        pid = players[i] if i < len(players) else None
+        name = await alias(int(pid)) if pid is not None and pid.isdigit() else None
+        seats.append({"seat": seat, "player": int(pid) if pid and pid.isdigit() else pid, "alias": name or f"Player {i + 1}",
+                      "stack": stacks[i] if i < len(stacks) else 0})
+    table = getattr(room, "tables", {}).get(record.table_id) if room is not None else None
+    max_seats = int(table.spec.max_seats) if table is not None else max([s + 1 for s in seats_list] or [2])
+    return summary(record, player_id, room, events) | {
+        "family": family, "seats": seats, "button": seats_list[-1] if seats_list and family != "stud" else None,
+        "stakes": _stakes(fields), "max_seats": max_seats,
+    }
+
+
+async def sheet(record: Any, player_id: Any, room: Any, events: Sequence[Mapping[str, Any]], alias: Alias) -> HandSheet:
+    """The hand as the player saw it, for the PokerStars-text export."""
+    d = await detail(record, player_id, room, events, alias)
+    st = d["stakes"]
+    return HandSheet(
+        table_id=record.table_id, hand_id=record.hand_id, table_name=d["table_name"], game=d["game"] or "holdem",
+        structure=d["structure"] or "NL", family=d["family"], currency=record.currency or "PLAY",
+        started_at=record.started_at, seats=tuple(SheetSeat(s["seat"], str(s["alias"]), int(s["stack"])) for s in d["seats"]),
+        button=d["button"], max_seats=d["max_seats"], events=tuple(events), hero_seat=d["my_seat"],
+        small_blind=st["small_blind"], big_blind=st["big_blind"], small_bet=st["small_bet"] or st["big_blind"],
+        big_bet=st["big_bet"] or 2 * (st["small_bet"] or st["big_blind"]), mixed=d["mixed"])
+
+
+async def phh_export(record: Any, player_id: Any, room: Any, events: Sequence[Mapping[str, Any]], alias: Alias) -> str:
+    """The hand's PHH record as the player may see it (cards they did not see as ``??``, players by alias)."""
+    fields = phh_fields(record)
+    names: dict[str, str] = {}
+    for pid in fields.get("players", []):
+        if str(pid).isdigit():
+            names[str(pid)] = await alias(int(pid)) or f"Player {pid}"
+    return masked_phh(record.phh or "", viewer_seat=seat_of(fields, player_id), events=events, names=names,
+                      extra={"table": table_name(room, record.table_id), "hand": record.hand_id,
+                             "currency": record.currency or "PLAY"})
+
+
+def statistics(records: Sequence[Any], player_id: int, now: datetime) -> dict[str, Any]:
+    """Session statistics (the hands since the last pause of 30 minutes) and the profit after each hand per game
+    and currency, oldest first. ``records`` are the player's hands, newest first."""
+    hands = sorted(records, key=lambda r: r.started_at)
+    session: list[Any] = []
+    for r in reversed(hands):  # newest first, back to the first pause
+        end = r.ended_at or r.started_at
+        ref = session[-1].started_at if session else now
+        if (ref - end).total_seconds() > SESSION_GAP_SECONDS:
+            break
+        session.append(r)
+    session.reverse()
+    net: dict[str, int] = {}
+    for r in session:
+        cur = r.currency or "PLAY"
+        net[cur] = net.get(cur, 0) + int((r.changes or {}).get(player_id, 0))
+    out_session: dict[str, Any] = {"hands": len(session), "net": net}
+    if session:
+        start = session[0].started_at
+        end = session[-1].ended_at or session[-1].started_at
+        hours = max((end - start).total_seconds(), 60.0) / 3600
+        out_session |= {"since": start.isoformat(), "hands_per_hour": round(len(session) / hours)}
+    games: dict[tuple[str, str], dict[str, Any]] = {}
+    for r in hands:
+        game, _, _ = game_of(r)
+        key = (game or "unknown", r.currency or "PLAY")
+        g = games.setdefault(key, {"game": key[0], "currency": key[1], "hands": 0, "net": 0, "series": []})
+        g["hands"] += 1
+        g["net"] += int((r.changes or {}).get(player_id, 0))
+        g["series"].append([(r.ended_at or r.started_at).isoformat(), g["net"]])
+    for g in games.values():
+        series = g["series"]
+        if len(series) > MAX_SERIES:
+            step = len(series) / MAX_SERIES
+            g["series"] = [series[int(i * step)] for i in range(MAX_SERIES - 1)] + [series[-1]]
+    return {"session": out_session, "games": sorted(games.values(), key=lambda g: -g["hands"])}

@@ -1,0 +1,114 @@
+"""REST routes of the browser client's player tools: notes and colour tags on other players, statistics, and
+hand-history exports (PokerStars-format text and PHH), one hand or the last hands at once.
+
+| route | answer |
+| --- | --- |
+| ``GET /api/notes`` | ``{"notes": [{"player_id", "alias", "note", "tag", "muted", "updated_at"}]}`` |
+| ``PUT /api/notes/{player_id}`` | body ``{"note", "tag", "muted"}``: the saved note |
+| ``GET /api/stats`` | ``{"session": {"hands", "net", "hands_per_hour", "since"}, "games": [{"game", "currency", "hands", "net", "series"}]}`` |
+| ``GET /api/hands/{table}/{hand}/export?format=pokerstars|phh`` | the hand as text (a download) |
+| ``GET /api/hands/export?format=pokerstars|phh&limit=n&table=id`` | the player's last n hands, oldest first |
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.routing import Route
+
+from riverboat.history.pokerstars import pokerstars_session
+
+from . import hand_views
+from .hub import Hub
+from .rest import ApiError, authenticate, jsonable, parse_body, player_id_of, player_in_hand, visible_events
+
+EXPORT_FORMATS = ("pokerstars", "phh")
+MAX_EXPORT = 500
+
+
+class NoteBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    note: StrictStr = Field(default="", max_length=1000)
+    tag: StrictStr = Field(default="", max_length=16)
+    muted: StrictBool = False
+
+
+def _format(request: Request) -> str:
+    fmt = request.query_params.get("format", "pokerstars")
+    if fmt not in EXPORT_FORMATS:
+        raise ApiError(422, "invalid", f"format must be one of: {', '.join(EXPORT_FORMATS)}")
+    return fmt
+
+
+def _text(text: str, name: str) -> Response:
+    return PlainTextResponse(text, headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
+def player_routes(hub: Hub, handler: Any) -> list[Route]:
+    async def export_one(record: Any, pid: Any, fmt: str) -> str:
+        events = visible_events(record, pid)
+        if fmt == "phh":
+            return await hand_views.phh_export(record, pid, hub.room, events, hub.alias_of)
+        return pokerstars_session([await hand_views.sheet(record, pid, hub.room, events, hub.alias_of)])
+
+    async def notes(request: Request) -> Response:
+        pid = player_id_of(await authenticate(hub, request))
+        if request.method == "GET":
+            rows = await hub.call_store(hub.store.notes.list, pid)
+            return JSONResponse({"notes": jsonable(rows)})
+        raise ApiError(405, "method", "use GET /api/notes or PUT /api/notes/{player_id}")
+
+    async def save_note(request: Request) -> Response:
+        pid = player_id_of(await authenticate(hub, request))
+        try:
+            target = int(request.path_params["player_id"])
+        except ValueError:
+            raise ApiError(422, "invalid", "player_id must be an integer") from None
+        body = await parse_body(request, NoteBody)
+        saved = await hub.call_store(hub.store.notes.save, pid, target, note=body.note, tag=body.tag, muted=body.muted)
+        return JSONResponse(jsonable(saved))
+
+    async def stats(request: Request) -> Response:
+        pid = player_id_of(await authenticate(hub, request))
+        records = await hub.call_store(hub.store.hands.for_player, pid, limit=2000)
+        return JSONResponse(hand_views.statistics(records, int(pid), datetime.now(UTC)))
+
+    async def export_hand(request: Request) -> Response:
+        pid = player_id_of(await authenticate(hub, request))
+        fmt = _format(request)
+        record = await hub.call_store(hub.store.hands.get, request.path_params["table_id"], request.path_params["hand_id"])
+        if record is None or not player_in_hand(record, pid):
+            raise ApiError(404, "not_found", "no such hand among yours")
+        ext = "phh" if fmt == "phh" else "txt"
+        return _text(await export_one(record, pid, fmt), f"riverboat-{record.hand_id}.{ext}")
+
+    async def export_many(request: Request) -> Response:
+        pid = player_id_of(await authenticate(hub, request))
+        fmt = _format(request)
+        try:
+            limit = int(request.query_params.get("limit", "100"))
+        except ValueError:
+            raise ApiError(422, "invalid", "limit must be an integer") from None
+        if not 1 <= limit <= MAX_EXPORT:
+            raise ApiError(422, "invalid", f"limit must be between 1 and {MAX_EXPORT}")
+        records = await hub.call_store(hub.store.hands.for_player, pid, limit=limit,
+                                       table_id=request.query_params.get("table"))
+        records = sorted(records, key=lambda r: r.started_at)
+        if fmt == "phh":  # a .phhs file: one [n] table per hand
+            parts = [f"[{i}]\n{await export_one(r, pid, 'phh')}" for i, r in enumerate(records, 1)]
+            return _text("\n".join(parts), "riverboat-hands.phhs")
+        sheets = [await hand_views.sheet(r, pid, hub.room, visible_events(r, pid), hub.alias_of) for r in records]
+        return _text(pokerstars_session(sheets) if sheets else "", "riverboat-hands.txt")
+
+    return [
+        Route("/api/notes", handler(notes), methods=["GET"]),
+        Route("/api/notes/{player_id}", handler(save_note), methods=["PUT"]),
+        Route("/api/stats", handler(stats)),
+        Route("/api/hands/export", handler(export_many)),
+        Route("/api/hands/{table_id}/{hand_id}/export", handler(export_hand)),
+    ]

@@ -1,0 +1,79 @@
+"""Every live WebSocket connection of each player (several browser tabs, or tabs and a bot...).
+
+The room keeps one sink per player (:meth:`Room.attach`); the server fans a player's room messages out to all
+their connections: each message is named with aliases and encoded once (``Hub.encode_room_message``) and queued
+for every connection. A player is attached to the room while at least one of their connections is open and
+detached (R-DISC: their timers switch to the reconnect rules) when the last one closes.
+
+Spectator watches are per connection: a table stays watched for the player while any of their connections watches
+it, so one tab closing a table does not silence it in another.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .hub import Hub
+    from .ws import Connection
+
+
+class PlayerLinks:
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self.by_player: dict[Any, list[Connection]] = {}
+
+    def of(self, player_id: Any) -> list[Connection]:
+        return list(self.by_player.get(player_id, ()))
+
+    def all(self) -> list[Connection]:
+        return [c for conns in self.by_player.values() for c in conns]
+
+    def add(self, conn: Connection) -> None:
+        """A connection authenticated as its player: attach (again) so every table of theirs sends its full view,
+        which the new connection needs (the others get a fresh copy of what they have)."""
+        pid = conn.player_id
+        conns = self.by_player.setdefault(pid, [])
+        if conn not in conns:
+            conns.append(conn)
+        self.hub.room.attach(pid, self._sink(pid), immediate=self._deliver(pid))
+
+    def resync(self, conn: Connection) -> None:
+        """The ``resync`` command: every table of the player sends its full view again."""
+        pid = conn.player_id
+        self.hub.room.attach(pid, self._sink(pid), immediate=self._deliver(pid))
+
+    def remove(self, conn: Connection) -> list[str]:
+        """A connection closed. Returns the tables it alone watched (the caller unwatches them); the player is
+        detached from the room when it was their last connection."""
+        pid = conn.player_id
+        conns = self.by_player.get(pid)
+        if not conns or conn not in conns:
+            return []
+        conns.remove(conn)
+        if not conns:
+            del self.by_player[pid]
+            with contextlib.suppress(Exception):
+                self.hub.room.detach(pid)
+            return []
+        still = {t for c in conns for t in c.watched}
+        return sorted(t for t in conn.watched if t not in still)
+
+    def watched_elsewhere(self, conn: Connection, table_id: str) -> bool:
+        return any(table_id in c.watched for c in self.by_player.get(conn.player_id, ()) if c is not conn)
+
+    def _deliver(self, pid: Any) -> Any:
+        def deliver(message: dict[str, Any]) -> None:
+            for c in self.by_player.get(pid, ()):
+                c.deliver(message)  # encoded once for all recipients (Hub.encode_room_message)
+
+        return deliver
+
+    def _sink(self, pid: Any) -> Any:
+        async def sink(message: dict[str, Any]) -> None:
+            named = await self.hub.add_aliases(message)
+            for c in self.by_player.get(pid, ()):
+                c.push(named)
+
+        return sink
