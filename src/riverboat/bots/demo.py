@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import random
 import secrets
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,6 +20,7 @@ from typing import Any
 from argon2 import PasswordHasher
 
 from .client import CommandRefused, ProtocolClient
+from .names import person_alias
 from .player import Bot
 from .strategies import RandomBot, Strategy
 from .strength import StrengthBot
@@ -40,6 +42,7 @@ class BotSeat:
     player_id: int
     strategy: Strategy
     think: float
+    pool: bool = False  # a Speed Poker pool (join_speed) rather than a seat at a cash table
 
 
 @dataclass
@@ -65,12 +68,16 @@ class DemoBots:
                 await client.connect()
                 bot = Bot(client, seat.strategy, think=seat.think)
                 tables = await self._seated_tables(client)
-                if seat.table not in tables:
+                if seat.pool:
+                    with contextlib.suppress(CommandRefused):  # already in the pool after a reconnect
+                        await client.command({"type": "join_speed", "pool": seat.table, "buy_in": seat.buy_in})
+                elif seat.table not in tables:
                     with contextlib.suppress(CommandRefused):
                         await client.sit(seat.table, seat.seat, seat.buy_in)
                 while not client.closed.is_set() and not self.stopping:
                     await asyncio.sleep(5.0)
-                    await self._refill(client, seat)
+                    if not seat.pool:
+                        await self._refill(client, seat)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # the server is restarting, the seat was taken...: retry later
@@ -102,6 +109,16 @@ class DemoBots:
                     await client.command({"type": "sit_in", "table": seat.table})
 
 
+async def _name_like_a_person(store: Any, player_id: int, rng: random.Random, taken: set[str]) -> None:
+    """Give a bot an alias like a person's (before its first login would assign ``PlayerNNNNNNNN``)."""
+    for _ in range(20):
+        try:
+            await asyncio.to_thread(store.aliases.set, player_id, person_alias(rng, taken))
+            return
+        except Exception:  # noqa: BLE001 - taken by a player, or refused: try another name
+            continue
+
+
 async def start_demo_bots(base_url: str, store: Any, opened: list[tuple[str, dict[str, Any]]]) -> DemoBots:
     """Create, fund and seat the bots the table entries ask for; returns the running :class:`DemoBots`."""
     from riverboat.store import Store
@@ -109,9 +126,11 @@ async def start_demo_bots(base_url: str, store: Any, opened: list[tuple[str, dic
     bot_store = Store(store.url, password_hasher=BOT_HASHER)
     ws_url = base_url.replace("http://", "ws://").replace("https://", "wss://") + "/ws"
     demo = DemoBots(ws_url, bot_store)
+    rng = random.Random()
+    taken: set[str] = set()
     for table_id, entry in opened:
         count = int(entry.get("bots", 0) or 0)
-        if count <= 0 or entry.get("speed"):
+        if count <= 0:
             continue
         currency = str(entry.get("currency", "EUR"))
         buy_in = int(entry.get("max_buy_in") or 0) or int(entry.get("min_buy_in", 0)) * 5
@@ -120,10 +139,12 @@ async def start_demo_bots(base_url: str, store: Any, opened: list[tuple[str, dic
             username = f"bot-{secrets.token_hex(5)}"
             password = secrets.token_urlsafe(32)
             info = await asyncio.to_thread(bot_store.accounts.register, username, password)
+            await _name_like_a_person(bot_store, info.id, rng, taken)
             await asyncio.to_thread(bot_store.ledger.deposit, info.id, currency, buy_in * BOT_BANKROLL_BUYINS,
                                     f"demo-bankroll:{info.id}")
             strategy: Strategy = StrengthBot(trials=60) if entry.get("bot") == "strength" else RandomBot()
-            seat = BotSeat(table_id, i, buy_in, currency, username, password, info.id, strategy, think=0.5)
+            seat = BotSeat(table_id, i, buy_in, currency, username, password, info.id, strategy, think=0.5,
+                           pool=bool(entry.get("speed")))
             demo.seats.append(seat)
             demo.tasks.append(asyncio.create_task(demo.run_seat(seat), name=f"demo-bot:{username}"))
     return demo

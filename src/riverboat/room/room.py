@@ -437,6 +437,9 @@ def validate_table_spec(spec: TableSpec) -> None:
         if structure.value in ("PL", "HPL", "NL") and spec.max_buy_in is None:
             raise bad("pot-limit, half-pot-limit and no-limit tables need a maximum buy-in (R-BUYIN-2)")
         stakes = stakes_for(spec, game, structure)
+        if game.kind is Kind.STUD and spec.ante <= 0:
+            where = f"the stud games of {spec.mixed}" if spec.mixed else game.name
+            raise bad(f"{where}: every stud hand has antes (R-STUD-1, R-STUD-HL-1, R-ANTE-1); give the table an ante")
         if game.kind is not Kind.STUD and (spec.big_blind <= 0 or spec.small_blind <= 0):
             raise bad("blind games need positive blinds")
         if not spec.play_money:

@@ -8,7 +8,8 @@ demo bots to seat) and ``"bot": "random" | "strength"``. An entry with ``"speed"
 ``currency``, ``rake``, ``settings``).
 
 The demo tables are play money (``PLAY``), so a freshly registered player (who receives play chips on sign-up)
-can sit at once; one real-money table shows the rake.
+can sit at once; one real-money table shows the rake. There is a table of every game, HORSE and 8-Game tables and
+two Speed Poker pools; Sit & Go's and scheduled tournaments come with the tournament engine.
 """
 
 from __future__ import annotations
@@ -18,29 +19,37 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
+_FL = {"structure": "FL", "small_blind": 50, "big_blind": 100, "min_buy_in": 1000, "max_buy_in": None,
+       "currency": "PLAY"}
+_PL = {"small_blind": 50, "big_blind": 100, "min_buy_in": 4000, "max_buy_in": 20000, "currency": "PLAY"}
+_STUD = {**_FL, "ante": 10, "bring_in": 25, "small_bet": 100, "big_bet": 200, "max_seats": 8}
+
+#: A table of every game (RULES.md section 4), both mixed games and two Speed Poker pools, all play money with
+#: bots, plus one real-money table that shows the rake. test_demo_tables_cover_every_game keeps it complete.
 DEMO_TABLES: list[dict[str, Any]] = [
-    {"name": "Riga", "game": "holdem", "structure": "NL", "small_blind": 50, "big_blind": 100, "max_seats": 6,
-     "min_buy_in": 4000, "max_buy_in": 20000, "currency": "PLAY", "bots": 3, "bot": "strength"},
-    {"name": "Vilnius", "game": "omaha", "structure": "PL", "small_blind": 50, "big_blind": 100, "max_seats": 6,
-     "min_buy_in": 4000, "max_buy_in": 20000, "currency": "PLAY", "bots": 2},
-    {"name": "Tallinn", "game": "omaha_hl", "structure": "PL", "small_blind": 50, "big_blind": 100,
-     "max_seats": 8, "min_buy_in": 4000, "max_buy_in": 20000, "currency": "PLAY", "bots": 2},
-    {"name": "Kaunas", "game": "stud", "structure": "FL", "ante": 10, "bring_in": 25, "small_bet": 100,
-     "big_bet": 200, "small_blind": 50, "big_blind": 100, "max_seats": 8, "min_buy_in": 1000,
-     "max_buy_in": None, "currency": "PLAY", "bots": 3},
-    {"name": "Tartu", "game": "triple_draw_27", "structure": "FL", "small_blind": 50, "big_blind": 100,
-     "max_seats": 6, "min_buy_in": 1000, "max_buy_in": None, "currency": "PLAY", "bots": 2},
-    {"name": "Daugava", "game": "draw32", "structure": "FL", "small_blind": 50, "big_blind": 100,
-     "max_seats": 5, "min_buy_in": 1000, "max_buy_in": None, "currency": "PLAY", "bots": 2},
-    {"name": "Jurmala", "game": "razz", "structure": "FL", "ante": 10, "bring_in": 25, "small_bet": 100,
-     "big_bet": 200, "small_blind": 50, "big_blind": 100, "max_seats": 8, "min_buy_in": 1000,
-     "max_buy_in": None, "currency": "PLAY", "bots": 2},
-    {"name": "Parnu", "game": "six_plus", "structure": "NL", "small_blind": 50, "big_blind": 100, "max_seats": 6,
-     "min_buy_in": 4000, "max_buy_in": 20000, "currency": "PLAY", "bots": 2},
-    {"name": "Sigulda", "game": "holdem", "structure": "FL", "small_blind": 50, "big_blind": 100, "max_seats": 8,
-     "min_buy_in": 1000, "max_buy_in": None, "currency": "PLAY", "bots": 3, "mixed": "horse"},
+    {"name": "Riga", "game": "holdem", "structure": "NL", **_PL, "max_seats": 6, "bots": 3, "bot": "strength"},
+    {"name": "Vilnius", "game": "omaha", "structure": "PL", **_PL, "max_seats": 6, "bots": 2},
+    {"name": "Tallinn", "game": "omaha_hl", "structure": "PL", **_PL, "max_seats": 8, "bots": 2},
+    {"name": "Ventspils", "game": "omaha5", "structure": "PL", **_PL, "max_seats": 6, "bots": 2},
+    {"name": "Narva", "game": "omaha5_hl", "structure": "PL", **_PL, "max_seats": 6, "bots": 2},
+    {"name": "Parnu", "game": "six_plus", "structure": "NL", **_PL, "max_seats": 6, "bots": 2},
+    {"name": "Kaunas", "game": "stud", **_STUD, "bots": 3},
+    {"name": "Klaipeda", "game": "stud_hl", **_STUD, "bots": 2},
+    {"name": "Jurmala", "game": "razz", **_STUD, "bots": 2},
+    {"name": "Cesis", "game": "soko", **_STUD, "bots": 2},
+    {"name": "Rezekne", "game": "americana", **{**_STUD, "max_seats": 6}, "bots": 2},
+    {"name": "Valga", "game": "draw5", **_FL, "max_seats": 6, "bots": 2},
+    {"name": "Tartu", "game": "triple_draw_27", **_FL, "max_seats": 6, "bots": 2},
+    {"name": "Daugava", "game": "draw32", **_FL, "max_seats": 5, "bots": 2},
+    # mixed games: the blinds of the flop and draw games, the ante and bring-in of the stud games (R-STUD-1)
+    {"name": "Sigulda", "game": "holdem", **_STUD, "bots": 3, "mixed": "horse"},
+    {"name": "Liepaja Mix", "game": "triple_draw_27", **{**_STUD, "max_seats": 6, "max_buy_in": 20000,
+                                                        "min_buy_in": 4000}, "bots": 2, "mixed": "8game"},
     {"name": "Liepaja", "game": "holdem", "structure": "NL", "small_blind": 5, "big_blind": 10, "max_seats": 6,
      "min_buy_in": 400, "max_buy_in": 2000, "currency": "EUR", "bots": 0},
+    # Speed Poker pools (R-SPEED): bots keep them going so a player is dealt in at once
+    {"name": "Speed Riga", "speed": True, "game": "holdem", "structure": "NL", **_PL, "table_size": 6, "bots": 5},
+    {"name": "Speed Vilnius", "speed": True, "game": "omaha", "structure": "PL", **_PL, "table_size": 6, "bots": 5},
 ]
 
 _BOT_KEYS = ("bots", "bot")
