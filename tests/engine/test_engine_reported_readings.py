@@ -18,7 +18,7 @@ import random
 import pytest
 
 from riverboat.cards import Card
-from riverboat.engine import Action, ActionKind, Hand, HandConfig, Settings
+from riverboat.engine import Action, ActionKind, Hand, HandConfig, IllegalAction, Settings
 from riverboat.games import Stakes, Structure, get_game
 
 K = ActionKind
@@ -49,7 +49,7 @@ def test_r_fl_1_stud_short_all_in_completion_is_raised_by_one_limit_as_pokerkit_
     again = hand.legal_actions()
     assert again.seat == bring_in
     assert K.RAISE in again.kinds and (again.call, again.min_to, again.max_to) == (50, 175, 175)
-    with pytest.raises(Exception):
+    with pytest.raises(IllegalAction):
         hand.act(Action(bring_in, K.RAISE, 100))  # "complete to 100" is not offered, and refused
 
     pokerkit = pytest.importorskip("pokerkit")

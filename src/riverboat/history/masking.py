@@ -54,7 +54,8 @@ def masked_phh(text: str, *, viewer_seat: int | None, events: Iterable[Mapping[s
         if len(parts) >= 4 and parts[0] == "d" and parts[1] == "dh":
             seat = _seat_of(parts[2], seats)
             if seat != viewer_seat:
-                parts[3] = "".join(c if c in seen.get(seat, set()) else "??" for c in _split(parts[3]))
+                known = seen.get(seat, set()) if seat is not None else set()
+                parts[3] = "".join(c if c in known else "??" for c in _split(parts[3]))
         elif len(parts) >= 3 and parts[1] == "sd" and parts[0].startswith("p"):
             seat = _seat_of(parts[0], seats)
             if seat != viewer_seat:
