@@ -28,17 +28,8 @@ def server(start_module_server: Any) -> Any:
 
 
 async def _next(client: ProtocolClient, pred: Any, timeout: float = 10.0) -> dict[str, Any]:
-    fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-
-    def watch(frame: dict[str, Any]) -> None:
-        if not fut.done() and pred(frame):
-            fut.set_result(frame)
-
-    client.on_frame.append(watch)
-    try:
-        return await asyncio.wait_for(fut, timeout)
-    finally:
-        client.on_frame.remove(watch)
+    """Wait for the next frame (from now on) matching ``pred``."""
+    return await client.next_frame(pred, timeout)
 
 
 async def test_chat_reaches_table_and_spectators_filtered_and_rate_limited(server: Any) -> None:

@@ -123,6 +123,20 @@ class ProtocolClient:
         for callback in self.on_frame:
             callback(frame)
 
+    async def next_frame(self, pred: Any, timeout: float = 10.0) -> dict[str, Any]:
+        """The next frame received from now on for which ``pred(frame)`` is true (TimeoutError after ``timeout``)."""
+        fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+
+        def watch(frame: dict[str, Any]) -> None:
+            if not fut.done() and pred(frame):
+                fut.set_result(frame)
+
+        self.on_frame.append(watch)
+        try:
+            return await asyncio.wait_for(fut, timeout)
+        finally:
+            self.on_frame.remove(watch)
+
     # ---------------------------------------------------------------------------------------------- sending
 
     async def send(self, frame: dict[str, Any]) -> Any:
