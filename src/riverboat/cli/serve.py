@@ -27,6 +27,20 @@ def register(app: typer.Typer) -> None:
         frame_rate: Annotated[float, typer.Option(
             help="WebSocket frames per second allowed per connection (burst 40).")] = 20.0,
         log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "warning",
+        role: Annotated[str, typer.Option(
+            help="all: the whole room in this process (default). gateway: HTTP + WebSocket, no tables. tables: "
+            "a table host (only /health and /metrics over HTTP). Split roles need NATS and PostgreSQL "
+            "(docs/cluster.md).")] = "all",
+        nats_url: Annotated[str, typer.Option(help="NATS server (roles gateway and tables).")] = (
+            "nats://127.0.0.1:4222"),
+        node_id: Annotated[str | None, typer.Option(
+            help="This node's id in the cluster (default: role-host-pid-random).")] = None,
+        cluster: Annotated[str, typer.Option(
+            help="The room's name on NATS: its subjects and buckets start with it (rooms that share a NATS server "
+            "need different names).")] = "rb",
+        cash_out_on_crash: Annotated[bool, typer.Option(
+            help="Role tables: when a host is lost, return its tables' stacks to the balances (R-SERVER-3) "
+            "instead of reopening the tables with them.")] = False,
     ) -> None:
         """Start the poker room server: REST + WebSocket + the browser client. Ctrl-C stops it cleanly."""
         from typing import Any
@@ -45,7 +59,15 @@ def register(app: typer.Typer) -> None:
             login_rate=login_rate,
             frame_rate=frame_rate,
             log_level=log_level,
+            role=role,
+            nats_url=nats_url,
+            node_id=node_id,
+            cluster=cluster,
+            cash_out_on_crash=cash_out_on_crash,
         )
+        if role not in ("all", "gateway", "tables"):
+            typer.echo(f"riverboat serve: --role must be all, gateway or tables, not {role!r}", err=True)
+            raise typer.Exit(2)
         running: list[DemoBots] = []
         stop_requested: list[bool] = []
 
@@ -61,7 +83,16 @@ def register(app: typer.Typer) -> None:
                 demo.stop()
 
         try:
-            run_loop(launch(options, echo=typer.echo, started=started, stopping=stopping))
+            if role == "gateway":
+                from riverboat.server.cluster_launch import launch_gateway
+
+                run_loop(launch_gateway(options, echo=typer.echo))
+            elif role == "tables":
+                from riverboat.server.cluster_launch import launch_tables
+
+                run_loop(launch_tables(options, echo=typer.echo, started=started, stopping=stopping))
+            else:
+                run_loop(launch(options, echo=typer.echo, started=started, stopping=stopping))
         except (ValueError, OSError) as exc:
             typer.echo(f"riverboat serve: {exc}", err=True)
             raise typer.Exit(2) from None

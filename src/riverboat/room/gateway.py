@@ -48,6 +48,7 @@ _CODES = {
     "InvalidRequest": "bad_request",
     "IdempotencyConflict": "bad_request",
     "PermissionDenied": "forbidden",
+    "Fenced": "fenced",  # a cluster host that lost the table's lease (docs/cluster.md)
 }
 
 MAX_BATCH = 64  # calls per group commit

@@ -47,6 +47,7 @@ class Room:
         store_inline: bool = False,
         store_workers: int | None = None,
         store_process: bool = False,
+        gateway: StoreGateway | None = None,
     ) -> None:
         self.store = store
         self.clock: Clock = clock if clock is not None else RealClock()
@@ -56,8 +57,9 @@ class Room:
         # store_process: the store's work runs in a child process (off this process's GIL); needs a database that
         # two processes can open (a file or PostgreSQL, not an in-memory SQLite)
         in_memory = not url or is_memory_url(url)
-        self.gateway = StoreGateway(store, inline=store_inline, workers=workers,
-                                    process=store_process and not store_inline and not in_memory)
+        # gateway: given by a cluster table host (a fencing gateway that adds its lease epoch, docs/cluster.md)
+        self.gateway = gateway if gateway is not None else StoreGateway(
+            store, inline=store_inline, workers=workers, process=store_process and not store_inline and not in_memory)
         self._aliases: dict[int, str | None] = {}
         self.aai = AaiAllowance(aai_per_24h)
         self.cash_out_on_crash = cash_out_on_crash
@@ -76,12 +78,15 @@ class Room:
             self.clock.add_settle_hook(self.quiesce)
 
     # ------------------------------------------------------------------ lifecycle
-    async def start(self) -> list[tuple[str, str]]:
+    async def start(self, *, void_unsettled: bool = True) -> list[tuple[str, str]]:
         """R-SERVER-1/2: void every hand a crash left unsettled (and, with ``cash_out_on_crash``, R-SERVER-3,
-        return every table stack to its owner's balance). Returns the voided (table_id, hand_id) pairs."""
-        voided: list[tuple[str, str]] = await self.gateway.call(
-            self.gateway.ledger.void_unsettled_hands, cash_out_on_crash=self.cash_out_on_crash
-        )
+        return every table stack to its owner's balance). Returns the voided (table_id, hand_id) pairs.
+        ``void_unsettled=False``: a cluster table host, which voids per table when it claims one (the other
+        hosts' hands are theirs)."""
+        voided: list[tuple[str, str]] = []
+        if void_unsettled:
+            voided = await self.gateway.call(
+                self.gateway.ledger.void_unsettled_hands, cash_out_on_crash=self.cash_out_on_crash)
         self._started = True
         for t in self.tables.values():
             t.actor.start()
@@ -117,6 +122,23 @@ class Room:
                 self.clock.remove_settle_hook(self.quiesce)
             self._started = False
 
+    async def drop(self, table_id: str) -> None:
+        """Forget a table or pool WITHOUT touching its money: a cluster host that lost the table's lease (its new
+        owner voids the hand in progress and reopens it from the store). Its actor stops at once."""
+        table = self.tables.pop(table_id, None)
+        pool = self.pools.pop(table_id, None)
+        for thing in (table, pool):
+            if thing is None:
+                continue
+            thing.closed = True
+            await thing.actor.stop()
+            await thing.close()
+        if table is not None:
+            for st in table.seats.values():
+                self.unseated(st.player_id, table_id)
+        for watched in self._watching.values():
+            watched.discard(table_id)
+
     def _actors(self) -> list[Actor]:
         return [t.actor for t in self.tables.values()] + [p.actor for p in self.pools.values()]
 
@@ -145,10 +167,13 @@ class Room:
         slug = "".join(ch for ch in name.lower() if ch.isalnum())[:24] or prefix
         return f"{prefix}{self._counter}-{slug}-{secrets.token_hex(3)}"
 
-    async def open_table(self, spec: TableSpec) -> str:
+    async def open_table(self, spec: TableSpec, table_id: str | None = None) -> str:
+        """Open a cash table; ``table_id``: a given id (a cluster's stable one) instead of a new one."""
         settings = TableSettings.from_dict(spec.settings)
         validate_table_spec(spec)
-        table_id = self._new_id("t", spec.name)
+        table_id = table_id or self._new_id("t", spec.name)
+        if table_id in self.tables or table_id in self.pools:
+            raise RoomError("bad_settings", f"table {table_id!r} is already open")
         table = Table(self, table_id, spec, settings)
         self.tables[table_id] = table
         if self._started:
@@ -244,7 +269,7 @@ class Room:
         return sorted(t for t in self._watching.get(player_id, ()) if t in self.tables)
 
     # ------------------------------------------------------------------ Speed Poker
-    async def open_speed_pool(self, spec: SpeedSpec) -> str:
+    async def open_speed_pool(self, spec: SpeedSpec, pool_id: str | None = None) -> str:
         settings = TableSettings.from_dict(spec.settings)
         validate_table_spec(TableSpec(name=spec.name, game=spec.game, structure=spec.structure,
                                       small_blind=spec.small_blind, big_blind=spec.big_blind,
@@ -252,7 +277,9 @@ class Room:
                                       max_buy_in=spec.max_buy_in, currency=spec.currency, rake=spec.rake))
         if get_game(spec.game).kind is Kind.STUD:
             raise RoomError("bad_settings", "Speed Poker pools deal blind games only")
-        pool_id = self._new_id("s", spec.name)
+        pool_id = pool_id or self._new_id("s", spec.name)
+        if pool_id in self.tables or pool_id in self.pools:
+            raise RoomError("bad_settings", f"pool {pool_id!r} is already open")
         pool = SpeedPool(self, pool_id, spec, settings)
         self.pools[pool_id] = pool
         if self._started:

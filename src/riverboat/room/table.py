@@ -256,6 +256,22 @@ class Table:
         self._maybe_deal(soon=True)
         return {"table": self.id, "seat": seat_no, "stack": amount}
 
+    def reopen(self, seats: list[tuple[int, int, int, str | None]], hands_played: int, button: int | None) -> None:
+        """Reopen a table whose chips are already on it, with no buy-in: a table taken over by another cluster
+        host (docs/cluster.md). ``seats``: ``(player_id, seat, stack, alias)`` as after the last settled hand
+        (R-SERVER-1: the hand in progress was voided, every stack is its pre-hand value); ``hands_played`` goes
+        on rising, the button goes on from where it was. Nobody owes a blind; dealing resumes at once."""
+        for player_id, seat, stack, alias in seats:
+            if seat in self.seats or self.seat_of(player_id) is not None or not 0 <= seat < self.spec.max_seats:
+                raise RoomError("bad_seat", f"cannot restore player {player_id} to seat {seat} of table {self.id}")
+            st = SeatState(seat, player_id, stack, timebank=self.settings.timebank_seconds)
+            st.alias = alias
+            self.seats[seat] = st
+            self.host.seated(player_id, self.id)
+        self.hand_no = hands_played
+        self.button = button
+        self._maybe_deal(soon=True)
+
     async def act(self, player_id: int, kind: object, amount: object = None, cards: object = None) -> dict[str, Any]:
         st = self._need_seat(player_id)
         if self.driver is None or not self.in_hand(st):

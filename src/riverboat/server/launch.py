@@ -34,6 +34,13 @@ class LaunchOptions:
     login_rate: float = 0.5
     frame_rate: float = 20.0
     log_level: str = "warning"
+    # a room on several processes or machines (docs/cluster.md): "all" (this process is the whole room), "gateway"
+    # or "tables" (riverboat.server.cluster_launch)
+    role: str = "all"
+    nats_url: str = "nats://127.0.0.1:4222"
+    node_id: str | None = None
+    cluster: str = "rb"  # the room's name on NATS (subject and bucket prefix)
+    cash_out_on_crash: bool = False  # tables role: R-SERVER-3 when a host is lost (else stacks are kept)
 
 
 LEFTOVER_TASKS_S = 2.0  # how long the tasks still running after ``main`` get to end once cancelled

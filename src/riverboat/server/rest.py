@@ -7,6 +7,7 @@ Every refusal is ``{"error": {"code", "message"}}`` with a 4xx status and change
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import json
 import logging
 import tomllib
@@ -19,6 +20,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from riverboat.cluster.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from riverboat.room.errors import RoomError
 from riverboat.store.errors import (
     AliasRefused,
@@ -214,6 +216,14 @@ def make_routes(hub: Hub) -> list[Route]:
             return JSONResponse({"status": "ok"})
         return JSONResponse({"status": "stopping" if hub.stopping else "starting"}, status_code=503)
 
+    async def metrics(request: Request) -> Response:
+        """Prometheus text (a cluster gateway, docs/cluster.md); 404 for a single-process room."""
+        node_metrics = getattr(hub.room, "metrics", None)
+        if node_metrics is None:
+            raise ApiError(404, "not_found", "no metrics: this room is not a cluster gateway")
+        node_metrics.connections.set(len(hub.links.all()) + len(hub.anonymous))
+        return Response(node_metrics.render(), media_type=METRICS_CONTENT_TYPE)
+
     async def openapi(request: Request) -> Response:
         return JSONResponse(openapi_doc)
 
@@ -280,6 +290,8 @@ def make_routes(hub: Hub) -> list[Route]:
         table_id = request.path_params["table_id"]
         try:
             info = hub.room.table_info(table_id)
+            if inspect.isawaitable(info):  # a cluster gateway asks the table's host (riverboat.cluster.remote)
+                info = await info
         except RoomError as exc:
             raise ApiError(404 if exc.code == "no_table" else 400, exc.code, exc.message) from None
         info = await hub.add_aliases({"type": "table_state", "view": info})
@@ -326,6 +338,7 @@ def make_routes(hub: Hub) -> list[Route]:
     return [
         Route("/health", handler(health)),
         Route("/openapi.json", handler(openapi)),
+        Route("/metrics", handler(metrics)),
         Route("/api/register", handler(register), methods=["POST"]),
         Route("/api/login", handler(login), methods=["POST"]),
         Route("/api/logout", handler(logout), methods=["POST"]),

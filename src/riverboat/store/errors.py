@@ -42,3 +42,8 @@ class AliasRefused(StoreError):
 
 class LedgerCorrupt(StoreError):
     """A consistency check of the ledger failed (should never happen)."""
+
+
+class Fenced(StoreError):
+    """A table host's lease epoch is no longer the table's current one: another host owns the table now, so this
+    host may not start, settle or move money for it (issue #15, docs/cluster.md "Fencing")."""

@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 
 from riverboat.store._tx import Database, request_hash
 from riverboat.store.errors import InvalidRequest, LedgerCorrupt, NotFound
+from riverboat.store.fencing import check_fence
 from riverboat.store.models import Account, Entry, Hand, HandPlayer, LedgerTxn, Player
 from riverboat.store.postings import (
     ESCROW,
@@ -87,12 +88,14 @@ class Ledger:
         currency: str = "EUR",
         min_buy_in: int = 0,
         max_buy_in: int | None = None,
+        epoch: int | None = None,
     ) -> int:
         """Move ``amount`` from the player's balance to their stack at ``table_id`` (R-BUYIN-1, R-WALLET-1).
 
         Refused below ``min_buy_in`` or above ``max_buy_in`` (``None``: no maximum, "all the player's money",
         R-BUYIN-2/3), when the player already has chips on that table (use :meth:`top_up`) and when the balance
-        does not cover it.  Returns the transaction id."""
+        does not cover it.  ``epoch``: a cluster host's fencing token (:mod:`riverboat.store.fencing`).  Returns the
+        transaction id."""
         check_currency(currency)
         _check_id(table_id, "table_id")
         check_amount(amount)
@@ -108,6 +111,7 @@ class Ledger:
         wallet, escrow = AccountKey.wallet(player_id, currency), AccountKey.escrow(player_id, table_id, currency)
 
         def body(s: Session) -> int:
+            check_fence(s, table_id, epoch)
             _require_player(s, player_id)
             accts = lock_accounts(s, [wallet, escrow])
             if accts[escrow].balance > 0:
@@ -131,6 +135,7 @@ class Ledger:
         *,
         currency: str = "EUR",
         max_buy_in: int | None = None,
+        epoch: int | None = None,
     ) -> int:
         """Add chips to a stack between hands; the stack may not exceed ``max_buy_in``.  Refused while the
         player is in an unsettled hand at that table (table stakes, R-BUYIN-1).  Returns the transaction id."""
@@ -142,6 +147,7 @@ class Ledger:
         wallet, escrow = AccountKey.wallet(player_id, currency), AccountKey.escrow(player_id, table_id, currency)
 
         def body(s: Session) -> int:
+            check_fence(s, table_id, epoch)
             _require_player(s, player_id)
             accts = lock_accounts(s, [wallet, escrow])
             self._refuse_in_hand(s, player_id, table_id, "top up")
@@ -158,7 +164,8 @@ class Ledger:
                            max_buy_in=max_buy_in)
         return self._db.run_idempotent(idem_key, "top_up", req, body)
 
-    def cash_out(self, player_id: int, table_id: str, idem_key: str, *, currency: str = "EUR") -> int:
+    def cash_out(self, player_id: int, table_id: str, idem_key: str, *, currency: str = "EUR",
+                 epoch: int | None = None) -> int:
         """Return the player's whole stack at ``table_id`` to their balance (R-CASH-3, R-WALLET-2).  Refused
         while the player is in an unsettled hand there.  Returns the amount moved (0 if the stack was empty)."""
         check_currency(currency)
@@ -166,6 +173,7 @@ class Ledger:
         wallet, escrow = AccountKey.wallet(player_id, currency), AccountKey.escrow(player_id, table_id, currency)
 
         def body(s: Session) -> int:
+            check_fence(s, table_id, epoch)
             _require_player(s, player_id)
             accts = lock_accounts(s, [wallet, escrow])
             self._refuse_in_hand(s, player_id, table_id, "cash out")
@@ -210,7 +218,8 @@ class Ledger:
 
     # ------------------------------------------------------------------ hands
     def start_hand(
-        self, table_id: str, hand_id: str, seats_and_stacks: Mapping[int, int], *, currency: str = "EUR"
+        self, table_id: str, hand_id: str, seats_and_stacks: Mapping[int, int], *, currency: str = "EUR",
+        epoch: int | None = None,
     ) -> None:
         """Record that a hand has started.  No chips move until :meth:`settle_hand`; if the process dies first,
         :meth:`void_unsettled_hands` cancels the hand and every stack is still its pre-hand value (R-SERVER-1).
@@ -226,6 +235,7 @@ class Ledger:
         keys = {pid: AccountKey.escrow(pid, table_id, currency) for pid in seats_and_stacks}
 
         def body(s: Session) -> None:
+            check_fence(s, table_id, epoch)
             _require_players(s, seats_and_stacks)
             accts = lock_accounts(s, keys.values())
             existing = s.scalar(select(Hand).where(Hand.table_id == table_id, Hand.hand_id == hand_id))
@@ -264,10 +274,13 @@ class Ledger:
         rake: int,
         phh: str,
         events: Sequence[Mapping[str, Any]] | None = None,
+        *,
+        epoch: int | None = None,
     ) -> int:
         """Apply a finished hand in ONE transaction: every stack change, the rake to the house (R-WALLET-3), the
         hand history (PHH text and events) and the hand's status.  ``sum(stack_changes) + rake`` must be 0; play
         money is never raked (R-GEN-3).  Settling the same hand again with the same data changes nothing.
+        ``epoch``: a cluster host's fencing token; refused (``Fenced``) once another host owns the table.
         Returns the transaction id."""
         _check_id(table_id, "table_id")
         _check_id(hand_id, "hand_id")
@@ -286,6 +299,7 @@ class Ledger:
         idem_key = f"settle:{table_id}:{hand_id}"
 
         def body(s: Session) -> int:
+            check_fence(s, table_id, epoch)
             hand = s.scalar(select(Hand).where(Hand.table_id == table_id, Hand.hand_id == hand_id))
             if hand is None:
                 raise NotFound(f"hand {hand_id!r} at table {table_id!r} was never started")

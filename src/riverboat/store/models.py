@@ -277,3 +277,15 @@ class PlayerNote(Base):
     tag: Mapped[str] = mapped_column(String(16), default="")
     muted: Mapped[bool] = mapped_column(Boolean, default=False)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class TableFence(Base):
+    """The fencing token of a table hosted in a cluster (docs/cluster.md): the lease epoch of the host that owns
+    it. Every money operation of a cluster table host carries its epoch and is refused unless it is this one."""
+
+    __tablename__ = "table_fences"
+
+    table_id: Mapped[str] = mapped_column(String(128), primary_key=True)
+    epoch: Mapped[int] = mapped_column(BigInteger)
+    node: Mapped[str] = mapped_column(String(64))
+    claimed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

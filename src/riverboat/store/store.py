@@ -1,5 +1,5 @@
 """The :class:`Store` facade: one engine, the services (accounts, aliases, ledger, tournaments, twister, hands,
-movements, notes)."""
+movements, notes, fences)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from riverboat.store._tx import Clock, Database, utc_now
 from riverboat.store.accounts import Accounts
 from riverboat.store.aliases import Aliases
 from riverboat.store.db import make_engine, resolve_url
+from riverboat.store.fencing import Fences
 from riverboat.store.hands import Hands
 from riverboat.store.ledger import Ledger
 from riverboat.store.movements import Movements
@@ -46,6 +47,7 @@ class Store:
         self.hands = Hands(self._db)
         self.movements = Movements(self._db)
         self.notes = Notes(self._db)
+        self.fences = Fences(self._db)
 
     def upgrade(self) -> None:
         """Apply all Alembic migrations (idempotent)."""

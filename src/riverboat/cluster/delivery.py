@@ -1,0 +1,76 @@
+"""Table host → gateways: the room's frames for each player, batched per gateway and event-loop turn.
+
+The room calls ``send(player, frame)`` once per recipient, and a public frame is ONE object given to all its
+recipients (:mod:`riverboat.room`). :class:`Router` collects what one loop turn produced and publishes, per
+gateway, one NATS message: the frames in order, each once with the players of that gateway who get it
+(:mod:`riverboat.cluster.wire` ``Delivery``). A player's frames keep their order: a frame joins an earlier group
+only if the player has nothing in a later one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+
+from riverboat.cluster.wire import encode_delivery
+from riverboat.room.frames import RoomFrame
+
+log = logging.getLogger("riverboat.cluster")
+
+
+def group_frames(items: list[tuple[int, RoomFrame]]) -> list[tuple[RoomFrame, list[int]]]:
+    """``(player, frame)`` in send order -> ``[(frame, players)]`` with every player's frames in their order."""
+    groups: list[tuple[RoomFrame, list[int]]] = []
+    where: dict[int, list[int]] = {}  # id(frame) -> indices of its groups
+    last: dict[int, int] = {}  # player -> index of their last group
+    for pid, frame in items:
+        mine = last.get(pid, -1)
+        target = next((g for g in reversed(where.get(id(frame), ())) if g > mine), None)
+        if target is None:
+            target = len(groups)
+            groups.append((frame, []))
+            where.setdefault(id(frame), []).append(target)
+        groups[target][1].append(pid)
+        last[pid] = target
+    return groups
+
+
+class Router:
+    """``send(player, frame)`` → the player's gateway (``route(player)``: its id, or None: not connected)."""
+
+    def __init__(self, publish: Callable[[str, bytes], Awaitable[None]], route: Callable[[int], str | None]
+                 ) -> None:
+        self.publish = publish
+        self.route = route
+        self._pending: list[tuple[int, RoomFrame]] = []
+        self._scheduled = False
+        self.frames = 0  # frames handed over (per player)
+        self.messages = 0  # NATS messages published
+
+    def send(self, player_id: int, frame: RoomFrame) -> None:
+        self._pending.append((player_id, frame))
+        self.frames += 1
+        if not self._scheduled:
+            self._scheduled = True
+            asyncio.get_running_loop().call_soon(self.flush)
+
+    def flush(self) -> None:
+        self._scheduled = False
+        items, self._pending = self._pending, []
+        by_gateway: dict[str, list[tuple[int, RoomFrame]]] = {}
+        for pid, frame in items:
+            gw = self.route(pid)
+            if gw is not None:
+                by_gateway.setdefault(gw, []).append((pid, frame))
+        if by_gateway:
+            batches = [(gw, encode_delivery(group_frames(mine))) for gw, mine in by_gateway.items()]
+            self.messages += len(batches)
+            asyncio.ensure_future(self._publish(batches))  # tasks run in creation order: frames stay in order
+
+    async def _publish(self, batches: list[tuple[str, bytes]]) -> None:
+        for gw, data in batches:
+            try:
+                await self.publish(gw, data)
+            except Exception:  # NATS is down: the frames are lost; the player resyncs on reconnection
+                log.warning("delivery to gateway %s failed", gw, exc_info=True)

@@ -1,0 +1,44 @@
+"""The table host's store gateway: every money call of a table carries the host's lease epoch for that table.
+
+:class:`FencedGateway` is the room's :class:`~riverboat.room.gateway.StoreGateway` with one addition: a call of
+``ledger.start_hand`` / ``settle_hand`` (by table id) or ``buy_in`` / ``top_up`` / ``cash_out`` (player, table id)
+gets ``epoch=`` the host's epoch for that table, and the store refuses it (``Fenced``, inside the same transaction,
+:mod:`riverboat.store.fencing`) once another host has claimed the table. A table this host does not (or no
+longer) own is refused here already. On a ``fenced`` refusal ``on_fenced(table_id)`` tells the host to drop it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from riverboat.room.errors import RoomError
+from riverboat.room.gateway import StoreGateway
+
+T = TypeVar("T")
+
+#: ledger methods that move a table's money -> position of the table id among their arguments
+FENCED_CALLS = {"start_hand": 0, "settle_hand": 0, "buy_in": 1, "top_up": 1, "cash_out": 1}
+
+
+class FencedGateway(StoreGateway):
+    def __init__(self, store: Any, *, on_fenced: Callable[[str], None] | None = None, **kwargs: Any) -> None:
+        super().__init__(store, **kwargs)
+        self.epochs: dict[str, int] = {}
+        self.on_fenced = on_fenced
+
+    async def call(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        name = getattr(fn, "__name__", "")
+        if name in FENCED_CALLS and getattr(fn, "__self__", None) is self.store.ledger:
+            table_id = args[FENCED_CALLS[name]]
+            epoch = self.epochs.get(table_id)
+            if epoch is None:
+                raise RoomError("fenced", f"this host does not own table {table_id!r} (any more)")
+            kwargs["epoch"] = epoch
+            try:
+                return await super().call(fn, *args, **kwargs)
+            except RoomError as exc:
+                if exc.code == "fenced" and self.on_fenced is not None and self.epochs.get(table_id) == epoch:
+                    self.on_fenced(table_id)
+                raise
+        return await super().call(fn, *args, **kwargs)

@@ -1,0 +1,31 @@
+"""The table host's only HTTP: ``/health`` (200 with the node's state while it runs) and ``/metrics``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from riverboat.cluster.host import TableHostNode
+from riverboat.cluster.metrics import CONTENT_TYPE
+
+
+def host_app(host: TableHostNode) -> Starlette:
+    async def health(request: Request) -> Response:
+        body: dict[str, Any] = {
+            "status": "ok" if host.link.connected else "nats_down",
+            "node": host.node,
+            "role": "tables",
+            "tables": sorted(host.owned),
+            "players": len(host.routes),
+            "hands": host.hands_total(),
+        }
+        return JSONResponse(body, status_code=200 if host.link.connected else 503)
+
+    async def metrics(request: Request) -> Response:
+        return Response(host.metrics.render(), media_type=CONTENT_TYPE)
+
+    return Starlette(routes=[Route("/health", health), Route("/metrics", metrics)])

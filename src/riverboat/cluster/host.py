@@ -1,0 +1,559 @@
+"""The table host (``riverboat serve --role tables``): owns tables through leases, plays them in a local
+:class:`~riverboat.room.Room`, answers commands on each table's subject and sends the frames to the gateways.
+
+Ownership (docs/cluster.md "Ownership, leases and fencing"): a host is alive while its key in the ``nodes``
+bucket is (renewed every ``lease/4`` s with a revision check; the bucket TTL expires it ``lease`` s after the last
+renewal). A table is owned by the host named in its ``tables`` record; the owner is changed only by a revision
+check (compare-and-set), so exactly one host wins a table, and the revision of that write is the host's epoch for
+the table: it claims the table in the store with it (:mod:`riverboat.store.fencing`: the unsettled hand is voided,
+R-SERVER-1) and every money call of the table carries it (:class:`~riverboat.cluster.fencing.FencedGateway`).
+
+A host takes a table that has no owner, or whose owner's node key is gone: at once if it is the table's preferred
+host (rendezvous hash over the live table hosts), otherwise after ``grace`` seconds. A host that holds more than
+its share hands a table off between two hands to its preferred host (balancing). A host that finds its node key
+expired, a table record changed under it or a store refusal ``fenced`` drops the table at once, without touching
+its money (its new owner has it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import hashlib
+import logging
+import math
+import time
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
+
+from nats.errors import Error as NatsError
+from nats.js.errors import KeyNotFoundError, KeyWrongLastSequenceError
+from pydantic import ValidationError
+
+from riverboat.cluster.delivery import Router
+from riverboat.cluster.fencing import FencedGateway
+from riverboat.cluster.link import LEASE_SECONDS, Link
+from riverboat.cluster.metrics import NodeMetrics
+from riverboat.cluster.mirror import KvMirror
+from riverboat.cluster.names import Names, table_id_for
+from riverboat.cluster.wire import (
+    COMMAND,
+    Act,
+    FastFold,
+    Info,
+    JoinSpeed,
+    Leave,
+    LeaveSpeed,
+    NodeInfo,
+    Reply,
+    Sit,
+    SitIn,
+    SitOut,
+    SpeedAct,
+    TableRecord,
+    TopUp,
+    Unwatch,
+    Watch,
+)
+from riverboat.room import RealClock, Room, RoomError, SpeedSpec, TableSpec
+from riverboat.room.frames import RoomFrame
+from riverboat.room.speed import SpeedPool
+from riverboat.room.table import Table
+
+log = logging.getLogger("riverboat.cluster")
+
+Spec = TableSpec | SpeedSpec
+TAKE_BATCH = 16  # tables taken over at once
+
+
+@dataclass
+class HostOptions:
+    nats_url: str = "nats://127.0.0.1:4222"
+    node: str = "tables-1"
+    names: Names = field(default_factory=Names)
+    lease_seconds: float = LEASE_SECONDS
+    grace_seconds: float = 2.0  # a table without owner waits this long for its preferred host
+    scan_seconds: float = 0.5
+    record_seconds: float = 1.0  # lobby / seats written at most this often per table
+    cash_out_on_crash: bool = False  # R-SERVER-3 room flag; a table's settings may say otherwise
+    store_process: bool = True
+
+
+@dataclass
+class Owned:
+    epoch: int
+    rev: int
+    sub: Any = None
+    fingerprint: Any = None
+
+
+def spec_record(spec: Spec) -> dict[str, Any]:
+    return asdict(spec)
+
+
+def spec_from_record(rec: TableRecord) -> Spec:
+    cls: type[TableSpec] | type[SpeedSpec] = SpeedSpec if rec.kind == "speed" else TableSpec
+    known = {f.name for f in fields(cls)}
+    kwargs = {k: v for k, v in rec.entry.items() if k in known}
+    if "spread" in kwargs:
+        kwargs["spread"] = tuple(kwargs["spread"])
+    return cls(**kwargs)
+
+
+def preference(node: str, table_id: str) -> int:
+    return int.from_bytes(hashlib.blake2b(f"{node}/{table_id}".encode(), digest_size=8).digest(), "big")
+
+
+class TableHostNode:
+    def __init__(self, store: Any, options: HostOptions) -> None:
+        self.store = store
+        self.opt = options
+        self.node = options.node
+        self.names = options.names
+        self.link = Link(options.nats_url, options.names, lease_seconds=options.lease_seconds,
+                         name=options.node)
+        url = str(getattr(store, "url", ""))
+        self.gateway = FencedGateway(store, on_fenced=self._fenced, workers=4,
+                                     process=options.store_process and url.startswith("postgresql"))
+        self.room = Room(store, clock=RealClock(), gateway=self.gateway,
+                         cash_out_on_crash=options.cash_out_on_crash)
+        self.routes: dict[int, str] = {}  # player -> the gateway that holds their connection
+        self.router = Router(self._publish, self._route_of)
+        self._renewed_at = time.monotonic()
+        self.owned: dict[str, Owned] = {}
+        self.records: KvMirror[TableRecord] = KvMirror(lambda: self.link.tables, TableRecord.decode,
+                                                       name="tables")
+        self.presence: KvMirror[str] = KvMirror(lambda: self.link.presence, bytes.decode,
+                                                self._presence_changed, name="presence")
+        self.nodes: KvMirror[NodeInfo] = KvMirror(lambda: self.link.nodes, NodeInfo.model_validate_json,
+                                                  self._node_seen, name="nodes")
+        self.last_seen: dict[str, float] = {}
+        self.unowned_since: dict[str, float] = {}
+        self.metrics = NodeMetrics(self.node, "tables")
+        self.metrics.tables.set_function(lambda: float(len(self.owned)))
+        self.metrics.players.set_function(lambda: float(len(self.routes)))
+        self.metrics.track_hands(self.hands_total)
+        self._node_rev = 0
+        self._tasks: list[asyncio.Task[None]] = []
+        self._taking: set[str] = set()
+        self._stopping = False
+        self.started = time.time()
+
+    # ------------------------------------------------------------------ lifecycle
+    async def start(self) -> None:
+        await self.link.connect()
+        self.link.on_reconnect(self._reconnected)
+        await self.room.start(void_unsettled=False)
+        self._node_rev = await self._register()
+        await self.nodes.start()
+        await self.presence.start()
+        await self.records.start()
+        loop = asyncio.get_running_loop()
+        for name, body in (("heartbeat", self._heartbeat_loop), ("scan", self._scan_loop),
+                           ("records", self._record_loop)):
+            self._tasks.append(loop.create_task(body(), name=f"{self.node}:{name}"))
+
+    async def open_room(self, specs: list[Spec]) -> list[str] | None:
+        """Create the room's tables once per room (the first host to get here): their records, without owner;
+        the hosts then take them. Returns the table ids, or None if another host already opened the room."""
+        try:
+            await self.link.room.create("init", self.node.encode())
+        except KeyWrongLastSequenceError:
+            return None
+        ids = []
+        for i, spec in enumerate(specs):
+            speed = isinstance(spec, SpeedSpec)
+            tid = table_id_for(i, spec.name, speed)
+            rec = TableRecord(id=tid, kind="speed" if speed else "cash", entry=spec_record(spec))
+            with contextlib.suppress(KeyWrongLastSequenceError):
+                await self.link.tables.create(tid, rec.encode())
+            ids.append(tid)
+        return ids
+
+    async def stop(self) -> None:
+        """Hand every table back (its next owner voids the hand in progress, R-SERVER-1, and reopens it with the
+        stacks) and leave the cluster. The money stays on the tables."""
+        self._stopping = True
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        for tid in list(self.owned):
+            with contextlib.suppress(Exception):
+                await self._release(tid)
+        with contextlib.suppress(Exception):
+            await self.link.nodes.delete(self.node)
+        for mirror in (self.records, self.presence, self.nodes):
+            await mirror.stop()
+        await self.link.close()
+        self.gateway.close()
+
+    async def _register(self) -> int:
+        info = NodeInfo(node=self.node, role="tables", started=self.started).model_dump_json().encode()
+        rev = int(await self.link.nodes.put(self.node, info))
+        self._renewed_at = time.monotonic()
+        return rev
+
+    def lease_ok(self) -> bool:
+        """Our node lease was renewed less than a lease period ago. When not (we were paused, or NATS was away),
+        other hosts may own our tables: send no frames and answer no commands until we know (the store's fence
+        stops any money of ours anyway)."""
+        return time.monotonic() - self._renewed_at < self.opt.lease_seconds
+
+    def _route_of(self, pid: int) -> str | None:
+        return self.routes.get(pid) if self.lease_ok() else None
+
+    async def _reconnected(self) -> None:
+        for mirror in (self.nodes, self.presence, self.records):
+            await mirror.restart()
+        now = time.monotonic()
+        for n in list(self.last_seen):
+            self.last_seen[n] = now  # nobody renewed while NATS was away: give every node a new lease period
+
+    def hands_total(self) -> int:
+        return sum(t.hand_no for t in self.room.tables.values()) + sum(
+            p.hands_settled for p in self.room.pools.values())
+
+    # ------------------------------------------------------------------ liveness
+    def _node_seen(self, node: str, info: NodeInfo | None) -> None:
+        if info is None:
+            self.last_seen.pop(node, None)
+            if node != self.node:
+                self._gateway_gone(node)
+        else:
+            self.last_seen[node] = time.monotonic()
+
+    def live_hosts(self) -> list[str]:
+        now = time.monotonic()
+        hosts = {n for n, (info, _) in self.nodes.items.items()
+                 if info.role == "tables" and now - self.last_seen.get(n, 0.0) < self.opt.lease_seconds}
+        hosts.add(self.node)
+        return sorted(hosts)
+
+    def live_gateways(self) -> list[NodeInfo]:
+        now = time.monotonic()
+        return [info for n, (info, _) in self.nodes.items.items()
+                if info.role == "gateway" and now - self.last_seen.get(n, 0.0) < self.opt.lease_seconds]
+
+    async def _heartbeat_loop(self) -> None:
+        period = self.opt.lease_seconds / 4
+        info = NodeInfo(node=self.node, role="tables", started=self.started).model_dump_json().encode()
+        while True:
+            await asyncio.sleep(period)
+            try:
+                self._node_rev = int(await self.link.nodes.update(self.node, info, last=self._node_rev))
+                self._renewed_at = time.monotonic()
+            except KeyWrongLastSequenceError:
+                # our node lease expired (paused, or NATS was away): hosts may have taken our tables
+                log.warning("%s: node lease lost; checking every table", self.node)
+                try:
+                    await self._verify_owned()  # first: until then we stay silent (lease_ok is false)
+                    self._node_rev = await self._register()
+                except Exception:
+                    log.warning("%s: could not renew", self.node, exc_info=True)
+            except Exception:
+                continue  # NATS is away: the reconnection brings us back
+            if rtt := await self.link.measure_rtt():
+                self.metrics.nats_rtt.set(rtt)
+            self.metrics.nats_reconnects.set(self.link.reconnects)
+            self._check_gateways()
+
+    async def _verify_owned(self) -> None:
+        for tid, own in list(self.owned.items()):
+            try:
+                entry = await self.link.tables.get(tid)
+            except KeyNotFoundError:
+                entry = None
+            if entry is None or entry.revision != own.rev or TableRecord.decode(entry.value or b"").owner != self.node:
+                log.warning("%s: table %s was taken over; dropping it", self.node, tid)
+                await self._lose(tid)
+
+    def _check_gateways(self) -> None:
+        now = time.monotonic()
+        for node, (info, _) in list(self.nodes.items.items()):
+            if info.role == "gateway" and now - self.last_seen.get(node, now) > self.opt.lease_seconds:
+                self._gateway_gone(node)
+
+    def _gateway_gone(self, gateway: str) -> None:
+        """A gateway died: its players are disconnected (R-DISC) until they reconnect through another one."""
+        for pid in [p for p, g in self.routes.items() if g == gateway]:
+            del self.routes[pid]
+            self.room.detach(pid)
+
+    # ------------------------------------------------------------------ players
+    def _presence_changed(self, key: str, gateway: str | None) -> None:
+        try:
+            pid = int(key)
+        except ValueError:
+            return
+        if gateway is None:
+            if self.routes.pop(pid, None) is not None:
+                self.room.detach(pid)
+        else:
+            self._route(pid, gateway)
+
+    def _route(self, pid: int, gateway: str) -> None:
+        self.routes[pid] = gateway
+        self.room.attach(pid, _no_sink, immediate=functools.partial(self.router.send, pid))
+
+    async def _publish(self, gateway: str, data: bytes) -> None:
+        await self.link.client.publish(self.names.gateway(gateway), data)
+
+    # ------------------------------------------------------------------ ownership
+    async def _scan_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.opt.scan_seconds)
+            try:
+                await self._scan()
+            except (TimeoutError, NatsError):
+                continue
+            except Exception:
+                log.exception("%s: ownership scan failed", self.node)
+
+    async def _scan(self) -> None:
+        now = time.monotonic()
+        hosts = self.live_hosts()
+        dead: dict[str, bool] = {}
+        wanted: list[tuple[str, TableRecord, int]] = []
+        for tid, (rec, rev) in list(self.records.items.items()):
+            if tid in self.owned or tid in self._taking:
+                continue
+            owner = rec.owner
+            if owner and owner != self.node:
+                if owner not in dead:
+                    dead[owner] = await self._is_dead(owner, now)
+                if not dead[owner]:
+                    self.unowned_since.pop(tid, None)
+                    continue
+            since = self.unowned_since.setdefault(tid, now)
+            best = max(hosts, key=lambda n: preference(n, tid))
+            if best == self.node or now - since >= self.opt.grace_seconds:
+                wanted.append((tid, rec, rev))
+        for i in range(0, len(wanted), TAKE_BATCH):
+            await asyncio.gather(*(self._take(*w) for w in wanted[i:i + TAKE_BATCH]))
+        await self._balance(hosts)
+
+    async def _is_dead(self, owner: str, now: float) -> bool:
+        if now - self.last_seen.get(owner, 0.0) < self.opt.lease_seconds:
+            return False
+        try:
+            await self.link.nodes.get(owner)
+        except KeyNotFoundError:
+            return True
+        return False
+
+    async def _take(self, tid: str, rec: TableRecord, rev: int) -> None:
+        self._taking.add(tid)
+        try:
+            new = rec.model_copy(update={"owner": self.node})
+            try:
+                epoch = int(await self.link.tables.update(tid, new.encode(), last=rev))
+            except KeyWrongLastSequenceError:
+                return  # another host was faster
+            claim = await self.gateway.call(self.store.fences.claim, tid, self.node, epoch)
+            self.gateway.epochs[tid] = epoch
+            failover = bool(rec.owner)
+            if failover:
+                self.metrics.failovers.inc()
+            self.metrics.voided.inc(len(claim.voided))
+            try:
+                await self._reopen(tid, rec, claim.stacks, epoch, failover, max(rec.hands_played, claim.hands))
+                sub = await self.link.client.subscribe(self.names.command(tid), cb=self._on_command)
+            except Exception:
+                self.gateway.epochs.pop(tid, None)
+                await self.room.drop(tid)
+                raise
+            self.owned[tid] = Owned(epoch=epoch, rev=epoch, sub=sub)
+            self.unowned_since.pop(tid, None)
+            log.warning("%s: took table %s (epoch %d%s, %d hand(s) voided)", self.node, tid, epoch,
+                        ", failover" if failover else "", len(claim.voided))
+        except Exception:
+            log.exception("%s: taking table %s failed", self.node, tid)
+        finally:
+            self._taking.discard(tid)
+
+    def _cash_out_on_crash(self, spec: Spec) -> bool:
+        setting = spec.settings.get("cash_out_on_crash") if isinstance(spec.settings, dict) else None
+        return self.opt.cash_out_on_crash if setting is None else bool(setting)
+
+    async def _reopen(self, tid: str, rec: TableRecord, stacks: dict[str, dict[int, int]], epoch: int,
+                      failover: bool, hands_played: int) -> None:
+        """Open the table here with the stacks as after its last settled hand; with ``cash_out_on_crash`` (R-SERVER-3)
+        after a failover, or for a Speed Poker pool (whose players re-join), the stacks go back to the balances."""
+        spec = spec_from_record(rec)
+        mine = stacks.get(spec.currency, {})
+        if isinstance(spec, SpeedSpec) or (failover and self._cash_out_on_crash(spec)):
+            for currency, by_player in stacks.items():
+                for pid in by_player:
+                    await self.gateway.call(self.store.ledger.cash_out, pid, tid, f"failover:{tid}:{epoch}:{pid}",
+                                            currency=currency)
+            mine = {}
+        if isinstance(spec, SpeedSpec):
+            await self.room.open_speed_pool(spec, pool_id=tid)
+            return
+        await self.room.open_table(spec, table_id=tid)
+        table = self.room.tables[tid]
+        placed = {pid: seat for seat, pid in rec.seats.items() if pid in mine and 0 <= seat < spec.max_seats}
+        free = [s for s in range(spec.max_seats) if s not in placed.values()]
+        for pid in sorted(mine):  # chips on the table but no seat on record (seated just before the crash)
+            if pid not in placed and free:
+                placed[pid] = free.pop(0)
+        seats = [(pid, seat, mine[pid], await self.room.alias_of(pid)) for pid, seat in sorted(placed.items())]
+        table.reopen(seats, hands_played, rec.button)
+        for pid, *_ in seats:
+            if pid in self.routes:
+                self._route(pid, self.routes[pid])
+            else:
+                self.room.detach(pid)  # not connected: sat out (R-DISC-3) until they come back
+
+    def _fenced(self, tid: str) -> None:
+        asyncio.get_running_loop().create_task(self._lose(tid))
+
+    async def _lose(self, tid: str) -> None:
+        """The table belongs to another host now: forget it here, money untouched."""
+        own = self.owned.pop(tid, None)
+        self.gateway.epochs.pop(tid, None)
+        if own is not None and own.sub is not None:
+            with contextlib.suppress(Exception):
+                await own.sub.unsubscribe()
+        await self.room.drop(tid)
+
+    async def _release(self, tid: str) -> None:
+        """Hand a table back (balancing, or this host stops): drop it here, then clear its owner."""
+        own = self.owned.get(tid)
+        if own is None:
+            return
+        rec = self._record(tid)
+        await self._lose(tid)
+        if rec is not None:
+            with contextlib.suppress(KeyWrongLastSequenceError):
+                await self.link.tables.update(tid, rec.model_copy(update={"owner": ""}).encode(), last=own.rev)
+
+    async def _balance(self, hosts: list[str]) -> None:
+        """More than our share of tables while other hosts are live: hand idle ones to their preferred host."""
+        if len(hosts) < 2 or self._stopping:
+            return
+        share = math.ceil(len(self.records.items) / len(hosts))
+        extra = len(self.owned) - share
+        for tid in list(self.owned):
+            if extra <= 0:
+                break
+            if max(hosts, key=lambda n: preference(n, tid)) == self.node:
+                continue
+            table = self.room.tables.get(tid)
+            if table is None or table.driver is not None:
+                continue  # pools stay; a table is handed off between two hands only
+            await self._release(tid)
+            extra -= 1
+
+    # ------------------------------------------------------------------ records (lobby, seats)
+    def _record(self, tid: str) -> TableRecord | None:
+        base = self.records.items.get(tid)
+        if base is None:
+            return None
+        rec = base[0]
+        table = self.room.tables.get(tid)
+        if table is not None:
+            return rec.model_copy(update={
+                "owner": self.node, "seats": {s: st.player_id for s, st in table.seats.items()},
+                "button": table.button, "hands_played": table.hand_no, "lobby": table.lobby_entry()})
+        pool = self.room.pools.get(tid)
+        if pool is not None:
+            return rec.model_copy(update={"owner": self.node, "hands_played": pool.hands_settled,
+                                          "lobby": pool.lobby_entry()})
+        return None
+
+    def _fingerprint(self, tid: str) -> Any:
+        table: Table | None = self.room.tables.get(tid)
+        if table is not None:
+            return table.hand_no, tuple(table.seats), table.button, len(table.watchers)
+        pool: SpeedPool | None = self.room.pools.get(tid)
+        return None if pool is None else (pool.hands_settled, len(pool.players))
+
+    async def _record_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.opt.record_seconds)
+            for tid, own in list(self.owned.items()):
+                fp = self._fingerprint(tid)
+                if fp == own.fingerprint:
+                    continue
+                rec = self._record(tid)
+                if rec is None:
+                    continue
+                try:
+                    own.rev = int(await self.link.tables.update(tid, rec.encode(), last=own.rev))
+                    own.fingerprint = fp
+                except KeyWrongLastSequenceError:
+                    log.warning("%s: table %s record changed under us; dropping it", self.node, tid)
+                    await self._lose(tid)
+                except Exception:
+                    break  # NATS is away
+
+    # ------------------------------------------------------------------ commands
+    async def _on_command(self, msg: Any) -> None:
+        if self.lease_ok():  # else the table's new owner answers (both of us may be subscribed for a moment)
+            asyncio.get_running_loop().create_task(self._answer(msg))
+
+    async def _answer(self, msg: Any) -> None:
+        t0 = time.perf_counter()
+        tid = msg.subject.rsplit(".", 1)[-1]
+        try:
+            cmd = COMMAND.validate_json(msg.data)
+        except ValidationError as exc:
+            reply = Reply(ok=False, code="bad_request", message=str(exc))
+        else:
+            if self.routes.get(cmd.player) != cmd.gateway:
+                self._route(cmd.player, cmd.gateway)
+            try:
+                result = await self._dispatch(tid, cmd)
+                reply = Reply(ok=True, result=dict(result) if result is not None else {})
+            except RoomError as exc:
+                reply = Reply(ok=False, code=exc.code, message=exc.message)
+            except Exception:
+                log.exception("%s: command %s at %s failed", self.node, cmd.op, tid)
+                reply = Reply(ok=False, code="internal", message="internal error; the command may not have applied")
+        with contextlib.suppress(Exception):
+            await msg.respond(reply.model_dump_json(exclude_none=True).encode())
+        self.metrics.command.observe(time.perf_counter() - t0)
+
+    async def _dispatch(self, tid: str, cmd: Any) -> Any:
+        room, p = self.room, cmd.player
+        match cmd:
+            case Act():
+                return await room.act(p, tid, cmd.kind, amount=cmd.amount, cards=cmd.cards)
+            case SpeedAct():
+                return await room.speed_act(p, tid, cmd.kind, amount=cmd.amount, cards=cmd.cards)
+            case FastFold():
+                return await room.fast_fold(p, tid)
+            case Sit():
+                return await room.sit(p, tid, cmd.seat, cmd.buy_in, wait_for_bb=cmd.wait_for_bb)
+            case SitOut(also=True):
+                table = room.tables.get(tid)
+                if table is None or table.seat_of(p) is None:
+                    return {"table": tid, "sitting_out": False}
+                return await table.actor.submit(functools.partial(table.sit_out, p, reason="R-SITOUT-4"))
+            case SitOut():
+                return await room.sit_out(p, tid)
+            case SitIn():
+                return await room.sit_in(p, tid, post=cmd.post)
+            case Leave():
+                return await room.leave(p, tid)
+            case TopUp():
+                return await room.top_up(p, tid, cmd.amount)
+            case Watch():
+                return await room.watch(p, tid)
+            case Unwatch():
+                return await room.unwatch(p, tid)
+            case Info():
+                return room.table_info(tid)
+            case JoinSpeed():
+                return await room.join_speed(p, tid, cmd.buy_in)
+            case LeaveSpeed():
+                return await room.leave_speed(p, tid)
+        raise RoomError("bad_request", f"unknown command {cmd.op!r}")
+
+
+async def _no_sink(frame: RoomFrame) -> None:  # the router's ``immediate`` takes every frame
+    return None

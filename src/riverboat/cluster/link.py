@@ -1,0 +1,127 @@
+"""The NATS connection of a node: reconnects for ever, JetStream KV buckets, round-trip measurement.
+
+The buckets (created if missing, so any node may start first):
+
+- ``nodes`` — one key per live node (:class:`~riverboat.cluster.wire.NodeInfo`), with the bucket TTL
+  ``lease_seconds``: a node renews its key every ``lease_seconds / 4``; a key that is gone means the node is gone
+  (NATS 2.9 has no per-message TTL, and an expiry sends watchers nothing, so survivors poll it);
+- ``tables`` — one :class:`~riverboat.cluster.wire.TableRecord` per table (no TTL);
+- ``presence`` — player id → gateway id (no TTL);
+- ``room`` — one-off keys such as ``init`` (which node opened the room's tables).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+import nats
+from nats.aio.client import Client
+from nats.js.errors import BucketNotFoundError
+from nats.js.kv import KeyValue
+
+from riverboat.cluster.names import Names
+
+log = logging.getLogger("riverboat.cluster")
+
+LEASE_SECONDS = 4.0
+
+
+class Link:
+    """One node's NATS connection and KV handles. ``on_reconnect`` callbacks run after every reconnection."""
+
+    def __init__(self, url: str, names: Names, *, lease_seconds: float = LEASE_SECONDS, name: str = "") -> None:
+        self.url = url
+        self.names = names
+        self.lease_seconds = lease_seconds
+        self.name = name
+        self.nc: Client | None = None
+        self.nodes: KeyValue
+        self.tables: KeyValue
+        self.presence: KeyValue
+        self.room: KeyValue
+        self.rtt_seconds: float | None = None
+        self.connected = False
+        self.reconnects = 0
+        self._on_reconnect: list[Callable[[], Coroutine[Any, Any, None]]] = []
+
+    def on_reconnect(self, fn: Callable[[], Coroutine[Any, Any, None]]) -> None:
+        self._on_reconnect.append(fn)
+
+    async def connect(self) -> None:
+        async def disconnected() -> None:
+            self.connected = False
+            log.warning("%s: NATS connection lost; reconnecting", self.name)
+
+        async def reconnected() -> None:
+            self.connected = True
+            self.reconnects += 1
+            log.warning("%s: NATS reconnected", self.name)
+            for fn in self._on_reconnect:
+                asyncio.get_running_loop().create_task(fn())
+
+        async def error(exc: Exception) -> None:
+            log.debug("%s: NATS: %r", self.name, exc)
+
+        self.nc = await nats.connect(
+            self.url, name=self.name, max_reconnect_attempts=-1, reconnect_time_wait=0.25, connect_timeout=2,
+            ping_interval=5, max_outstanding_pings=2, allow_reconnect=True, disconnected_cb=disconnected,
+            reconnected_cb=reconnected, error_cb=error, pending_size=64 * 1024 * 1024,
+        )
+        self.connected = True
+        await self.open_buckets()
+
+    async def open_buckets(self) -> None:
+        js = self.js
+        self.nodes = await self._bucket(js, self.names.nodes_bucket, ttl=self.lease_seconds)
+        self.tables = await self._bucket(js, self.names.tables_bucket)
+        self.presence = await self._bucket(js, self.names.presence_bucket)
+        self.room = await self._bucket(js, self.names.room_bucket)
+
+    @staticmethod
+    async def _bucket(js: Any, bucket: str, ttl: float | None = None) -> KeyValue:
+        kv: KeyValue
+        try:
+            kv = await js.key_value(bucket)
+            return kv
+        except BucketNotFoundError:
+            pass
+        try:
+            kv = await js.create_key_value(bucket=bucket, history=1, ttl=ttl)
+        except Exception:  # another node created it at the same moment
+            kv = await js.key_value(bucket)
+        return kv
+
+    @property
+    def client(self) -> Client:
+        assert self.nc is not None, "connect() first"
+        return self.nc
+
+    @property
+    def js(self) -> Any:
+        return self.client.jetstream(timeout=2.0)
+
+    async def measure_rtt(self) -> float | None:
+        """One PING/PONG to the server (``flush``): the NATS round trip, kept in ``rtt_seconds``."""
+        t0 = time.perf_counter()
+        try:
+            await self.client.flush(timeout=2)
+        except Exception:
+            self.rtt_seconds = None
+            return None
+        self.rtt_seconds = time.perf_counter() - t0
+        return self.rtt_seconds
+
+    async def close(self) -> None:
+        if self.nc is not None:
+            try:
+                await self.nc.drain()
+            except Exception:
+                try:
+                    await self.nc.close()
+                except Exception:
+                    pass
+            self.nc = None

@@ -1,0 +1,62 @@
+"""``/metrics`` of a cluster node in the Prometheus text format (prometheus_client, one registry per node).
+
+Gateway: ``riverboat_connections`` (open WebSocket connections), ``riverboat_players`` (players attached),
+``riverboat_action_seconds`` (histogram: a command's round trip from this gateway to the table host and back),
+``riverboat_command_errors_total{code}``. Table host: ``riverboat_tables`` (tables and pools it owns),
+``riverboat_hands_total`` (hands finished at its tables; ``rate()`` gives hands/s), ``riverboat_hands_per_second``
+(over the last 10 s), ``riverboat_host_command_seconds`` (histogram: handling one command), ``riverboat_failovers_total``
+(tables it took from a lost host), ``riverboat_voided_hands_total``. Both: ``riverboat_nats_rtt_seconds`` (the last
+PING/PONG to NATS), ``riverboat_nats_reconnects_total``, ``riverboat_node_up``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Callable
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.exposition import CONTENT_TYPE_LATEST
+
+LATENCY_BUCKETS = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0)
+CONTENT_TYPE = CONTENT_TYPE_LATEST
+
+
+class NodeMetrics:
+    def __init__(self, node: str, role: str) -> None:
+        self.registry = CollectorRegistry(auto_describe=True)
+        r = self.registry
+        self.up = Gauge("riverboat_node_up", "1 while the node runs", ["node", "role"], registry=r)
+        self.up.labels(node, role).set(1)
+        self.nats_rtt = Gauge("riverboat_nats_rtt_seconds", "last NATS PING/PONG round trip", registry=r)
+        self.nats_reconnects = Gauge("riverboat_nats_reconnects_total", "NATS reconnections", registry=r)
+        self.action = Histogram("riverboat_action_seconds", "gateway: command round trip to the table host",
+                                buckets=LATENCY_BUCKETS, registry=r)
+        self.command = Histogram("riverboat_host_command_seconds", "table host: handling one command",
+                                 buckets=LATENCY_BUCKETS, registry=r)
+        self.errors = Counter("riverboat_command_errors_total", "commands refused, by code", ["code"], registry=r)
+        self.connections = Gauge("riverboat_connections", "open WebSocket connections", registry=r)
+        self.players = Gauge("riverboat_players", "players attached through this node", registry=r)
+        self.tables = Gauge("riverboat_tables", "tables and pools this host owns", registry=r)
+        self.hands = Gauge("riverboat_hands_total", "hands finished at this host's tables", registry=r)
+        self.hands_rate = Gauge("riverboat_hands_per_second", "hands finished per second (last 10 s)", registry=r)
+        self.failovers = Counter("riverboat_failovers_total", "tables taken from a lost host", registry=r)
+        self.voided = Counter("riverboat_voided_hands_total", "hands voided when taking a table", registry=r)
+        self._hands_seen: deque[tuple[float, int]] = deque(maxlen=64)
+
+    def track_hands(self, total: Callable[[], int]) -> None:
+        self.hands.set_function(lambda: float(total()))
+
+        def rate() -> float:
+            now, n = time.monotonic(), total()
+            seen = self._hands_seen
+            seen.append((now, n))
+            while len(seen) > 2 and now - seen[0][0] > 10.0:
+                seen.popleft()
+            t0, n0 = seen[0]
+            return (n - n0) / (now - t0) if now > t0 else 0.0
+
+        self.hands_rate.set_function(rate)
+
+    def render(self) -> bytes:
+        return generate_latest(self.registry)

@@ -1,0 +1,56 @@
+"""Names in a cluster: node ids, stable table ids, NATS subjects and JetStream KV buckets (docs/cluster.md)."""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+import socket
+from dataclasses import dataclass
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
+
+
+def node_id(given: str | None, role: str) -> str:
+    """``--node-id`` if given (letters, digits, ``-`` and ``_``), else ``<role>-<host>-<pid>-<random>``."""
+    if given:
+        if _UNSAFE.search(given) or len(given) > 64:
+            raise ValueError(f"--node-id {given!r}: use 1 to 64 letters, digits, '-' or '_'")
+        return given
+    host = _UNSAFE.sub("", socket.gethostname())[:20] or "host"
+    return f"{role}-{host}-{os.getpid()}-{secrets.token_hex(2)}"
+
+
+def table_id_for(index: int, name: str, speed: bool) -> str:
+    """A table's id in a cluster: stable across hosts and restarts (the same list gives the same ids)."""
+    slug = "".join(ch for ch in name.lower() if ch.isalnum())[:24] or "table"
+    return f"{'s' if speed else 't'}{index + 1}-{slug}"
+
+
+@dataclass(frozen=True)
+class Names:
+    """Subjects and buckets of one room (``prefix`` separates rooms sharing a NATS server, e.g. tests)."""
+
+    prefix: str = "rb"
+
+    def command(self, table_id: str) -> str:
+        return f"{self.prefix}.cmd.{table_id}"
+
+    def gateway(self, gateway_id: str) -> str:
+        return f"{self.prefix}.gw.{gateway_id}"
+
+    @property
+    def nodes_bucket(self) -> str:
+        return f"{self.prefix}_nodes"
+
+    @property
+    def tables_bucket(self) -> str:
+        return f"{self.prefix}_tables"
+
+    @property
+    def presence_bucket(self) -> str:
+        return f"{self.prefix}_presence"
+
+    @property
+    def room_bucket(self) -> str:
+        return f"{self.prefix}_room"

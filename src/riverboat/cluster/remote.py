@@ -1,0 +1,302 @@
+"""The gateway's room (``riverboat serve --role gateway``): the interface the server uses of
+:class:`riverboat.room.Room`, with every command forwarded over NATS to the host that owns the table.
+
+- commands: request/reply on the table's subject (:mod:`riverboat.cluster.wire` models) with a timeout; when no
+  host answers (``no responders``: the host is gone and no survivor has taken the table yet) the player gets
+  ``table_unavailable``, a clear error, and may try again within seconds;
+- frames: the hosts publish the frames of this gateway's players on its subject, batched
+  (:mod:`riverboat.cluster.delivery`); each frame is handed to the player's ``immediate`` callable, the same one
+  the server gives a local room, so everything above (aliases, encoding once, several tabs) is unchanged;
+- presence: ``attach`` writes ``player -> this gateway`` in the ``presence`` bucket (the hosts then send the
+  player's tables again: a reconnect through any gateway gets the tables back, within the R-DISC window);
+  ``detach`` deletes it if it still names this gateway;
+- the lobby: the union of every host's tables, from the ``tables`` bucket (a watcher keeps it current).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from nats.errors import NoRespondersError
+from nats.errors import TimeoutError as NatsTimeout
+from nats.js.errors import KeyNotFoundError, KeyWrongLastSequenceError
+
+from riverboat.cluster.link import LEASE_SECONDS, Link
+from riverboat.cluster.metrics import NodeMetrics
+from riverboat.cluster.mirror import KvMirror
+from riverboat.cluster.names import Names
+from riverboat.cluster.wire import (
+    Act,
+    FastFold,
+    Info,
+    JoinSpeed,
+    Leave,
+    LeaveSpeed,
+    NodeInfo,
+    Reply,
+    Sit,
+    SitIn,
+    SitOut,
+    SpeedAct,
+    TableRecord,
+    TopUp,
+    Unwatch,
+    Watch,
+    decode_delivery,
+)
+from riverboat.room.errors import RoomError
+from riverboat.room.frames import LobbyEntry, RoomFrame
+
+log = logging.getLogger("riverboat.cluster")
+COMMAND_TIMEOUT = 5.0
+Sink = Callable[[RoomFrame], Awaitable[None]]
+
+
+class RemoteRoom:
+    def __init__(self, nats_url: str, node: str, *, names: Names | None = None, url: str | None = None,
+                 lease_seconds: float = LEASE_SECONDS, timeout: float = COMMAND_TIMEOUT) -> None:
+        self.node = node
+        self.names = names or Names()
+        self.url = url
+        self.timeout = timeout
+        self.link = Link(nats_url, self.names, lease_seconds=lease_seconds, name=node)
+        self.records: KvMirror[TableRecord] = KvMirror(lambda: self.link.tables, TableRecord.decode,
+                                                       name="tables")
+        self.metrics = NodeMetrics(node, "gateway")
+        self._immediate: dict[int, Callable[[Any], None]] = {}
+        self._seated: dict[int, set[str]] = {}  # player -> cash tables where the last view showed them seated
+        self._tasks: list[asyncio.Task[None]] = []
+        self.metrics.players.set_function(lambda: float(len(self._immediate)))
+        self.started = time.time()
+
+    # ------------------------------------------------------------------ lifecycle
+    async def start(self) -> list[tuple[str, str]]:
+        await self.link.connect()
+        self.link.on_reconnect(self._reconnected)
+        await self.announce()
+        await self.records.start()
+        await self.link.client.subscribe(self.names.gateway(self.node), cb=self._on_delivery)
+        self._tasks.append(asyncio.get_running_loop().create_task(self._heartbeat_loop(), name=f"{self.node}:hb"))
+        return []
+
+    async def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for pid in list(self._immediate):
+            with contextlib.suppress(Exception):
+                await self._forget(pid)
+        with contextlib.suppress(Exception):
+            await self.link.nodes.delete(self.node)
+        await self.records.stop()
+        await self.link.close()
+
+    def set_url(self, url: str) -> None:
+        self.url = url
+
+    async def announce(self) -> None:
+        """Renew this gateway's node key (with its URL: bots and players connect there)."""
+        info = NodeInfo(node=self.node, role="gateway", url=self.url, started=self.started)
+        await self.link.nodes.put(self.node, info.model_dump_json().encode())
+
+    async def _heartbeat_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.link.lease_seconds / 4)
+            with contextlib.suppress(Exception):
+                await self.announce()
+                if rtt := await self.link.measure_rtt():
+                    self.metrics.nats_rtt.set(rtt)
+            self.metrics.nats_reconnects.set(self.link.reconnects)
+
+    async def _reconnected(self) -> None:
+        await self.records.restart()
+        with contextlib.suppress(Exception):
+            await self.announce()
+        for pid in list(self._immediate):  # the hosts may have thought this gateway gone: say where they are
+            with contextlib.suppress(Exception):
+                await self.link.presence.put(str(pid), self.node.encode())
+
+    # ------------------------------------------------------------------ lobby
+    def _records(self) -> list[TableRecord]:
+        def order(rec: TableRecord) -> tuple[int, str]:
+            head = rec.id.split("-", 1)[0][1:]
+            return (int(head) if head.isdigit() else 0, rec.id)
+
+        return sorted((rec for rec, _ in self.records.items.values()), key=order)
+
+    def lobby(self) -> list[LobbyEntry]:
+        return [rec.lobby for rec in self._records() if rec.lobby is not None]
+
+    @property
+    def pools(self) -> set[str]:
+        return {rec.id for rec, _ in self.records.items.values() if rec.kind == "speed"}
+
+    @property
+    def tables(self) -> set[str]:
+        return {rec.id for rec, _ in self.records.items.values() if rec.kind == "cash"}
+
+    def owner_of(self, table_id: str) -> str | None:
+        rec = self.records.items.get(table_id)
+        return rec[0].owner if rec is not None else None
+
+    # ------------------------------------------------------------------ players and delivery
+    def attach(self, player_id: int, sink: Sink, *, immediate: Callable[[Any], None] | None = None) -> None:
+        if immediate is None:
+            queue_sink = sink
+
+            def immediate(frame: Any) -> None:
+                asyncio.ensure_future(queue_sink(frame))
+
+        self._immediate[player_id] = immediate
+        asyncio.ensure_future(self._put_presence(player_id))
+
+    async def _put_presence(self, player_id: int) -> None:
+        try:
+            await self.link.presence.put(str(player_id), self.node.encode())
+        except Exception:
+            log.warning("%s: could not record the presence of player %s", self.node, player_id, exc_info=True)
+
+    def detach(self, player_id: int) -> None:
+        self._immediate.pop(player_id, None)
+        self._seated.pop(player_id, None)
+        asyncio.ensure_future(self._forget(player_id))
+
+    async def _forget(self, player_id: int) -> None:
+        """Delete the player's presence if it still names this gateway (they may have reconnected elsewhere)."""
+        self._immediate.pop(player_id, None)
+        kv = self.link.presence
+        try:
+            entry = await kv.get(str(player_id))
+        except KeyNotFoundError:
+            return
+        if entry.value == self.node.encode():
+            with contextlib.suppress(KeyWrongLastSequenceError):
+                await kv.delete(str(player_id), last=entry.revision)
+
+    def is_connected(self, player_id: int) -> bool:
+        return player_id in self._immediate
+
+    async def _on_delivery(self, msg: Any) -> None:
+        try:
+            batch = decode_delivery(msg.data)
+        except Exception:
+            log.warning("%s: unreadable delivery", self.node, exc_info=True)
+            return
+        for frame, players in batch:
+            if frame.get("type") == "table_state":
+                self._track(frame, players)
+            for pid in players:
+                fn = self._immediate.get(pid)
+                if fn is not None:
+                    try:
+                        fn(frame)
+                    except Exception:
+                        log.exception("delivery to player %s failed", pid)
+
+    def _track(self, frame: dict[str, Any], players: list[int]) -> None:
+        table, view = frame.get("table"), frame.get("view")
+        if not isinstance(table, str) or not isinstance(view, dict):
+            return
+        for pid in players:
+            if view.get("you") is not None:
+                self._seated.setdefault(pid, set()).add(table)
+            elif pid in self._seated:
+                self._seated[pid].discard(table)
+
+    def tables_of(self, player_id: int) -> list[str]:
+        return sorted(self._seated.get(player_id, ()))
+
+    def table_audience(self, table_id: str) -> set[int]:
+        raise RoomError("chat_unavailable", "table chat is not available in a cluster yet")
+
+    def send(self, player_id: int, message: RoomFrame) -> None:
+        fn = self._immediate.get(player_id)
+        if fn is not None:
+            fn(message)
+
+    def alias_changed(self, player_id: int) -> None:
+        return None
+
+    # ------------------------------------------------------------------ commands
+    async def _request(self, table_id: str, command: Any) -> dict[str, Any]:
+        if not isinstance(table_id, str) or table_id not in self.records.items:
+            raise RoomError("no_table", f"no table {table_id!r}")
+        t0 = time.perf_counter()
+        try:
+            msg = await self.link.client.request(self.names.command(table_id), command.model_dump_json().encode(),
+                                                 timeout=self.timeout)
+        except NoRespondersError:
+            self.metrics.errors.labels("table_unavailable").inc()
+            raise RoomError("table_unavailable", f"table {table_id} is between hosts (its host is gone); "
+                            "it is back within seconds: try again") from None
+        except (TimeoutError, NatsTimeout):
+            self.metrics.errors.labels("table_timeout").inc()
+            raise RoomError("table_timeout", f"the host of table {table_id} did not answer within "
+                            f"{self.timeout:.0f} s; the command may not have been applied") from None
+        self.metrics.action.observe(time.perf_counter() - t0)
+        reply = Reply.model_validate_json(msg.data)
+        if not reply.ok:
+            self.metrics.errors.labels(reply.code or "refused").inc()
+            raise RoomError(reply.code or "refused", reply.message or "refused")
+        return reply.result or {}
+
+    def _c(self, cls: type[Any], player_id: int, **fields: Any) -> Any:
+        return cls(player=player_id, gateway=self.node, **fields)
+
+    async def sit(self, player_id: int, table_id: str, seat: int, buy_in: int, wait_for_bb: bool = True
+                  ) -> dict[str, Any]:
+        return await self._request(table_id, self._c(Sit, player_id, seat=seat, buy_in=buy_in,
+                                                     wait_for_bb=wait_for_bb))
+
+    async def act(self, player_id: int, table_id: str, kind: str, amount: int | None = None,
+                  cards: list[str] | None = None) -> dict[str, Any]:
+        return await self._request(table_id, self._c(Act, player_id, kind=kind, amount=amount, cards=cards))
+
+    async def sit_out(self, player_id: int, table_id: str) -> dict[str, Any]:
+        """R-SITOUT-4 across hosts: the table's host sits the player out at its other tables; this gateway
+        does it at the player's tables on other hosts."""
+        result = await self._request(table_id, self._c(SitOut, player_id))
+        done = set(result.get("also_sat_out") or ()) | {table_id}
+        others = [t for t in self.tables_of(player_id) if t not in done]
+        for tid in others:
+            with contextlib.suppress(RoomError):
+                await self._request(tid, self._c(SitOut, player_id, also=True))
+        return result | {"also_sat_out": sorted((done - {table_id}) | set(others))}
+
+    async def sit_in(self, player_id: int, table_id: str, post: bool = False) -> dict[str, Any]:
+        return await self._request(table_id, self._c(SitIn, player_id, post=post))
+
+    async def leave(self, player_id: int, table_id: str) -> dict[str, Any]:
+        return await self._request(table_id, self._c(Leave, player_id))
+
+    async def top_up(self, player_id: int, table_id: str, amount: int) -> dict[str, Any]:
+        return await self._request(table_id, self._c(TopUp, player_id, amount=amount))
+
+    async def watch(self, player_id: int, table_id: str) -> dict[str, Any]:
+        return await self._request(table_id, self._c(Watch, player_id))
+
+    async def unwatch(self, player_id: int, table_id: str) -> dict[str, Any]:
+        return await self._request(table_id, self._c(Unwatch, player_id))
+
+    async def table_info(self, table_id: str) -> dict[str, Any]:
+        rec = self.records.items.get(table_id) if isinstance(table_id, str) else None
+        if rec is not None and rec[0].kind == "speed" and rec[0].lobby is not None:
+            return dict(rec[0].lobby)
+        return await self._request(table_id, self._c(Info, 0))
+
+    async def join_speed(self, player_id: int, pool_id: str, buy_in: int) -> dict[str, Any]:
+        return await self._request(pool_id, self._c(JoinSpeed, player_id, buy_in=buy_in))
+
+    async def fast_fold(self, player_id: int, pool_id: str) -> dict[str, Any]:
+        return await self._request(pool_id, self._c(FastFold, player_id))
+
+    async def speed_act(self, player_id: int, pool_id: str, kind: str, amount: int | None = None,
+                        cards: list[str] | None = None) -> dict[str, Any]:
+        return await self._request(pool_id, self._c(SpeedAct, player_id, kind=kind, amount=amount, cards=cards))
+
+    async def leave_speed(self, player_id: int, pool_id: str) -> dict[str, Any]:
+        return await self._request(pool_id, self._c(LeaveSpeed, player_id))

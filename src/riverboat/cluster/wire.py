@@ -1,0 +1,165 @@
+"""What crosses NATS between the nodes of a cluster (docs/cluster.md "What crosses the wire"): typed, validated.
+
+- **Commands** (gateway → table host, request/reply on ``<prefix>.cmd.<table id>``): one pydantic model per room
+  command (:data:`Command`, told apart by ``op``), each naming the player and the gateway that holds their
+  connection; the answer is a :class:`Reply` (the command's result, or the ``RoomError`` code and message).
+- **Deliveries** (table host → gateway, ``<prefix>.gw.<gateway id>``): a :data:`Delivery` batch: the room frames
+  (:data:`riverboat.room.frames.RoomFrame`, built by the room) produced in one event-loop turn, each once with
+  the players of that gateway who receive it; a public event goes once per table and gateway, not per player.
+- **Records** (JetStream KV): :class:`NodeInfo` (``nodes`` bucket, with a TTL: the node lease) and
+  :class:`TableRecord` (``tables`` bucket: what the table is, who owns it, the lobby entry and the seats as after
+  the last settled hand). Presence (``presence`` bucket) maps a player id to their gateway id (plain text).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+import orjson
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from riverboat.room.frames import LobbyEntry, RoomFrame
+
+_STRICT = ConfigDict(extra="forbid", frozen=True)
+
+
+class _Cmd(BaseModel):
+    model_config = _STRICT
+    player: int
+    gateway: str
+
+
+class Sit(_Cmd):
+    op: Literal["sit"] = "sit"
+    seat: int
+    buy_in: int
+    wait_for_bb: bool = True
+
+
+class Act(_Cmd):
+    op: Literal["act"] = "act"
+    kind: str
+    amount: int | None = None
+    cards: list[str] | None = None
+
+
+class SitOut(_Cmd):
+    op: Literal["sit_out"] = "sit_out"
+    also: bool = False  # R-SITOUT-4: sat out because the player sat out at another table
+
+
+class SitIn(_Cmd):
+    op: Literal["sit_in"] = "sit_in"
+    post: bool = False
+
+
+class Leave(_Cmd):
+    op: Literal["leave"] = "leave"
+
+
+class TopUp(_Cmd):
+    op: Literal["top_up"] = "top_up"
+    amount: int
+
+
+class Watch(_Cmd):
+    op: Literal["watch"] = "watch"
+
+
+class Unwatch(_Cmd):
+    op: Literal["unwatch"] = "unwatch"
+
+
+class Info(_Cmd):
+    op: Literal["info"] = "info"  # the spectator view (REST table info)
+
+
+class JoinSpeed(_Cmd):
+    op: Literal["join_speed"] = "join_speed"
+    buy_in: int
+
+
+class FastFold(_Cmd):
+    op: Literal["fast_fold"] = "fast_fold"
+
+
+class SpeedAct(_Cmd):
+    op: Literal["speed_act"] = "speed_act"
+    kind: str
+    amount: int | None = None
+    cards: list[str] | None = None
+
+
+class LeaveSpeed(_Cmd):
+    op: Literal["leave_speed"] = "leave_speed"
+
+
+Command = Annotated[Sit | Act | SitOut | SitIn | Leave | TopUp | Watch | Unwatch | Info | JoinSpeed | FastFold
+                    | SpeedAct | LeaveSpeed, Field(discriminator="op")]
+COMMAND: TypeAdapter[Any] = TypeAdapter(Command)
+
+
+class Reply(BaseModel):
+    """A table host's answer: ``ok`` with the command's JSON-able result, or the refusal's code and message."""
+
+    model_config = _STRICT
+    ok: bool
+    result: dict[str, Any] | None = None
+    code: str | None = None
+    message: str | None = None
+
+
+# ------------------------------------------------------------------------------------------------ deliveries
+
+#: one frame and the players (of the receiving gateway) it is for
+Delivery = list[tuple[RoomFrame, list[int]]]
+
+
+def encode_delivery(batch: list[tuple[RoomFrame, list[int]]]) -> bytes:
+    return orjson.dumps(batch, option=orjson.OPT_NON_STR_KEYS)
+
+
+def decode_delivery(data: bytes) -> list[tuple[dict[str, Any], list[int]]]:
+    """The batch as sent (frames are the room's typed frames; the room produced and validated them)."""
+    items = orjson.loads(data)
+    if not isinstance(items, list):
+        raise ValueError("a delivery is a list of [frame, players]")
+    return [(frame, players) for frame, players in items]
+
+
+# ------------------------------------------------------------------------------------------------ KV records
+
+Role = Literal["gateway", "tables"]
+
+
+class NodeInfo(BaseModel):
+    model_config = _STRICT
+    node: str
+    role: Role
+    url: str | None = None  # a gateway's base URL (bots and players connect there)
+    started: float
+
+
+class TableRecord(BaseModel):
+    """One table (or Speed Poker pool) of the room, in the ``tables`` bucket under its id.
+
+    ``owner`` is the node that hosts it ("" while it has none: new, handed off, or its host is gone); the KV
+    revision of the write that named the owner is the owner's lease epoch (the store's fencing token). ``seats``
+    (seat → player) and ``button`` are as after the last settled hand; the chips are in the store."""
+
+    model_config = ConfigDict(extra="forbid")
+    id: str
+    kind: Literal["cash", "speed"]
+    entry: dict[str, Any]  # the table list entry it was opened from (riverboat.server.demo format)
+    owner: str = ""
+    seats: dict[int, int] = Field(default_factory=dict)
+    button: int | None = None
+    hands_played: int = 0
+    lobby: LobbyEntry | None = None
+
+    def encode(self) -> bytes:
+        return self.model_dump_json().encode()
+
+    @classmethod
+    def decode(cls, data: bytes) -> TableRecord:
+        return cls.model_validate_json(data)

@@ -1,0 +1,135 @@
+"""``riverboat serve --role gateway`` and ``--role tables`` (docs/cluster.md).
+
+- **gateway**: the whole HTTP + WebSocket server of :mod:`riverboat.server.launch`, but its room is a
+  :class:`riverboat.cluster.RemoteRoom` (every table lives on a table host), plus ``/metrics``;
+- **tables**: a :class:`riverboat.cluster.TableHostNode` and an HTTP server with ``/health`` and ``/metrics``
+  only. The first table host of a room opens the demo tables (or ``--tables FILE``) and runs the demo bots, which
+  connect through a gateway like any player.
+
+PostgreSQL is required (every node of the room shares the store).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import uvicorn
+
+from .demo import DEMO_TABLES, load_tables, table_spec
+from .hub import ServerConfig
+from .launch import LaunchOptions, StartedHook
+from .ratelimit import Rate
+from .runner import StopSignals, serve
+
+log = logging.getLogger(__name__)
+
+
+def _require_postgres(url: str | None) -> str:
+    from riverboat.store.db import resolve_url
+
+    resolved = resolve_url(url)
+    if not resolved.startswith("postgresql"):
+        raise ValueError("--role gateway/tables needs --database-url postgresql+psycopg://... (every node shares "
+                         "one store)")
+    return resolved
+
+
+async def launch_gateway(options: LaunchOptions, *, echo: Callable[[str], None] = print) -> None:
+    from riverboat.cluster import Names, RemoteRoom, node_id
+    from riverboat.store import Store
+
+    store = Store(_require_postgres(options.database_url))
+    store.upgrade()
+    node = node_id(options.node_id, "gateway")
+    room = RemoteRoom(options.nats_url, node, names=Names(options.cluster))
+    config = ServerConfig(
+        signup_play_chips=options.signup_play_chips,
+        login_rate=Rate(burst=20, per_second=options.login_rate),
+        register_rate=Rate(burst=20, per_second=options.login_rate),
+        frame_rate=Rate(burst=40, per_second=options.frame_rate),
+        manage_room=False,
+    )
+    signals = StopSignals()
+    with signals.installed():
+        await room.start()
+        try:
+            async def on_started(base_url: str) -> None:
+                room.set_url(base_url)
+                await room.announce()
+                echo(f"Riverboat gateway {node} is running on {base_url}  (Ctrl-C to stop)")
+
+            if not signals.requested:
+                await serve(store, room, host=options.host, port=options.port, config=config,
+                            on_started=on_started, log_level=options.log_level, signals=signals)
+        finally:
+            await room.stop()
+            store.dispose()
+            echo(f"Riverboat gateway {node} stopped.")
+
+
+class _Server(uvicorn.Server):
+    """uvicorn without its own signal handling (the process's StopSignals stop it)."""
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        yield
+
+
+async def launch_tables(options: LaunchOptions, *, echo: Callable[[str], None] = print,
+                        started: StartedHook | None = None, stopping: Callable[[], None] | None = None) -> None:
+    from riverboat.cluster import HostOptions, Names, TableHostNode, node_id
+    from riverboat.cluster.health import host_app
+    from riverboat.store import Store
+
+    store = Store(_require_postgres(options.database_url))
+    store.upgrade()
+    node = node_id(options.node_id, "tables")
+    host = TableHostNode(store, HostOptions(nats_url=options.nats_url, node=node, names=Names(options.cluster),
+                                            cash_out_on_crash=options.cash_out_on_crash))
+    entries: list[dict[str, Any]] = []
+    if options.tables_file is not None:
+        entries = load_tables(options.tables_file)
+    elif options.demo:
+        entries = [dict(e) for e in DEMO_TABLES]
+    specs = [table_spec(e) for e in entries]
+    signals = StopSignals()
+    with signals.installed():
+        await host.start()
+        server = _Server(uvicorn.Config(host_app(host), host=options.host, port=options.port, lifespan="off",
+                                        log_level=options.log_level, access_log=False))
+        signals.on_stop(lambda: setattr(server, "should_exit", True))
+        bots: asyncio.Task[None] | None = None
+        try:
+            ids = await host.open_room(specs) if specs else None
+            if ids is not None and started is not None and options.bots:
+                bots = asyncio.create_task(_start_bots(host, store, list(zip(ids, entries, strict=True)), started))
+            serving = asyncio.create_task(server.serve())
+            while not server.started and not serving.done():
+                await asyncio.sleep(0.02)
+            port = next((s.getsockname()[1] for srv in server.servers for s in srv.sockets), options.port)
+            echo(f"Riverboat table host {node} is running (health on http://{options.host}:{port}/health; "
+                 f"{'opened the room: ' + str(len(ids)) + ' tables' if ids else 'the room was open'})")
+            await serving
+        finally:
+            if stopping is not None:
+                stopping()
+            if bots is not None:
+                bots.cancel()
+            await host.stop()
+            store.dispose()
+            echo(f"Riverboat table host {node} stopped: its tables go to the other hosts with their stacks.")
+
+
+async def _start_bots(host: Any, store: Any, opened: list[tuple[str, dict[str, Any]]], started: StartedHook
+                      ) -> None:
+    """The demo bots play through a gateway like any player: wait until one is up, then seat them there."""
+    while True:
+        urls = [g.url for g in host.live_gateways() if g.url]
+        if urls and all(tid in host.records.items for tid, _ in opened):
+            await started(urls[0], store, opened)
+            return
+        await asyncio.sleep(0.5)
