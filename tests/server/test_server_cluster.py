@@ -247,18 +247,20 @@ async def _failover(c: Cluster) -> None:
     """kill -9 of a host mid-hands: every table back within 10 s, voided hands refunded, chips conserved."""
     victims = [t for t in TABLE_IDS if c.owner(t) == c.h2]
     await _wait(lambda: len(_in_progress(c, victims)) == len(victims), 10, "hands in progress at h2's tables")
-    running = _in_progress(c, victims)
-    counts = {t: len(c.hands(t)) for t in victims}
     c.kill(c.h2)
     t0 = time.monotonic()
+    await asyncio.sleep(0.3)  # a store call already on its way commits (or not) now; none can follow
+    running = _in_progress(c, victims)  # the hands the dead host was dealing
+    assert running, "the host died between two hands at every table"
+    counts = {t: len(c.hands(t)) for t in victims}
     await _wait(lambda: all(any(h.status in ("started", "settled") for h in c.hands(t)[counts[t]:])
                             for t in victims), 10, "every table dealt again by the survivor")
     took = time.monotonic() - t0
     assert took < 10
     for t in victims:
         assert c.owner(t) == c.h1
-        by_id = {h.hand_id: h for h in c.hands(t)}
-        voided = by_id[running[t]]
+    for t, hand_id in running.items():
+        voided = {h.hand_id: h for h in c.hands(t)}[hand_id]
         assert voided.status == "void" and voided.txn_id is None  # R-SERVER-1: voided, never settled
     assert c.chips() == c.chips_before  # type: ignore[attr-defined]
     c.store.ledger.verify()
@@ -285,15 +287,27 @@ async def _split_brain(c: Cluster) -> None:
     h3 = f"{c.prefix}-h3"
     c.start(h3, "tables")
     table = TABLE_IDS[0]
-    await _wait(lambda: table in _in_progress(c, [table]), 10, "a hand in progress")
-    hand = _in_progress(c, [table])[table]
-    c.kill(c.h1, signal.SIGSTOP)
+    proc = c.nodes[c.h1].proc
+    hand = None
+    for _ in range(10):  # pause the host in the middle of a hand
+        await _wait(lambda: table in _in_progress(c, [table]), 10, "a hand in progress")
+        c.kill(c.h1, signal.SIGSTOP)
+        await asyncio.sleep(0.3)
+        hand = _in_progress(c, [table]).get(table)
+        if hand is not None:
+            break
+        proc.send_signal(signal.SIGCONT)
+    assert hand is not None, "never paused the host during a hand"
+    paused_epoch = (c.store.fences.current(table) or (0, ""))[0]
     await _wait(lambda: c.owner(table) == h3, 15, "the third host takes the table")
-    c.nodes[c.h1].proc.send_signal(signal.SIGCONT)
+    proc.send_signal(signal.SIGCONT)
     await asyncio.sleep(3)  # the resumed host finds its lease gone and drops its tables
     by_id = {h.hand_id: h for h in c.hands(table)}
     assert by_id[hand].status == "void" and by_id[hand].txn_id is None
-    assert c.health(c.h1)["tables"] == [] or c.owner(table) == h3
+    epoch, _node = c.store.fences.current(table) or (0, "")
+    assert epoch > paused_epoch  # claimed again since (by the third host; balancing may give it back later)
+    settled = [h.hand_id for h in c.hands(table) if h.status == "settled"]
+    assert len(settled) == len(set(settled))
     assert c.chips() == c.chips_before  # type: ignore[attr-defined]
 
 
