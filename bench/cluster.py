@@ -36,7 +36,6 @@ from sqlalchemy import create_engine, text
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from load import make_accounts, pct, server_cpu_seconds, wait_health  # noqa: E402
-
 from riverboat.cluster.names import table_id_for  # noqa: E402
 
 PG_BASE = os.environ.get("RIVERBOAT_BENCH_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
@@ -73,6 +72,7 @@ class Room:
         self.tables_file = tables_file
         self.prefix = prefix
         self.port = free_port()
+        self.host_ports: list[int] = []
 
     def _start(self, name: str, *args: str) -> subprocess.Popen[bytes]:
         log = (self.tmp / f"{self.prefix}-{name}.log").open("wb")
@@ -93,6 +93,7 @@ class Room:
         common = ["--role", "tables", "--cluster", self.prefix]
         for i in range(hosts):
             port = free_port()
+            self.host_ports.append(port)
             proc = self._start(f"h{i + 1}", *common, "--node-id", f"{self.prefix}-h{i + 1}", "--port", str(port),
                                *(tables if i == 0 else ["--no-demo"]))
             wait_health(f"http://127.0.0.1:{port}/health", proc)
@@ -116,16 +117,23 @@ class Room:
             log.close()
 
 
-async def wait_lobby(port: int, ids: list[str], timeout: float = 300.0) -> None:
-    """Until every table is in the lobby with an owner that plays it (the cluster's hosts take them)."""
+async def wait_owned(room: Room, ids: list[str], timeout: float = 300.0) -> None:
+    """Until every table is owned by a host, in the lobby, and the hosts are done balancing (the same split for
+    3 s), so that no bot sits down at a table on its way between hosts."""
     deadline = time.monotonic() + timeout
+    stable, last = 0, None
     async with httpx.AsyncClient(timeout=30) as http:
         while time.monotonic() < deadline:
-            lobby = (await http.get(f"http://127.0.0.1:{port}/api/lobby")).json()["tables"]
-            if {t["id"] for t in lobby} >= set(ids):
+            owned = [tuple(sorted((await http.get(f"http://127.0.0.1:{p}/health")).json()["tables"]))
+                     for p in room.host_ports]
+            lobby = (await http.get(f"http://127.0.0.1:{room.port}/api/lobby")).json()["tables"]
+            complete = sum(len(o) for o in owned) == len(ids) and {t["id"] for t in lobby} >= set(ids)
+            stable = stable + 1 if complete and owned == last else 0
+            last = owned
+            if stable >= 6:
                 return
             await asyncio.sleep(0.5)
-    raise RuntimeError("tables did not all appear in the lobby")
+    raise RuntimeError("the tables did not settle on the hosts")
 
 
 async def run_room(kind: str, n: int, args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
@@ -155,7 +163,7 @@ async def run_room(kind: str, n: int, args: argparse.Namespace, tmp: Path) -> di
             table_ids = [t["id"] for t in sorted(lobby, key=lambda t: int(t["name"].split()[1]))]
         else:
             table_ids = [table_id_for(i, t["name"], False) for i, t in enumerate(tables)]
-            await wait_lobby(room.port, table_ids)
+            await wait_owned(room, table_ids)
         seats = [(tok, table_ids[i // 6], i % 6) for i, (_, tok) in enumerate(accounts)]
         t0 = time.perf_counter()
         for k in range(args.client_procs):

@@ -26,7 +26,7 @@ def group_frames(items: list[tuple[int, RoomFrame]]) -> list[tuple[RoomFrame, li
     last: dict[int, int] = {}  # player -> index of their last group
     for pid, frame in items:
         mine = last.get(pid, -1)
-        target = next((g for g in reversed(where.get(id(frame), ())) if g > mine), None)
+        target = next((g for g in where.get(id(frame), ()) if g > mine), None)  # the earliest it may join
         if target is None:
             target = len(groups)
             groups.append((frame, []))

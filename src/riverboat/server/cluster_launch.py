@@ -19,10 +19,8 @@ from typing import Any
 
 import uvicorn
 
-from .demo import DEMO_TABLES, load_tables, table_spec
-from .hub import ServerConfig
-from .launch import LaunchOptions, StartedHook
-from .ratelimit import Rate
+from .demo import table_spec
+from .launch import LaunchOptions, StartedHook, server_config, table_entries
 from .runner import StopSignals, serve
 
 log = logging.getLogger(__name__)
@@ -46,13 +44,7 @@ async def launch_gateway(options: LaunchOptions, *, echo: Callable[[str], None] 
     store.upgrade()
     node = node_id(options.node_id, "gateway")
     room = RemoteRoom(options.nats_url, node, names=Names(options.cluster))
-    config = ServerConfig(
-        signup_play_chips=options.signup_play_chips,
-        login_rate=Rate(burst=20, per_second=options.login_rate),
-        register_rate=Rate(burst=20, per_second=options.login_rate),
-        frame_rate=Rate(burst=40, per_second=options.frame_rate),
-        manage_room=False,
-    )
+    config = server_config(options)
     signals = StopSignals()
     with signals.installed():
         await room.start()
@@ -90,11 +82,7 @@ async def launch_tables(options: LaunchOptions, *, echo: Callable[[str], None] =
     node = node_id(options.node_id, "tables")
     host = TableHostNode(store, HostOptions(nats_url=options.nats_url, node=node, names=Names(options.cluster),
                                             cash_out_on_crash=options.cash_out_on_crash))
-    entries: list[dict[str, Any]] = []
-    if options.tables_file is not None:
-        entries = load_tables(options.tables_file)
-    elif options.demo:
-        entries = [dict(e) for e in DEMO_TABLES]
+    entries = table_entries(options)
     specs = [table_spec(e) for e in entries]
     signals = StopSignals()
     with signals.installed():

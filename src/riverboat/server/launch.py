@@ -84,6 +84,26 @@ async def _end_leftover_tasks(timeout: float) -> None:
                   stack)
 
 
+def server_config(options: LaunchOptions) -> ServerConfig:
+    """The app's settings from the command line (the room is started and stopped by the launcher)."""
+    return ServerConfig(
+        signup_play_chips=options.signup_play_chips,
+        login_rate=Rate(burst=20, per_second=options.login_rate),
+        register_rate=Rate(burst=20, per_second=options.login_rate),
+        frame_rate=Rate(burst=40, per_second=options.frame_rate),
+        manage_room=False,
+    )
+
+
+def table_entries(options: LaunchOptions) -> list[dict[str, Any]]:
+    """The tables to open: ``--tables FILE``, else the demo tables (unless ``--no-demo``)."""
+    if options.tables_file is not None:
+        return load_tables(options.tables_file)
+    if options.demo:
+        return [dict(e) for e in DEMO_TABLES]
+    return []
+
+
 StartedHook = Callable[[str, Any, list[tuple[str, dict[str, Any]]]], Awaitable[None]]
 
 
@@ -102,18 +122,8 @@ async def launch(
     # The store's ORM work runs in its own process so that it never holds this process's GIL (docs/performance.md,
     # "Server under load"); an in-memory database cannot be shared, so it stays on a thread there.
     room = Room(store, clock=RealClock(), store_process=True)
-    config = ServerConfig(
-        signup_play_chips=options.signup_play_chips,
-        login_rate=Rate(burst=20, per_second=options.login_rate),
-        register_rate=Rate(burst=20, per_second=options.login_rate),
-        frame_rate=Rate(burst=40, per_second=options.frame_rate),
-        manage_room=False,
-    )
-    entries: list[dict[str, Any]] = []
-    if options.tables_file is not None:
-        entries = load_tables(options.tables_file)
-    elif options.demo:
-        entries = [dict(e) for e in DEMO_TABLES]
+    config = server_config(options)
+    entries = table_entries(options)
     signals = StopSignals()  # from here on the first SIGINT/SIGTERM asks for a clean stop, a second one forces it
     with signals.installed():
         await room.start()

@@ -1,0 +1,43 @@
+"""Frames from a table host to a gateway (riverboat.cluster.delivery): a public frame crosses NATS once per gateway
+(not once per player), and every player's frames keep their order (issue #15)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from riverboat.cluster.delivery import group_frames
+from riverboat.cluster.wire import decode_delivery, encode_delivery
+
+
+def _frame(n: int) -> Any:
+    return {"type": "event", "table": "t1", "event": {"kind": "posted", "n": n}}
+
+
+def test_a_public_frame_goes_once_with_all_its_recipients() -> None:
+    """The hand driver's relay: every recipient gets the same frames in turn (pid 1: f1 f2, pid 2: f1 f2...)."""
+    f1, f2, own = _frame(1), _frame(2), _frame(3)
+    items = [(1, f1), (1, f2), (2, f1), (2, own), (2, f2), (3, f1), (3, f2)]
+    groups = group_frames(items)
+    assert [(g[0]["event"]["n"], g[1]) for g in groups] == [(1, [1, 2, 3]), (2, [1, 3]), (3, [2]), (2, [2])]
+
+
+def test_every_players_order_is_kept_for_random_sends() -> None:
+    rng = random.Random(15)
+    frames = [_frame(i) for i in range(12)]
+    for _ in range(300):
+        items = [(rng.randrange(6), rng.choice(frames)) for _ in range(rng.randrange(1, 40))]
+        groups = group_frames(items)
+        for pid in {p for p, _ in items}:
+            sent = [f["event"]["n"] for p, f in items if p == pid]
+            got = [f["event"]["n"] for f, players in groups for p in players if p == pid]
+            assert got == sent
+        assert sum(len(p) for _, p in groups) == len(items)
+        assert len(groups) <= len(items)
+
+
+def test_the_batch_round_trips_as_json() -> None:
+    f = {"type": "event", "table": "t1", "event": {"kind": "hand_over", "stacks": {0: 100, 3: 50}}}
+    decoded = decode_delivery(encode_delivery([(f, [7, 9])]))  # type: ignore[list-item]
+    assert decoded == [({"type": "event", "table": "t1", "event": {"kind": "hand_over",
+                                                                    "stacks": {"0": 100, "3": 50}}}, [7, 9])]
