@@ -36,7 +36,8 @@ from sqlalchemy import create_engine, text
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from load import make_accounts, pct, server_cpu_seconds, wait_health  # noqa: E402
-from riverboat.cluster.names import table_id_for  # noqa: E402
+from riverboat.cluster.link import drop_room  # noqa: E402
+from riverboat.cluster.names import Names, table_id_for  # noqa: E402
 
 PG_BASE = os.environ.get("RIVERBOAT_BENCH_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 LOAD = Path(__file__).resolve().parent / "load.py"
@@ -218,6 +219,8 @@ async def run_room(kind: str, n: int, args: argparse.Namespace, tmp: Path) -> di
                 w.kill()
         if room is not None:
             await asyncio.to_thread(room.stop)
+            if kind != "all":
+                await drop_room("nats://127.0.0.1:4222", Names(prefix))
         with admin.begin() as conn:
             conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
         admin.dispose()

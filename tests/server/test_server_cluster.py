@@ -31,7 +31,8 @@ from sqlalchemy import create_engine, select, text
 from riverboat.bots import CallingStation, ProtocolClient
 from riverboat.bots.player import Bot
 from riverboat.cluster.host import preference
-from riverboat.cluster.names import table_id_for
+from riverboat.cluster.link import drop_room
+from riverboat.cluster.names import Names, table_id_for
 from riverboat.store import Store
 from riverboat.store.models import Hand
 
@@ -125,6 +126,7 @@ class Cluster:
             conn.execute(text(f'DROP SCHEMA "{self.schema}" CASCADE'))
         self.admin.dispose()
         _nats_up()
+        asyncio.run(drop_room("nats://127.0.0.1:4222", Names(self.prefix)))  # leave nothing on NATS
 
 
 def _nats_up() -> None:

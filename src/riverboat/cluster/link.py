@@ -125,3 +125,17 @@ class Link:
                 except Exception:
                     pass
             self.nc = None
+
+
+async def drop_room(url: str, names: Names) -> None:
+    """Delete a room's buckets from the NATS server (tests and benchmarks leave nothing behind)."""
+    nc = await nats.connect(url, connect_timeout=5)
+    try:
+        js = nc.jetstream()
+        for bucket in (names.nodes_bucket, names.tables_bucket, names.presence_bucket, names.room_bucket):
+            try:
+                await js.delete_key_value(bucket)
+            except Exception:  # noqa: BLE001 - never created
+                pass
+    finally:
+        await nc.close()
