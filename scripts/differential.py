@@ -3,6 +3,7 @@
     .venv/bin/python scripts/differential.py --variant NT --hands 1000000 --seed 1
     .venv/bin/python scripts/differential.py --variant all --hands 20000 --seed 1 --workers 2
     .venv/bin/python scripts/differential.py --variant FT --hands 5000 --profile short   # all-in corner cases
+    .venv/bin/python scripts/differential.py --variant all --hands 1000 --records   # PokerKit's PHH, replayed
 
 Hands ``seed, seed+1, ...`` of each variant are played on both engines (see ``riverboat.verify.differential``):
 same deck order, same random actions, every decision compared, finishing stacks compared. A rich progress bar
@@ -31,11 +32,14 @@ from riverboat.verify.setups import PROFILES
 CHUNK = 250
 
 
-def _chunk(code: str, start: int, count: int, profile: str = "mixed") -> dict[str, Any]:
-    """Play ``count`` hands from seed ``start`` (in a worker process); return counts and failing reproductions."""
+def _chunk(code: str, start: int, count: int, profile: str = "mixed", records: bool = False) -> dict[str, Any]:
+    """Play ``count`` hands from seed ``start`` (in a worker process); return counts and failing reproductions.
+    ``records``: PokerKit plays alone and writes PHH, the replay reads it (riverboat.verify.pokerkit_records)."""
     import warnings
 
     warnings.filterwarnings("ignore", module="pokerkit")
+    if records:
+        return _records_chunk(code, start, count, profile)
     problems: Counter[str] = Counter()
     known: Counter[str] = Counter()
     failures: list[dict[str, Any]] = []
@@ -62,6 +66,30 @@ def _chunk(code: str, start: int, count: int, profile: str = "mixed") -> dict[st
         "known": known,
         "failures": failures,
     }
+
+
+def _records_chunk(code: str, start: int, count: int, profile: str) -> dict[str, Any]:
+    from riverboat.verify.pokerkit_records import check_replay
+    from riverboat.verify.setups import VARIANTS
+
+    problems: Counter[str] = Counter()
+    known: Counter[str] = Counter()
+    failures: list[dict[str, Any]] = []
+    for seed in range(start, start + count):
+        c = check_replay(code, seed, profile=profile)
+        if c.players > VARIANTS[code].max_players:
+            known["(more players than a table seats)"] += 1
+        if c.reshuffled:
+            known["(PokerKit reshuffled cards out of play)"] += 1
+        if c.match:
+            continue
+        if c.known is not None:
+            known[c.known] += 1
+            continue
+        problems[problem_class(c.problem)] += 1
+        failures.append({"variant": code, "seed": seed, "profile": profile, "problem": c.problem,
+                         "reproduction": f"{c.problem}\n{c.record}"})
+    return {"hands": count, "decisions": 0, "problems": problems, "known": known, "failures": failures}
 
 
 class Tally:
@@ -111,7 +139,7 @@ class Tally:
 
 def run_variant(code: str, args: argparse.Namespace, tally: Tally) -> None:
     end = args.seed + args.hands
-    jobs = [(code, s, min(CHUNK, end - s), args.profile) for s in range(args.seed, end, CHUNK)]
+    jobs = [(code, s, min(CHUNK, end - s), args.profile, args.records) for s in range(args.seed, end, CHUNK)]
     columns = (
         TextColumn(f"[bold]{code:6}"),
         BarColumn(),
@@ -151,6 +179,10 @@ def main(argv: list[str] | None = None) -> int:
         choices=PROFILES,
         help="stacks: mixed (default) or short (1 chip to 3 big bets)",
     )
+    parser.add_argument("--records", action="store_true",
+                        help="PokerKit plays each hand alone and writes it as PHH; `riverboat replay` must reach "
+                             "its finishing stacks (the known and info counts say how many hands seated more "
+                             "players than a table or reshuffled)")
     parser.add_argument("--show", type=int, default=3, help="reproductions to print")
     parser.add_argument("--failures", help="write failing hands as JSON lines to this file")
     args = parser.parse_args(argv)
@@ -175,7 +207,7 @@ def main(argv: list[str] | None = None) -> int:
             failure_file.close()
     total_failures = sum(r["failures"] for r in results.values())
     summary = {
-        "differential": "riverboat-vs-pokerkit",
+        "differential": "pokerkit-records-replayed" if args.records else "riverboat-vs-pokerkit",
         "seed": args.seed,
         "profile": args.profile,
         "hands_per_variant": args.hands,

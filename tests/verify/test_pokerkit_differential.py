@@ -141,3 +141,35 @@ def test_harness_reports_different_finishing_stacks(monkeypatch: pytest.MonkeyPa
     outcomes = [differential.play_hand("FT", seed) for seed in range(20)]
     bad = [o for o in outcomes if not o.ok]
     assert bad and all(o.problem == "finishing stacks differ" for o in bad)
+
+
+# Hands of the generator where PokerKit's showdown merges pots (found with the reading switched off): hold'em at
+# 11, 18 and 15 players (more than a table seats), Omaha Hi/Lo at 8 and 9.
+MERGED_POT_HANDS = [("NT", 12), ("NT", 24), ("NT", 63), ("FO/8", 210), ("FO/8", 291)]
+
+
+@pytest.mark.parametrize(("code", "seed"), MERGED_POT_HANDS)
+def test_r_allin_5_harness_compares_pokerkits_merged_pots(code: str, seed: int, monkeypatch: pytest.MonkeyPatch
+                                                         ) -> None:
+    """Issue #16: the harness once disabled PokerKit's hand killing (so it never merged pots) and 200,000 hands
+    missed the PHH reading of merged pots. PokerKit now shows down as shipped whenever there are side pots: these
+    hands agree with the engine's PHH reading (``merge_equal_pots``) and differ under RULES.md's (R-ALLIN-5,
+    each pot on its own)."""
+    from riverboat.verify import riverboat_side
+
+    assert play_hand(code, seed).ok
+    rules = dataclasses.replace(riverboat_side.DIFFERENTIAL_SETTINGS, merge_equal_pots=False)
+    monkeypatch.setattr(riverboat_side, "DIFFERENTIAL_SETTINGS", rules)
+    outcome = play_hand(code, seed)
+    assert not outcome.ok and outcome.problem == "finishing stacks differ"
+
+
+def test_r_table_1_generator_seats_more_players_than_a_table_up_to_what_the_deck_deals() -> None:
+    """A tenth of the generated hands seat more players than a table does (PHH records have no table size): up
+    to 22 in hold'em, 11 in Omaha Hi/Lo; the other hands are the same as before (drawn from a separate RNG)."""
+    from riverboat.verify.setups import VARIANTS
+
+    for code, top in (("NT", 22), ("FO/8", 11)):
+        counts = [random_setup(code, seed).players for seed in range(400)]
+        large = [n for n in counts if n > VARIANTS[code].max_players]
+        assert 20 <= len(large) <= 70 and max(large) <= top and min(counts) >= 2

@@ -22,6 +22,9 @@ class Settings:
     - ``straddle``: offer R-STRADDLE in games that allow it (No-Limit only).
     - ``split_agreement``: offer R-SPLIT in games that allow it.
     - ``stud_community_betting``: R-INSUF-4 reading (True: the last round is still bet after a community card).
+    - ``merge_equal_pots``: the PHH (PokerKit) reading of a showdown: the hands that win nothing are killed and the
+      pots whose remaining players are then the same are paid as one pot (one hi/lo halving, one odd chip).
+      Default False: every pot is awarded on its own, Hi/Lo and odd-chip rules per pot (R-ALLIN-5).
     """
 
     odd_chip: OddChip | None = None
@@ -31,6 +34,7 @@ class Settings:
     straddle: bool = True
     split_agreement: bool = True
     stud_community_betting: bool = True
+    merge_equal_pots: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,7 @@ from riverboat.cards import ALL_CARDS, Card, Deck
 from riverboat.engine.actions import AGGRESSIVE, Action, ActionKind, IllegalAction, LegalActions
 from riverboat.engine.config import HandConfig, RakeContext
 from riverboat.engine.events import Event
-from riverboat.engine.pots import Pot, build_pots, divide, divide_all_to_first
+from riverboat.engine.pots import Pot, build_pots, divide, divide_all_to_first, merge_equal_pots
 from riverboat.engine.showdown import evaluate_hands, label_of
 from riverboat.engine.views import HandView, PlayerView, ResultView, Share
 from riverboat.engine.visible import bring_in_key, has_open_pair, visible_key
@@ -90,7 +90,7 @@ class Hand:
         "stacks", "start_stacks", "bets", "total", "dead", "folded", "allin", "cards", "up", "board", "boards",
         "events", "_deck", "_dpos", "street", "_phase", "_actor", "_pending", "_acted_level", "cur_bet",
         "_min_raise", "_raises", "_last_aggr", "_round_actions", "_legal", "_bb_pos", "_queue", "_qi",
-        "_completed", "_big_used", "_open_pair", "_discards", "_round_discards", "_muck", "_split_agreed",
+        "_completed", "_big_used", "_open_pair", "_discards", "_round_discards", "_muck", "_owed", "_split_agreed",
         "_split_open", "_split_voting", "_rit_votes", "_runs", "result", "_community_card", "_pot_collected",
         "_odd_chip", "_reopen", "_dead_money", "_showed_first", "_bring_in_pos", "_round_first", "_rit_checked", "_straddle_ok", "_aai",
     )
@@ -162,6 +162,7 @@ class Hand:
         self._discards: list[list[Card]] = [[] for _ in range(n)]
         self._round_discards: list[tuple[int, Card]] = []
         self._muck: list[tuple[int, Card]] = []  # (owner position, card): reshuffle candidates
+        self._owed: list[tuple[int, list[Card]]] = []  # Game.deal_after_discards: (position, discards) to replace
         self._split_agreed: set[int] = set()
         self._split_open = False
         self._split_voting = False
@@ -777,16 +778,22 @@ class Hand:
             self.cards[i] = [c for c in hand if c not in gone]
             self._discards[i].extend(discard)
             self._round_discards.extend((i, c) for c in discard)
-            k = len(discard)
-            if len(self._deck) - self._dpos < k:
-                self._ensure_cards(i, k)
-            new = self._deck[self._dpos:self._dpos + k]
-            self._dpos += k
-            self.cards[i].extend(new)
-            self.up[i].extend([False] * k)
-            self.events.append(Event("drew_cards", seat, {"discarded": [_CS[c] for c in discard],
-                                                          "cards": [_CS[c] for c in new]}, _only(seat)))
+            if self.game.deal_after_discards:
+                self._owed.append((i, discard))
+            else:
+                self._replace(i, discard)
         self._qi += 1
+
+    def _replace(self, i: int, discard: list[Card]) -> None:
+        k = len(discard)
+        if len(self._deck) - self._dpos < k:
+            self._ensure_cards(i, k)
+        new = self._deck[self._dpos:self._dpos + k]
+        self._dpos += k
+        self.cards[i].extend(new)
+        self.up[i].extend([False] * k)
+        self.events.append(Event("drew_cards", self.seats[i], {"discarded": [_CS[c] for c in discard],
+                                                               "cards": [_CS[c] for c in new]}, _only(self.seats[i])))
 
     def _ensure_cards(self, i: int, k: int) -> None:
         """R-INSUF-1/2: reshuffle earlier discards (never the drawer's own) when the stub is short."""
@@ -794,10 +801,17 @@ class Hand:
         if left >= k:
             return
         current = {c for _, c in self._round_discards}
-        pool = [(o, c) for o, c in self._muck if o != i] if self.game.reshuffle_folded else []
-        earlier = [(o, c) for o, c in self._discards_history() if o != i and c not in current]
+        # The PHH (PokerKit) reading: every card out of play at once, and the stub with them (a record does not
+        # say which of its cards the dealer burnt)
+        everything = self.game.reshuffle_all
+        pool = [(o, c) for o, c in self._muck if o != i or everything] if self.game.reshuffle_folded else []
+        earlier = [(o, c) for o, c in self._discards_history() if everything or (o != i and c not in current)]
         candidates: list[Card] = []
         seen: set[int] = set()
+        if everything:
+            candidates = self._deck[self._dpos:]
+            seen = set(candidates)
+            left = 0
         for _, c in earlier + pool:
             if c not in seen:
                 seen.add(c)
@@ -810,10 +824,16 @@ class Hand:
         if left + len(candidates) < k:
             raise IllegalAction("not enough cards left to complete the draw")
         shuffle = self.config.shuffle
+        stub = self._deck[self._dpos:]
+        if everything:
+            self._deck = self._deck[:self._dpos]  # the stub is among the candidates
         if shuffle is None:
             candidates = Deck("reshuffle", candidates).shuffled()
         else:
-            shuffle(candidates)
+            shuffle(candidates)  # a replay's hook may also leave cards out (they stay out of play) or add some
+            if left + len(candidates) < k:
+                self._deck = self._deck[:self._dpos] + stub  # as it was
+                raise IllegalAction("not enough cards left to complete the draw")
         used = set(candidates)
         self._deck = self._deck + candidates
         for lst in self._discards:
@@ -848,6 +868,9 @@ class Hand:
                 if self._qi < len(q):
                     self._actor = q[self._qi]
                     return
+                owed, self._owed = self._owed, []
+                for i, discard in owed:  # Game.deal_after_discards: the replacements once everyone has discarded
+                    self._replace(i, discard)
                 self._round_discards = []
                 self._begin_betting()
                 continue
@@ -1094,8 +1117,18 @@ class Hand:
             label = labels[s] = label_of(game, mine)
             events.append(Event("showed", s, {"cards": sh, "label": label}, None))
         self._showed_first = showing
+        awards = self._award_pots(pots, values, showing)
+        if self.settings.merge_equal_pots and len(pots) > 1:  # the PHH reading; RULES.md: each pot on its own
+            merged = merge_equal_pots(pots, {self._pos[s] for a in awards for s in a.winners})
+            if len(merged) < len(pots):
+                awards = self._award_pots(merged, values, showing)
+        return awards
+
+    def _award_pots(self, pots: list[Pot], values: list[list[list[int | None]]], showing: list[int]
+                    ) -> list[PotAward]:
+        game = self.game
         awards: list[PotAward] = []
-        runs = len(boards)
+        runs = len(values)
         for p in pots:
             contenders = [j for j in p.eligible if j in showing]
             if not contenders:

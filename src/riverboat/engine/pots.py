@@ -18,7 +18,8 @@ def build_pots(contrib: Sequence[int], folded: Sequence[bool], dead: int = 0) ->
     """Layer the contributions into a main pot and side pots (R-ALLIN-5).
 
     ``contrib[i]``: chips player position ``i`` put in (folded players included). ``dead``: chips that belong to
-    the main pot whatever the layers (antes/dead blinds under the PHH no-trimming reading). Pots whose eligible
+    the main pot whatever the layers (antes/dead blinds under the PHH no-trimming reading): every player still in
+    can win them, a player whose only chips in are dead ones too. Pots whose eligible
     sets are equal are merged; a layer nobody still in the hand reached goes to the pot below it.
     """
     levels = sorted({c for c in contrib if c > 0})
@@ -40,13 +41,28 @@ def build_pots(contrib: Sequence[int], folded: Sequence[bool], dead: int = 0) ->
         else:  # nobody eligible yet (only possible for the first layer): keep for the next pot
             dead += amount
         prev = level
-    if dead:
-        if pots:
+    if dead:  # a pot of its own below the layers, every player still in eligible (also one all-in for an ante
+        # only, PHH ``ante_trimming_status = false``); merged with the main pot when the players are the same
+        alive = tuple(i for i in range(n) if not folded[i])
+        if pots and pots[0].eligible == alive:
             pots[0].amount += dead
         else:
-            alive = tuple(i for i in range(n) if not folded[i])
-            pots.append(Pot(dead, alive))
+            pots.insert(0, Pot(dead, alive))
     return pots
+
+
+def merge_equal_pots(pots: Sequence[Pot], winners: set[int]) -> list[Pot]:
+    """The PHH (PokerKit) reading of a showdown (``Settings.merge_equal_pots``): only ``winners`` (the players who
+    win a share of some pot) stay in the pots, and pots whose remaining players are the same become one pot.
+    Pots are layered from the main pot up, so equal player sets are neighbours."""
+    out: list[Pot] = []
+    for p in pots:
+        eligible = tuple(j for j in p.eligible if j in winners) or p.eligible
+        if out and out[-1].eligible == eligible:
+            out[-1].amount += p.amount
+        else:
+            out.append(Pot(p.amount, eligible))
+    return out
 
 
 def divide(amount: int, winners: Sequence[int]) -> dict[int, int]:

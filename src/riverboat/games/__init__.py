@@ -28,6 +28,7 @@ from riverboat.games.catalog import (
     PostDrawFirst,
     Street,
     Visible,
+    deck_capacity,
     get_game,
     phh_game,
 )
@@ -50,5 +51,6 @@ __all__ = [
     "Structure",
     "Visible",
     "get_game",
+    "deck_capacity",
     "phh_game",
 ]

@@ -89,6 +89,13 @@ class Game:
     run_it_twice: bool = False  # R-RIT (Hold'em)
     fl_cap_counts_blind: bool = True  # R-FL-4 (True) vs PHH/PokerKit (False, blinds not counted)
     reshuffle_folded: bool = False  # R-INSUF-1: 32 Card Draw also reshuffles folded cards
+    # The PHH (PokerKit) reading of a short stub: every card out of play is reshuffled at once, every discard (the
+    # drawer's own too) and, with reshuffle_folded, the folded hands; False: R-INSUF-1/2 (never the drawer's own,
+    # this draw's discards only if still short)
+    reshuffle_all: bool = False
+    # The PHH (PokerKit) order of a draw: every player discards in turn, then the replacements are dealt in that
+    # order; False (online rooms): each player's replacements right after their discards
+    deal_after_discards: bool = False
     phh_code: str | None = None
     rules: str = ""  # rule IDs this definition implements
     tags: tuple[str, ...] = field(default_factory=tuple)
@@ -193,6 +200,26 @@ def get_game(game_id: str) -> Game:
         raise KeyError(f"unknown game {game_id!r}; known: {', '.join(sorted(GAMES))}") from None
 
 
+def deck_capacity(game: Game) -> int:
+    """The most players the game's deck can deal one hand to: every hole card and the board from one deck
+    (flop games), the first deal (draw games: later draws reshuffle the discards, R-INSUF-1/2), every card up to
+    the last street plus one community card for that street (stud games, R-INSUF-3). This is not a table size
+    (R-TABLE-1 and the game's ``max_players`` are the room's limits): a recorded hand of any such size replays."""
+    cards = len(game.deck)
+    per_player = sum(s.down + s.up for s in game.streets)
+    if game.kind is Kind.DRAW:
+        return cards // (game.streets[0].down + game.streets[0].up)
+    if game.kind is Kind.STUD:
+        last = game.streets[-1].down + game.streets[-1].up
+        return (cards - 1) // (per_player - last) if last == 1 else cards // per_player
+    return (cards - sum(s.board for s in game.streets)) // per_player
+
+
 def phh_game(game: Game) -> Game:
-    """The PHH (PokerKit) reading of a game: the fixed-limit cap does not count the blind, no open-pair rule."""
-    return replace(game, fl_cap_counts_blind=False, open_pair_rule=False)
+    """The PHH (PokerKit) reading of a game: the fixed-limit cap does not count the blind, no open-pair rule, a
+    short stub takes back every card out of play (``reshuffle_all``, folded hands too), a draw's replacements are
+    dealt once everyone has discarded (``deal_after_discards``), and no table size: any player count the deck can
+    deal (``deck_capacity``)."""
+    return replace(game, fl_cap_counts_blind=False, open_pair_rule=False, reshuffle_all=True, deal_after_discards=True,
+                   reshuffle_folded=game.reshuffle_folded or game.kind is Kind.DRAW,
+                   max_players=max(game.max_players, deck_capacity(game)))

@@ -25,7 +25,7 @@ from typing import Any
 
 from riverboat.cards import Card, CardError, parse_card
 from riverboat.engine import Action, ActionKind, Hand, HandConfig, IllegalAction, Settings
-from riverboat.games.catalog import BringIn, Game, Kind, OddChip, PostDrawFirst
+from riverboat.games.catalog import BringIn, Game, Kind, OddChip, PostDrawFirst, deck_capacity
 from riverboat.games.structures import Stakes, Structure
 from riverboat.history.phh import ARTIFICIAL_ALLIN_FIELD, PhhError, PhhHand, resolve_variant
 
@@ -46,6 +46,7 @@ class ReplayResult:
     error: str | None = None
     unsupported: bool = False  # a valid record of a game Riverboat does not deal (e.g. FB, badugi)
     checked: bool = True  # False: the record has neither finishing_stacks nor winnings to compare with
+    hand: Hand | None = None  # the replayed hand (not part of to_dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -209,14 +210,17 @@ def build_deck(game: Game, actions: list[str], n: int) -> tuple[list[int], set[i
     full = [c if c is not None else next(spare) for c in order]
     fillers = {c for c, o in zip(full, order, strict=True) if o is None}
     if repeats:
-        # R-INSUF reshuffles: the deck holds each card's first deal; the rest comes from the reshuffles,
-        # which the replay orders as the record deals them (see _record_shuffle).
+        # R-INSUF reshuffles: the deck holds the cards dealt before the first card dealt again (the stub ran out
+        # there); everything later comes from the reshuffles, which the replay orders as the record deals them
+        # (see record_shuffle in config_from_phh). A card first seen after that point was burnt by the dealer
+        # before the stub ran out (PokerKit burns, the engine does not) and comes back with the reshuffle.
         first: list[int] = []
         seen: set[int] = set()
         for c in full:
-            if c not in seen:
-                seen.add(c)
-                first.append(c)
+            if c in seen:
+                break
+            seen.add(c)
+            first.append(c)
         return first, fillers, full
     used = set(full)
     full.extend(c for c in deck_cards if c not in used)
@@ -263,19 +267,34 @@ def config_from_phh(ph: PhhHand) -> tuple[HandConfig, int, set[int], list[Hand]]
         antes_dead_main_pot=not rb,
         muck_losers=False, run_it_twice=rb, straddle=False, split_agreement=rb,
         odd_chip=None if rb else OddChip.LEFT_OF_BUTTON_ALL,  # PokerKit: whole remainder to the first winner
+        merge_equal_pots=not rb,  # PokerKit: the pots left with the same players after the showdown are one pot
     )
     if rb:
         settings, game = _apply_setting_fields(f, settings, game)
+    # A table's size (R-TABLE-1, e.g. 8 for Omaha Hi/Lo) is the room's limit, not the record's: every player
+    # count the deck can deal replays.
+    game = game.with_settings(max_players=max(game.max_players, deck_capacity(game)))
     seats = list(range(1, n + 1))
     deck, fillers, sequence = build_deck(game, [str(a) for a in f["actions"]], n)
     holder: list[Hand] = []
 
     def record_shuffle(cards: list[Card]) -> None:
-        """Order reshuffled discards as the record deals them next (the record fixes the outcome)."""
+        """The reshuffled cards as the record deals them next (the record fixes the outcome): the cards the record
+        deals from here on, in its order, up to the first one that is not among them (still in a hand: it comes
+        with a later reshuffle) or comes again. The cards the deck never gave (a dealer's burn cards) may be among
+        them; the rest stays out of play for the next reshuffle."""
         hand = holder[0]
         start = len(hand._deck)
-        upcoming = sequence[start:]
-        cards.sort(key=lambda c: upcoming.index(c) if c in upcoming else len(upcoming))
+        held = {c for cs in hand.cards for c in cs}
+        placed = set(hand._deck) | set(cards) | set(hand.board) | held
+        pool = set(cards) | {c for c in game.deck.cards if c not in placed}
+        segment: list[Card] = []
+        for c in sequence[start:]:
+            if c not in pool:
+                break
+            pool.discard(c)
+            segment.append(Card(c))
+        cards[:] = segment
 
     if len(f.get("_spread", [])):
         stakes = Stakes(small_blind=stakes.small_blind, big_blind=stakes.big_blind, bring_in=bring_in,
@@ -326,6 +345,10 @@ def _apply(hand: Hand, tokens: list[str], n: int, scale: int, fillers: set[int])
     seat = p + 1
     verb = tokens[1] if len(tokens) > 1 else ""
     if verb == "sm":
+        return
+    if verb in ("cc", "cbr") and _nobody_else_can_call(hand, p) and (hand.is_over or hand.to_act != seat):
+        # PokerKit asks for a check (or a bet nobody can call, returned at once) that the engine does not ask
+        # for, as every other player still in is all-in (R-NL-1 reading, docs/rules-differences.md): no change
         return
     if hand.is_over:
         raise IllegalAction("the hand is already over")
@@ -386,6 +409,12 @@ def _artificial_allins(fields: dict[str, Any], n: int) -> dict[int, list[int]]:
                            f" actions and 1 <= p <= {n}")
         out.setdefault(entry[0], []).append(entry[1])
     return out
+
+
+def _nobody_else_can_call(hand: Hand, p: int) -> bool:
+    if not 0 <= p < hand.n or hand.folded[p] or hand.allin[p]:
+        return False
+    return all(hand.folded[j] or hand.allin[j] for j in range(hand.n) if j != p)
 
 
 def _most_any_opponent_can_reach(hand: Hand, p: int) -> int:
@@ -452,6 +481,7 @@ def replay(ph: PhhHand) -> ReplayResult:
         if not hand.is_over or hand.result is None:
             raise PhhError(f"the record ends before the hand is over (p{hand.to_act} to act)")
         result = hand.result
+        res.hand = hand
         finals = [result.stacks[s] for s in cfg.seats]
         res.finishing_stacks = [_unscale(v, scale) for v in finals]
         if expected_raw is None:

@@ -8,7 +8,7 @@ from enum import Enum
 from typing import Any
 
 from riverboat.engine import Hand, Settings
-from riverboat.games.catalog import GAMES, Kind, get_game
+from riverboat.games.catalog import GAMES, Kind, get_game, phh_game
 from riverboat.history.phh import ARTIFICIAL_ALLIN_FIELD, PHH_VARIANTS, dumps, user_code
 
 _VERB = {
@@ -19,13 +19,14 @@ _VERB = {
 
 def _variant(hand: Hand) -> str:
     for code, (gid, structure) in PHH_VARIANTS.items():
-        if structure is hand.structure and gid == hand.game.id and hand.game != get_game(gid):
+        if structure is hand.structure and gid == hand.game.id and hand.game == phh_game(get_game(gid)):
             return code  # the PHH reading of a game (as built by phh_game) keeps its PHH code
     return user_code(hand.game, hand.structure)
 
 
 _GAME_KNOBS = ("max_players", "visible_suits", "open_pair_rule", "post_draw_first", "odd_chip", "split_agreement",
-               "straddle", "run_it_twice", "fl_cap_counts_blind", "reshuffle_folded")
+               "straddle", "run_it_twice", "fl_cap_counts_blind", "reshuffle_folded", "reshuffle_all",
+               "deal_after_discards")
 
 
 def setting_fields(hand: Hand) -> dict[str, Any]:

@@ -110,7 +110,8 @@ def classify_stacks(hand: Hand, ours: list[int], theirs: list[int]) -> str | Non
     result = hand.result
     if result is None or sum(ours) != sum(theirs):
         return None
-    differing = {s for s, (a, b) in enumerate(zip(ours, theirs, strict=True)) if a != b}
+    seats = sorted(hand.seats)  # the stacks are listed by seat (0.. in the differential, 1.. in a replay)
+    differing = {seats[i] for i, (a, b) in enumerate(zip(ours, theirs, strict=True)) if a != b}
     if hand.game.is_hi_lo:
         has_low = any(p.share == "low" for p in result.pots)
         scooped_side = any(p.share == "all" and len(p.eligible) < _live_count(hand) for p in result.pots)

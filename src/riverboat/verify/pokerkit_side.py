@@ -19,6 +19,7 @@ pot does.
 from __future__ import annotations
 
 import warnings
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -75,51 +76,43 @@ def _automations() -> tuple[Any, ...]:
     )
 
 
-def create_pokerkit_state(code: str, stakes: Stakes, stacks: Sequence[int]) -> Any:
-    """A fresh PokerKit ``State`` for variant ``code`` with the given stakes and starting stacks."""
+def create_pokerkit_game(code: str, stakes: Stakes, ante_trimming: bool = True) -> Any:
+    """The PokerKit game (a ``Poker`` object: call it with stacks and a player count for a ``State``) of variant
+    ``code`` with the given stakes. ``ante_trimming``: PokerKit's ``ante_trimming_status`` (True: antes are layered
+    into the pots like bets, R-ALLIN-5; False, the PHH default: antes are dead money in the main pot)."""
     import pokerkit as pk
 
     autos = _automations()
-    n = len(stacks)
-    st = tuple(stacks)
+    trim = ante_trimming
     blinds = (stakes.small_blind, stakes.big_blind)
+    fixed = (stakes.small_bet, stakes.big_bet)
+    stud = (stakes.bring_in, stakes.small_bet, stakes.big_bet)
     factories: dict[str, Callable[[], Any]] = {
-        "NT": lambda: pk.NoLimitTexasHoldem.create_state(
-            autos, True, stakes.ante, blinds, stakes.big_blind, st, n
-        ),
-        "NS": lambda: pk.NoLimitShortDeckHoldem.create_state(
-            autos, True, stakes.ante, blinds, stakes.big_blind, st, n
-        ),
-        "PO": lambda: pk.PotLimitOmahaHoldem.create_state(
-            autos, True, stakes.ante, blinds, stakes.big_blind, st, n
-        ),
-        "N2L1D": lambda: pk.NoLimitDeuceToSevenLowballSingleDraw.create_state(
-            autos, True, stakes.ante, blinds, stakes.big_blind, st, n
-        ),
-        "FT": lambda: pk.FixedLimitTexasHoldem.create_state(
-            autos, True, stakes.ante, blinds, stakes.small_bet, stakes.big_bet, st, n
-        ),
-        "FO/8": lambda: _fixed_limit_omaha_hi_lo()(
-            autos, True, stakes.ante, blinds, stakes.small_bet, stakes.big_bet
-        )(st, n),
-        "F2L3D": lambda: pk.FixedLimitDeuceToSevenLowballTripleDraw.create_state(
-            autos, True, stakes.ante, blinds, stakes.small_bet, stakes.big_bet, st, n
-        ),
-        "F7S": lambda: pk.FixedLimitSevenCardStud.create_state(
-            autos, True, stakes.ante, stakes.bring_in, stakes.small_bet, stakes.big_bet, st, n
-        ),
-        "F7S/8": lambda: pk.FixedLimitSevenCardStudHighLowSplitEightOrBetter.create_state(
-            autos, True, stakes.ante, stakes.bring_in, stakes.small_bet, stakes.big_bet, st, n
-        ),
-        "FR": lambda: pk.FixedLimitRazz.create_state(
-            autos, True, stakes.ante, stakes.bring_in, stakes.small_bet, stakes.big_bet, st, n
-        ),
+        "NT": lambda: pk.NoLimitTexasHoldem(autos, trim, stakes.ante, blinds, stakes.big_blind),
+        "NS": lambda: pk.NoLimitShortDeckHoldem(autos, trim, stakes.ante, blinds, stakes.big_blind),
+        "PO": lambda: pk.PotLimitOmahaHoldem(autos, trim, stakes.ante, blinds, stakes.big_blind),
+        "N2L1D": lambda: pk.NoLimitDeuceToSevenLowballSingleDraw(autos, trim, stakes.ante, blinds,
+                                                                 stakes.big_blind),
+        "FT": lambda: pk.FixedLimitTexasHoldem(autos, trim, stakes.ante, blinds, *fixed),
+        "FO/8": lambda: _fixed_limit_omaha_hi_lo()(autos, trim, stakes.ante, blinds, *fixed),
+        "F2L3D": lambda: pk.FixedLimitDeuceToSevenLowballTripleDraw(autos, trim, stakes.ante, blinds, *fixed),
+        "F7S": lambda: pk.FixedLimitSevenCardStud(autos, trim, stakes.ante, *stud),
+        "F7S/8": lambda: pk.FixedLimitSevenCardStudHighLowSplitEightOrBetter(autos, trim, stakes.ante, *stud),
+        "FR": lambda: pk.FixedLimitRazz(autos, trim, stakes.ante, *stud),
     }
     if code not in factories:
         raise ValueError(f"unknown variant code {code!r}; expected one of {', '.join(VARIANT_CODES)}")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return factories[code]()
+
+
+def create_pokerkit_state(code: str, stakes: Stakes, stacks: Sequence[int]) -> Any:
+    """A fresh PokerKit ``State`` for variant ``code`` with the given stakes and starting stacks."""
+    game = create_pokerkit_game(code, stakes)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return game(tuple(stacks), len(stacks))
 
 
 _FO8_CLASS: Any = None
@@ -139,8 +132,16 @@ def _fixed_limit_omaha_hi_lo() -> Any:
     return _FO8_CLASS
 
 
-def _always_true(player_index: int) -> bool:
-    return True
+def _single_pot_shortcut(state: Any) -> Callable[[int], bool]:
+    real = state.can_win_now
+
+    def can_win_now(player_index: int) -> bool:
+        pots = iter(state.pots)
+        if next(pots, None) is None or next(pots, None) is None:
+            return True
+        return bool(real(player_index))
+
+    return can_win_now
 
 
 def card_text(card: Any) -> str:
@@ -152,21 +153,35 @@ class PokerKitHand:
     """One PokerKit hand driven by Riverboat's cards and by :class:`Action` values."""
 
     def __init__(
-        self, code: str, stakes: Stakes, stacks: Sequence[int], feed: CardFeed, *, fast_showdown: bool = True
+        self, code: str, stakes: Stakes, stacks: Sequence[int], feed: CardFeed | None, *,
+        fast_showdown: bool = True, deck: Sequence[str] | None = None, ante_trimming: bool = True,
     ) -> None:
+        """``feed=None``: PokerKit deals from its own deck (``deck``, top card first, if given), burns included."""
         self.code = code
         self.feed = feed
-        self.state = create_pokerkit_state(code, stakes, stacks)
+        self.game = create_pokerkit_game(code, stakes, ante_trimming)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            self.state = self.game(tuple(stacks), len(stacks))
+        if deck is not None:
+            import pokerkit as pk
+
+            self.state.deck_cards = deque(pk.Card.parse("".join(deck)))
         self.applied: list[Action] = []  # the actions played, in order (a replayable script)
+        self.reshuffled = False
+        self._taken = 0  # cards PokerKit dealt or burnt from its own deck
+        self._deck_size = len(self.state.deck_cards)
         self.player_count = len(stacks)
         self._hole_cursor = [0] * self.player_count
         self._board_cursor = 0
         if fast_showdown:
-            # Show every live hand and kill none before the chips are pushed: PokerKit would otherwise evaluate
-            # every hand again to decide who "can win now" (most of its run time) and, having mucked the losers,
-            # merge the side pots whose remaining players are the same (which moves odd chips; R-ALLIN-5 divides
-            # each pot on its own). ``fast_showdown=False`` keeps PokerKit exactly as shipped (benchmarks).
-            self.state.can_win_now = _always_true
+            # With a single pot, show every live hand and kill none before the chips are pushed: PokerKit would
+            # otherwise evaluate every hand again to decide who "can win now" (most of its run time), which cannot
+            # change who wins one pot. With side pots PokerKit decides as shipped: it kills the hands that win
+            # nothing and merges the pots whose remaining players are then the same, which moves odd chips and
+            # hi/lo halves; the engine side plays that PHH reading (``Settings.merge_equal_pots``; R-ALLIN-5
+            # divides each pot on its own). ``fast_showdown=False`` keeps PokerKit exactly as shipped (benchmarks).
+            self.state.can_win_now = _single_pot_shortcut(self.state)
 
     # -- dealing -----------------------------------------------------------------------------------------------
     def deal_pending(self) -> None:
@@ -178,11 +193,13 @@ class PokerKitHand:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             while s.status:
+                if self.feed is None and self._deal_own():
+                    continue
                 if s.can_burn_card("??"):
                     s.burn_card("??")
                     continue
                 dealee = s.hole_dealee_index
-                if dealee is not None:
+                if dealee is not None and self.feed is not None:
                     cards = self.feed.hole_cards(dealee)
                     k = self._hole_cursor[dealee]
                     if k >= len(cards):
@@ -193,7 +210,7 @@ class PokerKitHand:
                     self._hole_cursor[dealee] = k + 1
                     continue
                 count = s.board_dealing_count
-                if count:
+                if count and self.feed is not None:
                     board = self.feed.board_cards()
                     k = self._board_cursor
                     if k + count > len(board):
@@ -204,6 +221,23 @@ class PokerKitHand:
                     self._board_cursor = k + count
                     continue
                 break
+
+    def _deal_own(self) -> bool:
+        """One dealing step from PokerKit's own deck; False when no card is due. ``reshuffled`` tells whether
+        PokerKit ever dealt cards out of play again (its stub ran out: more cards taken than the deck lost)."""
+        s = self.state
+        if s.can_burn_card():
+            op = s.burn_card()
+        elif s.hole_dealee_index is not None:
+            op = s.deal_hole()
+        elif s.board_dealing_count:
+            op = s.deal_board()
+        else:
+            return False
+        self._taken += len(getattr(op, "cards", ())) if hasattr(op, "cards") else 1
+        if self._deck_size - len(s.deck_cards) < self._taken:
+            self.reshuffled = True
+        return True
 
     # -- decisions ---------------------------------------------------------------------------------------------
     @property

@@ -26,12 +26,14 @@ from riverboat.verify.setups import VARIANTS, HandSetup
 K = ActionKind
 
 # PokerKit gives a pot's whole odd-chip remainder to the first winner after the button: the R-ODD-1 reading
-# "whole remainder to the first player left of the dealer" (OddChip.LEFT_OF_BUTTON_ALL).
+# "whole remainder to the first player left of the dealer" (OddChip.LEFT_OF_BUTTON_ALL); it pays the pots left
+# with the same players after the showdown as one pot (the PHH reading ``merge_equal_pots``).
 DIFFERENTIAL_SETTINGS = Settings(
     run_it_twice=False,
     straddle=False,
     split_agreement=False,
     odd_chip=OddChip.LEFT_OF_BUTTON_ALL,
+    merge_equal_pots=True,
 )
 
 _KIND_MAP: dict[ActionKind, str] = {

@@ -2,7 +2,8 @@
 
 Everything is drawn from one seeded ``random.Random`` so that a (variant, seed) pair names one hand exactly.
 Stacks are a mix of deep stacks and short ones (a fifth of the players hold 1 to 5 big bets) so that all-ins, side
-pots and short forced bets come up often.
+pots and short forced bets come up often. A tenth of the hands seat more players than a table does, up to what the
+deck can deal (a PHH record has no table size: the replay must take a 9-player Omaha Hi/Lo hand, issue #16).
 """
 
 from __future__ import annotations
@@ -21,22 +22,31 @@ class VariantInfo:
     structure: str  # riverboat.games.Structure member name
     deck: Deck
     min_players: int
-    max_players: int
+    max_players: int  # the usual range: a full ring at most
+    deck_players: int = 0  # beyond it, up to this many: every count the deck deals (PHH has no table size)
+
+
+LARGE_TABLE_SHARE = 0.1  # share of the hands dealt to more players than max_players (when the deck allows)
 
 
 VARIANTS: dict[str, VariantInfo] = {
     v.code: v
     for v in (
-        VariantInfo("NT", "holdem", "NO_LIMIT", DECK_52, 2, 9),
-        VariantInfo("FT", "holdem", "FIXED_LIMIT", DECK_52, 2, 9),
-        VariantInfo("PO", "omaha", "POT_LIMIT", DECK_52, 2, 8),
-        VariantInfo("FO/8", "omaha_hl", "FIXED_LIMIT", DECK_52, 2, 8),
-        VariantInfo("NS", "short_deck_phh", "NO_LIMIT", DECK_36, 2, 9),
+        # deck_players: what a deck deals with the three burn cards of a flop game (hold'em 22, Omaha 11, short
+        # deck 14; riverboat.games.deck_capacity, without burns, is one more for hold'em and short deck).
+        # Draws stop at 9 of their 10: ten hands leave a stub of 2 and no discards yet for the first drawer, who
+        # may then draw only 2 (R-INSUF-1/2 give no more). Stud stays at 7: with 8 players the stub can run short,
+        # where the engine deals one community card (R-INSUF-3) and PokerKit deals mucked cards again.
+        VariantInfo("NT", "holdem", "NO_LIMIT", DECK_52, 2, 9, 22),
+        VariantInfo("FT", "holdem", "FIXED_LIMIT", DECK_52, 2, 9, 22),
+        VariantInfo("PO", "omaha", "POT_LIMIT", DECK_52, 2, 8, 11),
+        VariantInfo("FO/8", "omaha_hl", "FIXED_LIMIT", DECK_52, 2, 8, 11),
+        VariantInfo("NS", "short_deck_phh", "NO_LIMIT", DECK_36, 2, 9, 14),
         VariantInfo("F7S", "stud", "FIXED_LIMIT", DECK_52, 2, 7),
         VariantInfo("F7S/8", "stud_hl", "FIXED_LIMIT", DECK_52, 2, 7),
         VariantInfo("FR", "razz", "FIXED_LIMIT", DECK_52, 2, 7),
-        VariantInfo("F2L3D", "triple_draw_27", "FIXED_LIMIT", DECK_52, 2, 6),
-        VariantInfo("N2L1D", "single_draw_27", "NO_LIMIT", DECK_52, 2, 6),
+        VariantInfo("F2L3D", "triple_draw_27", "FIXED_LIMIT", DECK_52, 2, 6, 9),
+        VariantInfo("N2L1D", "single_draw_27", "NO_LIMIT", DECK_52, 2, 6, 9),
     )
 }
 
@@ -68,6 +78,11 @@ def random_setup(code: str, seed: int, players: int | None = None, profile: str 
     info = VARIANTS[code]
     rng = random.Random(f"setup:{code}:{seed}" if profile == "mixed" else f"setup:{profile}:{code}:{seed}")
     n = players if players is not None else rng.randint(info.min_players, info.max_players)
+    if players is None and info.deck_players > info.max_players:
+        # more players than a table seats (PHH records may), drawn apart so that every other hand stays the same
+        large = random.Random(f"large:{profile}:{code}:{seed}")
+        if large.random() < LARGE_TABLE_SHARE:
+            n = large.randint(info.max_players + 1, info.deck_players)
     unit = rng.choice((1, 1, 2, 5, 25))
     if code in STUD_CODES:
         ante = unit * rng.randint(1, 2)
