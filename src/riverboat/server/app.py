@@ -11,7 +11,7 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.responses import HTMLResponse
-from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
+from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
@@ -51,14 +51,19 @@ def create_app(store: Any, room: Any, config: ServerConfig | None = None) -> Sta
 
     routes: list[BaseRoute] = [*make_routes(hub), WebSocketRoute("/ws", ws_route)]
     web_dir = hub.config.web_dir
+    static: Any = None
     if web_dir is not None and (web_dir / "index.html").is_file():
-        routes.append(Mount("/", app=StaticFiles(directory=str(web_dir), html=True), name="web"))
+        static = StaticFiles(directory=str(web_dir), html=True)
     else:
         async def placeholder(request: Any) -> HTMLResponse:
             return HTMLResponse(_PLACEHOLDER)
 
         routes.append(Route("/", placeholder))
     app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(GZipMiddleware, minimum_size=2048)])
+    if static is not None:
+        # the browser client answers what no route matches (not a catch-all mount: an API path asked with a method
+        # it does not take then gets its own 405 and Allow header, not the static files' "GET, HEAD")
+        app.router.default = static
     app.state.hub = hub
     return app
 

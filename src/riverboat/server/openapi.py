@@ -59,10 +59,11 @@ def _op(summary: str, ok: str | None, *, status: str = "200", body: str | None =
         op["responses"][status] = {"description": "OK", "content": _json(ok)}
     if body is not None:
         op["requestBody"] = {"required": True, "content": _json(body)}
+        errors = (*errors, "400", "413", "422")  # every body: not JSON, too large, refused (nested too deep...)
     if auth:
         op["security"] = [{"bearer": []}]
         errors = ("401", *errors)
-    for code in errors:
+    for code in dict.fromkeys(errors):
         op["responses"][code] = {"description": (notes or {}).get(code, _ERRORS.get(code, "error")),
                                  "content": _json("ErrorOut")}
     return op
@@ -117,11 +118,11 @@ def build_openapi() -> dict[str, Any]:
                             {"name": "before", "in": "query", "required": False,
                              "description": "only movements older than this transaction id (next_before of "
                                             "the previous page)",
-                             "schema": {"type": "integer", "minimum": 1}},
+                             "schema": {"type": "integer", "minimum": 1, "maximum": 2**63 - 1}},
                         ]}
             },
             "/api/hands": {
-                "get": {**_op("The player's recent hands", "HandsOut"),
+                "get": {**_op("The player's recent hands", "HandsOut", errors=("422",)),
                         "parameters": [
                             {"name": "table", "in": "query", "required": False, "schema": {"type": "string"}},
                             {"name": "limit", "in": "query", "required": False,

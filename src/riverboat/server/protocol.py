@@ -16,7 +16,6 @@ could be read, the client's message id.
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import (
@@ -35,6 +34,8 @@ from pydantic import (
 from typing_extensions import TypedDict
 
 from riverboat.room import frames
+
+from . import safejson
 
 PROTOCOL_VERSION = 1
 
@@ -469,7 +470,9 @@ def parse_client_frame(raw: str | bytes) -> Any:
     if len(raw) > MAX_FRAME_BYTES:
         raise ProtocolError("frame_too_large", f"frames are limited to {MAX_FRAME_BYTES} bytes")
     try:
-        obj = json.loads(raw)
+        obj = safejson.loads(raw)
+    except safejson.JsonRefused as exc:
+        raise ProtocolError("invalid", f"the frame is refused: {exc}") from None
     except (ValueError, UnicodeDecodeError):
         raise ProtocolError("bad_json", "the frame is not valid JSON") from None
     if not isinstance(obj, dict):
@@ -486,6 +489,17 @@ def parse_client_frame(raw: str | bytes) -> Any:
         return _CLIENT_ADAPTER.validate_python(obj)
     except ValidationError as exc:
         raise ProtocolError("invalid", f"invalid {kind} frame: {_describe(exc)}", ref) from None
+
+
+def peek_ref(raw: str | bytes) -> int | str | None:
+    """The client's message id of a frame that will not be parsed (rate limited), if it can be read safely."""
+    if len(raw) > MAX_FRAME_BYTES:
+        return None
+    try:
+        obj = safejson.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        return None
+    return _ref_of(obj) if isinstance(obj, dict) else None
 
 
 def client_frame_schema() -> dict[str, Any]:

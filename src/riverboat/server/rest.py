@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
-import json
 import logging
 import tomllib
 from datetime import date, datetime
@@ -34,7 +33,7 @@ from riverboat.store.errors import (
     UsernameTaken,
 )
 
-from . import hand_views, schemas
+from . import hand_views, safejson, schemas
 from .cashier import movement_page
 from .hub import Hub
 from .openapi import build_openapi
@@ -123,7 +122,9 @@ async def parse_body(request: Request, model: type[BaseModel]) -> Any:
     if len(raw) > 16 * 1024:
         raise ApiError(413, "too_large", "the request body is limited to 16 KiB")
     try:
-        data = json.loads(raw)
+        data = safejson.loads(raw)
+    except safejson.JsonRefused as exc:
+        raise ApiError(422, "invalid", str(exc)) from None
     except (ValueError, UnicodeDecodeError):
         raise ApiError(400, "bad_json", "the request body is not valid JSON") from None
     try:
@@ -144,18 +145,22 @@ _FRIENDLY = {
 }
 
 
-def _int_param(request: Request, name: str, default: int | None, low: int, high: int | None) -> int | None:
+MAX_ID = 2**63 - 1  # the largest id a database integer column holds (a larger ``before`` overflowed, issue #16)
+
+
+def _int_param(request: Request, name: str, default: int | None, low: int, high: int = MAX_ID) -> int | None:
     """An optional integer query parameter in ``low..high`` (422 with a clear message otherwise)."""
     raw = request.query_params.get(name)
     if raw is None:
         return default
     try:
-        value = int(raw)
+        value = int(raw) if len(raw) <= 25 else None
     except ValueError:
-        raise ApiError(422, "invalid", f"{name} must be an integer") from None
-    if value < low or (high is not None and value > high):
-        bounds = f"between {low} and {high}" if high is not None else f"at least {low}"
-        raise ApiError(422, "invalid", f"{name} must be {bounds}")
+        value = None
+    if value is None:
+        raise ApiError(422, "invalid", f"{name} must be an integer")
+    if value < low or value > high:
+        raise ApiError(422, "invalid", f"{name} must be between {low} and {high}")
     return value
 
 
@@ -207,6 +212,10 @@ def make_routes(hub: Hub) -> list[Route]:
             except StoreError as exc:
                 err = store_error(exc)
                 return error_response(err.status, err.code, err.message, err.headers)
+            except Exception:  # a bug: the documented error body, and the connection stays usable
+                log.exception("internal error in %s %s", request.method, request.url.path)
+                return error_response(500, "internal", "internal server error; the request may not have been "
+                                      "applied")
 
         endpoint.__name__ = fn.__name__
         return endpoint
@@ -301,7 +310,7 @@ def make_routes(hub: Hub) -> list[Route]:
         info = await authenticate(hub, request)
         pid = player_id_of(info)
         limit = _int_param(request, "limit", 100, 1, 500)
-        before = _int_param(request, "before", None, 1, None)
+        before = _int_param(request, "before", None, 1)
         page = await hub.call_store(movement_page, hub.store, pid, limit, before)
         return JSONResponse({"balances": await balances(pid), "history": jsonable(page["history"]),
                              "next_before": page["next_before"]})
@@ -309,12 +318,7 @@ def make_routes(hub: Hub) -> list[Route]:
     async def hands(request: Request) -> Response:
         info = await authenticate(hub, request)
         pid = player_id_of(info)
-        try:
-            limit = int(request.query_params.get("limit", "50"))
-        except ValueError:
-            raise ApiError(422, "invalid", "limit must be an integer") from None
-        if not 1 <= limit <= 500:
-            raise ApiError(422, "invalid", "limit must be between 1 and 500")
+        limit = _int_param(request, "limit", 50, 1, 500)
         table_filter = request.query_params.get("table")
         # the store filters by table before applying the limit: ?table=X&limit=n is the newest n hands at X
         records = await hub.call_store(hub.store.hands.for_player, pid, limit=limit, table_id=table_filter)
@@ -343,7 +347,7 @@ def make_routes(hub: Hub) -> list[Route]:
         Route("/api/login", handler(login), methods=["POST"]),
         Route("/api/logout", handler(logout), methods=["POST"]),
         Route("/api/me", handler(me)),
-        Route("/api/alias", handler(alias), methods=["PUT", "POST"]),
+        Route("/api/alias", handler(alias), methods=["PUT"]),
         Route("/api/lobby", handler(lobby)),
         Route("/api/tables/{table_id}", handler(table)),
         Route("/api/cashier", handler(cashier)),

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections.abc import Mapping
 from typing import Any, Union
@@ -190,7 +189,7 @@ class Connection:
     async def _handle(self, raw: str | bytes) -> None:
         wait = self.limiter.check("frames")
         if wait > 0:
-            self.reply_error("rate_limited", f"too many frames; slow down ({wait:.2f} s)", _peek_ref(raw))
+            self.reply_error("rate_limited", f"too many frames; slow down ({wait:.2f} s)", protocol.peek_ref(raw))
             return
         try:
             frame = protocol.parse_client_frame(raw)
@@ -275,16 +274,6 @@ class Connection:
             self.hub.links.resync(self)
             return None
         raise AssertionError(f"unhandled frame type {kind}")  # parse_client_frame only returns known types
-
-
-def _peek_ref(raw: str | bytes) -> Any:
-    try:
-        obj = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
-        return None
-    if isinstance(obj, dict):
-        return protocol._ref_of(obj)
-    return None
 
 
 def _default(value: Any) -> Any:
