@@ -171,3 +171,31 @@ def test_depth_scan_ignores_brackets_inside_strings() -> None:
     text = json.dumps({"v": 1, "s": "[" * 100})
     assert not safejson.too_deep(text) and safejson.loads(text)["s"] == "[" * 100
     assert safejson.too_deep("[" * 33 + "]" * 33) and not safejson.too_deep("[" * 32 + "]" * 32)
+
+
+def test_logout_closes_the_websockets_of_that_token_only(server: Any, http: httpx.Client) -> None:
+    """Issue #16: after ``POST /api/logout`` the sockets opened with that token went on working (``watch`` and a
+    ``sit`` with a buy-in were accepted). They are told (``notice`` ``logged_out``) and closed; a socket of the
+    same player with another token stays; the token no longer authenticates."""
+    from websockets.exceptions import ConnectionClosed
+
+    name = f"lo{server.port}"
+    assert http.post("/api/register", json={"username": name, "password": "s3cret-pass"}).status_code == 201
+    tokens = [http.post("/api/login", json={"username": name, "password": "s3cret-pass"}).json()["token"]
+              for _ in range(2)]
+    with connect(f"{server.ws_url}?token={tokens[0]}") as first, \
+            connect(f"{server.ws_url}?token={tokens[0]}") as second, \
+            connect(f"{server.ws_url}?token={tokens[1]}") as other:
+        for conn in (first, second, other):
+            assert json.loads(conn.recv(timeout=10))["type"] == "welcome"
+        assert http.post("/api/logout", headers={"Authorization": f"Bearer {tokens[0]}"}).status_code == 204
+        for conn in (first, second):
+            frames = []
+            with pytest.raises(ConnectionClosed):
+                while True:
+                    frames.append(json.loads(conn.recv(timeout=10)))
+            assert {"v": 1, "type": "notice", "code": "logged_out",
+                    "message": "this session was logged out"} in frames
+        _still_serves(other)
+    with connect(f"{server.ws_url}?token={tokens[0]}") as again:
+        assert json.loads(again.recv(timeout=10))["code"] == "bad_token"

@@ -153,6 +153,15 @@ class Hub:
             self._encoded[key] = (message, text)
         return text
 
+    def end_session(self, token: str) -> int:
+        """The token was logged out: every connection authenticated with it is told and closed (issue #16: they
+        kept working, a ``sit`` with a buy-in included). Returns how many were closed."""
+        closing = [conn for conn in self.links.all() if conn.token == token and not conn.closed]
+        for conn in closing:
+            conn.push(protocol.notice("logged_out", "this session was logged out"))
+            conn.push_close()
+        return len(closing)
+
     def begin_shutdown(self) -> None:
         """Stop taking commands and tell every client (called on SIGINT/SIGTERM, before connections close)."""
         if self.stopping:

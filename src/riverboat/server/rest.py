@@ -260,6 +260,8 @@ def make_routes(hub: Hub) -> list[Route]:
         await authenticate(hub, request)
         token = bearer_token(request)
         await hub.call_store(hub.store.accounts.logout, token)
+        if token is not None:
+            hub.end_session(token)
         return Response(status_code=204)
 
     async def balances(pid: Any) -> dict[str, int]:

@@ -42,6 +42,7 @@ class Connection:
         self.limiter = RateLimiter(hub.config.frame_rate, hub.now, max_keys=1)
         self.closed = False
         self.batch = ws.query_params.get("batch") in ("1", "true")
+        self.token: str | None = None
         self.watched: set[str] = set()  # tables this connection watches as a spectator
 
     # ------------------------------------------------------------------------------------------- outgoing
@@ -52,6 +53,12 @@ class Connection:
         if self.closed:
             return
         self._enqueue(encode_frame(frame, _default))
+
+    def push_close(self) -> None:
+        """Close after the frames already queued: no command is taken from here on."""
+        if not self.closed:
+            self.closed = True
+            self.queue.put_nowait(_CLOSE)
 
     def _enqueue(self, item: str | asyncio.Task[str]) -> None:
         if self.queue.qsize() >= self.hub.config.send_queue_limit:
@@ -177,6 +184,7 @@ class Connection:
             return
         pid = player_id_of(info)
         self.player_id = pid
+        self.token = token  # POST /api/logout of this token closes the connection (Hub.end_session)
         self.alias = getattr(info, "alias", None)
         self.hub.anonymous.discard(self)
         self.push(protocol.welcome(pid, self.alias, ref))
@@ -187,6 +195,8 @@ class Connection:
     # ------------------------------------------------------------------------------------------- incoming
 
     async def _handle(self, raw: str | bytes) -> None:
+        if self.closed:  # logged out (or too slow) meanwhile: nothing more is taken from this connection
+            return
         wait = self.limiter.check("frames")
         if wait > 0:
             self.reply_error("rate_limited", f"too many frames; slow down ({wait:.2f} s)", protocol.peek_ref(raw))
