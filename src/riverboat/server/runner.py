@@ -138,13 +138,19 @@ async def serve(
     loop = asyncio.get_running_loop()
     server = _Server(uv_config)
 
-    def shutdown_now() -> None:
+    async def shutdown_now() -> None:
         hub.begin_shutdown()
         run_exit_hooks()
-
-    def on_signal() -> None:  # runs in the signal handler: flags, and the work handed to the event loop
+        # the shutdown notices reach the sockets before uvicorn sends its closing frames (at most 1 s)
+        deadline = loop.time() + 1.0
+        while loop.time() < deadline and any(c.queue.qsize() for c in [*hub.links.all(), *hub.anonymous]):
+            await asyncio.sleep(0.01)
         server.should_exit = True
-        loop.call_soon_threadsafe(shutdown_now)
+
+    def on_signal() -> None:  # runs in the signal handler: the work is handed to the event loop
+        loop.call_soon_threadsafe(lambda: stopping.append(loop.create_task(shutdown_now())))
+
+    stopping: list[asyncio.Task[None]] = []
 
     signals.on_stop(on_signal)
     try:
