@@ -4,7 +4,8 @@ gateways, the secrecy recorder on every connection.
 
 The scenarios run in order on one cluster (a module fixture), each a few seconds:
 
-1. players at tables of both hosts through both gateways (two players on different gateways share a table);
+1. players at tables of both hosts through both gateways (two players on different gateways share a table and
+   chat);
 2. a table host killed with SIGKILL mid-hands: within 10 s its tables are dealt again by the survivor, the hands
    in progress voided and refunded (R-SERVER-1), the chips conserved, no hand settled twice;
 3. a gateway killed: its players reconnect through the other one and get their tables back (R-DISC);
@@ -216,6 +217,13 @@ async def _play(cluster: Cluster, recorder: SecrecyRecorder) -> None:
     await _wait(lambda: all(_settled(c, t) >= 2 for t in TABLE_IDS), 30, "two hands at every table")
     c.players = players  # type: ignore[attr-defined]
     c.shared = on_h2[0]  # type: ignore[attr-defined]
+    # table chat across gateways: the host of the table sends the line to its whole audience
+    here, there = [players[i] for i in range(len(players)) if TABLE_IDS[i // 2] == c.shared]
+    assert here.client is not None and there.client is not None
+    heard = asyncio.ensure_future(here.client.next_frame(lambda f: f.get("type") == "chat", timeout=10))
+    await there.client.command({"type": "chat", "table": c.shared, "text": "hello from the other gateway"})
+    line = await heard
+    assert line["text"] == "hello from the other gateway" and line["player"] == there.id
 
 
 def test_play_across_hosts_and_gateways_with_secrecy(cluster: Cluster, recorder: SecrecyRecorder) -> None:

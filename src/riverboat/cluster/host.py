@@ -46,6 +46,7 @@ from riverboat.cluster.wire import (
     Leave,
     LeaveSpeed,
     NodeInfo,
+    Relay,
     Reply,
     Sit,
     SitIn,
@@ -548,6 +549,13 @@ class TableHostNode:
                 return await room.unwatch(p, tid)
             case Info():
                 return room.table_info(tid)
+            case Relay():
+                audience = room.table_audience(tid)
+                if p not in audience:
+                    raise RoomError("not_at_table", "sit down or watch the table to chat there")
+                for pid in audience:
+                    room.send(pid, cmd.frame)  # type: ignore[arg-type]  # a server frame, passed on as is
+                return {"table": tid, "audience": len(audience)}
             case JoinSpeed():
                 return await room.join_speed(p, tid, cmd.buy_in)
             case LeaveSpeed():

@@ -38,6 +38,7 @@ from riverboat.cluster.wire import (
     Leave,
     LeaveSpeed,
     NodeInfo,
+    Relay,
     Reply,
     Sit,
     SitIn,
@@ -211,7 +212,12 @@ class RemoteRoom:
         return sorted(self._seated.get(player_id, ()))
 
     def table_audience(self, table_id: str) -> set[int]:
-        raise RoomError("chat_unavailable", "table chat is not available in a cluster yet")
+        raise RoomError("not_here", "the audience of a table is known to its host: use relay()")
+
+    async def relay(self, player_id: int, table_id: str, frame: dict[str, Any]) -> dict[str, Any]:
+        """Send a frame (table chat) to the table's audience through its host (``not_at_table`` if the player
+        neither sits nor watches there)."""
+        return await self._request(table_id, self._c(Relay, player_id, frame=frame))
 
     def send(self, player_id: int, message: RoomFrame) -> None:
         fn = self._immediate.get(player_id)

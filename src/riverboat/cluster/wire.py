@@ -74,6 +74,14 @@ class Info(_Cmd):
     op: Literal["info"] = "info"  # the spectator view (REST table info)
 
 
+class Relay(_Cmd):
+    """Table chat through a gateway: the frame the gateway's server built (``server/protocol.py`` chat frame, word
+    filter and rate limit applied there) goes to the table's audience, if the player is in it."""
+
+    op: Literal["relay"] = "relay"
+    frame: dict[str, Any]
+
+
 class JoinSpeed(_Cmd):
     op: Literal["join_speed"] = "join_speed"
     buy_in: int
@@ -94,8 +102,8 @@ class LeaveSpeed(_Cmd):
     op: Literal["leave_speed"] = "leave_speed"
 
 
-Command = Annotated[Sit | Act | SitOut | SitIn | Leave | TopUp | Watch | Unwatch | Info | JoinSpeed | FastFold
-                    | SpeedAct | LeaveSpeed, Field(discriminator="op")]
+Command = Annotated[Sit | Act | SitOut | SitIn | Leave | TopUp | Watch | Unwatch | Info | Relay | JoinSpeed
+                    | FastFold | SpeedAct | LeaveSpeed, Field(discriminator="op")]
 COMMAND: TypeAdapter[Any] = TypeAdapter(Command)
 
 

@@ -55,14 +55,19 @@ class TableChat:
         self.limiter = RateLimiter(CHAT_RATE, now, max_keys=100_000)
 
     async def say(self, player_id: int, alias: str | None, table_id: str, text: str) -> dict[str, Any]:
-        audience = self.room.table_audience(table_id)  # raises no_table for an unknown table
-        if player_id not in audience:
-            raise RoomError("not_at_table", "sit down or watch the table to chat there")
+        relay = getattr(self.room, "relay", None)  # a cluster gateway: the table's host knows the audience
+        if relay is None:
+            audience = self.room.table_audience(table_id)  # raises no_table for an unknown table
+            if player_id not in audience:
+                raise RoomError("not_at_table", "sit down or watch the table to chat there")
         line = clean_line(text)
         wait = self.limiter.check(str(player_id))
         if wait > 0:
             raise RoomError("chat_rate_limited", f"you are chatting too fast; wait {wait:.0f} s")
         message = protocol.chat_message(table_id, player_id, alias, line, datetime.now(UTC).isoformat(timespec="seconds"))
+        if relay is not None:
+            await relay(player_id, table_id, dict(message))
+            return {"table": table_id, "text": line}
         for pid in audience:
             self.room.send(pid, message)
         return {"table": table_id, "text": line}
