@@ -146,6 +146,7 @@ def _nats_up() -> None:
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
     c = Cluster(tmp_path_factory.mktemp("cluster"))
+    CURRENT.append(c)
     try:
         c.start(c.h1, "tables", tables=TABLES)
         c.start(c.h2, "tables")
@@ -156,6 +157,7 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
             time.sleep(0.2)
         yield c
     finally:
+        CURRENT.remove(c)
         c.close()
 
 
@@ -187,13 +189,34 @@ class Player:
         self.bot = self.client = None
 
 
+CURRENT: list[Cluster] = []  # for the diagnostics of a timeout
+
+
 async def _wait(pred: Any, timeout: float, what: str) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if pred():
             return
         await asyncio.sleep(0.1)
-    raise AssertionError(f"timed out after {timeout} s: {what}")
+    raise AssertionError(f"timed out after {timeout} s: {what}\n{_diagnose()}")
+
+
+def _diagnose() -> str:
+    """What every node and table looked like (hosts' health, hand statuses, the nodes' last log lines)."""
+    out = []
+    for c in CURRENT:
+        for name, node in c.nodes.items():
+            alive = node.proc.poll() is None
+            health: Any = None
+            if alive and "-h" in name:
+                try:
+                    health = c.health(name)
+                except Exception as exc:  # noqa: BLE001 - a paused or dying node
+                    health = repr(exc)
+            out.append(f"{name} alive={alive} health={health} log: {node.log()[-600:]!r}")
+        for t in TABLE_IDS:
+            out.append(f"{t}: {[(h.hand_id, h.status) for h in c.hands(t)][-5:]}")
+    return "\n".join(out)
 
 
 def _settled(c: Cluster, table: str) -> int:
@@ -296,18 +319,19 @@ async def _split_brain(c: Cluster) -> None:
     """SIGSTOP the host past its lease, a new host takes over, SIGCONT: the old host settles nothing."""
     h3 = f"{c.prefix}-h3"
     c.start(h3, "tables")
-    table = TABLE_IDS[0]
     proc = c.nodes[c.h1].proc
-    hand = None
-    for _ in range(10):  # pause the host in the middle of a hand
-        await _wait(lambda: table in _in_progress(c, [table]), 10, "a hand in progress")
+    table = hand = None
+    for _ in range(10):  # pause the host in the middle of a hand at one of its tables
+        await _wait(lambda: bool(_in_progress(c, TABLE_IDS)), 20, "a hand in progress")
+        mine = list(c.health(c.h1)["tables"])  # the third host may have some already (balancing)
         c.kill(c.h1, signal.SIGSTOP)
         await asyncio.sleep(0.3)
-        hand = _in_progress(c, [table]).get(table)
-        if hand is not None:
+        running = _in_progress(c, mine)
+        if running:
+            table, hand = sorted(running.items())[0]
             break
         proc.send_signal(signal.SIGCONT)
-    assert hand is not None, "never paused the host during a hand"
+    assert table is not None and hand is not None, "never paused the host during a hand"
     paused_epoch = (c.store.fences.current(table) or (0, ""))[0]
     await _wait(lambda: c.owner(table) == h3, 15, "the third host takes the table")
     proc.send_signal(signal.SIGCONT)
