@@ -529,7 +529,8 @@ class TableHostNode:
             case FastFold():
                 return await room.fast_fold(p, tid)
             case Sit():
-                return await room.sit(p, tid, cmd.seat, cmd.buy_in, wait_for_bb=cmd.wait_for_bb)
+                return await room.sit(p, tid, cmd.seat, cmd.buy_in, wait_for_bb=cmd.wait_for_bb,
+                                      idem_key=cmd.idem_key)
             case SitOut(also=True):
                 table = room.tables.get(tid)
                 if table is None or table.seat_of(p) is None:
@@ -542,7 +543,7 @@ class TableHostNode:
             case Leave():
                 return await room.leave(p, tid)
             case TopUp():
-                return await room.top_up(p, tid, cmd.amount)
+                return await room.top_up(p, tid, cmd.amount, idem_key=cmd.idem_key)
             case Watch():
                 return await room.watch(p, tid)
             case Unwatch():
@@ -557,7 +558,7 @@ class TableHostNode:
                     room.send(pid, cmd.frame)  # type: ignore[arg-type]  # a server frame, passed on as is
                 return {"table": tid, "audience": len(audience)}
             case JoinSpeed():
-                return await room.join_speed(p, tid, cmd.buy_in)
+                return await room.join_speed(p, tid, cmd.buy_in, idem_key=cmd.idem_key)
             case LeaveSpeed():
                 return await room.leave_speed(p, tid)
         raise RoomError("bad_request", f"unknown command {cmd.op!r}")

@@ -253,10 +253,10 @@ class RemoteRoom:
     def _c(self, cls: type[Any], player_id: int, **fields: Any) -> Any:
         return cls(player=player_id, gateway=self.node, **fields)
 
-    async def sit(self, player_id: int, table_id: str, seat: int, buy_in: int, wait_for_bb: bool = True
-                  ) -> dict[str, Any]:
+    async def sit(self, player_id: int, table_id: str, seat: int, buy_in: int, wait_for_bb: bool = True, *,
+                  idem_key: str | None = None) -> dict[str, Any]:
         return await self._request(table_id, self._c(Sit, player_id, seat=seat, buy_in=buy_in,
-                                                     wait_for_bb=wait_for_bb))
+                                                     wait_for_bb=wait_for_bb, idem_key=idem_key))
 
     async def act(self, player_id: int, table_id: str, kind: str, amount: int | None = None,
                   cards: list[str] | None = None) -> dict[str, Any]:
@@ -279,8 +279,9 @@ class RemoteRoom:
     async def leave(self, player_id: int, table_id: str) -> dict[str, Any]:
         return await self._request(table_id, self._c(Leave, player_id))
 
-    async def top_up(self, player_id: int, table_id: str, amount: int) -> dict[str, Any]:
-        return await self._request(table_id, self._c(TopUp, player_id, amount=amount))
+    async def top_up(self, player_id: int, table_id: str, amount: int, *, idem_key: str | None = None
+                     ) -> dict[str, Any]:
+        return await self._request(table_id, self._c(TopUp, player_id, amount=amount, idem_key=idem_key))
 
     async def watch(self, player_id: int, table_id: str) -> dict[str, Any]:
         return await self._request(table_id, self._c(Watch, player_id))
@@ -294,8 +295,9 @@ class RemoteRoom:
             return dict(rec[0].lobby)
         return await self._request(table_id, self._c(Info, 0))
 
-    async def join_speed(self, player_id: int, pool_id: str, buy_in: int) -> dict[str, Any]:
-        return await self._request(pool_id, self._c(JoinSpeed, player_id, buy_in=buy_in))
+    async def join_speed(self, player_id: int, pool_id: str, buy_in: int, *, idem_key: str | None = None
+                         ) -> dict[str, Any]:
+        return await self._request(pool_id, self._c(JoinSpeed, player_id, buy_in=buy_in, idem_key=idem_key))
 
     async def fast_fold(self, player_id: int, pool_id: str) -> dict[str, Any]:
         return await self._request(pool_id, self._c(FastFold, player_id))

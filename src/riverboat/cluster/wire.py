@@ -34,6 +34,7 @@ class Sit(_Cmd):
     seat: int
     buy_in: int
     wait_for_bb: bool = True
+    idem_key: str | None = None  # the ledger key derived from the client's frame id (issue #16)
 
 
 class Act(_Cmd):
@@ -60,6 +61,7 @@ class Leave(_Cmd):
 class TopUp(_Cmd):
     op: Literal["top_up"] = "top_up"
     amount: int
+    idem_key: str | None = None
 
 
 class Watch(_Cmd):
@@ -85,6 +87,7 @@ class Relay(_Cmd):
 class JoinSpeed(_Cmd):
     op: Literal["join_speed"] = "join_speed"
     buy_in: int
+    idem_key: str | None = None
 
 
 class FastFold(_Cmd):

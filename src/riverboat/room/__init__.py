@@ -39,6 +39,8 @@ Public API (stable; additive changes only)::
     await room.sit_in(player_id, table_id, post=False)  # post=True: post BB (+dead SB) now, else wait for BB
     await room.leave(player_id, table_id)        # any time (R-CASH-3) -> {"pending": bool, "cashed_out": int|None}
     await room.top_up(player_id, table_id, amount)   # between hands (during a hand it is applied after it)
+    # sit, top_up and join_speed take idem_key=None: a caller-given ledger key (the server derives it from the
+    # player and the frame id, issue #16); a used key moves nothing and fails with RoomError("id_reused")
     await room.watch(player_id, table_id)        # spectate: public events and views
 
     pool_id: str = await room.open_speed_pool(SpeedSpec(name=..., game="holdem", structure="NL", small_blind=..,

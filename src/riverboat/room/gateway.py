@@ -47,6 +47,7 @@ _CODES = {
     "NotFound": "not_found",
     "InvalidRequest": "bad_request",
     "IdempotencyConflict": "bad_request",
+    "IdempotentReplay": "id_reused",  # a money frame's id whose reply is no longer cached (issue #16)
     "PermissionDenied": "forbidden",
     "Fenced": "fenced",  # a cluster host that lost the table's lease (docs/cluster.md)
 }

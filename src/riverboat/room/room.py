@@ -206,10 +206,12 @@ class Room:
     def tables_of(self, player_id: int) -> list[str]:
         return sorted(self._player_tables.get(player_id, ()))
 
-    async def sit(self, player_id: int, table_id: str, seat: int, buy_in: int, wait_for_bb: bool = True
-                  ) -> dict[str, Any]:
+    async def sit(self, player_id: int, table_id: str, seat: int, buy_in: int, wait_for_bb: bool = True, *,
+                  idem_key: str | None = None) -> dict[str, Any]:
+        """``idem_key`` (every money command): the ledger key of the buy-in, given by a caller that derives it
+        from a client's frame id; a key already used moves nothing and fails with ``id_reused``."""
         table = self._table(table_id)
-        return await table.actor.submit(lambda: table.sit(player_id, seat, buy_in, wait_for_bb))
+        return await table.actor.submit(lambda: table.sit(player_id, seat, buy_in, wait_for_bb, idem_key=idem_key))
 
     async def act(self, player_id: int, table_id: str, kind: str, amount: int | None = None,
                   cards: list[str] | None = None) -> dict[str, Any]:
@@ -238,9 +240,10 @@ class Room:
         table = self._table(table_id)
         return await table.actor.submit(lambda: table.leave(player_id))
 
-    async def top_up(self, player_id: int, table_id: str, amount: int) -> dict[str, Any]:
+    async def top_up(self, player_id: int, table_id: str, amount: int, *, idem_key: str | None = None
+                     ) -> dict[str, Any]:
         table = self._table(table_id)
-        return await table.actor.submit(lambda: table.top_up(player_id, amount))
+        return await table.actor.submit(lambda: table.top_up(player_id, amount, idem_key=idem_key))
 
     async def watch(self, player_id: int, table_id: str) -> dict[str, Any]:
         """Watch a table as a spectator (public frames only); at most ``MAX_WATCHED`` tables at a time."""
@@ -292,9 +295,10 @@ class Room:
             raise RoomError("no_pool", f"no Speed Poker pool {pool_id!r}")
         return pool
 
-    async def join_speed(self, player_id: int, pool_id: str, buy_in: int) -> dict[str, Any]:
+    async def join_speed(self, player_id: int, pool_id: str, buy_in: int, *, idem_key: str | None = None
+                         ) -> dict[str, Any]:
         pool = self._pool(pool_id)
-        return await pool.actor.submit(lambda: pool.join(player_id, buy_in))
+        return await pool.actor.submit(lambda: pool.join(player_id, buy_in, idem_key=idem_key))
 
     async def fast_fold(self, player_id: int, pool_id: str) -> dict[str, Any]:
         pool = self._pool(pool_id)

@@ -150,14 +150,14 @@ class SpeedPool:
                                                          timer.to_dict(self.now) if timer else None))
 
     # ------------------------------------------------------------------ commands
-    async def join(self, player_id: int, buy_in: object) -> dict[str, Any]:
+    async def join(self, player_id: int, buy_in: object, *, idem_key: str | None = None) -> dict[str, Any]:
         if player_id in self.players:
             raise RoomError("already_seated", f"player {player_id} is already in pool {self.id}")
         amount = check_buy_in(buy_in, self.spec.min_buy_in, self.spec.max_buy_in)
         await self.host.gateway.call(
             self.host.gateway.ledger.buy_in, player_id, self.id, amount,
-            f"buy_in:{self.id}:{player_id}:{secrets.token_hex(8)}", currency=self.spec.currency,
-            min_buy_in=self.spec.min_buy_in, max_buy_in=self.spec.max_buy_in,
+            idem_key or f"buy_in:{self.id}:{player_id}:{secrets.token_hex(8)}", currency=self.spec.currency,
+            min_buy_in=self.spec.min_buy_in, max_buy_in=self.spec.max_buy_in, once=idem_key is not None,
         )
         p = SpeedPlayer(player_id, amount, timebank=self.settings.timebank_seconds)
         self.players[player_id] = p

@@ -236,14 +236,16 @@ class Table:
             self.host.send(pid, frame)
 
     # ------------------------------------------------------------------ commands (run inside the actor)
-    async def sit(self, player_id: int, seat: object, buy_in: object, wait_for_bb: bool = True) -> dict[str, Any]:
+    async def sit(self, player_id: int, seat: object, buy_in: object, wait_for_bb: bool = True, *,
+                  idem_key: str | None = None) -> dict[str, Any]:
         if self.seat_of(player_id) is not None:
             raise RoomError("already_seated", f"player {player_id} already has a seat at table {self.id}")
         seat_no = check_seat(seat, self.spec.max_seats, self.seats)
         amount = check_buy_in(buy_in, self.spec.min_buy_in, self.spec.max_buy_in)
         await self.host.gateway.call(
-            self.host.gateway.ledger.buy_in, player_id, self.id, amount, self._idem("buy_in", player_id),
+            self.host.gateway.ledger.buy_in, player_id, self.id, amount, idem_key or self._idem("buy_in", player_id),
             currency=self.spec.currency, min_buy_in=self.spec.min_buy_in, max_buy_in=self.spec.max_buy_in,
+            once=idem_key is not None,
         )
         st = SeatState(seat_no, player_id, amount, timebank=self.settings.timebank_seconds)
         st.alias = await self.host.alias_of(player_id)
@@ -320,8 +322,10 @@ class Table:
         amount = await self._cash_out(st)
         return {"table": self.id, "pending": False, "cashed_out": amount}
 
-    async def top_up(self, player_id: int, amount: object) -> dict[str, Any]:
-        """R-BUYIN-1: chips are added between hands only (table stakes); during a hand the top-up waits."""
+    async def top_up(self, player_id: int, amount: object, *, idem_key: str | None = None) -> dict[str, Any]:
+        """R-BUYIN-1: chips are added between hands only (table stakes); during a hand the top-up waits (then it
+        joins the other waiting top-ups in one ledger call with a key of its own: ``idem_key`` is for the ledger
+        call made now)."""
         st = self._need_seat(player_id)
         value = check_int_amount(amount, "top-up")
         mx = self.spec.max_buy_in
@@ -336,14 +340,15 @@ class Table:
         if self.in_hand(st):
             st.pending_top_up += value
             return {"table": self.id, "pending": True, "stack": st.stack}
-        await self._do_top_up(st, value)
+        await self._do_top_up(st, value, idem_key)
         self._maybe_deal(soon=True)
         return {"table": self.id, "pending": False, "stack": st.stack}
 
-    async def _do_top_up(self, st: SeatState, value: int) -> None:
+    async def _do_top_up(self, st: SeatState, value: int, idem_key: str | None = None) -> None:
         await self.host.gateway.call(
-            self.host.gateway.ledger.top_up, st.player_id, self.id, value, self._idem("top_up", st.player_id),
-            currency=self.spec.currency, max_buy_in=self.spec.max_buy_in,
+            self.host.gateway.ledger.top_up, st.player_id, self.id, value,
+            idem_key or self._idem("top_up", st.player_id),
+            currency=self.spec.currency, max_buy_in=self.spec.max_buy_in, once=idem_key is not None,
         )
         st.stack += value
         self.table_event(ToppedUpEvent(kind="topped_up", seat=st.seat, player=st.player_id, alias=st.alias,

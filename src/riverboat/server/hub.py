@@ -16,6 +16,7 @@ from .chat import TableChat
 from .players import PlayerLinks
 from .protocol import PROTOCOL_VERSION
 from .ratelimit import Rate, RateLimiter
+from .replies import FrameReplies
 
 _ORJSON_OPTIONS = orjson.OPT_NON_STR_KEYS
 
@@ -66,6 +67,7 @@ class Hub:
         self.now = now
         self.links = PlayerLinks(self)  # player -> their live connections (several tabs at once)
         self.chat = TableChat(room, now)
+        self.replies = FrameReplies(now)  # money frames are idempotent by frame id (issue #16)
         self.anonymous: set[Connection] = set()
         self.aliases: dict[Any, str | None] = {}  # player id -> public alias (R-ALIAS-1), filled on demand
         # room message (by identity) -> its encoded frame, for the rest of this loop iteration: a public event is

@@ -21,6 +21,7 @@ from riverboat.store.errors import AuthError, StoreError
 from . import protocol
 from .hub import Hub, encode_frame
 from .ratelimit import RateLimiter
+from .replies import MONEY_FRAMES, store_key
 from .rest import jsonable, player_id_of
 
 log = logging.getLogger(__name__)
@@ -225,30 +226,39 @@ class Connection:
         if self.hub.stopping:
             self.reply_error("shutting_down", "the server is shutting down", ref)
             return
+        if kind in MONEY_FRAMES:  # idempotent by frame id (issue #16): the same id again gets the same reply
+            self.push(await self.hub.replies.once(self.player_id, frame, lambda: self._reply(frame)))
+            return
+        self.push(await self._reply(frame))
+
+    async def _reply(self, frame: Any) -> dict[str, Any]:
+        """Run one command; its ``ack`` or the error frame that refuses it."""
+        kind, ref = frame.type, frame.id
         try:
             result = await self._command(frame)
         except RoomError as exc:
-            self.reply_error(exc.code, exc.message, ref)
-            return
+            return dict(protocol.error(exc.code, exc.message, ref))
         except StoreError as exc:
-            self.reply_error("refused", str(exc) or exc.__class__.__name__, ref)
-            return
+            return dict(protocol.error("refused", str(exc) or exc.__class__.__name__, ref))
         except Exception:
             log.exception("internal error handling %s from player %s", kind, self.player_id)
-            self.reply_error("internal", "internal server error; the command may not have been applied", ref)
-            return
+            return dict(protocol.error("internal", "internal server error; the command may not have been applied",
+                                       ref))
         if result is None:
             result = {}
         elif not isinstance(result, dict):
             result = {"value": jsonable(result)}
-        self.push(protocol.ack(kind, result, ref))
+        return dict(protocol.ack(kind, result, ref))
 
     async def _command(self, frame: Any) -> Any:
         room = self.hub.room
         pid = self.player_id
         kind = frame.type
+        # a money frame's ledger call carries a key made of the player and the frame id (None without an id)
+        idem = store_key(pid, frame.id) if kind in MONEY_FRAMES and frame.id is not None else None
         if kind == "sit":
-            return await room.sit(pid, frame.table, frame.seat, frame.buy_in, wait_for_bb=frame.wait_for_bb)
+            return await room.sit(pid, frame.table, frame.seat, frame.buy_in, wait_for_bb=frame.wait_for_bb,
+                                  idem_key=idem)
         if kind == "act":
             cards = list(frame.cards) if frame.cards is not None else None
             if frame.table in getattr(room, "pools", {}):  # Speed Poker: act by pool id
@@ -262,9 +272,9 @@ class Connection:
         if kind == "leave":
             return await room.leave(pid, frame.table)
         if kind == "top_up":
-            return await room.top_up(pid, frame.table, frame.amount)
+            return await room.top_up(pid, frame.table, frame.amount, idem_key=idem)
         if kind == "join_speed":
-            return await room.join_speed(pid, frame.pool, frame.buy_in)
+            return await room.join_speed(pid, frame.pool, frame.buy_in, idem_key=idem)
         if kind == "fast_fold":
             return await room.fast_fold(pid, frame.pool)
         if kind == "leave_speed":

@@ -40,6 +40,7 @@ Public API (stable; all chip amounts are ``int`` minor units, never floats)::
     store.ledger.buy_in(player_id, table_id, amount, idem_key, *, currency="EUR",
                         min_buy_in=0, max_buy_in=None) -> int          # R-BUYIN; refused while already seated
     store.ledger.top_up(player_id, table_id, amount, idem_key, *, currency="EUR", max_buy_in=None) -> int
+        # buy_in/top_up once=True: a used idem_key raises IdempotentReplay (keys from WebSocket frame ids)
     store.ledger.cash_out(player_id, table_id, idem_key, *, currency="EUR") -> int (amount returned)
     store.ledger.table_stack(player_id, table_id, currency="EUR") -> int
     store.ledger.table_stacks(table_id, currency="EUR") -> dict[player_id, int]   # non-empty stacks (after restart)
@@ -100,6 +101,7 @@ from riverboat.store.errors import (
     AliasRefused,
     AuthError,
     IdempotencyConflict,
+    IdempotentReplay,
     InsufficientFunds,
     InvalidRequest,
     LedgerCorrupt,
@@ -122,6 +124,7 @@ __all__ = [
     "AuthError",
     "HandRecord",
     "IdempotencyConflict",
+    "IdempotentReplay",
     "InsufficientFunds",
     "InvalidRequest",
     "LedgerCorrupt",

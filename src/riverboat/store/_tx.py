@@ -23,7 +23,7 @@ from sqlalchemy import Connection, Engine, select
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from riverboat.store.errors import IdempotencyConflict, StoreError
+from riverboat.store.errors import IdempotencyConflict, IdempotentReplay, StoreError
 from riverboat.store.models import LedgerTxn
 
 READ_ONLY = "riverboat_read_only"  # execution option: SQLite opens a deferred transaction
@@ -130,14 +130,16 @@ class Database:
                 time.sleep(random.uniform(0.001, 0.02) * (attempt + 1))
         raise AssertionError("unreachable")
 
-    def run_idempotent(self, idem_key: str, kind: str, req_hash: str, fn: Callable[[Session], int]) -> int:
+    def run_idempotent(self, idem_key: str, kind: str, req_hash: str, fn: Callable[[Session], int], *,
+                       once: bool = False) -> int:
         """Run a ledger operation once per idempotency key.  A replay with the same request returns the recorded
-        result and changes nothing; a replay with a different request raises :class:`IdempotencyConflict`."""
+        result and changes nothing; a replay with a different request raises :class:`IdempotencyConflict`.
+        ``once``: any replay raises :class:`IdempotentReplay` instead (the caller must not act on it twice)."""
         if not idem_key or len(idem_key) > 255:
             raise StoreError("an idempotency key of 1 to 255 characters is required")
 
         def body(session: Session) -> int:
-            done = self._existing(session, idem_key, kind, req_hash)
+            done = self._existing(session, idem_key, kind, req_hash, once)
             if done is not None:
                 return done
             return fn(session)
@@ -148,7 +150,7 @@ class Database:
             # A concurrent call with the same key won the race: report its result (or the conflict).  Any other
             # constraint hit by a concurrent request: run again, now seeing the other request's effect.
             with self._session() as session:
-                done = self._existing(session, idem_key, kind, req_hash)
+                done = self._existing(session, idem_key, kind, req_hash, once)
             if done is not None:
                 return done
             try:
@@ -157,10 +159,13 @@ class Database:
                 raise StoreError("a concurrent request changed the same data; try again") from None
 
     @staticmethod
-    def _existing(session: Session, idem_key: str, kind: str, req_hash: str) -> int | None:
+    def _existing(session: Session, idem_key: str, kind: str, req_hash: str, once: bool = False) -> int | None:
         txn = session.scalar(select(LedgerTxn).where(LedgerTxn.idem_key == idem_key))
         if txn is None:
             return None
+        if once:
+            raise IdempotentReplay(f"idempotency key {idem_key!r} was already used (transaction {txn.id}, "
+                                   f"{txn.kind}); nothing was moved again")
         if txn.kind != kind or txn.request_hash != req_hash:
             raise IdempotencyConflict(
                 f"idempotency key {idem_key!r} was already used for a different {txn.kind} request"

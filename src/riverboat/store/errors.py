@@ -28,6 +28,12 @@ class IdempotencyConflict(StoreError):
     """An idempotency key was reused for a different request."""
 
 
+class IdempotentReplay(StoreError):
+    """A call made ``once=True`` found its idempotency key already used: the money moved (or was refused) the
+    first time and nothing moves now. Raised instead of returning the recorded result when the caller cannot
+    tell a replay from a first call (a WebSocket frame id whose reply is no longer cached, issue #16)."""
+
+
 class AuthError(StoreError):
     """Bad credentials, or an unknown, expired or revoked session token."""
 

@@ -89,12 +89,14 @@ class Ledger:
         min_buy_in: int = 0,
         max_buy_in: int | None = None,
         epoch: int | None = None,
+        once: bool = False,
     ) -> int:
         """Move ``amount`` from the player's balance to their stack at ``table_id`` (R-BUYIN-1, R-WALLET-1).
 
         Refused below ``min_buy_in`` or above ``max_buy_in`` (``None``: no maximum, "all the player's money",
         R-BUYIN-2/3), when the player already has chips on that table (use :meth:`top_up`) and when the balance
-        does not cover it.  ``epoch``: a cluster host's fencing token (:mod:`riverboat.store.fencing`).  Returns the
+        does not cover it.  ``epoch``: a cluster host's fencing token (:mod:`riverboat.store.fencing`).  ``once``:
+        a used ``idem_key`` raises :class:`IdempotentReplay` (a key derived from a frame id).  Returns the
         transaction id."""
         check_currency(currency)
         _check_id(table_id, "table_id")
@@ -124,7 +126,7 @@ class Ledger:
 
         req = request_hash("buy_in", player_id=player_id, table_id=table_id, amount=amount, currency=currency,
                            min_buy_in=min_buy_in, max_buy_in=max_buy_in)
-        return self._db.run_idempotent(idem_key, "buy_in", req, body)
+        return self._db.run_idempotent(idem_key, "buy_in", req, body, once=once)
 
     def top_up(
         self,
@@ -136,9 +138,11 @@ class Ledger:
         currency: str = "EUR",
         max_buy_in: int | None = None,
         epoch: int | None = None,
+        once: bool = False,
     ) -> int:
         """Add chips to a stack between hands; the stack may not exceed ``max_buy_in``.  Refused while the
-        player is in an unsettled hand at that table (table stakes, R-BUYIN-1).  Returns the transaction id."""
+        player is in an unsettled hand at that table (table stakes, R-BUYIN-1).  ``once`` as for :meth:`buy_in`.
+        Returns the transaction id."""
         check_currency(currency)
         _check_id(table_id, "table_id")
         check_amount(amount)
@@ -162,7 +166,7 @@ class Ledger:
 
         req = request_hash("top_up", player_id=player_id, table_id=table_id, amount=amount, currency=currency,
                            max_buy_in=max_buy_in)
-        return self._db.run_idempotent(idem_key, "top_up", req, body)
+        return self._db.run_idempotent(idem_key, "top_up", req, body, once=once)
 
     def cash_out(self, player_id: int, table_id: str, idem_key: str, *, currency: str = "EUR",
                  epoch: int | None = None) -> int:
