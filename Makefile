@@ -13,8 +13,11 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install -q -e '.[test]'
 	@touch $(STAMP)
 
+# extra options for riverboat serve: make run ARGS="--port 8080"
+ARGS ?=
+
 run: $(STAMP)
-	$(BIN)/riverboat serve
+	$(BIN)/riverboat serve $(ARGS)
 
 test: $(STAMP) lint typecheck pytest
 

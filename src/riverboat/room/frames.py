@@ -19,7 +19,7 @@ Table events that name a player carry their ``alias`` (R-ALIAS-1), so no layer a
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated, Literal, NotRequired
 
 from pydantic import ConfigDict, Field
@@ -98,6 +98,9 @@ class TableView(TypedDict):
     hand: HandView | None
     timer: TimerView | None
     you: YouView | None
+    #: the last event of this table (by ``seq``) the view already includes: the client skips events numbered
+    #: at or below it (docs/protocol.md "Sequence numbers")
+    seq: NotRequired[int]
 
 
 class CashLobbyEntry(TableHeader):
@@ -292,6 +295,8 @@ class TableEventFrame(TypedDict):
     type: Literal["event"]
     table: str
     event: Event
+    #: this event's number at its table (1, 2, ...; a player sees gaps where events were for someone else)
+    seq: NotRequired[int]
 
 
 class PoolEventFrame(TypedDict):
@@ -372,22 +377,41 @@ def table_state(table_id: str, view: TableView) -> TableStateFrame:
     return {"type": "table_state", "table": table_id, "view": view}
 
 
-def table_event(table_id: str, event: Event) -> TableEventFrame:
-    return {"type": "event", "table": table_id, "event": event}
+def table_event(table_id: str, event: Event, seq: int | None = None) -> TableEventFrame:
+    frame: TableEventFrame = {"type": "event", "table": table_id, "event": event}
+    if seq is not None:
+        frame["seq"] = seq
+    return frame
 
 
 def pool_event(pool_id: str, hand_id: str, event: Event) -> PoolEventFrame:
     return {"type": "event", "pool": pool_id, "hand": hand_id, "event": event}
 
 
+class EventCounter:
+    """The sequence numbers of one table's event frames: each event is numbered once, and a ``table_state``
+    carries the number of the last event it includes, so a client applies every event exactly once."""
+
+    __slots__ = ("last",)
+
+    def __init__(self) -> None:
+        self.last = 0
+
+    def next(self) -> int:
+        self.last += 1
+        return self.last
+
+
 @dataclass(frozen=True, slots=True)
 class TableAddress:
-    """Where a hand's events go at a table (cash, tournament, Twister): ``{"type": "event", "table", ...}``."""
+    """Where a hand's events go at a table (cash, tournament, Twister): ``{"type": "event", "table", "seq",
+    ...}``, numbered by the table's :class:`EventCounter`."""
 
     table: str
+    counter: EventCounter = field(default_factory=EventCounter, compare=False)
 
-    def event(self, event: Event) -> EventFrame:
-        return table_event(self.table, event)
+    def event(self, event: Event) -> TableEventFrame:
+        return table_event(self.table, event, self.counter.next())
 
 
 @dataclass(frozen=True, slots=True)

@@ -491,6 +491,10 @@ class HandDriver:
         for pid, _seat in self.host.audience(self):
             send(pid, frame)
 
+    def relay_pending(self) -> None:
+        """Send the hand's events not relayed yet (the table calls it before building a view that includes them)."""
+        self._relay()
+
     def _relay(self) -> None:
         hand = self.hand
         new = hand.events[self._sent:]

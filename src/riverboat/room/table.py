@@ -187,6 +187,7 @@ class Table:
         driver = self.driver
         hand_view = None
         if driver is not None:
+            driver.relay_pending()  # events the view includes go out (numbered) before it: applied exactly once
             in_hand = st is not None and driver.players.get(st.seat) == player_id
             hand_view = driver.view(st.seat if st is not None and in_hand else None)
         game, structure = self.game_now()
@@ -201,6 +202,7 @@ class Table:
             "hand": hand_view,
             "timer": self.decision.to_dict(self.now) if self.decision is not None else None,
             "you": st.private() if st is not None else None,
+            "seq": self.address.counter.last,
         }
 
     def info_header(self) -> TableHeader:
@@ -231,7 +233,7 @@ class Table:
             self.send_state(pid)
 
     def table_event(self, event: Event) -> None:
-        frame = frames.table_event(self.id, event)
+        frame = self.address.event(event)
         for pid in self.recipients():
             self.host.send(pid, frame)
 
@@ -394,8 +396,7 @@ class Table:
         self.host.unseated(st.player_id, self.id)
         self.table_event(LeftEvent(kind="left", seat=st.seat, player=st.player_id, alias=st.alias,
                                    cashed_out=amount))
-        self.host.send(st.player_id, frames.table_event(self.id, LeftEvent(kind="left", seat=st.seat,
-                                                                           cashed_out=amount)))
+        self.host.send(st.player_id, self.address.event(LeftEvent(kind="left", seat=st.seat, cashed_out=amount)))
         self.broadcast_state()
         return int(amount)
 
@@ -520,8 +521,8 @@ class Table:
             try:
                 await self._do_top_up(st, value)
             except RoomError as exc:
-                self.host.send(st.player_id, frames.table_event(
-                    self.id, TopUpFailedEvent(kind="top_up_failed", message=exc.message)))
+                self.host.send(st.player_id, self.address.event(
+                    TopUpFailedEvent(kind="top_up_failed", message=exc.message)))
         if st.stack <= 0 and not st.sitting_out:
             await self.sit_out(st.player_id, reason="no_chips")
 
