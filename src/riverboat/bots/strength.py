@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 import secrets
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from riverboat.cards import Card
 from riverboat.evaluate import CardUse, HandError, Ranking, best_hand
@@ -129,10 +129,16 @@ def draw_discards(game_id: str, hole: Sequence[str], max_discards: int) -> tuple
     return tuple(str(c) for c in throw)
 
 
+Estimator = Callable[[str, Sequence[str], Sequence[str], int, random.Random, int], float]
+
+
 class StrengthBot:
-    def __init__(self, rng: random.Random | None = None, trials: int = 150) -> None:
+    """``estimator`` replaces :func:`estimate_equity` (same arguments), e.g. a cached one for long simulations."""
+
+    def __init__(self, rng: random.Random | None = None, trials: int = 150, estimator: Estimator | None = None) -> None:
         self.rng = rng or secrets.SystemRandom()
         self.trials = trials
+        self.estimator: Estimator = estimator or estimate_equity
 
     def decide(self, d: Decision) -> Move:
         if not d.game or not d.hole:
@@ -142,7 +148,7 @@ class StrengthBot:
             if not throw and "stand_pat" in d.kinds:
                 return Move("stand_pat")
             return Move("draw", cards=throw)
-        equity = estimate_equity(d.game, d.hole, d.board, d.opponents, self.rng, self.trials)
+        equity = self.estimator(d.game, d.hole, d.board, d.opponents, self.rng, self.trials)
         fair = 1.0 / (d.opponents + 1)
         aggressive = next((k for k in ("raise", "bet", "complete") if k in d.kinds), None)
         if aggressive is not None and equity > min(0.85, fair * 1.8):

@@ -1,0 +1,76 @@
+"""The statistics of the detectors (docs/integrity.md): exact tail probabilities, shrunk baselines, and the
+Benjamini-Hochberg correction for testing every pair of players at once."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+
+def _log_comb(n: int, k: int) -> float:
+    return math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
+
+
+def binom_sf(k: int, n: int, p: float) -> float:
+    """P(X >= k) for X ~ Binomial(n, p), summed exactly in log space."""
+    if k <= 0:
+        return 1.0
+    if k > n:
+        return 0.0
+    p = min(max(p, 1e-12), 1 - 1e-12)
+    lp, lq = math.log(p), math.log1p(-p)
+    terms = [_log_comb(n, j) + j * lp + (n - j) * lq for j in range(k, n + 1)]
+    top = max(terms)
+    return min(1.0, math.exp(top) * sum(math.exp(t - top) for t in terms))
+
+
+def hypergeom_sf(k: int, population: int, successes: int, draws: int) -> float:
+    """P(X >= k) for X hypergeometric: ``draws`` without replacement from ``population`` holding
+    ``successes``."""
+    lo, hi = max(k, 0, draws - (population - successes)), min(draws, successes)
+    if lo > hi:
+        return 0.0 if k > hi else 1.0
+    denom = _log_comb(population, draws)
+    terms = [_log_comb(successes, j) + _log_comb(population - successes, draws - j) - denom for j in range(lo, hi + 1)]
+    top = max(terms)
+    return min(1.0, math.exp(top) * sum(math.exp(t - top) for t in terms))
+
+
+def normal_sf(z: float) -> float:
+    """P(Z >= z) for a standard normal Z."""
+    return 0.5 * math.erfc(z / math.sqrt(2.0))
+
+
+def shrunk_rate(hits: int, trials: int, prior_rate: float, prior_weight: float = 20.0) -> float:
+    """A per-player rate pulled towards the population rate (a Beta prior worth ``prior_weight`` trials):
+    empirical Bayes, so a player seen a few times is judged mostly by the population."""
+    return (hits + prior_rate * prior_weight) / (trials + prior_weight)
+
+
+def bh_adjust(pvalues: Sequence[float]) -> list[float]:
+    """Benjamini-Hochberg adjusted p-values (q-values), in the input order."""
+    m = len(pvalues)
+    order = sorted(range(m), key=lambda i: pvalues[i])
+    out = [1.0] * m
+    running = 1.0
+    for rank in range(m, 0, -1):
+        i = order[rank - 1]
+        running = min(running, pvalues[i] * m / rank)
+        out[i] = min(1.0, running)
+    return out
+
+
+def fisher_combine(pvalues: Sequence[float]) -> float:
+    """Fisher's method: one p-value for independent tests (chi-square with 2k degrees of freedom)."""
+    ps = [max(p, 1e-300) for p in pvalues]
+    if not ps:
+        return 1.0
+    x = -2.0 * sum(math.log(p) for p in ps)
+    k = len(ps)
+    # survival of chi-square with 2k dof: exp(-x/2) * sum_{i<k} (x/2)^i / i!
+    half = x / 2.0
+    term, total = 1.0, 1.0
+    for i in range(1, k):
+        term *= half / i
+        total += term
+    return min(1.0, math.exp(-half) * total)
