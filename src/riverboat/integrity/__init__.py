@@ -13,7 +13,15 @@ docs/integrity.md for the statistics.
 """
 
 from riverboat.integrity.detect import PATTERNS, Flag, FlagDict, ScanConfig, ScanResult, scan, scan_full
-from riverboat.integrity.facts import Act, FactsError, HandFacts, equity, hand_facts
+from riverboat.integrity.facts import (
+           Act,
+           FactsError,
+           HandFacts,
+           equity,
+           facts_from_text,
+           hand_facts,
+           split_hand_ref,
+)
 
 __all__ = ["PATTERNS", "Act", "FactsError", "Flag", "FlagDict", "HandFacts", "ScanConfig", "equity",
-           "ScanResult", "hand_facts", "scan", "scan_full"]
+           "ScanResult", "facts_from_text", "hand_facts", "scan", "scan_full", "split_hand_ref"]

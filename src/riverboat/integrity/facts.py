@@ -20,7 +20,7 @@ from typing import Any
 
 from riverboat.cards import Card
 from riverboat.evaluate import evaluate7
-from riverboat.history import PhhHand, replay
+from riverboat.history import PhhError, PhhHand, loads, replay
 
 HOLDEM_VARIANTS = frozenset({"NT", "FT", "RB/holdem/NL", "RB/holdem/FL", "RB/holdem/PL", "RB/holdem/SL",
                              "RB/holdem/HPL"})
@@ -118,6 +118,21 @@ def hand_facts(ph: PhhHand) -> HandFacts:
                       acts=[], board=(), holdem=ph.variant in HOLDEM_VARIANTS, showdown=frozenset())
     _read_actions(facts, ph, names)
     return facts
+
+
+def facts_from_text(text: str, source: str) -> HandFacts:
+    """The facts of a stored hand's PHH text (``Hands`` records of the store); :class:`FactsError` if unusable."""
+    try:
+        records = loads(text, source, many=False)
+    except PhhError as exc:
+        raise FactsError(str(exc)) from None
+    return hand_facts(records[0])
+
+
+def split_hand_ref(ref: str) -> tuple[str, str]:
+    """``"<table>/<hand>"`` (an evidence hand id) -> (table id, hand id)."""
+    table, _, hand = ref.rpartition("/")
+    return table, hand
 
 
 def _read_actions(facts: HandFacts, ph: PhhHand, names: list[str]) -> None:

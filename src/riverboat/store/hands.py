@@ -4,12 +4,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -87,6 +87,26 @@ class Hands:
             return _records(s, s.scalars(q).all())
 
         return self._db.read(body)
+
+    def count(self) -> int:
+        """The number of finished hands (settled or recorded)."""
+        return self._db.read(lambda s: int(s.scalar(
+            select(func.count()).select_from(Hand).where(Hand.status.in_(("settled", "recorded")))) or 0))
+
+    def iter_all(self, batch: int = 500) -> Iterator[HandRecord]:
+        """Every finished hand, oldest first, read in batches of ``batch`` (the integrity scan, R-INTEG-8)."""
+        last = 0
+        while True:
+            def body(s: Session, after: int = last) -> tuple[int, list[HandRecord]]:
+                q = (select(Hand).where(Hand.id > after, Hand.status.in_(("settled", "recorded")))
+                     .order_by(Hand.id).limit(batch))
+                rows = s.scalars(q).all()
+                return (rows[-1].id if rows else after), _records(s, rows)
+
+            last, records = self._db.read(body)
+            if not records:
+                return
+            yield from records
 
     def record(
         self,
