@@ -357,11 +357,25 @@ class SpeedStateFrame(TypedDict):
 SpeedFrame = (SpeedDealtFrame | SpeedTurnFrame | SpeedFastFoldedFrame | SpeedHandOverFrame | SpeedLeftFrame
               | SpeedStateFrame)
 EventFrame = TableEventFrame | PoolEventFrame
-RoomFrame = TableStateFrame | EventFrame | SpeedFrame
+
+
+class TournamentFrame(TypedDict):
+    """A tournament's news for one player (docs/protocol.md, Tournaments): ``event`` is ``registered``,
+    ``unregistered``, ``started``, ``moved`` (R-TOURN-BAL-3), ``level``, ``break``, ``hand_for_hand``,
+    ``final_table``, ``finished`` (the player's place and prize), ``state`` (the table HUD), ``cancelled``,
+    ``interrupted``; ``data`` its fields."""
+
+    type: Literal["tournament"]
+    tournament: str
+    event: str
+    data: dict[str, object]
+
+
+RoomFrame = TableStateFrame | EventFrame | SpeedFrame | TournamentFrame
 
 FRAME_TYPES: tuple[type, ...] = (
     TableStateFrame, TableEventFrame, PoolEventFrame, SpeedDealtFrame, SpeedTurnFrame, SpeedFastFoldedFrame,
-    SpeedHandOverFrame, SpeedLeftFrame, SpeedStateFrame,
+    SpeedHandOverFrame, SpeedLeftFrame, SpeedStateFrame, TournamentFrame,
 )
 VIEW_AND_ENTRY_TYPES: tuple[type, ...] = (TimerView, SeatView, YouView, TableHeader, TableView, CashLobbyEntry,
                                           PoolLobbyEntry, PoolView)

@@ -100,9 +100,11 @@ class Balancer:
     rng: random.Random = field(default_factory=random.Random)
     tables: dict[str, _Table] = field(default_factory=dict)
     total: int = 0
-    max_gap_after_step: int = 0  # largest minus smallest table after each balancing pass that broke no table
+    max_gap_after_step: int = 0  # largest minus smallest table after each complete balancing pass (no break)
+    max_gap_waiting: int = 0  # the same after a pass cut short because every largest table was in a hand
     moves: int = 0
     breaks: int = 0
+    work: int = 0  # buckets examined (the cost of balancing; bounded by seats + 1 per query)
     _all: list[IndexedSet[str]] = field(default_factory=list)
     _idle: list[IndexedSet[str]] = field(default_factory=list)
 
@@ -163,15 +165,25 @@ class Balancer:
     # ------------------------------------------------------------------ queries (O(seats))
     def largest(self) -> int:
         for c in range(self.seats, -1, -1):
+            self.work += 1
             if len(self._all[c]):
                 return c
         return 0
 
     def smallest(self) -> int:
         for c in range(self.seats + 1):
+            self.work += 1
             if len(self._all[c]):
                 return c
         return 0
+
+    def pick_smallest(self) -> str | None:
+        """A table with the fewest players (at random among them): where a late entrant sits (R-TOURN-REG-1)."""
+        for c in range(self.seats + 1):
+            table = self._all[c].choice(self.rng)
+            if table is not None:
+                return table
+        return None
 
     def gap(self) -> int:
         return self.largest() - self.smallest() if self.tables else 0
@@ -208,12 +220,16 @@ class Balancer:
             self.moves += 1
             steps.append(Move(source, target))
         if steps and not any(isinstance(s, Break) for s in steps) and len(self.tables) > 1:
-            self.max_gap_after_step = max(self.max_gap_after_step, self.gap())
+            if self.pending():  # a move waits for a largest table to finish its hand (R-TOURN-BAL-7)
+                self.max_gap_waiting = max(self.max_gap_waiting, self.gap())
+            else:
+                self.max_gap_after_step = max(self.max_gap_after_step, self.gap())
         return steps
 
     def _break_one(self) -> Break | None:
         victim = None
         for c in range(self.seats + 1):
+            self.work += 1
             victim = self._idle[c].choice(self.rng)
             if victim is not None:
                 break

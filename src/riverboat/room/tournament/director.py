@@ -1,0 +1,871 @@
+"""The tournament director: one running tournament, from registration to the last prize (RULES.md section 20).
+
+A :class:`Director` owns one tournament described by a :class:`~riverboat.room.tournament.spec.TournamentSpec`.
+It runs in ONE actor (every table of the tournament posts into it, so balancing never races a hand) and uses:
+
+- :mod:`.lifecycle` for scheduled -> registering -> running -> final table -> finished / cancelled
+  (R-TOURN-REG, R-TOURN-SNG-1 start when full, R-TOURN-MTT-2 start at the time, on its clock's timers);
+- ``store.tournaments`` for the money of registration, unregistration, cancellation, re-buys and add-ons, overlay
+  (R-FEE, R-TOURN-REG-3/4, R-TOURN-MTT-4) and ``store.tournament_play`` for the running tournament: seating, every
+  completed hand with its eliminations and payments in one transaction (R-TOURN-GEN-5, R-WALLET-6, R-SERVER-1);
+- :class:`~riverboat.room.tournament.tables.TourneyTable` for the tables, each hand played by the shared
+  :class:`~riverboat.room.hand_driver.HandDriver` with no rake (R-RAKE-12);
+- :mod:`.levels` (levels by time or by hands, breaks), :mod:`.ranking` and :mod:`.awards` (places, prizes, bounties),
+  :mod:`.balancing` (R-TOURN-BAL-1..7, O(seats) per step), hand-for-hand on the money bubble;
+- :mod:`.variants` for formats that plug in (Twister: the prize draw before the first hand, Wild all-in).
+
+Players who are not connected when it starts, or who sit out, are dealt in and folded at once (R-TOURN-REG-5,
+R-SITOUT-1); in-process bots (``bots``) act through the same hook. See docs/tournaments.md, "The director".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import secrets
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Protocol
+
+from riverboat.cards import RandomSource
+from riverboat.engine import Action
+from riverboat.room.actor import Actor
+from riverboat.room.clock import Clock, TimerHandle
+from riverboat.room.errors import RoomError
+from riverboat.room.frames import RoomFrame, TournamentFrame
+from riverboat.room.gateway import StoreGateway
+from riverboat.room.hand_driver import HandDriver, event_record, fallback_kind
+from riverboat.room.history_text import hand_history_text
+from riverboat.room.settings import TableSettings
+from riverboat.room.tournament import awards
+from riverboat.room.tournament.awards import Outcome, PlaceAward
+from riverboat.room.tournament.balancing import Balancer, Break, Move, seat_far_from_big_blind
+from riverboat.room.tournament.levels import LevelClock
+from riverboat.room.tournament.lifecycle import PLAYING, Lifecycle, LifecycleError, Status, Transition
+from riverboat.room.tournament.ranking import Bust, eliminators
+from riverboat.room.tournament.spec import TournamentSpec
+from riverboat.room.tournament.tables import Entrant, TournamentSettler, TourneyTable
+from riverboat.room.tournament.variants import get_variant
+from riverboat.store.tournament_play import HandCheckpoint
+
+log = logging.getLogger("riverboat.room.tournament")
+
+BotPolicy = Callable[[HandDriver, int], Action]
+
+
+class DirectorHost(Protocol):
+    """What a director needs from its room (the :class:`~riverboat.room.room.Room` is one)."""
+
+    @property
+    def clock(self) -> Clock: ...
+
+    @property
+    def rng(self) -> RandomSource: ...
+
+    @property
+    def gateway(self) -> StoreGateway: ...
+
+    def is_connected(self, player_id: int) -> bool: ...
+
+    def send(self, player_id: int, message: RoomFrame) -> None: ...
+
+
+@dataclass(slots=True)
+class Result:
+    player_id: int
+    place: int
+    place_to: int
+    prize: int
+
+
+@dataclass(slots=True)
+class Stats:
+    hands: int = 0
+    hand_for_hand_rounds: int = 0
+    chips_conserved: bool = True
+    max_seated_once_violations: int = 0
+
+
+class Director:
+    """One tournament (see the module docstring). Public coroutines are commands run inside its actor."""
+
+    def __init__(self, host: DirectorHost, tournament_id: str, spec: TournamentSpec, *,
+                 bots: Mapping[int, BotPolicy] | None = None, notify_players: bool = True,
+                 record_history: bool = True, seed: int | None = None,
+                 on_hand: Callable[[Director, TourneyTable, HandDriver], None] | None = None,
+                 on_start: Callable[[Director], Awaitable[None]] | None = None) -> None:
+        self.host = host
+        self.id = tournament_id
+        self.spec = spec
+        self.settings = TableSettings.from_dict(spec.settings)
+        self.variant = get_variant(spec.variant)
+        self.actor = Actor(f"tournament {tournament_id}")
+        self.rng: RandomSource = host.rng
+        self._choice = random.Random(seed if seed is not None else secrets.randbits(64))
+        self.bots: dict[int, BotPolicy] = dict(bots or {})
+        self.notify_players = notify_players
+        self.record_history = record_history
+        self.on_hand = on_hand
+        self.on_start = on_start
+        self.settler = TournamentSettler(self)
+        self.lifecycle = Lifecycle(spec)
+        self.levels: LevelClock | None = None
+        self.balancer = Balancer(spec.seats, rng=self._choice)
+        self.tables: dict[str, TourneyTable] = {}
+        self.entrants_by_id: dict[int, Entrant] = {}  # everyone still in
+        self.registered: list[int] = []  # registration order (before the start)
+        self.results: dict[int, Result] = {}
+        self.entries = 0  # entrants (registrations) of the field
+        self.alive = 0
+        self.chips_issued = 0
+        self.pool_collected = 0  # place-prize money collected (buy-ins less bounties, re-buys, add-ons, added)
+        self.overlay = 0
+        self.pool_final = False
+        self.paid_total = 0
+        self.payments_made = 0  # payments sent to the store (each one ledger transaction)
+        self.named_left = dict(spec.named_bounties)
+        self.stats = Stats()
+        self.done = asyncio.Event()
+        self._override: list[int] | None = None
+        self._awards: list[PlaceAward] | None = None
+        self._waiting: set[str] = set()  # tables between hands that can deal (two or more players)
+        self._in_hand = 0
+        self._h4h_round = 0  # > 0: hand-for-hand round number
+        self._round_busts: list[tuple[Bust, str]] = []
+        self._outcomes: dict[tuple[str, str], tuple[Outcome, list[int], list[int]]] = {}
+        self._timer: TimerHandle | None = None
+        self._break_timer: TimerHandle | None = None
+        self._level_seen = 0
+        self._table_seq = 0
+        self._flight_over = False
+
+    # ------------------------------------------------------------------ basics
+    @property
+    def clock(self) -> Clock:
+        return self.host.clock
+
+    @property
+    def now(self) -> float:
+        """Unix seconds (the spec's times are Unix seconds; a FakeClock's wall moves with its ``now``)."""
+        return self.host.clock.wall()
+
+    @property
+    def gw(self) -> StoreGateway:
+        return self.host.gateway
+
+    @property
+    def status(self) -> Status:
+        return self.lifecycle.status
+
+    def level_index(self) -> int:
+        return self.levels.position(self.now).level if self.levels is not None else 0
+
+    def notify(self, player_id: int, event: str, **data: object) -> None:
+        if self.notify_players:
+            frame: TournamentFrame = {"type": "tournament", "tournament": self.id, "event": event, "data": data}
+            self.host.send(player_id, frame)
+
+    def notify_all(self, event: str, **data: object) -> None:
+        if self.notify_players:
+            for pid in list(self.entrants_by_id) or self.registered:
+                self.notify(pid, event, **data)
+
+    async def quiesce(self) -> None:
+        """Wait until the director's actor has nothing left to do (tests, FakeClock settle hook)."""
+        for _ in range(100_000):
+            if not self.actor.busy:
+                await asyncio.sleep(0)
+                if not self.actor.busy:
+                    return
+            await self.actor.idle.wait()
+
+    # ------------------------------------------------------------------ opening
+    async def open(self) -> None:
+        """Declare the tournament in the store and open it (registration opens now or at its time)."""
+        spec = self.spec
+        deadline = (datetime.fromtimestamp(spec.unregister_deadline, UTC)
+                    if spec.unregister_deadline is not None else None)
+        await self.gw.call(self.gw.store.tournaments.create, self.id, spec.currency, spec.buy_in, spec.fee,
+                           unregister_deadline=deadline, name=spec.name, kind=spec.kind, spec=spec.to_dict(),
+                           guarantee=spec.guarantee, bounty=spec.knockout.bounty if spec.knockout else 0)
+        self.actor.start()
+        await self.actor.submit(self._tick)
+
+    async def _tick(self) -> None:
+        t = self.lifecycle.due(self.now, len(self.registered))
+        if t is not None:
+            await self._apply(t)
+        wake = self.lifecycle.next_wakeup(self.now)
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if wake is not None and self.status not in PLAYING:
+            self._timer = self.clock.call_later(wake - self.now, lambda: self.actor.post(self._tick))
+
+    async def _apply(self, t: Transition) -> None:
+        if t.to is Status.RUNNING:
+            await self._start()
+        elif t.to is Status.CANCELLED:
+            await self._cancel(t.reason)
+        else:
+            self.lifecycle.apply(t, self.now)
+            if t.to is Status.REGISTERING:
+                return
+            self.notify_all(t.to.value, reason=t.reason)
+
+    # ------------------------------------------------------------------ registration (R-TOURN-REG)
+    async def register(self, player_id: int, *, promo_code: str | None = None, password: str | None = None,
+                       ticket_id: int | None = None) -> dict[str, object]:
+        return await self.actor.submit(lambda: self._register(player_id, promo_code, password, ticket_id))
+
+    async def _register(self, player_id: int, promo_code: str | None, password: str | None,
+                        ticket_id: int | None) -> dict[str, object]:
+        priv = self.spec.private
+        if priv is not None and (promo_code != priv.promo_code or password != priv.password):
+            raise RoomError("bad_password", "this private tournament needs its promo code and password "
+                                            "(R-TOURN-PRIV-1)")
+        if player_id in self.entrants_by_id or player_id in self.registered or player_id in self.results:
+            raise RoomError("already_registered", f"player {player_id} is already registered")
+        try:
+            self.lifecycle.check_register(self.now, len(self.registered) if self.status is Status.REGISTERING
+                                          else self.entries, self.level_index())
+        except LifecycleError as exc:
+            raise RoomError(exc.code, exc.message) from None
+        late = self.status in PLAYING
+        await self.gw.call(self.gw.store.tournaments.register, player_id, self.id,
+                           f"t_register:{self.id}:{player_id}:{secrets.token_hex(6)}", ticket_id=ticket_id,
+                           late=late)
+        self.pool_collected += self.spec.pool_per_entry
+        if late:
+            await self._late_seat(player_id)
+        else:
+            self.registered.append(player_id)
+            self.notify(player_id, "registered", entrants=len(self.registered))
+            t = self.lifecycle.due(self.now, len(self.registered))
+            if t is not None:
+                await self._apply(t)
+        return {"tournament": self.id, "registered": True, "entrants": len(self.registered) or self.entries}
+
+    async def unregister(self, player_id: int) -> dict[str, object]:
+        return await self.actor.submit(lambda: self._unregister(player_id))
+
+    async def _unregister(self, player_id: int) -> dict[str, object]:
+        if player_id not in self.registered:
+            raise RoomError("not_registered", f"player {player_id} is not registered")
+        try:
+            self.lifecycle.check_unregister(self.now)
+        except LifecycleError as exc:
+            raise RoomError(exc.code, exc.message) from None
+        await self.gw.call(self.gw.store.tournaments.unregister, player_id, self.id,
+                           f"t_unregister:{self.id}:{player_id}:{secrets.token_hex(6)}")
+        self.registered.remove(player_id)
+        self.pool_collected -= self.spec.pool_per_entry
+        self.notify(player_id, "unregistered")
+        return {"tournament": self.id, "registered": False}
+
+    async def _cancel(self, reason: str) -> None:
+        """R-TOURN-REG-4: too few entrants at the start: every buy-in and fee back."""
+        self.lifecycle.apply(Transition(Status.CANCELLED, reason), self.now)
+        await self.gw.call(self.gw.store.tournaments.cancel, self.id)
+        for pid in self.registered:
+            self.notify(pid, "cancelled", reason=reason)
+        self.done.set()
+
+    # ------------------------------------------------------------------ the start
+    def _new_table(self) -> TourneyTable:
+        self._table_seq += 1
+        table = TourneyTable(self, f"{self.id}/t{self._table_seq}")
+        self.tables[table.id] = table
+        return table
+
+    def _initial_seating(self) -> dict[int, tuple[str, int]]:
+        """Random seats, as many tables as needed, their sizes differing by at most one (R-TOURN-BAL-1)."""
+        order = {pid: i + 1 for i, pid in enumerate(self.registered)}
+        players = list(self.registered)
+        self._choice.shuffle(players)
+        n_tables = max(1, -(-len(players) // self.spec.seats))
+        tables = [self._new_table() for _ in range(n_tables)]
+        seating: dict[int, tuple[str, int]] = {}
+        timebank = self.settings.timebank_seconds
+        for i, pid in enumerate(players):
+            table = tables[i % n_tables]
+            e = Entrant(pid, order[pid], self.spec.starting_stack, timebank,
+                        bounty=self.spec.knockout.bounty if self.spec.knockout else 0)
+            e.sitting_out = pid not in self.bots and not self.host.is_connected(pid)  # R-TOURN-REG-5
+            free = table.free_seats()
+            table.add(e, free[self._choice.randrange(len(free))])
+            self.entrants_by_id[pid] = e
+            assert e.table_id is not None and e.seat is not None
+            seating[pid] = (e.table_id, e.seat)
+        for table in tables:
+            self.balancer.add_table(table.id, len(table.seats))
+        return seating
+
+    async def _start(self) -> None:
+        t = Transition(Status.RUNNING, "start")
+        self.lifecycle.apply(t, self.now)
+        self.entries = self.alive = len(self.registered)
+        self.chips_issued = self.entries * self.spec.starting_stack
+        seating = self._initial_seating()
+        self.levels = LevelClock(self.spec, started_at=self.now)
+        await self.gw.call(self.gw.store.tournament_play.start, self.id, seating, self.spec.starting_stack,
+                           {"started": self.now})
+        if self.spec.added_prize:
+            await self.gw.call(self.gw.store.tournaments.add_to_prize_pool, self.id, self.spec.added_prize,
+                               f"t_added:{self.id}")
+            self.pool_collected += self.spec.added_prize
+        if self.on_start is not None:
+            await self.on_start(self)  # R-TOURN-SNG-1: the next Sit & Go opens at once
+        await self.variant.before_start(self)
+        await self._maybe_finalize_pool()
+        for table in self.tables.values():
+            self.notify_table(table, "started", entrants=self.entries)
+        self._waiting = {t.id for t in self.tables.values() if len(t.seats) >= 2}
+        await self._pump()
+
+    def notify_table(self, table: TourneyTable, event: str, **data: object) -> None:
+        for e in table.seats.values():
+            self.notify(e.player_id, event, table=table.id, seat=e.seat, **data)
+
+    # ------------------------------------------------------------------ variants' context
+    def add_to_pool(self, amount: int) -> None:
+        """A variant's room money added to the pool (call from ``before_start``; paid by ``set_prizes``)."""
+        self.pool_collected += amount
+
+    def set_prizes(self, prizes: list[int]) -> None:
+        """A variant fixes the prize of every place (e.g. the Twister draw)."""
+        self._override = list(prizes)
+        self._awards = None
+
+    @property
+    def prize_pool(self) -> int:
+        return self.pool_collected + self.overlay
+
+    def place_awards(self) -> list[PlaceAward]:
+        if self._awards is None:
+            pool = self.prize_pool - sum(b for _, b in self.spec.named_bounties)
+            override = self._override
+            if override is None:
+                maybe = self.variant.prizes(self, pool, self.entries)
+                override = list(maybe) if maybe is not None else None
+            self._awards = awards.place_awards(self.spec, max(0, pool), self.entries, override)
+        return self._awards
+
+    def paid_places(self) -> int:
+        return len(self.place_awards())
+
+    async def _maybe_finalize_pool(self) -> None:
+        """Once no more money can come in (late registration and re-buy/add-on periods over), the house pays any
+        overlay of the guarantee (R-TOURN-MTT-4, R-TOURN-GEN-1) and the prizes are fixed."""
+        if self.pool_final:
+            return
+        spec = self.spec
+        last_money_level = spec.late_registration_levels
+        if spec.rebuy is not None:
+            last_money_level = max(last_money_level, spec.rebuy.period_levels + (1 if spec.rebuy.addon_price else 0))
+        if self.level_index() < last_money_level and self.alive > self.paid_places():
+            return
+        self.pool_final = True
+        if spec.guarantee:
+            self.overlay += await self.gw.call(self.gw.store.tournaments.pay_overlay, self.id, f"t_overlay:{self.id}")
+        self._awards = None
+
+    # ------------------------------------------------------------------ the level clock and dealing
+    async def _pump(self) -> None:
+        """Deal every waiting table, unless the tournament is on a break, playing hand-for-hand between rounds,
+        or its flight day is over."""
+        if self.status not in PLAYING or self._flight_over or self.levels is None:
+            return
+        pos = self.levels.position(self.now)
+        if pos.on_break:
+            self._arm_break(pos.seconds_left or 0.0)
+            return
+        if pos.level != self._level_seen:
+            self._level_seen = pos.level
+            lv = self.spec.level(pos.level)
+            self.notify_all("level", level=pos.level + 1, small_blind=lv.small_blind, big_blind=lv.big_blind,
+                            ante=lv.ante)
+            await self._maybe_finalize_pool()
+            if await self._flight_done(pos.level):
+                return
+        if self._h4h_round:
+            if self._in_hand:
+                return
+            self._h4h_round += 1
+            self.stats.hand_for_hand_rounds += 1
+        level = self.spec.level(pos.level)
+        waiting, self._waiting = self._waiting, set()
+        for tid in sorted(waiting):
+            table = self.tables.get(tid)
+            if table is not None and not table.in_hand and await table.deal(level):
+                self._in_hand += 1
+
+    def _arm_break(self, seconds: float) -> None:
+        if self._break_timer is not None:
+            return
+        self.notify_all("break", seconds=round(seconds, 1))
+
+        async def resume() -> None:
+            self._break_timer = None
+            await self._pump()
+
+        self._break_timer = self.clock.call_later(max(seconds, 0.001), lambda: self.actor.post(resume))
+
+    async def _flight_done(self, level: int) -> bool:
+        flight = self.spec.flight
+        if flight is None or level < flight.levels:
+            return False
+        self._flight_over = True
+        if not self._in_hand:
+            await self._end_flight()
+        return True
+
+    async def _end_flight(self) -> None:
+        """R-TOURN-FLIGHT: the Day 1 flight is over; its survivors go to Day 2 with their chips."""
+        self.notify_all("flight_over", day2=self.spec.flight.day2 if self.spec.flight else None)
+        self.done.set()
+
+    # ------------------------------------------------------------------ the hand's bots and absentees
+    def auto_action(self, driver: HandDriver, seat: int) -> Action | None:
+        """The driver's ``auto`` hook: the variant's action (Wild all-in), a bot's, or check/fold for a player
+        sitting out or absent (R-SITOUT-1, R-TOURN-REG-5); None lets the player decide on the table's timers."""
+        act = self.variant.auto(self, driver, seat)
+        if act is not None:
+            return act
+        pid = driver.players[seat]
+        bot = self.bots.get(pid)
+        if bot is not None:
+            return bot(driver, seat)
+        e = self.entrants_by_id.get(pid)
+        if e is not None and e.sitting_out:
+            return Action(seat, fallback_kind(driver.hand.legal_actions().kinds))
+        return None
+
+    async def connected(self, player_id: int) -> None:
+        """A registered player logged in: no longer blinded away (R-TOURN-REG-5)."""
+        e = self.entrants_by_id.get(player_id)
+        if e is not None:
+            e.sitting_out = False
+            table = self.tables.get(e.table_id or "")
+            if table is not None:
+                self.send_table_state(table, player_id)
+
+    async def disconnected(self, player_id: int) -> None:
+        e = self.entrants_by_id.get(player_id)
+        table = self.tables.get(e.table_id or "") if e is not None else None
+        if table is not None and table.driver is not None:
+            table.driver.player_disconnected(player_id)
+
+    async def sit_out(self, player_id: int, out: bool = True) -> dict[str, object]:
+        e = self._need(player_id)
+        e.sitting_out = out
+        return {"tournament": self.id, "sitting_out": out}
+
+    def _need(self, player_id: int) -> Entrant:
+        e = self.entrants_by_id.get(player_id)
+        if e is None:
+            raise RoomError("not_registered", f"player {player_id} is not playing in tournament {self.id}")
+        return e
+
+    async def act(self, player_id: int, kind: object, amount: object = None, cards: object = None
+                  ) -> dict[str, object]:
+        async def run() -> dict[str, object]:
+            e = self._need(player_id)
+            table = self.tables.get(e.table_id or "")
+            driver = table.driver if table is not None else None
+            if driver is None or e.seat is None or driver.players.get(e.seat) != player_id:
+                raise RoomError("not_your_turn", "you are not in a hand of this tournament")
+            driver.act(e.seat, kind, amount, cards)
+            return {"ok": True}
+
+        return await self.actor.submit(run)
+
+    def send_table_state(self, table: TourneyTable, player_id: int) -> None:
+        e = self.entrants_by_id.get(player_id)
+        seat = e.seat if e is not None and e.table_id == table.id else None
+        driver = table.driver
+        view = None
+        if driver is not None:
+            view = driver.view(seat if seat is not None and driver.players.get(seat) == player_id else None)
+        self.notify(player_id, "state", table=table.id, seat=seat, hand=view, **self.hud())
+
+    def hud(self) -> dict[str, object]:
+        """What the table shows (issue #11 item 8): level, blinds, time to the next level or break, players left,
+        average stack."""
+        pos = self.levels.position(self.now) if self.levels is not None else None
+        lv = self.spec.level(pos.level if pos else 0)
+        return {"level": (pos.level + 1) if pos else 0, "small_blind": lv.small_blind, "big_blind": lv.big_blind,
+                "ante": lv.ante, "on_break": bool(pos and pos.on_break),
+                "seconds_left": pos.seconds_left if pos else None, "players_left": self.alive,
+                "entrants": self.entries, "average_stack": self.chips_issued // max(1, self.alive),
+                "prize_pool": self.prize_pool, "hand_for_hand": self._h4h_round > 0}
+
+    # ------------------------------------------------------------------ re-buys and add-ons (R-TOURN-REBUY)
+    def rebuy_open(self, e: Entrant) -> bool:
+        rb = self.spec.rebuy
+        if rb is None or self.level_index() >= rb.period_levels:
+            return False
+        if rb.max_rebuys and e.rebuys >= rb.max_rebuys:
+            return False
+        return e.chips <= (rb.max_stack or self.spec.starting_stack)
+
+    def addon_open(self, e: Entrant) -> bool:
+        rb = self.spec.rebuy
+        if rb is None or not rb.addon_price or e.addons:
+            return False
+        pos = self.levels.position(self.now) if self.levels is not None else None
+        return pos is not None and (pos.level == rb.period_levels or (pos.on_break and pos.level + 1 ==
+                                                                      rb.period_levels))
+
+    async def rebuy(self, player_id: int) -> dict[str, object]:
+        return await self.actor.submit(lambda: self._pay_in(player_id, "rebuy"))
+
+    async def addon(self, player_id: int) -> dict[str, object]:
+        return await self.actor.submit(lambda: self._pay_in(player_id, "addon"))
+
+    async def set_auto_rebuy(self, player_id: int, on: bool) -> dict[str, object]:
+        self._need(player_id).auto_rebuy = on
+        return {"tournament": self.id, "auto_rebuy": on}
+
+    async def _pay_in(self, player_id: int, kind: str) -> dict[str, object]:
+        """A re-buy (stack at or below the limit, during the period) or the add-on; the chips are added between
+        hands (table stakes)."""
+        e = self._need(player_id)
+        rb = self.spec.rebuy
+        ok = self.rebuy_open(e) if kind == "rebuy" else self.addon_open(e)
+        table = self.tables.get(e.table_id or "")
+        if rb is None or not ok or (table is not None and table.in_hand and e.chips > 0):
+            raise RoomError("rebuy_closed", f"no {kind} now (R-TOURN-REBUY-3)")
+        price, fee, chips = ((rb.price, rb.fee, rb.chips) if kind == "rebuy"
+                             else (rb.addon_price, rb.addon_fee, rb.addon_chips))
+        await self.gw.call(self.gw.store.tournaments.pay_in, player_id, self.id, price, fee,
+                           f"t_{kind}:{self.id}:{player_id}:{e.rebuys}:{e.addons}", kind=kind)
+        self.pool_collected += price
+        self._awards = None
+        self.chips_issued += chips
+        e.chips += chips
+        if kind == "rebuy":
+            e.rebuys += 1
+        else:
+            e.addons += 1
+        assert e.table_id is not None and e.seat is not None
+        await self.gw.call(self.gw.store.tournament_play.seat, self.id, [(player_id, e.table_id, e.seat, e.chips)])
+        return {"tournament": self.id, "chips": e.chips}
+
+    def _wants_rebuy(self, e: Entrant) -> bool:
+        return (e.player_id in self.bots or e.auto_rebuy) and self.rebuy_open(e)
+
+    # ------------------------------------------------------------------ one hand recorded (the settler)
+    async def record_hand(self, driver: HandDriver) -> None:
+        """Everything the hand decided, in ONE store transaction: stacks, eliminations, places, prizes, bounties
+        (R-TOURN-GEN-5/6, R-WALLET-6, R-TOURN-KO/PKO/BOUNTY). Idempotent: a retry sends the same checkpoint."""
+        table = self._table_of(driver)
+        key = (table.id, driver.hand_id)
+        if key not in self._outcomes:
+            self._outcomes[key] = self._decide(table, driver)
+        outcome, _, _ = self._outcomes[key]
+        hand = driver.hand
+        result = hand.result
+        assert result is not None
+        start = {driver.players[s]: st for s, st in zip(hand.seats, hand.start_stacks, strict=True)}
+        after = {driver.players[s]: st for s, st in result.stacks.items()}
+        if sum(start.values()) != sum(after.values()):
+            self.stats.chips_conserved = False
+        elapsed = self.levels.elapsed(self.now) if self.levels is not None else 0.0
+        cp = HandCheckpoint(
+            table_id=table.id, hand_id=driver.hand_id, start_stacks=start, stacks=after,
+            phh=hand_history_text(hand, table.id, driver.hand_id, driver.players) if self.record_history else "",
+            events=[event_record(e) for e in hand.events] if self.record_history else (),
+            button=table.button, big_blind=table.big_blind, elapsed=elapsed, finishes=outcome.finishes,
+            payments=outcome.payments, bounties=outcome.bounties)
+        await self.gw.call(self.gw.store.tournament_play.hand_done, self.id, cp)
+
+    def _table_of(self, driver: HandDriver) -> TourneyTable:
+        host = driver.host
+        assert isinstance(host, TourneyTable)
+        return host
+
+    def _decide(self, table: TourneyTable, driver: HandDriver) -> tuple[Outcome, list[int], list[int]]:
+        """(outcome, players out now, players who re-buy) of a finished hand."""
+        result = driver.hand.result
+        assert result is not None
+        hand = driver.hand
+        pots = [(p.eligible, p.winners) for p in result.pots]
+        start = dict(zip(hand.seats, hand.start_stacks, strict=True))
+        out = Outcome()
+        busted = [s for s, st in result.stacks.items() if st == 0]
+        rebuyers: list[int] = []
+        gone: list[Bust] = []
+        for seat in busted:
+            e = self.entrants_by_id[driver.players[seat]]
+            e.chips = 0
+            if self._wants_rebuy(e):
+                rebuyers.append(e.player_id)
+                continue
+            killers = [driver.players[w] for w in eliminators(seat, pots)]
+            awards.knockout(self.spec, e.player_id, out.bounties.get(e.player_id, e.bounty), killers,
+                            {k: self.entrants_by_id[k].bounty for k in killers}, out)
+            if awards.named_bounty(e.player_id, self.named_left, killers, out):
+                self.named_left.pop(e.player_id, None)
+            gone.append(Bust(e.player_id, start[seat], e.entry_no))
+        if self._h4h_round:
+            self._round_busts.extend((b, table.id) for b in gone)
+        else:
+            self._rank(gone, out)
+        return out, [b.player_id for b in gone], rebuyers
+
+    def _rank(self, gone: list[Bust], out: Outcome) -> None:
+        if not gone:
+            return
+        prizes = self.place_awards()
+        awards.rank_and_pay(self.spec, gone, self.alive, prizes, out)
+        left = self.alive - len(gone)
+        if left == 1:
+            out_ids = {b.player_id for b in gone}
+            last = next(pid for pid in self.entrants_by_id if pid not in out_ids and pid not in
+                        {b.player_id for b, _ in self._round_busts})
+            e = self.entrants_by_id[last]
+            awards.winner(self.spec, last, prizes, out.bounties.get(last, e.bounty) if self.spec.knockout else 0,
+                          sum(self.named_left.values()), out)
+            self.named_left.clear()
+
+    # ------------------------------------------------------------------ after the hand
+    async def hand_settled(self, table: TourneyTable, driver: HandDriver) -> None:
+        self._in_hand -= 1
+        self.stats.hands += 1
+        self.balancer.set_idle(table.id, True)
+        outcome, gone, rebuyers = self._outcomes.pop((table.id, driver.hand_id))
+        result = driver.hand.result
+        assert result is not None
+        for s, st in result.stacks.items():
+            self.entrants_by_id[driver.players[s]].chips = st
+        for pid, b in outcome.bounties.items():
+            if pid in self.entrants_by_id:
+                self.entrants_by_id[pid].bounty = b
+        for pid in rebuyers:
+            await self._bust_rebuy(pid)
+        if self.levels is not None:
+            self.levels.hand_finished(self.now, len(self.tables))
+        if self.on_hand is not None:
+            self.on_hand(self, table, driver)
+        self._count(outcome)
+        if self._h4h_round:
+            self._mark_round(gone)
+        else:
+            self._finish_players(outcome, gone)
+        if self.status in PLAYING and not self._in_hand and self._round_busts:
+            await self._close_round()
+        await self._after_field_change(table)
+
+    async def _bust_rebuy(self, pid: int) -> None:
+        try:
+            await self._pay_in(pid, "rebuy")
+        except RoomError:
+            e = self.entrants_by_id[pid]
+            out = Outcome()
+            self._rank([Bust(pid, 0, e.entry_no)], out)
+            await self.gw.call(self.gw.store.tournament_play.finish_unplayed, self.id, out.finishes, out.payments,
+                               f"rebuy-out:{pid}")
+            self._count(out)
+            self._finish_players(out, [pid])
+
+    def _mark_round(self, gone: list[int]) -> None:
+        for pid in gone:  # out, ranked with the whole hand-for-hand round (R-TOURN-GEN-6)
+            e = self.entrants_by_id[pid]
+            e.busted_round = True
+            table = self.tables.get(e.table_id or "")
+            if table is not None:
+                table.remove(e)
+                self.balancer.change(table.id, -1)
+
+    async def _close_round(self) -> None:
+        busts = [b for b, _ in self._round_busts]
+        out = Outcome()
+        self._round_busts = []
+        self._rank(busts, out)
+        await self.gw.call(self.gw.store.tournament_play.finish_unplayed, self.id, out.finishes, out.payments,
+                           f"h4h:{self._h4h_round}")
+        self._count(out)
+        self._finish_players(out, [b.player_id for b in busts])
+
+    def _count(self, out: Outcome) -> None:
+        self.paid_total += sum(p.amount for p in out.payments)
+        self.payments_made += len(out.payments)
+
+    def _finish_players(self, out: Outcome, gone: list[int]) -> None:
+        for f in out.finishes:
+            prize = out.prizes.get(f.player_id, 0)
+            self.results[f.player_id] = Result(f.player_id, f.place, f.place_to, prize)
+        for pid in gone:
+            e = self.entrants_by_id.pop(pid)
+            table = self.tables.get(e.table_id or "")
+            if table is not None:
+                table.remove(e)
+                self.balancer.change(table.id, -1)
+            self.alive -= 1
+            r = self.results[pid]
+            self.notify(pid, "finished", place=r.place, place_to=r.place_to, prize=r.prize)
+        for f in out.finishes:
+            if f.won:
+                e = self.entrants_by_id.pop(f.player_id)
+                table = self.tables.get(e.table_id or "")
+                if table is not None:
+                    table.remove(e)
+                self.alive -= 1
+                self.notify(f.player_id, "finished", place=1, place_to=1, prize=self.results[f.player_id].prize)
+                if e.chips != self.chips_issued:
+                    self.stats.chips_conserved = False
+
+    async def _after_field_change(self, table: TourneyTable) -> None:
+        if self.status not in PLAYING:
+            return
+        if self.alive <= 1 and not self._round_busts:
+            await self._finished()
+            return
+        if self._flight_over:
+            if not self._in_hand:
+                await self._end_flight()
+            return
+        self._update_hand_for_hand()
+        self._ready(table)
+        if not self._in_hand or not self._h4h_round:
+            await self._rebalance()
+        t = self.lifecycle.on_field(self.alive, len(self.tables))
+        if t is not None and t.to is Status.FINAL_TABLE:
+            self.lifecycle.apply(t, self.now)
+            self.notify_all("final_table", players=self.alive)
+        await self._pump()
+
+    def _ready(self, table: TourneyTable) -> None:
+        """The table deals again after the pause between hands (at once in hand-for-hand play)."""
+        if len(table.seats) < 2:
+            return
+        delay = self.settings.between_hands_seconds
+        if delay <= 0 or self._h4h_round:
+            self._waiting.add(table.id)
+            return
+        tid = table.id
+
+        async def ready() -> None:
+            t = self.tables.get(tid)
+            if t is not None and len(t.seats) >= 2 and not t.in_hand:
+                self._waiting.add(tid)
+                await self._pump()
+
+        self.clock.call_later(delay, lambda: self.actor.post(ready))
+
+    def _update_hand_for_hand(self) -> None:
+        """Hand-for-hand on the money bubble: one more player than paid places, more than one table."""
+        bubble = len(self.tables) > 1 and self.alive == self.paid_places() + 1 and self.pool_final
+        if bubble and not self._h4h_round:
+            self._h4h_round = 1
+            self.notify_all("hand_for_hand", on=True)
+        elif not bubble and self._h4h_round and not self._in_hand and not self._round_busts:
+            self._h4h_round = 0
+            self.notify_all("hand_for_hand", on=False)
+
+    async def _finished(self) -> None:
+        self.lifecycle.apply(Transition(Status.FINISHED, "one player left (R-TOURN-GEN-6)"), self.now)
+        await self.gw.call(self.gw.store.tournaments.close, self.id, f"t_close:{self.id}")
+        await self.variant.on_finished(self)
+        self.done.set()
+
+    # ------------------------------------------------------------------ balancing (R-TOURN-BAL-1..7)
+    async def _rebalance(self) -> None:
+        steps = self.balancer.rebalance()
+        if not steps:
+            return
+        moves: list[tuple[int, str, int, int]] = []
+        closed: list[str] = []
+        for step in steps:
+            if isinstance(step, Move):
+                src = self.tables[step.source]
+                players = list(src.seats.values())
+                e = players[self._choice.randrange(len(players))]  # R-TOURN-BAL-4: a random player
+                moves.append(self._move(e, src, self.tables[step.target]))
+            elif isinstance(step, Break):
+                src = self.tables.pop(step.table)
+                self._waiting.discard(src.id)
+                closed.append(src.id)
+                for e, target in zip(list(src.seats.values()), step.targets, strict=True):
+                    moves.append(self._move(e, src, self.tables[target]))
+        await self.gw.call(self.gw.store.tournament_play.seat, self.id, moves, close_tables=closed)
+
+    def _move(self, e: Entrant, src: TourneyTable, dst: TourneyTable) -> tuple[int, str, int, int]:
+        """Seat ``e`` at ``dst`` in the seat furthest from its big blind (R-TOURN-BAL-6) and tell them
+        (R-TOURN-BAL-3). Counts were already moved by the balancer."""
+        src.remove(e)
+        seat = seat_far_from_big_blind(dst.free_seats(), dst.seats, dst.big_blind, dst.max_seats, self._choice)
+        dst.add(e, seat)
+        if len(dst.seats) >= 2 and not dst.in_hand:
+            self._waiting.add(dst.id)
+        if len(src.seats) < 2:
+            self._waiting.discard(src.id)
+        self.notify(e.player_id, "moved", table=dst.id, seat=seat, rule="R-TOURN-BAL-3")
+        return (e.player_id, dst.id, seat, e.chips)
+
+    async def _late_seat(self, player_id: int) -> None:
+        """R-TOURN-REG-1: a late entrant sits at a smallest table (a new one when every table is full)."""
+        self.entries += 1
+        self.alive += 1
+        self.chips_issued += self.spec.starting_stack
+        e = Entrant(player_id, self.entries, self.spec.starting_stack, self.settings.timebank_seconds,
+                    bounty=self.spec.knockout.bounty if self.spec.knockout else 0)
+        e.sitting_out = player_id not in self.bots and not self.host.is_connected(player_id)
+        self.entrants_by_id[player_id] = e
+        self._awards = None
+        tid = self.balancer.pick_smallest()
+        opened: list[str] = []
+        if tid is None or self.balancer.count(tid) >= self.spec.seats:
+            table = self._new_table()
+            self.balancer.add_table(table.id, 0)
+            opened.append(table.id)
+        else:
+            table = self.tables[tid]
+        seat = seat_far_from_big_blind(table.free_seats(), table.seats, table.big_blind, table.max_seats,
+                                       self._choice)
+        table.add(e, seat)
+        self.balancer.change(table.id, +1)
+        await self.gw.call(self.gw.store.tournament_play.seat, self.id,
+                           [(player_id, table.id, seat, e.chips)], open_tables=opened)
+        self.notify(player_id, "registered", table=table.id, seat=seat, late=True)
+        if len(table.seats) >= 2 and not table.in_hand:
+            self._waiting.add(table.id)
+            await self._pump()
+
+    # ------------------------------------------------------------------ reading
+    def places(self) -> list[int]:
+        """Player of place 1, 2, ... (tied players in their registration order)."""
+        order = sorted(self.results.values(), key=lambda r: (r.place, self._entry_no(r.player_id)))
+        return [r.player_id for r in order]
+
+    def _entry_no(self, pid: int) -> int:
+        return pid
+
+    def check_seating(self) -> None:
+        """Nobody seated twice, nobody lost: every player still in sits at exactly one table (tests)."""
+        seen: dict[int, str] = {}
+        for table in self.tables.values():
+            for seat, e in table.seats.items():
+                assert e.player_id not in seen, f"player {e.player_id} seated twice"
+                assert e.table_id == table.id and e.seat == seat
+                seen[e.player_id] = table.id
+        waiting = {pid for pid, e in self.entrants_by_id.items() if e.busted_round}
+        assert set(seen) | waiting == set(self.entrants_by_id), "a player is lost"
+
+    def total_chips(self) -> int:
+        """Chips in play now (between hands: every stack; tests)."""
+        return sum(e.chips for e in self.entrants_by_id.values())
+
+    async def close(self) -> None:
+        """Stop the tournament's actor (a server stop: the hands in progress are voided, R-SERVER-1)."""
+        for table in self.tables.values():
+            if table.driver is not None:
+                table.driver.close()
+        for t in (self._timer, self._break_timer):
+            if t is not None:
+                t.cancel()
+        await self.actor.stop()
+

@@ -1,0 +1,190 @@
+"""One tournament table: seats, button and the hand in progress, played by the shared
+:class:`~riverboat.room.hand_driver.HandDriver` (its third user, after cash tables and Speed Poker).
+
+The table is a :class:`~riverboat.room.hand_driver.HandHost` run inside its director's actor (every table of a
+tournament shares that single writer, so balancing never races a hand). Who is dealt in: every seated player with
+chips, sitting out or not (R-SITOUT-1, R-TOURN-REG-5, R-BLIND-4); the button and blinds move as at a cash table
+(:func:`~riverboat.room.deal.plan_deal` with nobody owing a blind); the stakes are the level's. Hands are not raked
+(R-RAKE-12): :class:`TournamentSettler` has no rake rule and records the hand through the director, in tournament
+chips (``store.tournament_play.hand_done``).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from riverboat.engine import RakeRule
+from riverboat.engine import Settings as EngineSettings
+from riverboat.games import Game, Kind, Rotation, Stakes, Structure, get_game
+from riverboat.room import frames
+from riverboat.room.actor import Actor
+from riverboat.room.blinds import SeatStatus
+from riverboat.room.clock import Clock
+from riverboat.room.deal import hand_config, plan_deal
+from riverboat.room.frames import RoomFrame
+from riverboat.room.hand_driver import HandDriver, HandRules
+from riverboat.room.tournament.spec import Level
+
+if TYPE_CHECKING:  # pragma: no cover
+    from riverboat.room.tournament.director import Director
+
+
+@dataclass(slots=True)
+class Entrant:
+    """A player in the tournament, as the director keeps them (the driver's ``Participant``)."""
+
+    player_id: int
+    entry_no: int
+    chips: int
+    timebank: float
+    table_id: str | None = None
+    seat: int | None = None
+    sitting_out: bool = False  # absent or sat out: dealt in, folded at once (R-SITOUT-1, R-TOURN-REG-5)
+    rebuys: int = 0
+    addons: int = 0
+    bounty: int = 0  # knockout bounty on this player's head (R-TOURN-KO / PKO)
+    auto_rebuy: bool = False
+    busted_round: bool = False  # hand-for-hand: out, waiting for the round to end to be ranked
+
+
+def level_stakes(level: Level, game: Game, structure: Structure) -> Stakes:
+    """The engine stakes of a level for ``game`` (stud: ante, bring-in, completion; fixed limit: small and big
+    bets defaulting to the big blind and twice it, R-FL-3)."""
+    small_bet = level.small_bet or level.big_blind
+    big_bet = level.big_bet or 2 * small_bet
+    if game.kind is Kind.STUD:
+        bring_in = level.bring_in or max(1, small_bet // 4)
+        return Stakes(ante=level.ante, bring_in=min(bring_in, small_bet), small_bet=small_bet, big_bet=big_bet)
+    return Stakes(small_blind=level.small_blind, big_blind=level.big_blind, ante=level.ante,
+                  small_bet=small_bet if structure is Structure.FIXED_LIMIT else 0,
+                  big_bet=big_bet if structure is Structure.FIXED_LIMIT else 0)
+
+
+class TournamentSettler:
+    """No rake (R-RAKE-12); nothing is written before a hand (a crash voids it: every stack stays as after the
+    last completed hand, R-SERVER-1); after it the director records the hand, its eliminations and payments in
+    one store transaction (R-TOURN-GEN-5)."""
+
+    rake: RakeRule | None = None
+
+    def __init__(self, director: Director) -> None:
+        self.director = director
+
+    async def open(self, driver: HandDriver) -> None:
+        return None
+
+    async def settle(self, driver: HandDriver) -> None:
+        await self.director.record_hand(driver)
+
+
+class TourneyTable:
+    """A tournament table (see the module docstring). Its methods run inside the director's actor."""
+
+    def __init__(self, director: Director, table_id: str) -> None:
+        self.director = director
+        self.id = table_id
+        self.max_seats = director.spec.seats
+        self.seats: dict[int, Entrant] = {}
+        self.button: int | None = None
+        self.big_blind: int | None = None
+        self.driver: HandDriver | None = None
+        self.hand_no = 0
+        self.watchers: set[int] = set()
+        self.address = frames.TableAddress(table_id)
+        spec = director.spec
+        self.rotation: Rotation | None = (
+            Rotation.named(spec.mixed, mode="hands", hands_per_game=director.settings.hands_per_game)
+            if spec.mixed else None)
+        self.played_round = -1  # the hand-for-hand round this table last dealt in
+
+    # ------------------------------------------------------------------ HandHost
+    @property
+    def clock(self) -> Clock:
+        return self.director.clock
+
+    @property
+    def actor(self) -> Actor:
+        return self.director.actor
+
+    def is_connected(self, player_id: int) -> bool:
+        return self.director.host.is_connected(player_id)
+
+    def send(self, player_id: int, message: RoomFrame) -> None:
+        self.director.host.send(player_id, message)
+
+    def participant(self, player_id: int) -> Entrant | None:
+        e = self.director.entrants_by_id.get(player_id)
+        return e if e is not None and e.table_id == self.id else None
+
+    def audience(self, driver: HandDriver) -> Iterable[tuple[int, int | None]]:
+        if not self.director.notify_players:
+            return ()
+        players = driver.players
+        out: list[tuple[int, int | None]] = [
+            (e.player_id, s if players.get(s) == e.player_id else None) for s, e in self.seats.items()]
+        out.extend((pid, None) for pid in self.watchers)
+        return out
+
+    def on_turn(self, driver: HandDriver, seat: int, player_id: int) -> None:
+        self.director.send_table_state(self, player_id)
+
+    async def on_settled(self, driver: HandDriver) -> None:
+        self.driver = None
+        if self.rotation is not None:
+            self.rotation.hand_finished()
+        await self.director.hand_settled(self, driver)
+
+    # ------------------------------------------------------------------ seats
+    def free_seats(self) -> list[int]:
+        return [s for s in range(self.max_seats) if s not in self.seats]
+
+    def add(self, e: Entrant, seat: int) -> None:
+        assert seat not in self.seats
+        self.seats[seat] = e
+        e.table_id, e.seat = self.id, seat
+
+    def remove(self, e: Entrant) -> None:
+        assert e.seat is not None and self.seats.get(e.seat) is e
+        del self.seats[e.seat]
+        e.table_id = e.seat = None
+
+    @property
+    def in_hand(self) -> bool:
+        return self.driver is not None
+
+    def game_now(self) -> tuple[Game, Structure]:
+        if self.rotation is not None:
+            return self.rotation.current()
+        spec = self.director.spec
+        return get_game(spec.game), Structure(spec.structure)
+
+    # ------------------------------------------------------------------ dealing
+    async def deal(self, level: Level) -> bool:
+        """Deal the next hand at ``level``'s stakes; False when fewer than two players have chips."""
+        if self.driver is not None:
+            return False
+        game, structure = self.game_now()
+        stakes = level_stakes(level, game, structure)
+        statuses = {s: SeatStatus(s, e.chips > 0) for s, e in self.seats.items()}
+        plan = plan_deal(game, stakes, statuses, max_seats=self.max_seats, prev_button=self.button)
+        if plan is None:
+            return False
+        director = self.director
+        config = hand_config(game, structure, stakes, plan, {s: self.seats[s].chips for s in plan.dealt},
+                             director.rng, EngineSettings(straddle=False, run_it_twice=False))
+        rules = HandRules(director.settings, aai=None, play_money=True, auto=director.auto_action)
+        self.hand_no += 1
+        driver = HandDriver.deal(self, config, f"{self.hand_no}-{secrets.token_hex(3)}",
+                                 {s: self.seats[s].player_id for s in plan.dealt}, self.address,
+                                 director.settler, rules)
+        await driver.open()
+        self.driver = driver
+        self.button = plan.button
+        if plan.blind_plan is not None:
+            self.big_blind = plan.blind_plan.big_blind
+        director.balancer.set_idle(self.id, False)
+        driver.play()
+        return True
