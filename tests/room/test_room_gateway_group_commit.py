@@ -57,7 +57,7 @@ async def test_r_wallet_group_commit_answers_each_call_and_refusals_change_nothi
 async def test_r_server_group_commit_of_hands_from_many_tables(store: Store) -> None:
     """R-WALLET-3 / R-SERVER: 20 tables start and settle hands through the gateway at the same time; one table's
     settlement is wrong (its changes do not add up to minus the rake: refused before any write) and another names
-    a player not dealt in (refused inside its savepoint). Both are answered ``bad_request`` and leave their hand
+    a player not dealt in (refused inside its savepoint). Both are answered ``invalid`` (InvalidRequest, the error registry) and leave their hand
     open with the stacks unchanged; all other hands are settled; nothing is lost or created."""
     players = make_players(store, 40, deposit=10_000)
     tables = {f"T{i}": (players[2 * i], players[2 * i + 1]) for i in range(20)}
@@ -92,7 +92,7 @@ async def test_r_server_group_commit_of_hands_from_many_tables(store: Store) -> 
             assert record is not None
             if tid in ("T3", "T7"):
                 res = results[tid]
-                assert isinstance(res, RoomError) and res.code == "bad_request", res
+                assert isinstance(res, RoomError) and res.code == "invalid", res
                 assert record.status == "started"
                 assert store.ledger.table_stacks(tid, CUR) == {a: 5_000, b: 5_000}
             else:
@@ -118,7 +118,7 @@ async def test_r_wallet_gateway_same_answers_with_and_without_group_commit(store
             return_exceptions=True,
         )
         assert isinstance(first, int)
-        assert isinstance(second, RoomError) and second.code == "bad_request"
+        assert isinstance(second, RoomError) and second.code == "invalid"
         assert balance == 3_000
         assert await gate.call(store.ledger.cash_out, pid, "T1", "co:1", currency=CUR) == 2_000
         assert store.ledger.balance(pid, CUR) == 5_000
@@ -149,7 +149,7 @@ async def test_r_wallet_store_process_answers_like_the_thread_and_keeps_refusals
         await gate.call(store.ledger.start_hand, "T1", "h1", {a: 2_000, b: 2_000}, currency=CUR)
         with pytest.raises(RoomError) as refused:
             await gate.call(store.ledger.settle_hand, "T1", "h1", {a: 10, b: -5}, 0, "phh", [])
-        assert refused.value.code == "bad_request"
+        assert refused.value.code == "invalid"
         await gate.call(store.ledger.settle_hand, "T1", "h1", {a: 300, b: -300}, 0, "phh", [{"kind": "x"}])
         record = store.hands.get("T1", "h1")
         assert record is not None and record.status == "settled" and record.changes == {a: 300, b: -300}

@@ -90,7 +90,8 @@ def test_r_alias_2_alias_changes_once_and_r_alias_5_format(http: httpx.Client) -
     ok = http.put("/api/alias", json={"alias": "RiverBob42"}, headers=_auth(token))
     assert ok.status_code == 200 and ok.json()["alias"] == "RiverBob42"
     again = http.put("/api/alias", json={"alias": "RiverBob43"}, headers=_auth(token))
-    assert again.status_code == 422 and "R-ALIAS-2" in again.json()["error"]["message"]
+    assert again.status_code == 422 and "changed once" in again.json()["error"]["message"]
+    assert "R-ALIAS" not in again.json()["error"]["message"]  # plain words for players (issue #10, #14)
     me = http.get("/api/me", headers=_auth(token)).json()
     assert me["alias"] == "RiverBob42" and me["alias_changeable"] is False
 

@@ -13,12 +13,14 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from riverboat.room.errors import RoomError
-from riverboat.room.gateway import StoreGateway
+from riverboat.room.gateway import PROCESS_CALLS, StoreGateway
 
 T = TypeVar("T")
 
-#: ledger methods that move a table's money -> position of the table id among their arguments
-FENCED_CALLS = {"start_hand": 0, "settle_hand": 0, "buy_in": 1, "top_up": 1, "cash_out": 1}
+#: store calls that move a table's money -> position of the table id among their arguments
+FENCED_CALLS = {"ledger.start_hand": 0, "ledger.settle_hand": 0, "ledger.buy_in": 1, "ledger.top_up": 1,
+                "ledger.cash_out": 1}
+assert set(FENCED_CALLS) <= PROCESS_CALLS  # the gateway names exactly the calls of its list
 
 
 class FencedGateway(StoreGateway):
@@ -28,8 +30,8 @@ class FencedGateway(StoreGateway):
         self.on_fenced = on_fenced
 
     async def call(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        name = getattr(fn, "__name__", "")
-        if name in FENCED_CALLS and getattr(fn, "__self__", None) is self.store.ledger:
+        name = self.name_of(fn)  # the gateway's explicit list of store calls (riverboat.room.gateway)
+        if name in FENCED_CALLS:
             table_id = args[FENCED_CALLS[name]]
             epoch = self.epochs.get(table_id)
             if epoch is None:

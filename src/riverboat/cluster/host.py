@@ -40,6 +40,7 @@ from riverboat.cluster.names import Names, table_id_for
 from riverboat.cluster.wire import (
     COMMAND,
     Act,
+    AliasChanged,
     FastFold,
     Info,
     JoinSpeed,
@@ -57,6 +58,7 @@ from riverboat.cluster.wire import (
     Unwatch,
     Watch,
 )
+from riverboat.errors import RiverboatError, wire_error
 from riverboat.room import RealClock, Room, RoomError, SpeedSpec, TableSpec
 from riverboat.room.frames import RoomFrame
 from riverboat.room.speed import SpeedPool
@@ -510,8 +512,10 @@ class TableHostNode:
             try:
                 result = await self._dispatch(tid, cmd)
                 reply = Reply(ok=True, result=dict(result) if result is not None else {})
-            except RoomError as exc:
-                reply = Reply(ok=False, code=exc.code, message=exc.message)
+            except RiverboatError as exc:  # a refusal: the registry's code, as REST and the WebSocket give it
+                wire = wire_error(exc)
+                assert wire is not None
+                reply = Reply(ok=False, code=wire.code, message=wire.message)
             except Exception:
                 log.exception("%s: command %s at %s failed", self.node, cmd.op, tid)
                 reply = Reply(ok=False, code="internal", message="internal error; the command may not have applied")
@@ -561,6 +565,9 @@ class TableHostNode:
                 return await room.join_speed(p, tid, cmd.buy_in, idem_key=cmd.idem_key)
             case LeaveSpeed():
                 return await room.leave_speed(p, tid)
+            case AliasChanged():
+                await room.alias_changed(p, cmd.alias)
+                return {"table": tid}
         raise RoomError("bad_request", f"unknown command {cmd.op!r}")
 
 

@@ -32,6 +32,7 @@ from riverboat.cluster.mirror import KvMirror
 from riverboat.cluster.names import Names
 from riverboat.cluster.wire import (
     Act,
+    AliasChanged,
     FastFold,
     Info,
     JoinSpeed,
@@ -224,8 +225,11 @@ class RemoteRoom:
         if fn is not None:
             fn(message)
 
-    def alias_changed(self, player_id: int) -> None:
-        return None
+    async def alias_changed(self, player_id: int, alias: str | None) -> None:
+        """R-ALIAS-2: the hosts of the player's tables name them by the new alias at once."""
+        for tid in self.tables_of(player_id):
+            with contextlib.suppress(RoomError):
+                await self._request(tid, self._c(AliasChanged, player_id, alias=alias))
 
     # ------------------------------------------------------------------ commands
     async def _request(self, table_id: str, command: Any) -> dict[str, Any]:

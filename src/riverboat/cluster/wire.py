@@ -105,8 +105,15 @@ class LeaveSpeed(_Cmd):
     op: Literal["leave_speed"] = "leave_speed"
 
 
+class AliasChanged(_Cmd):
+    """R-ALIAS-2: the player's new alias, for the tables where they sit on the table's host."""
+
+    op: Literal["alias_changed"] = "alias_changed"
+    alias: str | None
+
+
 Command = Annotated[Sit | Act | SitOut | SitIn | Leave | TopUp | Watch | Unwatch | Info | Relay | JoinSpeed
-                    | FastFold | SpeedAct | LeaveSpeed, Field(discriminator="op")]
+                    | FastFold | SpeedAct | LeaveSpeed | AliasChanged, Field(discriminator="op")]
 COMMAND: TypeAdapter[Any] = TypeAdapter(Command)
 
 

@@ -61,7 +61,8 @@ Public API (stable; additive changes only)::
 Every command raises ``RoomError(code, message)`` on bad input and changes nothing. Codes: ``no_table``,
 ``no_pool``, ``seat_taken``, ``bad_seat``, ``already_seated``, ``not_seated``, ``not_in_hand``, ``bad_amount``,
 ``buy_in_range``, ``insufficient_funds``, ``not_your_turn``, ``illegal_action``, ``table_closed``,
-``bad_settings`` (and ``not_found``/``bad_request`` for other store refusals).
+``bad_settings``; a store refusal keeps the code the error registry gives its class (``not_found``, ``invalid``,
+``conflict``..., :mod:`riverboat.errors`).
 
 Messages pushed to sinks (all JSON-able; every shape is a typed dict of :mod:`riverboat.room.frames`, built there):
 

@@ -6,11 +6,11 @@ Two ways to run the store work:
 - **threads** (default): worker threads in this process (one for SQLite, so the database is never written by two
   threads of the room at once).
 - **a store process** (``process=True``, the server's choice for a file or PostgreSQL database): one child process
-  with its own ``Store`` on the same database runs every call. Its ORM work then no longer competes for this
+  with its own ``Store`` on the same database runs the calls of :data:`PROCESS_CALLS`. Its ORM work then no longer competes for this
   process's GIL with the event loop. (With a busy store thread, the loop thread, which gives the GIL up at every
   ``select``, waits up to a whole switch interval to get it back after each one, so the room's latency grows with
   the store's load even while the CPU is half idle.) Calls are addressed by service and method name
-  (``ledger.settle_hand``); exceptions come back pickled.
+  (``ledger.settle_hand``, the explicit list :data:`PROCESS_CALLS`); exceptions come back pickled.
 
 Group commit, in both: a worker takes every call queued at that moment (up to ``max_batch``) and runs them in ONE
 database transaction, each in its own SAVEPOINT (``riverboat.store._tx.Database.batch``). A call that is refused
@@ -32,37 +32,55 @@ import queue
 import signal
 import threading
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from sqlalchemy.exc import DBAPIError
 
+from riverboat.errors import wire_error
 from riverboat.room.errors import RoomError
 
 T = TypeVar("T")
 log = logging.getLogger("riverboat.room")
 
-_CODES = {
-    "InsufficientFunds": "insufficient_funds",
-    "NotFound": "not_found",
-    "InvalidRequest": "bad_request",
-    "IdempotencyConflict": "bad_request",
-    "IdempotentReplay": "id_reused",  # a money frame's id whose reply is no longer cached (issue #16)
-    "PermissionDenied": "forbidden",
-    "Fenced": "fenced",  # a cluster host that lost the table's lease (docs/cluster.md)
-}
-
 MAX_BATCH = 64  # calls per group commit
-SERVICES = ("ledger", "accounts", "hands", "aliases", "tournaments")  # store attributes a store process serves
+
+#: The store calls a store process runs, as ``service.method`` of the ``Store``: an explicit list (a call of any
+#: other callable runs on this process's worker thread, in the same group commits). Add a method here to move it
+#: off this process's GIL.
+PROCESS_CALLS: frozenset[str] = frozenset({
+    "ledger.balance", "ledger.table_stack", "ledger.buy_in", "ledger.top_up", "ledger.cash_out", "ledger.deposit",
+    "ledger.start_hand",
+    "ledger.settle_hand", "ledger.void_unsettled_hands",
+    "accounts.get", "accounts.authenticate", "accounts.register", "accounts.login", "accounts.logout",
+    "aliases.set", "aliases.change",
+    "hands.get", "hands.for_player",
+    "fences.claim",
+})
+
+
+def _routes(store: Any) -> dict[Callable[..., Any], str]:
+    """``store``'s bound methods of :data:`PROCESS_CALLS` -> their names (a bound method equals another bound method
+    of the same object and function, so a call's callable is looked up, never taken apart)."""
+    out: dict[Callable[..., Any], str] = {}
+    for name in PROCESS_CALLS:
+        service, method = name.split(".")
+        fn = getattr(getattr(store, service, None), method, None)
+        if callable(fn):
+            out[fn] = name
+    return out
 
 
 def _room_error(exc: BaseException) -> BaseException:
+    """A store refusal as the room's ``RoomError``, with the code and player message the error registry gives its
+    class (:mod:`riverboat.errors`: the same as REST and the WebSocket give it); anything else unchanged."""
     if isinstance(exc, RoomError):
         return exc
-    code = next((c for name, c in _CODES.items() if any(k.__name__ == name for k in type(exc).__mro__)), None)
-    if code is None:
+    wire = wire_error(exc)
+    if wire is None:
         return exc
-    err = RoomError(code, str(exc))
+    err = RoomError(wire.code, wire.message)
     err.__cause__ = exc
     return err
 
@@ -74,17 +92,20 @@ def _run(fn: Callable[[], Any]) -> tuple[bool, Any]:
         return False, exc
 
 
-def run_group(db: Any, fns: list[Callable[[], Any]]) -> list[tuple[bool, Any]]:
-    """Run ``fns`` in one transaction of ``db`` (a ``riverboat.store._tx.Database``), one savepoint each, and return
+Batch = Callable[[], AbstractContextManager[None]]
+
+
+def run_group(batch: Batch | None, fns: list[Callable[[], Any]]) -> list[tuple[bool, Any]]:
+    """Run ``fns`` in one transaction opened by ``batch`` (``Store.batch``), one savepoint each, and return
     ``(ok, result or exception)`` per call once the transaction has committed. A call that hit a transient database
     error inside the group is run again on its own afterwards; if the group itself fails to commit (nothing of it
     is stored), every call is run again on its own."""
-    if len(fns) == 1 or db is None:
+    if len(fns) == 1 or batch is None:
         return [_run(fn) for fn in fns]
     outcomes: list[tuple[bool, Any]] = []
     alone: list[int] = []
     try:
-        with db.batch():
+        with batch():
             for i, fn in enumerate(fns):
                 ok, value = _run(fn)
                 if not ok and isinstance(value, DBAPIError):
@@ -123,16 +144,16 @@ def _answer(loop: asyncio.AbstractEventLoop, fut: asyncio.Future[Any], ok: bool,
 
 class StoreGateway:
     """Runs store calls off the event loop with group commit: on worker threads, or in one store process
-    (``process=True``). ``inline=True`` calls them directly (tools); ``group_commit=False``: one transaction per
-    call."""
+    (``process=True``; the calls of :data:`PROCESS_CALLS` go there). ``inline=True`` calls them directly (tools);
+    ``group_commit=False``: one transaction per call. The one path from the room and the server to the store."""
 
     def __init__(self, store: Any, *, inline: bool = False, workers: int = 1, group_commit: bool = True,
                  max_batch: int = MAX_BATCH, process: bool = False) -> None:
         self.store = store
         self.inline = inline
-        db = getattr(store, "_db", None)
-        self._group_commit = group_commit
-        self._db = db if group_commit and hasattr(db, "batch") else None
+        batch = getattr(store, "batch", None)
+        self._batch: Batch | None = batch if group_commit and callable(batch) else None
+        self._routes = _routes(store)
         self.max_batch = max(1, max_batch)
         self.batches = 0  # group commits of 2+ calls (thread mode statistics)
         self.batched_calls = 0
@@ -155,35 +176,38 @@ class StoreGateway:
         return self._process is not None
 
     async def call(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Run ``fn(*args, **kwargs)`` off the loop; a store refusal comes back as a ``RoomError`` with the code the
+        error registry gives its class (the room's commands raise only ``RoomError``)."""
         try:
-            if self.inline:
-                return fn(*args, **kwargs)
-            if self._closed:
-                raise RoomError("store_closed", "the room's store gateway is closed")
-            loop = asyncio.get_running_loop()
-            fut: asyncio.Future[T] = loop.create_future()
-            address = self._address(fn) if self._process is not None else None
-            if address is not None:
-                assert self._process is not None
-                self._process.submit(address[0], address[1], args, kwargs, loop, fut)
-            else:
-                self._queue.put(_Job(lambda: fn(*args, **kwargs), loop, fut))
-            return await fut
+            return await self.run(fn, *args, **kwargs)
         except Exception as exc:
             err = _room_error(exc)
             if err is exc:
                 raise
             raise err from exc
 
-    def _address(self, fn: Callable[..., Any]) -> tuple[str, str] | None:
-        owner = getattr(fn, "__self__", None)
-        name = getattr(fn, "__name__", None)
-        if owner is None or not isinstance(name, str) or name.startswith("_"):
+    async def run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """:meth:`call` keeping the store's own exception classes (the server answers them by class)."""
+        if self.inline:
+            return fn(*args, **kwargs)
+        if self._closed:
+            raise RoomError("store_closed", "the room's store gateway is closed")
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[T] = loop.create_future()
+        name = self.name_of(fn) if self._process is not None else None
+        if name is not None:
+            assert self._process is not None
+            self._process.submit(name, args, kwargs, loop, fut)
+        else:
+            self._queue.put(_Job(lambda: fn(*args, **kwargs), loop, fut))
+        return await fut
+
+    def name_of(self, fn: Callable[..., Any]) -> str | None:
+        """``"service.method"`` if ``fn`` is the store's method of that name listed in :data:`PROCESS_CALLS`."""
+        try:
+            return self._routes.get(fn)
+        except TypeError:  # an unhashable callable: not one of the store's methods
             return None
-        for service in SERVICES:
-            if getattr(self.store, service, None) is owner:
-                return service, name
-        return None
 
     # ------------------------------------------------------------------ worker threads
     def _work(self) -> None:
@@ -202,8 +226,8 @@ class StoreGateway:
                     stop = True
                     break
                 jobs.append(more)
-            outcomes = run_group(self._db, [j.fn for j in jobs])
-            if len(jobs) > 1 and self._db is not None:
+            outcomes = run_group(self._batch, [j.fn for j in jobs])
+            if len(jobs) > 1 and self._batch is not None:
                 self.batches += 1
                 self.batched_calls += len(jobs)
             for j, (ok, value) in zip(jobs, outcomes, strict=True):
@@ -260,18 +284,18 @@ class _StoreProcess:
         reader = threading.Thread(target=self._read, args=(parent,), name="room-store-reader", daemon=True)
         reader.start()
 
-    def submit(self, service: str, method: str, args: tuple[Any, ...], kwargs: dict[str, Any],
+    def submit(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any],
                loop: asyncio.AbstractEventLoop, fut: asyncio.Future[Any]) -> None:
-        """Queue one call (never blocks: the sender thread pickles and writes it, so a full pipe while the child
-        runs a large batch never stalls the event loop)."""
-        self._outgoing.put((service, method, args, kwargs, loop, fut))
+        """Queue one call of ``name`` (one of :data:`PROCESS_CALLS`; never blocks: the sender thread pickles and
+        writes it, so a full pipe while the child runs a large batch never stalls the event loop)."""
+        self._outgoing.put((name, args, kwargs, loop, fut))
 
     def _send_loop(self) -> None:
         while True:
             item = self._outgoing.get()
             if item is None:
                 return
-            service, method, args, kwargs, loop, fut = item
+            name, args, kwargs, loop, fut = item
             with self._send_lock:
                 if self._proc is None or not self._proc.is_alive():
                     log.error("store process is gone; starting a new one")
@@ -280,7 +304,7 @@ class _StoreProcess:
                 self._pending[rid] = (loop, fut)
                 conn = self._conn
             try:
-                conn.send((rid, service, method, args, kwargs))
+                conn.send((rid, name, args, kwargs))
             except Exception as exc:
                 with self._send_lock:
                     self._pending.pop(rid, None)
@@ -330,7 +354,7 @@ def store_process_main(conn: Any, url: str, max_batch: int) -> None:
     from riverboat.store import Store
 
     store = Store(url)
-    db = getattr(store, "_db", None) if max_batch > 1 else None
+    batch = store.batch if max_batch > 1 else None
     try:
         while True:
             try:
@@ -351,8 +375,8 @@ def store_process_main(conn: Any, url: str, max_batch: int) -> None:
                     stop = True
                     break
                 msgs.append(more)
-            fns = [_bind(store, service, method, args, kwargs) for _rid, service, method, args, kwargs in msgs]
-            outcomes = run_group(db, fns)
+            fns = [_bind(store, name, args, kwargs) for _rid, name, args, kwargs in msgs]
+            outcomes = run_group(batch, fns)
             for (rid, *_), (ok, value) in zip(msgs, outcomes, strict=True):
                 if not ok:
                     value = _portable(value)
@@ -378,11 +402,11 @@ def _portable(exc: BaseException) -> BaseException:
     return exc
 
 
-def _bind(store: Any, service: str, method: str, args: tuple[Any, ...], kwargs: dict[str, Any]
-          ) -> Callable[[], Any]:
-    if service not in SERVICES or method.startswith("_"):
+def _bind(store: Any, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Callable[[], Any]:
+    if name not in PROCESS_CALLS:
         def refuse() -> Any:
-            raise RuntimeError(f"the store process does not serve {service}.{method}")
+            raise RuntimeError(f"the store process does not serve {name}")
         return refuse
+    service, method = name.split(".")
     fn = getattr(getattr(store, service), method)
     return lambda: fn(*args, **kwargs)

@@ -6,6 +6,7 @@ R-SERVER: unsettled hands are voided on start and on stop).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import secrets
@@ -334,9 +335,16 @@ class Room:
             self._aliases[player_id] = getattr(info, "alias", None)
         return self._aliases[player_id]
 
-    def alias_changed(self, player_id: int) -> None:
-        """Forget a cached alias (call after an alias change); seats pick it up at the next seating."""
-        self._aliases.pop(player_id, None)
+    async def alias_changed(self, player_id: int, alias: str | None) -> None:
+        """R-ALIAS-2: the player's alias is now ``alias`` (the server calls this after the store changed it): the
+        cache holds it, and every cash table where they sit names them by it at once (an ``alias_changed`` event
+        and a fresh ``table_state`` for everyone there). Speed Poker views and lobby entries name nobody."""
+        self._aliases[player_id] = alias
+        for table_id in sorted(self._player_tables.get(player_id, ())):
+            table = self.tables.get(table_id)
+            if table is not None:
+                with contextlib.suppress(RoomError):  # a table closing meanwhile names nobody any more
+                    await table.actor.submit(functools.partial(table.alias_changed, player_id, alias))
 
     def is_connected(self, player_id: int) -> bool:
         return player_id not in self._disconnected

@@ -30,6 +30,7 @@ from riverboat.room.deal import DealPlan, hand_config, plan_deal, stakes_for
 from riverboat.room.disconnect import AaiAllowance
 from riverboat.room.errors import RoomError
 from riverboat.room.frames import (
+    AliasChangedEvent,
     CashLobbyEntry,
     Event,
     EvictedEvent,
@@ -236,6 +237,16 @@ class Table:
         frame = self.address.event(event)
         for pid in self.recipients():
             self.host.send(pid, frame)
+
+    async def alias_changed(self, player_id: int, alias: str | None) -> dict[str, Any]:
+        """R-ALIAS-2: the seated player's new alias, shown at once (event + fresh views; run inside the actor)."""
+        st = self.seat_of(player_id)
+        if st is None or st.alias == alias:
+            return {}
+        st.alias = alias
+        self.table_event(AliasChangedEvent(kind="alias_changed", seat=st.seat, player=player_id, alias=alias))
+        self.broadcast_state()
+        return {}
 
     # ------------------------------------------------------------------ commands (run inside the actor)
     async def sit(self, player_id: int, seat: object, buy_in: object, wait_for_bb: bool = True, *,

@@ -45,6 +45,7 @@ def create_app(store: Any, room: Any, config: ServerConfig | None = None) -> Sta
             yield
         finally:
             await shutdown(hub)
+            hub.close()
 
     async def ws_route(ws: WebSocket) -> None:
         await websocket_endpoint(hub, ws)

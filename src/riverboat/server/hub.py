@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from riverboat.room.gateway import StoreGateway
+
 from . import protocol
 from .chat import TableChat
 from .players import PlayerLinks
@@ -59,6 +61,11 @@ class Hub:
         self.store = store
         self.room = room
         self.config = config or ServerConfig()
+        # the room's store gateway (one queue, one group commit for room and server); a room without one (a cluster
+        # gateway node's RemoteRoom) gets one of the hub's own
+        room_gateway = getattr(room, "gateway", None)
+        self._own_gateway = not isinstance(room_gateway, StoreGateway)
+        self.gateway = room_gateway if isinstance(room_gateway, StoreGateway) else StoreGateway(store, workers=4)
         self.ready = False
         self.stopping = False
         self.login_ip = RateLimiter(self.config.login_rate, now)
@@ -75,8 +82,14 @@ class Hub:
         self._encoded: dict[int, tuple[dict[str, Any], str]] = {}
 
     async def call_store(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-        """Run a synchronous store method in a worker thread (the store is synchronous SQLAlchemy)."""
-        return await asyncio.to_thread(fn, *args, **kwargs)
+        """Run a synchronous store call through the store gateway (the one path to the store: group commit, the
+        store process); the store's own exception classes come back (the error registry answers them)."""
+        return await self.gateway.run(fn, *args, **kwargs)
+
+    def close(self) -> None:
+        """Close the store gateway if the hub opened it (a room's own gateway is closed by the room)."""
+        if self._own_gateway:
+            self.gateway.close()
 
     async def alias_of(self, player_id: Any) -> str | None:
         if player_id not in self.aliases:
@@ -86,6 +99,17 @@ class Hub:
                 return None
             self.aliases[player_id] = getattr(info, "alias", None)
         return self.aliases[player_id]
+
+    async def alias_changed(self, player_id: Any, alias: str | None) -> None:
+        """R-ALIAS-2, the one path after the store changed an alias: the server's cache, the player's connections
+        and the room (every seat view at the player's tables, with an ``alias_changed`` event) show it at once;
+        hand logs and sheets read this cache."""
+        self.aliases[player_id] = alias
+        for conn in self.links.of(player_id):
+            conn.alias = alias
+        changed = getattr(self.room, "alias_changed", None)
+        if changed is not None:
+            await changed(player_id, alias)
 
     async def add_aliases(self, message: dict[str, Any]) -> dict[str, Any]:
         """Name the players in a room message by their public alias (R-ALIAS-1): every seat of a ``table_state``

@@ -33,6 +33,7 @@ from pydantic import (
 )
 from typing_extensions import TypedDict
 
+from riverboat.errors import RiverboatError, declare
 from riverboat.room import frames
 
 from . import safejson
@@ -410,6 +411,10 @@ def error(code: str, message: str, ref: Ref) -> ErrorFrame:
     return {"v": 1, "type": "error", "code": code, "message": message, "ref": ref}
 
 
+for _code, _status in (("frame_too_large", 413), ("too_large", 413)):
+    declare(_code, _status)
+
+
 def pong(ref: Ref) -> PongFrame:
     return {"v": 1, "type": "pong", "ref": ref}
 
@@ -436,13 +441,13 @@ def notice(code: str, message: str) -> NoticeFrame:
 # ------------------------------------------------------------------------------------------------------ parsing
 
 
-class ProtocolError(Exception):
-    """A client frame that cannot be accepted. ``code`` is the error code sent back, ``ref`` the client id if any."""
+class ProtocolError(RiverboatError):
+    """A client frame that cannot be accepted. ``code`` is the error code sent back (its status: the error
+    registry, :mod:`riverboat.errors`), ``ref`` the client id if any."""
 
     def __init__(self, code: str, message: str, ref: int | str | None = None) -> None:
         super().__init__(message)
         self.code = code
-        self.message = message
         self.ref = ref
 
 

@@ -20,18 +20,8 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from riverboat.cluster.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
-from riverboat.room.errors import RoomError
-from riverboat.store.errors import (
-    AliasRefused,
-    AuthError,
-    IdempotencyConflict,
-    InsufficientFunds,
-    InvalidRequest,
-    NotFound,
-    PermissionDenied,
-    StoreError,
-    UsernameTaken,
-)
+from riverboat.errors import RiverboatError, WireError, declare, wire_error
+from riverboat.store.errors import AuthError
 
 from . import hand_views, safejson, schemas
 from .cashier import movement_page
@@ -43,17 +33,33 @@ log = logging.getLogger(__name__)
 CURRENCIES = ("EUR", "PLAY")
 
 
-class ApiError(Exception):
+class ApiError(RiverboatError):
+    """A refusal of the REST layer itself (bad body, rate limit, bad token): its status and code per instance."""
+
     def __init__(self, status: int, code: str, message: str, headers: dict[str, str] | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
-        self.message = message
         self.headers = headers
+
+
+for _code, _status in (("bad_json", 400), ("bad_token", 401), ("bad_credentials", 401), ("method", 405)):
+    declare(_code, _status)
 
 
 def error_response(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status, headers=headers)
+
+
+def refusal_response(exc: RiverboatError) -> JSONResponse:
+    """A refusal as REST sends it: the error registry's code and status for its class (:mod:`riverboat.errors`)."""
+    wire = wire_error(exc)
+    assert wire is not None
+    return wire_response(wire, getattr(exc, "headers", None))
+
+
+def wire_response(wire: WireError, headers: dict[str, str] | None = None) -> JSONResponse:
+    return error_response(wire.status, wire.code, wire.message, headers)
 
 
 def jsonable(value: Any) -> Any:
@@ -94,27 +100,6 @@ def player_dict(info: Any) -> dict[str, Any]:
         "alias": getattr(info, "alias", None),
         "role": jsonable(getattr(info, "role", None)),
     }
-
-
-def store_error(exc: StoreError) -> ApiError:
-    message = str(exc) or exc.__class__.__name__
-    if isinstance(exc, AuthError):
-        return ApiError(401, "unauthenticated", message)
-    if isinstance(exc, NotFound):
-        return ApiError(404, "not_found", message)
-    if isinstance(exc, AliasRefused):
-        return ApiError(422, "alias_refused", message)
-    if isinstance(exc, InsufficientFunds):
-        return ApiError(409, "insufficient_funds", message)
-    if isinstance(exc, IdempotencyConflict):
-        return ApiError(409, "conflict", message)
-    if isinstance(exc, PermissionDenied):
-        return ApiError(403, "forbidden", message)
-    if isinstance(exc, UsernameTaken):  # before InvalidRequest, its base class
-        return ApiError(409, "username_taken", f"{message}; choose another username")
-    if isinstance(exc, InvalidRequest):
-        return ApiError(422, "invalid", message)
-    return ApiError(400, "refused", message)
 
 
 async def parse_body(request: Request, model: type[BaseModel]) -> Any:
@@ -207,11 +192,8 @@ def make_routes(hub: Hub) -> list[Route]:
         async def endpoint(request: Request) -> Response:
             try:
                 return await fn(request)  # type: ignore[no-any-return]
-            except ApiError as exc:
-                return error_response(exc.status, exc.code, exc.message, exc.headers)
-            except StoreError as exc:
-                err = store_error(exc)
-                return error_response(err.status, err.code, err.message, err.headers)
+            except RiverboatError as exc:  # a refusal: the registry's code and status (riverboat.errors)
+                return refusal_response(exc)
             except Exception:  # a bug: the documented error body, and the connection stays usable
                 log.exception("internal error in %s %s", request.method, request.url.path)
                 return error_response(500, "internal", "internal server error; the request may not have been "
@@ -290,7 +272,7 @@ def make_routes(hub: Hub) -> list[Route]:
         else:
             await hub.call_store(hub.store.aliases.set, pid, body.alias)
         fresh = await hub.call_store(hub.store.accounts.get, pid)
-        hub.aliases[pid] = getattr(fresh, "alias", None)
+        await hub.alias_changed(pid, getattr(fresh, "alias", None))  # seat views, lobby and logs at once
         return JSONResponse(player_dict(fresh))
 
     async def lobby(request: Request) -> Response:
@@ -299,12 +281,9 @@ def make_routes(hub: Hub) -> list[Route]:
     async def table(request: Request) -> Response:
         await authenticate(hub, request)
         table_id = request.path_params["table_id"]
-        try:
-            info = hub.room.table_info(table_id)
-            if inspect.isawaitable(info):  # a cluster gateway asks the table's host (riverboat.cluster.remote)
-                info = await info
-        except RoomError as exc:
-            raise ApiError(404 if exc.code == "no_table" else 400, exc.code, exc.message) from None
+        info = hub.room.table_info(table_id)  # a RoomError ("no_table": 404) is answered by the handler
+        if inspect.isawaitable(info):  # a cluster gateway asks the table's host (riverboat.cluster.remote)
+            info = await info
         info = await hub.add_aliases({"type": "table_state", "view": info})
         return JSONResponse(jsonable(info["view"]))
 

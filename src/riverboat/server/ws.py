@@ -15,8 +15,8 @@ from typing import Any, Union
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from riverboat.room.errors import RoomError
-from riverboat.store.errors import AuthError, StoreError
+from riverboat.errors import RiverboatError, wire_error
+from riverboat.store.errors import AuthError
 
 from . import protocol
 from .hub import Hub, encode_frame
@@ -90,6 +90,16 @@ class Connection:
 
     def reply_error(self, code: str, message: str, ref: Any) -> None:
         self.push(protocol.error(code, message, ref))
+
+    @staticmethod
+    def refusal(exc: RiverboatError, ref: Any) -> protocol.ErrorFrame:
+        """The error frame of a refusal: the code and message the error registry gives its class (as REST does)."""
+        wire = wire_error(exc)
+        assert wire is not None
+        return protocol.error(wire.code, wire.message, ref)
+
+    def reply_refusal(self, exc: RiverboatError, ref: Any) -> None:
+        self.push(self.refusal(exc, ref))
 
     @staticmethod
     async def _text(item: str | asyncio.Task[str]) -> str | None:
@@ -205,7 +215,7 @@ class Connection:
         try:
             frame = protocol.parse_client_frame(raw)
         except protocol.ProtocolError as exc:
-            self.reply_error(exc.code, exc.message, exc.ref)
+            self.reply_refusal(exc, exc.ref)
             return
         kind = frame.type
         ref = frame.id
@@ -236,10 +246,8 @@ class Connection:
         kind, ref = frame.type, frame.id
         try:
             result = await self._command(frame)
-        except RoomError as exc:
-            return dict(protocol.error(exc.code, exc.message, ref))
-        except StoreError as exc:
-            return dict(protocol.error("refused", str(exc) or exc.__class__.__name__, ref))
+        except RiverboatError as exc:  # a refusal: the registry's code for its class (riverboat.errors)
+            return dict(self.refusal(exc, ref))
         except Exception:
             log.exception("internal error handling %s from player %s", kind, self.player_id)
             return dict(protocol.error("internal", "internal server error; the command may not have been applied",

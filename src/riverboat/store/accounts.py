@@ -76,7 +76,7 @@ class Accounts:
 
         def body(s: Session) -> PlayerInfo:
             if s.scalar(select(Player.id).where(Player.username_key == username.lower())) is not None:
-                raise UsernameTaken(f"username {username!r} is taken")
+                raise UsernameTaken(f"the username {username!r} is taken; choose another username")
             p = Player(username=username, username_key=username.lower(), password_hash=hashed, role=role,
                        alias=None, alias_key=None, alias_changes=0, alias_must_change=False,
                        created_at=self._db.now())
@@ -87,7 +87,7 @@ class Accounts:
         try:
             return self._db.run(body)
         except IntegrityError:
-            raise UsernameTaken(f"username {username!r} is taken") from None
+            raise UsernameTaken(f"the username {username!r} is taken; choose another username") from None
 
     def login(self, username: str, password: str) -> str:
         """Check the password and open a session; returns the bearer token.  On the first login the player is

@@ -71,8 +71,8 @@ class Aliases:
             p = self._player(s, player_id)
             if p.alias is not None:
                 raise AliasRefused(
-                    f"player already has the alias {p.alias!r}; a player has only one alias (R-ALIAS-3) "
-                    "- use change() for the single permitted change (R-ALIAS-2)"
+                    f"you already have the alias {p.alias!r}: a player has only one alias (R-ALIAS-3), which may be "
+                    "changed once (R-ALIAS-2)"
                 )
             return self._assign(s, p, alias)
 

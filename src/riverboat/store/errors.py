@@ -1,31 +1,58 @@
-"""Errors raised by :mod:`riverboat.store`.  Every refusal carries a message saying why; nothing is changed."""
+"""Errors raised by :mod:`riverboat.store`.  Every refusal carries a message saying why; nothing is changed.
+
+Each class declares its wire ``code`` and HTTP ``status`` (:mod:`riverboat.errors`, the one error registry): REST,
+the WebSocket and the room's store gateway all answer a refusal with the code of its class. A class whose raisers
+write operator texts (internal account names, idempotency keys, epochs) gives players a fixed ``player_message``.
+"""
 
 from __future__ import annotations
 
+from riverboat.errors import RiverboatError
 
-class StoreError(Exception):
+
+class StoreError(RiverboatError):
     """Base class of every refusal raised by the store."""
+
+    code = "refused"
+    status = 400
 
 
 class NotFound(StoreError):
     """A player, tournament, hand, ticket or session does not exist."""
 
+    code = "not_found"
+    status = 404
+
 
 class InvalidRequest(StoreError):
     """The request is malformed (negative amount, unbalanced changes, wrong state...)."""
 
+    code = "invalid"
+    status = 422
+
 
 class UsernameTaken(InvalidRequest):
     """The username is already registered (usernames are unique ignoring case).  A subclass of
-    :class:`InvalidRequest` so that callers catching that keep working; the REST API answers 409 for it."""
+    :class:`InvalidRequest` so that callers catching that keep working; it has its own code and status."""
+
+    code = "username_taken"
+    status = 409
 
 
 class InsufficientFunds(StoreError):
     """The transfer would make a balance negative."""
 
+    code = "insufficient_funds"
+    status = 409
+    player_message = "there are not enough chips in the balance for this"
+
 
 class IdempotencyConflict(StoreError):
     """An idempotency key was reused for a different request."""
+
+    code = "conflict"
+    status = 409
+    player_message = "this request id was already used for a different request; send it again with a new id"
 
 
 class IdempotentReplay(StoreError):
@@ -33,23 +60,47 @@ class IdempotentReplay(StoreError):
     first time and nothing moves now. Raised instead of returning the recorded result when the caller cannot
     tell a replay from a first call (a WebSocket frame id whose reply is no longer cached, issue #16)."""
 
+    code = "id_reused"
+    status = 409
+    player_message = "this request id was already used and its answer has expired; send it again with a new id"
+
 
 class AuthError(StoreError):
     """Bad credentials, or an unknown, expired or revoked session token."""
+
+    code = "unauthenticated"
+    status = 401
+    player_message = "wrong username or password, or the session has expired: log in again"
 
 
 class PermissionDenied(StoreError):
     """The acting player lacks the operator role."""
 
+    code = "forbidden"
+    status = 403
+    player_message = "only an operator may do this"
+
 
 class AliasRefused(StoreError):
-    """An alias was refused; the message says which rule (R-ALIAS-n) refused it."""
+    """An alias was refused; the message says which rule (R-ALIAS-n) refused it (rule ids are for the logs: the
+    player reads the words)."""
+
+    code = "alias_refused"
+    status = 422
 
 
 class LedgerCorrupt(StoreError):
     """A consistency check of the ledger failed (should never happen)."""
 
+    code = "ledger_corrupt"
+    status = 500
+    player_message = "internal error: the operation was not applied"
+
 
 class Fenced(StoreError):
     """A table host's lease epoch is no longer the table's current one: another host owns the table now, so this
     host may not start, settle or move money for it (issue #15, docs/cluster.md "Fencing")."""
+
+    code = "fenced"
+    status = 409
+    player_message = "this table has just moved to another server; please try again"

@@ -4,7 +4,7 @@ movements, notes, fences)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from datetime import timedelta
 
 from argon2 import PasswordHasher
@@ -65,6 +65,12 @@ class Store:
         """A session inside one transaction (committed on success, rolled back on error)."""
         with self._db.lock, self._db.sessions.begin() as s:
             yield s
+
+    def batch(self) -> AbstractContextManager[None]:
+        """Group commit: the store calls this thread makes inside the block share ONE transaction, each in its own
+        SAVEPOINT (a refused call rolls back to its savepoint and changes nothing); committed when the block exits.
+        The room's store gateway (``riverboat.room.gateway``) runs its queued calls this way."""
+        return self._db.batch()
 
     def dispose(self) -> None:
         self.engine.dispose()
