@@ -39,6 +39,7 @@ INTERNAL = {
     "riverboat.room.tournament.payouts.PayoutError",  # the spec check answers SpecError (a RoomError)
     "riverboat.room.tournament.compensation.CompensationError",  # operator tool (cli)
     "riverboat.room.tournament.lifecycle.LifecycleError",  # the director turns it into a RoomError
+    "riverboat.integrity.facts.FactsError",  # an operator tool (integrity scan) skipping a bad record
 }
 
 SKIP_MODULES = ("riverboat.__main__", "riverboat.store.migrations")  # alembic scripts: not importable
