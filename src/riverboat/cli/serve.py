@@ -41,6 +41,9 @@ def register(app: typer.Typer) -> None:
         cash_out_on_crash: Annotated[bool, typer.Option(
             help="Role tables: when a host is lost, return its tables' stacks to the balances (R-SERVER-3) "
             "instead of reopening the tables with them.")] = False,
+        integrity_scan_every: Annotated[float, typer.Option(
+            help="Seconds between integrity scans of the stored hands, in a worker process (0 = none; "
+            "docs/integrity.md).")] = 3600.0,
     ) -> None:
         """Start the poker room server: REST + WebSocket + the browser client. Ctrl-C stops it cleanly."""
         from typing import Any
@@ -64,6 +67,7 @@ def register(app: typer.Typer) -> None:
             node_id=node_id,
             cluster=cluster,
             cash_out_on_crash=cash_out_on_crash,
+            integrity_scan_every=integrity_scan_every,
         )
         if role not in ("all", "gateway", "tables"):
             typer.echo(f"riverboat serve: --role must be all, gateway or tables, not {role!r}", err=True)

@@ -16,6 +16,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from .hub import Hub, ServerConfig
+from .integrity_scan import ScheduledScan
 from .rest import make_routes
 from .ws import websocket_endpoint
 
@@ -35,15 +36,19 @@ def create_app(store: Any, room: Any, config: ServerConfig | None = None) -> Sta
     200 only in between.
     """
     hub = Hub(store, room, config)
+    scans = ScheduledScan(store, hub.config.integrity_scan_every, hub.config.integrity_min_hands)
+    hub.integrity_scan = scans
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         if hub.config.manage_room:
             await room.start()
         hub.ready = True
+        scans.start()
         try:
             yield
         finally:
+            await scans.stop()
             await shutdown(hub)
             hub.close()
 

@@ -53,6 +53,9 @@ class ServerConfig:
     send_queue_limit: int = 2000
     #: whether the app's lifespan starts and stops the room (False when the caller manages it)
     manage_room: bool = True
+    #: seconds between integrity scans of the stored hands (issue #13; in a worker process); 0 = no scheduled scan
+    integrity_scan_every: float = 0.0
+    integrity_min_hands: int = 30
 
 
 class Hub:
@@ -76,6 +79,7 @@ class Hub:
         self.chat = TableChat(room, now)
         self.replies = FrameReplies(now)  # money frames are idempotent by frame id (issue #16)
         self.anonymous: set[Connection] = set()
+        self.integrity_scan: Any = None  # the scheduled integrity scan (server.integrity_scan), set by the app
         self.aliases: dict[Any, str | None] = {}  # player id -> public alias (R-ALIAS-1), filled on demand
         # room message (by identity) -> its encoded frame, for the rest of this loop iteration: a public event is
         # one dict shared by all its recipients, so it is named and encoded once, not once per player
@@ -185,6 +189,15 @@ class Hub:
         closing = [conn for conn in self.links.all() if conn.token == token and not conn.closed]
         for conn in closing:
             conn.push(protocol.notice("logged_out", "this session was logged out"))
+            conn.push_close()
+        return len(closing)
+
+    def close_player(self, player_id: Any, status: str) -> int:
+        """The account was suspended or banned (R-INTEG-5c): every connection of the player is told and closed
+        (their new logins and old tokens are refused by the store). Returns how many were closed."""
+        closing = [conn for conn in self.links.of(player_id) if not conn.closed]
+        for conn in closing:
+            conn.push(protocol.notice("account_blocked", f"this account is {status}"))
             conn.push_close()
         return len(closing)
 

@@ -41,6 +41,7 @@ class LaunchOptions:
     node_id: str | None = None
     cluster: str = "rb"  # the room's name on NATS (subject and bucket prefix)
     cash_out_on_crash: bool = False  # tables role: R-SERVER-3 when a host is lost (else stacks are kept)
+    integrity_scan_every: float = 3600.0  # seconds between integrity scans of the stored hands (0 = none)
 
 
 LEFTOVER_TASKS_S = 2.0  # how long the tasks still running after ``main`` get to end once cancelled
@@ -92,6 +93,7 @@ def server_config(options: LaunchOptions) -> ServerConfig:
         register_rate=Rate(burst=20, per_second=options.login_rate),
         frame_rate=Rate(burst=40, per_second=options.frame_rate),
         manage_room=False,
+        integrity_scan_every=options.integrity_scan_every,
     )
 
 

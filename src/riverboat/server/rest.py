@@ -21,7 +21,7 @@ from starlette.routing import Route
 
 from riverboat.cluster.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from riverboat.errors import RiverboatError, WireError, declare, wire_error
-from riverboat.store.errors import AuthError
+from riverboat.store.errors import AccountBlocked, AuthError
 
 from . import hand_views, safejson, schemas
 from .cashier import movement_page
@@ -185,7 +185,8 @@ def _limited(hub: Hub, limiter_checks: list[tuple[Any, str]]) -> None:
 
 
 def make_routes(hub: Hub) -> list[Route]:
-    from .player_api import player_routes  # it imports this module
+    from .operator_api import operator_routes  # these import this module
+    from .player_api import player_routes
     openapi_doc = build_openapi()
 
     def handler(fn: Any) -> Any:
@@ -233,6 +234,8 @@ def make_routes(hub: Hub) -> list[Route]:
         _limited(hub, [(hub.login_ip, client_address(request)), (hub.login_user, body.username.lower())])
         try:
             token = await hub.call_store(hub.store.accounts.login, body.username, body.password)
+        except AccountBlocked as exc:  # the right password of a suspended or banned account (R-INTEG-5c)
+            raise ApiError(403, "account_blocked", exc.message) from None
         except AuthError:
             raise ApiError(401, "bad_credentials", "wrong username or password") from None
         info = await hub.call_store(hub.store.accounts.authenticate, token)
@@ -335,6 +338,7 @@ def make_routes(hub: Hub) -> list[Route]:
         Route("/api/hands", handler(hands)),
         Route("/api/hands/{table_id}/{hand_id}", handler(hand)),
         *player_routes(hub, handler),
+        *operator_routes(hub, handler),
     ]
 
 

@@ -16,7 +16,7 @@ from typing import Any, Union
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from riverboat.errors import RiverboatError, wire_error
-from riverboat.store.errors import AuthError
+from riverboat.store.errors import AccountBlocked, AuthError
 
 from . import protocol
 from .hub import Hub, encode_frame
@@ -264,6 +264,8 @@ class Connection:
         kind = frame.type
         # a money frame's ledger call carries a key made of the player and the frame id (None without an id)
         idem = store_key(pid, frame.id) if kind in MONEY_FRAMES and frame.id is not None else None
+        if kind in ("sit", "join_speed", "top_up"):
+            await self._check_standing(pid)
         if kind == "sit":
             return await room.sit(pid, frame.table, frame.seat, frame.buy_in, wait_for_bb=frame.wait_for_bb,
                                   idem_key=idem)
@@ -302,6 +304,14 @@ class Connection:
             self.hub.links.resync(self)
             return None
         raise AssertionError(f"unhandled frame type {kind}")  # parse_client_frame only returns known types
+
+
+    async def _check_standing(self, pid: Any) -> None:
+        """A suspended or banned account cannot sit (R-INTEG-5c), even on a connection opened before."""
+        integrity = getattr(self.hub.store, "integrity", None)
+        status = await self.hub.call_store(integrity.blocked, pid) if integrity is not None else None
+        if status is not None:
+            raise AccountBlocked(status)
 
 
 def _default(value: Any) -> Any:

@@ -16,7 +16,13 @@ Public API (stable; all chip amounts are ``int`` minor units, never floats)::
     store.session()                      # context manager -> sqlalchemy.orm.Session inside a transaction
     store.dispose()
 
-    # accounts (R-OPER roles: "player", "operator", "admin")
+    # integrity (issue #13): flags of the scan, account standing, the append-only operator audit log
+    store.integrity.save_flags(flags) ; .flags(status="open", player=None) ; .flag(id) ; .void_flag(op, id, reason)
+    store.integrity.standing(player_id) ; .set_status(op, player_id, "warned"|"suspended"|"banned"|"active", reason)
+    store.integrity.record(op, action, reason, player_id=, target=, detail=) ; .audit_log(limit, player_id=None)
+    # a suspended or banned account cannot log in and its tokens stop authenticating (AccountBlocked, an AuthError)
+
+    # accounts (R-OPER roles: "player", "operator", "security", "admin")
     store.accounts.register(username, password, role="player") -> PlayerInfo   # UsernameTaken if taken
     store.accounts.login(username, password) -> str           # session token; assigns an alias on first login
     store.accounts.authenticate(token) -> PlayerInfo           # AuthError if unknown/expired/logged out
@@ -98,6 +104,7 @@ from __future__ import annotations
 
 from riverboat.store.accounts import PlayerInfo
 from riverboat.store.errors import (
+    AccountBlocked,
     AliasRefused,
     AuthError,
     IdempotencyConflict,
@@ -121,6 +128,7 @@ __all__ = [
     "PLAY",
     "AccountKey",
     "AliasRefused",
+    "AccountBlocked",
     "AuthError",
     "HandRecord",
     "IdempotencyConflict",

@@ -19,11 +19,22 @@ from sqlalchemy.orm import Session
 
 from riverboat.store._tx import Database, aware
 from riverboat.store.aliases import auto_alias
-from riverboat.store.errors import AuthError, InvalidRequest, NotFound, PermissionDenied, UsernameTaken
-from riverboat.store.models import AuthSession, Player
+from riverboat.store.errors import (
+    AccountBlocked,
+    AuthError,
+    InvalidRequest,
+    NotFound,
+    PermissionDenied,
+    UsernameTaken,
+)
+from riverboat.store.models import AccountState, AuthSession, Player
 
-ROLES = ("player", "operator", "admin")
+ROLES = ("player", "operator", "security", "admin")
 OPERATOR_ROLES = ("operator", "admin")
+#: staff who may use the operator console and act on integrity flags (R-OPER-5); security also sees hole cards
+STAFF_ROLES = ("operator", "security", "admin")
+HOLE_CARD_ROLES = ("security", "admin")  # R-INTEG-8: hole cards available to security staff
+BLOCKED = ("suspended", "banned")
 _USERNAME = re.compile(r"^[A-Za-z0-9_.\-]{3,64}$")
 MIN_PASSWORD = 8
 
@@ -51,6 +62,13 @@ def require_operator(session: Session, operator_id: int) -> Player:
     if op is None or op.role not in OPERATOR_ROLES:
         raise PermissionDenied(f"player {operator_id} is not an operator (R-OPER)")
     return op
+
+
+def check_not_blocked(s: Session, player_id: int) -> None:
+    """Raise :class:`AccountBlocked` if the account is suspended or banned (R-INTEG-5c)."""
+    state = s.get(AccountState, player_id)
+    if state is not None and state.status in BLOCKED:
+        raise AccountBlocked(state.status)
 
 
 def _digest(token: str) -> str:
@@ -106,6 +124,7 @@ class Accounts:
             self._hasher.verify(stored, password)
         except (VerifyMismatchError, VerificationError, InvalidHashError):
             raise AuthError("wrong username or password") from None
+        self._db.read(lambda s: check_not_blocked(s, player_id))  # only after the password: says nothing to others
         rehash = self._hasher.check_needs_rehash(stored)
         new_hash = self._hasher.hash(password) if rehash else None
         token = secrets.token_urlsafe(32)
@@ -138,6 +157,7 @@ class Accounts:
                 raise AuthError("unknown or logged-out session")
             if aware(sess.expires_at) <= self._db.now():
                 raise AuthError("session expired; log in again")
+            check_not_blocked(s, sess.player_id)
             p = s.get(Player, sess.player_id)
             assert p is not None
             return player_info(p)

@@ -73,6 +73,19 @@ class AuthError(StoreError):
     player_message = "wrong username or password, or the session has expired: log in again"
 
 
+class AccountBlocked(AuthError):
+    """The account is suspended or banned (R-INTEG-5c): it cannot log in, and its sessions stop working.
+    ``standing`` is ``suspended`` or ``banned``."""
+
+    code = "account_blocked"
+    status = 403
+    player_message = None
+
+    def __init__(self, status: str) -> None:
+        super().__init__(f"this account is {status}; contact support")
+        self.standing = status
+
+
 class PermissionDenied(StoreError):
     """The acting player lacks the operator role."""
 

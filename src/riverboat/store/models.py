@@ -289,3 +289,51 @@ class TableFence(Base):
     epoch: Mapped[int] = mapped_column(BigInteger)
     node: Mapped[str] = mapped_column(String(64))
     claimed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class IntegrityFlag(Base):
+    """A suspicion raised by the integrity scan (riverboat.integrity, R-INTEG-8): open until an operator voids it
+    or acts on it."""
+
+    __tablename__ = "integrity_flags"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    key: Mapped[str] = mapped_column(String(255), index=True)  # pattern + players: one open flag per key
+    pattern: Mapped[str] = mapped_column(String(32))
+    players: Mapped[Any] = mapped_column(JSON)  # list of player ids (str, as in the hand records)
+    score: Mapped[float] = mapped_column(Float)
+    p_value: Mapped[float] = mapped_column(Float)
+    hands: Mapped[int] = mapped_column(Integer)
+    evidence: Mapped[Any] = mapped_column(JSON)  # hand ids "<table>/<hand>"
+    detail: Mapped[Any] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(16), index=True)  # open | void | actioned
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class AccountState(Base):
+    """An account's standing (R-INTEG-5, R-AAI-3): active, warned, suspended or banned. No row = active."""
+
+    __tablename__ = "account_states"
+
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    status: Mapped[str] = mapped_column(String(16))
+    warnings: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class AuditEntry(Base):
+    """The operator audit log (R-OPER-4/-5): append-only. The migration adds triggers that refuse UPDATE and
+    DELETE on this table; the store has no call that edits it."""
+
+    __tablename__ = "audit_log"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    operator_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    operator: Mapped[str] = mapped_column(String(64))  # the operator's username at the time
+    action: Mapped[str] = mapped_column(String(32))
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True, index=True)
+    target: Mapped[str | None] = mapped_column(String(255), nullable=True)  # a flag id, tournament id...
+    reason: Mapped[str] = mapped_column(Text)
+    detail: Mapped[Any] = mapped_column(JSON, nullable=True)

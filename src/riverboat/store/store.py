@@ -16,6 +16,7 @@ from riverboat.store.aliases import Aliases
 from riverboat.store.db import make_engine, resolve_url
 from riverboat.store.fencing import Fences
 from riverboat.store.hands import Hands
+from riverboat.store.integrity import Integrity
 from riverboat.store.ledger import Ledger
 from riverboat.store.movements import Movements
 from riverboat.store.notes import Notes
@@ -48,6 +49,7 @@ class Store:
         self.movements = Movements(self._db)
         self.notes = Notes(self._db)
         self.fences = Fences(self._db)
+        self.integrity = Integrity(self._db)
 
     def upgrade(self) -> None:
         """Apply all Alembic migrations (idempotent)."""

@@ -1,0 +1,84 @@
+"""The scheduled integrity scan of the server (issue #13): every ``ServerConfig.integrity_scan_every`` seconds the
+stored hands are scanned (riverboat.integrity) and the flags saved (``store.integrity.save_flags``).
+
+The scan runs in a worker process of its own (it opens the database by URL), so its CPU time never competes with
+the tables on the event loop's thread (the GIL); an in-memory SQLite database, which another process cannot open,
+is scanned in a worker thread instead.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import logging
+import multiprocessing
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+
+def scan_database(url: str, min_hands: int) -> int:
+    """Scan every stored hand of the database at ``url`` and save the flags; the number of flags saved."""
+    from riverboat.integrity import FactsError, HandFacts, ScanConfig, facts_from_text, scan
+    from riverboat.store import Store
+
+    with Store(url) as store:
+        def facts() -> Any:
+            for rec in store.hands.iter_all():
+                if rec.phh:
+                    try:
+                        f: HandFacts = facts_from_text(rec.phh, f"{rec.table_id}/{rec.hand_id}")
+                    except FactsError:
+                        continue
+                    yield f
+
+        return len(store.integrity.save_flags(scan(facts(), ScanConfig(min_hands=min_hands))))
+
+
+def _in_memory(url: str) -> bool:
+    return url.startswith("sqlite") and (":memory:" in url or url.rstrip("/") in ("sqlite:", "sqlite://"))
+
+
+class ScheduledScan:
+    def __init__(self, store: Any, every: float, min_hands: int = 30) -> None:
+        self.url = str(getattr(store, "url", ""))
+        self.every = every
+        self.min_hands = min_hands
+        self.runs = 0
+        self.last_flags = 0
+        self._pool: concurrent.futures.Executor | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    async def once(self) -> int:
+        """One scan, off the event loop; the number of flags it saved."""
+        loop = asyncio.get_running_loop()
+        if self._pool is None:
+            self._pool = (concurrent.futures.ThreadPoolExecutor(1) if _in_memory(self.url) else
+                          concurrent.futures.ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")))
+        self.last_flags = await loop.run_in_executor(self._pool, scan_database, self.url, self.min_hands)
+        self.runs += 1
+        return self.last_flags
+
+    def start(self) -> None:
+        if self.every > 0 and self._task is None:
+            self._task = asyncio.create_task(self._loop())
+
+    async def _loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.every)
+            try:
+                n = await self.once()
+                log.info("integrity scan: %d flag(s) saved", n)
+            except Exception:
+                log.exception("integrity scan failed")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+            self._task = None
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None

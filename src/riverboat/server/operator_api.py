@@ -1,0 +1,236 @@
+"""The operator console's REST API (issue #13, R-OPER, R-INTEG-5/-8, R-ALIAS-4): staff only.
+
+Every route needs a token of an ``operator``, ``security`` or ``admin`` account; anyone else gets 403 (401 without
+a token). Hole cards of every player are shown only to ``security`` and ``admin`` (R-INTEG-8), and each such view
+is written to the audit log. Every action is written to the append-only audit log with who, when, what and why.
+
+| route | answer |
+| --- | --- |
+| ``GET /api/operator/flags?status=open|void|actioned|all`` | ``{"flags": [flag + "names"]}``, most suspicious first |
+| ``GET /api/operator/flags/{id}`` | the flag, its players and its evidence hands (summaries) |
+| ``POST /api/operator/flags/{id}/void`` | body ``{"reason"}``: the flag is voided |
+| ``GET /api/operator/hands/{table}/{hand}`` | the hand: players, actions, events (hole cards for security only) |
+| ``GET /api/operator/players?q=text`` | players whose username or alias contains the text |
+| ``GET /api/operator/players/{id}`` | account, standing, balances, movements, recent hands, flags, audit entries |
+| ``POST /api/operator/players/{id}/{action}`` | ``warn``, ``suspend``, ``ban``, ``reinstate``, ``disqualify``, ``force_alias``; body ``{"reason", "flag_id"?, "tournament_id"?}`` |
+| ``GET /api/operator/audit?player_id=&limit=`` | the audit log, newest first |
+"""
+
+from __future__ import annotations
+
+import contextlib
+import tomllib
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from riverboat.errors import declare
+from riverboat.store.accounts import HOLE_CARD_ROLES, STAFF_ROLES
+
+from .cashier import movement_page
+from .hub import Hub
+from .rest import (
+    CURRENCIES,
+    ApiError,
+    _int_param,
+    authenticate,
+    hand_summary,
+    jsonable,
+    parse_body,
+    player_id_of,
+)
+
+#: ``async (tournament_id, player_id, reason) -> dict``: disqualify a player from a tournament and forfeit their
+#: buy-in and fee (R-INTEG-5a/b, R-OPER-1). Filled by the tournament code (``Hub.disqualify`` or
+#: ``room.disqualify``); until then the action answers 501 and nothing is recorded.
+Disqualify = Callable[[str, int, str], Awaitable[Any]]
+declare("not_implemented", 501)
+STATUS_OF = {"warn": "warned", "suspend": "suspended", "ban": "banned", "reinstate": "active"}
+ACTIONS = (*STATUS_OF, "disqualify", "force_alias")
+
+
+class ActionBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    reason: StrictStr = Field(min_length=1, max_length=2000)
+    flag_id: StrictInt | None = None
+    tournament_id: StrictStr | None = Field(default=None, max_length=128)
+
+
+class VoidBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    reason: StrictStr = Field(min_length=1, max_length=2000)
+
+
+async def staff(hub: Hub, request: Request) -> Any:
+    """The authenticated staff account, or 403 (401 without a valid token)."""
+    info = await authenticate(hub, request)
+    if getattr(info, "role", None) not in STAFF_ROLES:
+        raise ApiError(403, "forbidden", "the operator console is for operator and security staff")
+    return info
+
+
+def hand_view(record: Any, show_hole_cards: bool) -> dict[str, Any]:
+    """A stored hand for the console: seats and players, PHH actions and engine events. Without
+    ``show_hole_cards`` every private card is hidden (``??``) and private events are left out."""
+    try:
+        fields = tomllib.loads(record.phh or "")
+    except tomllib.TOMLDecodeError:
+        fields = {}
+    actions = [str(a) for a in fields.get("actions", [])]
+    if not show_hole_cards:
+        actions = [" ".join(a.split()[:3] + ["????"]) if a.startswith("d dh ") else a for a in actions]
+    holes: dict[str, str] = {}
+    if show_hole_cards:
+        names = [str(n) for n in fields.get("players", [])]
+        for a in actions:
+            parts = a.split()
+            if a.startswith("d dh ") and len(parts) > 3 and parts[2][1:].isdigit():
+                i = int(parts[2][1:]) - 1
+                if 0 <= i < len(names):
+                    holes[names[i]] = holes.get(names[i], "") + parts[3]
+    events = [e for e in (jsonable(record.events) or [])
+              if isinstance(e, dict) and (show_hole_cards or e.get("visible_to") is None)]
+    return hand_summary(record) | {
+        "players": [str(n) for n in fields.get("players", [])], "seats": fields.get("seats", []),
+        "variant": fields.get("variant"), "starting_stacks": fields.get("starting_stacks", []),
+        "finishing_stacks": fields.get("finishing_stacks", []), "actions": actions, "events": events,
+        "hole_cards": holes, "hole_cards_shown": show_hole_cards}
+
+
+def operator_routes(hub: Hub, handler: Any) -> list[Route]:
+    store = hub.store
+
+    async def names_of(ids: list[str]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for pid in ids:
+            with contextlib.suppress(Exception):
+                info = await hub.call_store(store.accounts.get, int(pid))
+                out[pid] = {"username": info.username, "alias": info.alias}
+        return out
+
+    async def flags(request: Request) -> Response:
+        await staff(hub, request)
+        status = request.query_params.get("status", "open")
+        rows = await hub.call_store(store.integrity.flags, None if status == "all" else status)
+        out = []
+        for r in rows:
+            out.append(jsonable(r) | {"names": await names_of(r.players)})
+        return JSONResponse({"flags": out})
+
+    async def flag(request: Request) -> Response:
+        await staff(hub, request)
+        row = await hub.call_store(store.integrity.flag, _path_int(request, "flag_id"))
+        hands = []
+        for ref in row.evidence:
+            table, _, hand_id = ref.rpartition("/")
+            record = await hub.call_store(store.hands.get, table, hand_id)
+            if record is not None:
+                hands.append(hand_summary(record) | {"ref": ref})
+        return JSONResponse(jsonable(row) | {"names": await names_of(row.players), "hands": jsonable(hands)})
+
+    async def void(request: Request) -> Response:
+        info = await staff(hub, request)
+        body = await parse_body(request, VoidBody)
+        entry = await hub.call_store(store.integrity.void_flag, player_id_of(info), _path_int(request, "flag_id"),
+                                     body.reason)
+        return JSONResponse(jsonable(entry))
+
+    async def hand(request: Request) -> Response:
+        info = await staff(hub, request)
+        table, hand_id = request.path_params["table_id"], request.path_params["hand_id"]
+        record = await hub.call_store(store.hands.get, table, hand_id)
+        if record is None:
+            raise ApiError(404, "not_found", "no such hand")
+        show = getattr(info, "role", None) in HOLE_CARD_ROLES
+        if show:  # who looked at whose hole cards is on record (R-INTEG-8)
+            await hub.call_store(store.integrity.record, player_id_of(info), "view_hand", "hole-card review",
+                                 target=f"{table}/{hand_id}")
+        view = hand_view(record, show)
+        view["names"] = await names_of(view["players"])
+        return JSONResponse(jsonable(view))
+
+    async def players(request: Request) -> Response:
+        await staff(hub, request)
+        query = request.query_params.get("q", "")
+        if len(query) > 64:
+            raise ApiError(422, "invalid", "q is at most 64 characters")
+        return JSONResponse({"players": jsonable(await hub.call_store(store.integrity.search_players, query))})
+
+    async def player(request: Request) -> Response:
+        await staff(hub, request)
+        pid = _path_int(request, "player_id")
+        info = await hub.call_store(store.accounts.get, pid)
+        limit = _int_param(request, "limit", 50, 1, 500)
+        balances = {c: int(await hub.call_store(store.ledger.balance, pid, c)) for c in CURRENCIES}
+        page = await hub.call_store(movement_page, store, pid, limit, None)
+        hands = await hub.call_store(store.hands.for_player, pid, limit=limit)
+        return JSONResponse(jsonable({
+            "player": {"player_id": info.id, "username": info.username, "alias": info.alias, "role": info.role},
+            "standing": await hub.call_store(store.integrity.standing, pid), "balances": balances,
+            "movements": page["history"], "hands": [hand_summary(h) for h in hands],
+            "flags": await hub.call_store(store.integrity.flags, None, str(pid)),
+            "audit": await hub.call_store(store.integrity.audit_log, 100, pid)}))
+
+    async def act(request: Request) -> Response:
+        info = await staff(hub, request)
+        pid, action = _path_int(request, "player_id"), request.path_params["action"]
+        if action not in ACTIONS:
+            raise ApiError(404, "not_found", f"no action {action!r}; actions: {', '.join(ACTIONS)}")
+        body = await parse_body(request, ActionBody)
+        return JSONResponse(jsonable(await _act(hub, player_id_of(info), pid, action, body)))
+
+    async def audit(request: Request) -> Response:
+        await staff(hub, request)
+        limit = _int_param(request, "limit", 200, 1, 1000)
+        pid = _int_param(request, "player_id", None, 1)
+        return JSONResponse({"audit": jsonable(await hub.call_store(store.integrity.audit_log, limit, pid))})
+
+    return [
+        Route("/api/operator/flags", handler(flags)),
+        Route("/api/operator/flags/{flag_id}", handler(flag)),
+        Route("/api/operator/flags/{flag_id}/void", handler(void), methods=["POST"]),
+        Route("/api/operator/hands/{table_id}/{hand_id}", handler(hand)),
+        Route("/api/operator/players", handler(players)),
+        Route("/api/operator/players/{player_id}", handler(player)),
+        Route("/api/operator/players/{player_id}/{action}", handler(act), methods=["POST"]),
+        Route("/api/operator/audit", handler(audit)),
+    ]
+
+
+def _path_int(request: Request, name: str) -> int:
+    try:
+        return int(request.path_params[name])
+    except ValueError:
+        raise ApiError(422, "invalid", f"{name} must be an integer") from None
+
+
+async def _act(hub: Hub, operator_id: int, pid: int, action: str, body: ActionBody) -> Any:
+    """Apply one operator action and return its audit entry."""
+    store = hub.store
+    if action in STATUS_OF:
+        entry = await hub.call_store(store.integrity.set_status, operator_id, pid, STATUS_OF[action], body.reason,
+                                     body.flag_id)
+        if action in ("suspend", "ban"):
+            hub.close_player(pid, STATUS_OF[action])  # open sockets closed; the store refuses the tokens now
+        return entry
+    if action == "force_alias":  # R-ALIAS-4: a neutral alias at once, the player must choose another
+        neutral = await hub.call_store(store.aliases.reject, operator_id, pid, body.reason)
+        hub.aliases.pop(pid, None)
+        with contextlib.suppress(Exception):
+            hub.room.alias_changed(pid)
+        return await hub.call_store(store.integrity.record, operator_id, "force_alias", body.reason, player_id=pid,
+                                    detail={"neutral_alias": neutral})
+    if body.tournament_id is None:
+        raise ApiError(422, "invalid", "tournament_id: give the tournament to disqualify the player from")
+    hook: Disqualify | None = getattr(hub, "disqualify", None) or getattr(hub.room, "disqualify", None)
+    if hook is None:
+        raise ApiError(501, "not_implemented", "tournament disqualification is not available in this room yet")
+    result = await hook(body.tournament_id, pid, body.reason)
+    return await hub.call_store(store.integrity.record, operator_id, "disqualify", body.reason, player_id=pid,
+                                target=f"tournament:{body.tournament_id}", detail={"result": jsonable(result)})

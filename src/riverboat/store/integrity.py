@@ -1,0 +1,260 @@
+"""Integrity records (issue #13): the flags the scan raises (riverboat.integrity), each account's standing
+(R-INTEG-5, R-AAI-3: warned, suspended, banned) and the operator audit log (R-OPER-4/-5).
+
+The audit log is append-only: :meth:`Integrity.record` adds an entry and nothing here updates or deletes one; the
+migration adds database triggers that refuse UPDATE and DELETE on the table (SQLite and PostgreSQL). Every
+operator action goes through :meth:`Integrity.record` in the same transaction as the change it records.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from riverboat.integrity import Flag
+from riverboat.store._tx import Database, aware
+from riverboat.store.accounts import STAFF_ROLES
+from riverboat.store.errors import InvalidRequest, NotFound, PermissionDenied
+from riverboat.store.models import AccountState, AuditEntry, IntegrityFlag, Player
+
+STATUSES = ("active", "warned", "suspended", "banned")
+FLAG_STATUSES = ("open", "void", "actioned")
+#: what an audit entry may record
+ACTIONS = ("warn", "suspend", "ban", "reinstate", "disqualify", "force_alias", "void_flag", "view_hand")
+MAX_REASON = 2000
+
+
+@dataclass(frozen=True, slots=True)
+class FlagRecord:
+    id: int
+    pattern: str
+    players: list[str]
+    score: float
+    p_value: float
+    hands: int
+    evidence: list[str]
+    detail: dict[str, Any]
+    status: str
+    created_at: datetime
+    updated_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class AuditRecord:
+    id: int
+    at: datetime
+    operator_id: int
+    operator: str
+    action: str
+    player_id: int | None
+    target: str | None
+    reason: str
+    detail: dict[str, Any] | None
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    player_id: int
+    status: str
+    warnings: int
+
+
+def _flag(f: IntegrityFlag) -> FlagRecord:
+    return FlagRecord(f.id, f.pattern, list(f.players), f.score, f.p_value, f.hands, list(f.evidence),
+                      dict(f.detail or {}), f.status, aware(f.created_at), aware(f.updated_at))
+
+
+def _audit(e: AuditEntry) -> AuditRecord:
+    return AuditRecord(e.id, aware(e.at), e.operator_id, e.operator, e.action, e.player_id, e.target, e.reason,
+                       dict(e.detail) if e.detail is not None else None)
+
+
+def flag_key(pattern: str, players: Iterable[str]) -> str:
+    return f"{pattern}:{','.join(players)}"
+
+
+def require_staff(s: Session, operator_id: int) -> Player:
+    op = s.get(Player, operator_id)
+    if op is None or op.role not in STAFF_ROLES:
+        raise PermissionDenied(f"player {operator_id} is not operator or security staff (R-OPER-5)")
+    return op
+
+
+class Integrity:
+    def __init__(self, db: Database) -> None:
+        self._db = db
+
+    # ---------------------------------------------------------------------------------------------- flags
+    def save_flags(self, flags: Iterable[Flag]) -> list[FlagRecord]:
+        """Store the flags of a scan: a flag whose pattern and players match an open one refreshes it (score,
+        hands, evidence); a voided or actioned one is not raised again until the evidence grows (more hands)."""
+        items = list(flags)
+
+        def body(s: Session) -> list[FlagRecord]:
+            now = self._db.now()
+            out = []
+            for f in items:
+                key = flag_key(f.pattern, f.players)
+                rows = s.scalars(select(IntegrityFlag).where(IntegrityFlag.key == key)
+                                 .order_by(IntegrityFlag.id.desc())).all()
+                current = rows[0] if rows else None
+                if current is not None and (current.status == "open" or f.hands <= current.hands):
+                    if current.status != "open":
+                        continue
+                    row = current
+                else:
+                    row = IntegrityFlag(key=key, pattern=f.pattern, players=list(f.players), status="open",
+                                        created_at=now)
+                    s.add(row)
+                row.score, row.p_value, row.hands = float(f.score), float(f.p_value), int(f.hands)
+                row.evidence, row.detail, row.updated_at = list(f.evidence), dict(f.detail), now
+                s.flush()
+                out.append(_flag(row))
+            return out
+
+        return self._db.run(body)
+
+    def flags(self, status: str | None = "open", player: str | None = None, limit: int = 200) -> list[FlagRecord]:
+        """Flags, most suspicious first (``status=None``: all; ``player``: those naming that player id)."""
+        if status is not None and status not in FLAG_STATUSES:
+            raise InvalidRequest(f"flag status must be one of {FLAG_STATUSES}")
+
+        def body(s: Session) -> list[FlagRecord]:
+            q = select(IntegrityFlag)
+            if status is not None:
+                q = q.where(IntegrityFlag.status == status)
+            rows = [_flag(r) for r in s.scalars(q.order_by(IntegrityFlag.score.desc(), IntegrityFlag.id))]
+            if player is not None:
+                rows = [r for r in rows if player in r.players]
+            return rows[:limit]
+
+        return self._db.read(body)
+
+    def flag(self, flag_id: int) -> FlagRecord:
+        def body(s: Session) -> FlagRecord:
+            row = s.get(IntegrityFlag, flag_id)
+            if row is None:
+                raise NotFound(f"no flag {flag_id}")
+            return _flag(row)
+
+        return self._db.read(body)
+
+    # ---------------------------------------------------------------------------------------------- standing
+    def standing(self, player_id: int) -> Standing:
+        def body(s: Session) -> Standing:
+            if s.get(Player, player_id) is None:
+                raise NotFound(f"no player {player_id}")
+            st = s.get(AccountState, player_id)
+            return Standing(player_id, st.status if st else "active", st.warnings if st else 0)
+
+        return self._db.read(body)
+
+    def set_status(self, operator_id: int, player_id: int, status: str, reason: str,
+                   flag_id: int | None = None) -> AuditRecord:
+        """Warn, suspend, ban or reinstate an account (R-INTEG-5c, R-AAI-3), written to the audit log; the flag it
+        answers (if any) becomes ``actioned``."""
+        if status not in STATUSES:
+            raise InvalidRequest(f"status must be one of {STATUSES}")
+        action = {"warned": "warn", "suspended": "suspend", "banned": "ban", "active": "reinstate"}[status]
+
+        def body(s: Session) -> AuditRecord:
+            self._check(s, operator_id, player_id, reason)
+            st = s.get(AccountState, player_id)
+            if st is None:
+                st = AccountState(player_id=player_id, status="active", warnings=0, updated_at=self._db.now())
+                s.add(st)
+            st.status, st.updated_at = status, self._db.now()
+            if status == "warned":
+                st.warnings += 1
+            if flag_id is not None:
+                self._close_flag(s, flag_id, "actioned")
+            return self._append(s, operator_id, action, reason, player_id,
+                                f"flag:{flag_id}" if flag_id is not None else None,
+                                {"status": status, "warnings": st.warnings})
+
+        return self._db.run(body)
+
+    def blocked(self, player_id: int) -> str | None:
+        """``suspended`` or ``banned`` when the account may not play, else None."""
+        st = self.standing(player_id)
+        return st.status if st.status in ("suspended", "banned") else None
+
+    def void_flag(self, operator_id: int, flag_id: int, reason: str) -> AuditRecord:
+        def body(s: Session) -> AuditRecord:
+            self._check(s, operator_id, None, reason)
+            row = self._close_flag(s, flag_id, "void")
+            return self._append(s, operator_id, "void_flag", reason, None, f"flag:{flag_id}",
+                                {"pattern": row.pattern, "players": list(row.players)})
+
+        return self._db.run(body)
+
+    def search_players(self, query: str, limit: int = 50) -> list[dict[str, Any]]:
+        """Players whose username or alias contains ``query`` (ignoring case), with their standing."""
+        needle = f"%{query.lower()}%"
+
+        def body(s: Session) -> list[dict[str, Any]]:
+            rows = s.scalars(select(Player).where((Player.username_key.like(needle)) | (Player.alias_key.like(needle)))
+                             .order_by(Player.id).limit(limit)).all()
+            states = {st.player_id: st for st in s.scalars(
+                select(AccountState).where(AccountState.player_id.in_([p.id for p in rows])))}
+            return [{"player_id": p.id, "username": p.username, "alias": p.alias, "role": p.role,
+                     "status": states[p.id].status if p.id in states else "active"} for p in rows]
+
+        return self._db.read(body)
+
+    # ---------------------------------------------------------------------------------------------- audit log
+    def record(self, operator_id: int, action: str, reason: str, *, player_id: int | None = None,
+               target: str | None = None, detail: Mapping[str, Any] | None = None) -> AuditRecord:
+        """Append one entry to the audit log (who, when, what, why)."""
+        if action not in ACTIONS:
+            raise InvalidRequest(f"action must be one of {ACTIONS}")
+
+        def body(s: Session) -> AuditRecord:
+            self._check(s, operator_id, player_id, reason)
+            return self._append(s, operator_id, action, reason, player_id, target, detail)
+
+        return self._db.run(body)
+
+    def audit_log(self, limit: int = 200, player_id: int | None = None) -> list[AuditRecord]:
+        """The newest entries first (``player_id``: only those about that player)."""
+
+        def body(s: Session) -> list[AuditRecord]:
+            q = select(AuditEntry)
+            if player_id is not None:
+                q = q.where(AuditEntry.player_id == player_id)
+            return [_audit(e) for e in s.scalars(q.order_by(AuditEntry.id.desc()).limit(limit))]
+
+        return self._db.read(body)
+
+    # ---------------------------------------------------------------------------------------------- helpers
+    def _check(self, s: Session, operator_id: int, player_id: int | None, reason: str) -> None:
+        require_staff(s, operator_id)
+        if not isinstance(reason, str) or not reason.strip() or len(reason) > MAX_REASON:
+            raise InvalidRequest(f"give a reason (1 to {MAX_REASON} characters): it goes into the audit log")
+        if player_id is not None and s.get(Player, player_id) is None:
+            raise NotFound(f"no player {player_id}")
+
+    def _close_flag(self, s: Session, flag_id: int, status: str) -> IntegrityFlag:
+        row = s.get(IntegrityFlag, flag_id)
+        if row is None:
+            raise NotFound(f"no flag {flag_id}")
+        if row.status != "open":
+            raise InvalidRequest(f"flag {flag_id} is already {row.status}")
+        row.status, row.updated_at = status, self._db.now()
+        return row
+
+    def _append(self, s: Session, operator_id: int, action: str, reason: str, player_id: int | None,
+                target: str | None, detail: Mapping[str, Any] | None) -> AuditRecord:
+        op = s.get(Player, operator_id)
+        assert op is not None
+        entry = AuditEntry(at=self._db.now(), operator_id=operator_id, operator=op.username, action=action,
+                           player_id=player_id, target=target, reason=reason.strip(),
+                           detail=dict(detail) if detail is not None else None)
+        s.add(entry)
+        s.flush()
+        return _audit(entry)
