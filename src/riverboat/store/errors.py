@@ -7,7 +7,7 @@ write operator texts (internal account names, idempotency keys, epochs) gives pl
 
 from __future__ import annotations
 
-from riverboat.errors import RiverboatError
+from riverboat.errors import RiverboatError, plain_words
 
 
 class StoreError(RiverboatError):
@@ -79,11 +79,15 @@ class AccountBlocked(AuthError):
 
     code = "account_blocked"
     status = 403
-    player_message = None
+    player_message = "this account is suspended or banned; contact support"
 
     def __init__(self, status: str) -> None:
         super().__init__(f"this account is {status}; contact support")
         self.standing = status
+        self.message = plain_words(f"this account is {status}; contact support")
+
+    def __reduce__(self) -> tuple[type[AccountBlocked], tuple[str]]:  # comes back whole from the store process
+        return (AccountBlocked, (self.standing,))
 
 
 class PermissionDenied(StoreError):
