@@ -85,7 +85,7 @@ class Stats:
     hands: int = 0
     hand_for_hand_rounds: int = 0
     chips_conserved: bool = True
-    max_seated_once_violations: int = 0
+    naive_scan: int = 0  # tables a balancer that scans every table per elimination would read (the peer)
 
 
 class Director:
@@ -698,6 +698,7 @@ class Director:
         for f in out.finishes:
             prize = out.prizes.get(f.player_id, 0)
             self.results[f.player_id] = Result(f.player_id, f.place, f.place_to, prize)
+        self.stats.naive_scan += len(gone) * len(self.tables)
         for pid in gone:
             e = self.entrants_by_id.pop(pid)
             table = self.tables.get(e.table_id or "")
