@@ -27,6 +27,8 @@ class SeatState:
     leaving: bool = False  # leave after the current hand (R-CASH-3)
     pending_top_up: int = 0
     evict_timer: TimerHandle | None = None
+    #: R-DISC-3 / R-TIME-5 reading: a lost connection sits the player out only when the reconnect window ends
+    disconnect_timer: TimerHandle | None = None
     hands_dealt: int = 0
     alias: str | None = None  # R-ALIAS-1: the name other players know them by
 

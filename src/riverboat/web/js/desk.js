@@ -81,7 +81,7 @@ export class Desk extends Emitter {
     if (!store) {
       const me = this.session.me;
       const aliases = me && me.player_id !== undefined ? { [String(me.player_id)]: this.session.alias() } : {};
-      store = new TableStore(tableId, { aliases });
+      store = new TableStore(tableId, { aliases, storage: typeof sessionStorage === "undefined" ? null : sessionStorage });
       store.subscribe((model) => {
         if (model && model.name !== store.knownName) { store.knownName = model.name; this.emit("tables", this.open); }
         this.watchTurn(tableId, model);

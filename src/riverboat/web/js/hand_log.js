@@ -68,6 +68,11 @@ export function describeEvent(event, model) {
       return `${pick(event, "alias") ?? who} leaves the table`;
     case "sat_out": case "sit_out":
       return `${who} sits out`;
+    case "alias_changed": {
+      const renamed = model && model.renamed;
+      const alias = pick(event, "alias");
+      return renamed && renamed.to === alias && renamed.from ? `${renamed.from} is now known as ${alias}` : null;
+    }
     default:
       return null;
   }

@@ -244,6 +244,16 @@ export function applyEvent(model, event, aliases = {}) {
     case "left": case "evicted":
       if (live && live.seat !== heroSeat) model.seats[live.seat] = emptySeat(live.seat);
       break;
+    case "alias_changed": {
+      // R-ALIAS-2: the player at this seat has a new public name; seat views and the lines from now on use it
+      const alias = pick(event, "alias");
+      if (live && alias) {
+        model.renamed = { seat: live.seat, from: live.alias, to: alias };
+        live.alias = alias;
+        if (aliases && live.playerId !== undefined) aliases[String(live.playerId)] = alias;
+      }
+      break;
+    }
     case "sat_out":
       if (live) live.sittingOut = true;
       break;

@@ -283,8 +283,11 @@ export function frameSeq(frame) {
  * the picture and is skipped (only logged if the log does not have it yet).
  */
 export class TableStore {
-  constructor(tableId, { maxHands = 10, clock = () => Date.now(), aliases = {}, sync = false } = {}) {
+  constructor(tableId, { maxHands = 10, clock = () => Date.now(), aliases = {}, sync = false, storage = null } = {}) {
     this.tableId = tableId;
+    // A reload (issue #14 item 4) keeps the hand log and the last hands: they are saved per tab (sessionStorage).
+    this.storage = storage;
+    this.storageKey = `rb.tablelog.${tableId}`;
     this.aliases = aliases;
     this.model = null;
     this.maxHands = maxHands;
@@ -309,7 +312,25 @@ export class TableStore {
 
   flush() {
     this.scheduled = false;
+    this.save();
     for (const fn of this.listeners) fn(this.model);
+  }
+
+  save() {
+    if (!this.storage || !this.model || !this.restored) return;
+    try {
+      this.storage.setItem(this.storageKey, JSON.stringify({ handId: this.model.handId, log: this.model.log,
+        lastHands: this.finishedHands }));
+    } catch { /* storage full or denied: the log is only kept in memory */ }
+  }
+
+  /** What a previous page of this tab saved for this table: {handId, log, lastHands}, or null. */
+  saved() {
+    if (!this.storage) return null;
+    try {
+      const data = JSON.parse(this.storage.getItem(this.storageKey) || "null");
+      return data && typeof data === "object" ? data : null;
+    } catch { return null; }
   }
 
   /** Last hands from the server's history (a reload keeps them): [{handId, lines}], newest first. */
@@ -337,6 +358,17 @@ export class TableStore {
       next.bestCards = this.model.bestCards;
     }
     if (this.model && !next.result && this.model.result) next.result = this.model.result;
+    if (!this.restored) {
+      // the first views after a reload: the log of the hand under way and the last hands as this tab had them
+      const saved = this.saved();
+      if (saved && Array.isArray(saved.lastHands) && !this.finishedHands.length) {
+        this.finishedHands = saved.lastHands.slice(0, this.maxHands);
+      }
+      if (saved && hasHand && saved.handId === next.handId && Array.isArray(saved.log) && !next.log.length) {
+        next.log = saved.log;
+      }
+      if (hasHand || !saved) this.restored = true;
+    }
     const seq = frameSeq(frame);
     if (seq !== null) this.seq = seq;
     this.model = next;
