@@ -365,3 +365,18 @@ def test_r_time_opponent_turn_and_timer_shown_from_turn_events(new_page: Any, st
     page.evaluate("() => window.__harness.feed({type: 'event', table: 't6', event: {kind: 'acted', seat: 3, action: 'check'}})")
     assert page.locator(".seat--acting").count() == 0
     assert page.locator("[data-testid='timer-3']").count() == 0
+
+
+def test_r_alias_2_alias_change_shown_at_the_table(new_page: Any, static_url: str) -> None:
+    """R-ALIAS-2 (issue #14 item 5): an ``alias_changed`` event renames the seat at once and the log says who is
+    now known by which name; the lines after it use the new name."""
+    page = open_fixture(new_page, static_url, "holdem_action")
+    assert page.locator("[data-testid='name-1']").inner_text() == "Birute"
+    page.evaluate("""window.__harness.feed({type: 'event', table: 't1', seq: 9001,
+        event: {kind: 'alias_changed', seat: 1, player: 101, alias: 'RigaRose'}})""")
+    page.wait_for_function("document.querySelector(\"[data-testid='name-1']\").textContent === 'RigaRose'")
+    page.evaluate("""window.__harness.feed({type: 'event', table: 't1', seq: 9002,
+        event: {kind: 'acted', seat: 1, action: 'fold'}})""")
+    page.wait_for_function("document.querySelector(\"[data-testid='hand-log']\").textContent.includes('RigaRose folds')")
+    log = page.locator("[data-testid='hand-log']").inner_text()
+    assert "Birute is now known as RigaRose" in log, log
