@@ -77,3 +77,39 @@ def test_scan_database_r_integ_8(records: list[PhhHand], tmp_path: Path) -> None
     assert top["players"] == [str(ids["bot00"]), str(ids["bot01"])] and top["pattern"] == "chip_dumping"
     table, _, hand = str(top["evidence"][0]).rpartition("/")  # type: ignore[index]
     assert table.startswith("sim") and hand.isdigit()
+
+
+def test_scheduled_scan_runs_in_a_worker_process_and_saves_flags_r_integ_8(records: list[PhhHand],
+                                                                            tmp_path: Path) -> None:
+    """The server's scan (issue #13 item 4) runs off the event loop, in another process, and raises the flags
+    while play goes on; a second scan refreshes the same open flag instead of adding one."""
+    import asyncio
+    import os
+
+    from riverboat.server.integrity_scan import ScheduledScan
+
+    url = f"sqlite:///{tmp_path / 'sched.sqlite3'}"
+    store = Store(url, password_hasher=PasswordHasher(time_cost=1, memory_cost=8, parallelism=1))
+    store.upgrade()
+    ids = {f"bot{i:02d}": store.accounts.register(f"sched{i:02d}", "password123").id for i in range(8)}
+    for r in records:
+        fields = dict(r.fields)
+        names = fields["players"]
+        fields["players"] = [str(ids[n]) for n in names]
+        stacks = {ids[n]: int(s) for n, s in zip(names, fields["starting_stacks"], strict=True)}
+        store.hands.record(str(fields["table"]), str(fields["hand"]), stacks, dumps(fields))
+
+    async def twice() -> tuple[int, int]:
+        sched = ScheduledScan(store, every=0, min_hands=20)
+        try:
+            return await sched.once(), await sched.once()
+        finally:
+            await sched.stop()
+
+    first, second = asyncio.run(twice())
+    assert first >= 1 and second == first
+    flags = store.integrity.flags()
+    assert len(flags) == first
+    assert flags[0].players == [str(ids["bot00"]), str(ids["bot01"])] and flags[0].pattern == "chip_dumping"
+    assert ScheduledScan.worker_pid is not None and ScheduledScan.worker_pid != os.getpid()
+    store.dispose()

@@ -13,13 +13,14 @@ import concurrent.futures
 import contextlib
 import logging
 import multiprocessing
+import os
 from typing import Any
 
 log = logging.getLogger(__name__)
 
 
-def scan_database(url: str, min_hands: int) -> int:
-    """Scan every stored hand of the database at ``url`` and save the flags; the number of flags saved."""
+def scan_database(url: str, min_hands: int) -> tuple[int, int]:
+    """Scan every stored hand of the database at ``url`` and save the flags: (flags saved, worker process id)."""
     from riverboat.integrity import FactsError, HandFacts, ScanConfig, facts_from_text, scan
     from riverboat.store import Store
 
@@ -33,7 +34,7 @@ def scan_database(url: str, min_hands: int) -> int:
                         continue
                     yield f
 
-        return len(store.integrity.save_flags(scan(facts(), ScanConfig(min_hands=min_hands))))
+        return len(store.integrity.save_flags(scan(facts(), ScanConfig(min_hands=min_hands)))), os.getpid()
 
 
 def _in_memory(url: str) -> bool:
@@ -41,6 +42,8 @@ def _in_memory(url: str) -> bool:
 
 
 class ScheduledScan:
+    worker_pid: int | None = None  # the process the last scan ran in (a worker, never the server's)
+
     def __init__(self, store: Any, every: float, min_hands: int = 30) -> None:
         self.url = str(getattr(store, "url", ""))
         self.every = every
@@ -56,7 +59,8 @@ class ScheduledScan:
         if self._pool is None:
             self._pool = (concurrent.futures.ThreadPoolExecutor(1) if _in_memory(self.url) else
                           concurrent.futures.ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")))
-        self.last_flags = await loop.run_in_executor(self._pool, scan_database, self.url, self.min_hands)
+        self.last_flags, pid = await loop.run_in_executor(self._pool, scan_database, self.url, self.min_hands)
+        ScheduledScan.worker_pid = pid
         self.runs += 1
         return self.last_flags
 
