@@ -189,9 +189,17 @@ def play_until_showdown(page: Any, hero_seat: int, *, draw: bool = False, timeou
 def leave_and_check_balance(page: Any) -> tuple[int, list[str]]:
     page.click("[data-testid='leave-table']")
     page.wait_for_selector("[data-testid='lobby']")
-    balance = balance_in_cashier(page)
-    kinds = page.locator("[data-testid='movements'] tbody tr td:nth-child(2)").all_inner_texts()
-    return balance, kinds
+    # R-CASH-3: a player who leaves during a hand is cashed out when that hand ends; on a loaded machine the
+    # bots' hand may still be running when the cashier first loads, so look again until the cash-out is there.
+    deadline = time.monotonic() + 30
+    while True:
+        balance = balance_in_cashier(page)
+        page.wait_for_selector("[data-testid='movements'] tbody tr")
+        kinds = page.locator("[data-testid='movements'] tbody tr td:nth-child(2)").all_inner_texts()
+        if "cash out" in kinds or time.monotonic() > deadline:
+            return balance, kinds
+        page.wait_for_timeout(500)
+        page.reload()
 
 
 def movement_amounts(page: Any, kind: str) -> list[int]:
