@@ -118,7 +118,8 @@ class TwisterStore:
 
     # ------------------------------------------------------------------ games
     def create(self, tournament_id: str, kind: str, buy_in: int, *, currency: str = "EUR",
-               settings: TwisterSettings | None = None) -> None:
+               settings: TwisterSettings | None = None, name: str | None = None,
+               spec: dict[str, Any] | None = None) -> None:
         """Declare a Twister-family tournament at a published buy-in (R-TWIST-7, R-AOG-7, R-WILD-3) of a type the
         room offers (R-WILD-5). Its id starts ``twister:`` (Twister, AoG) or ``wild:`` (Wild Twister)."""
         settings = settings or TwisterSettings()
@@ -135,7 +136,7 @@ class TwisterStore:
 
         def body(s: Session) -> None:
             s.add(Tournament(tournament_id=tournament_id, currency=currency, buy_in=buy_in, fee=0,
-                             status="registering"))
+                             status="registering", name=name, kind=kind, spec=spec, created_at=self._db.now()))
             s.add(TwisterGame(tournament_id=tournament_id, kind=kind, currency=currency, buy_in=buy_in,
                               table_name=table.name))
             s.flush()

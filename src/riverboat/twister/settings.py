@@ -34,6 +34,10 @@ class TwisterSettings:
     # ...and the chance that a player's stake triggers a jackpot game, in parts per million for a buy-in of
     # TRIGGER_REFERENCE_BUY_IN minor units, growing in proportion to the buy-in (a EUR 10 stake: 10x the chance).
     jackpot_trigger_ppm_per_100: int = 1_000
+    # Not in the sources: how long the table shows the spin before the first hand (R-TWIST-3) and how long the
+    # tournament pauses while an Age of the Gods jackpot game runs (R-AOG-3), in seconds.
+    spin_seconds: float = 5.0
+    jackpot_game_seconds: float = 8.0
 
     def __post_init__(self) -> None:
         bad = [k for k in self.enabled_kinds if k not in KINDS]
@@ -44,6 +48,10 @@ class TwisterSettings:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
                 raise TwisterError(f"{name} must be a positive integer, got {value!r}")
+        for name in ("spin_seconds", "jackpot_game_seconds"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 600:
+                raise TwisterError(f"{name} must be a number of seconds from 0 to 600, got {value!r}")
         check_split(self.split_bp)
         if not 0 <= self.jackpot_contribution_per_10000 <= BASIS_POINTS:
             raise TwisterError("jackpot_contribution_per_10000 must be between 0 and 10000")

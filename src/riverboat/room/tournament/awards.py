@@ -25,6 +25,7 @@ class PlaceAward:
 
     cash: int
     ticket: bool = False
+    ticket_for: str | None = None  # a ticket's tournament id or scope (None: the satellite's target)
 
 
 @dataclass(slots=True)
@@ -38,7 +39,7 @@ class Outcome:
 
 
 def place_awards(spec: TournamentSpec, pool: int, entrants: int,
-                 override: Sequence[int] | None = None) -> list[PlaceAward]:
+                 override: Sequence[int] | None = None, *, ticket_for: str | None = None) -> list[PlaceAward]:
     """The award of place 1, 2, ... for a field of ``entrants`` and a place-prize pool of ``pool``."""
     sat = spec.satellite
     if sat is not None:
@@ -49,7 +50,7 @@ def place_awards(spec: TournamentSpec, pool: int, entrants: int,
             out.append(PlaceAward(rest))
         return out
     if override is not None:
-        return [PlaceAward(int(a)) for a in override]
+        return [PlaceAward(int(a), ticket=ticket_for is not None, ticket_for=ticket_for) for a in override]
     row = payout_tables.row_for(spec.payout_rows(), max(1, entrants))
     return [PlaceAward(a) for a in payout_tables.prizes(pool, row, entrants)]
 
@@ -81,8 +82,9 @@ def _pay(spec: TournamentSpec, pid: int, award: PlaceAward, out: Outcome) -> Non
     if award.cash <= 0:
         return
     if award.ticket:
-        assert spec.satellite is not None
-        out.payments.append(Payment(pid, "ticket", award.cash, ticket_for=spec.satellite.target))
+        target = award.ticket_for or (spec.satellite.target if spec.satellite is not None else None)
+        assert target is not None
+        out.payments.append(Payment(pid, "ticket", award.cash, ticket_for=target))
     else:
         out.payments.append(Payment(pid, "prize", award.cash))
     out.prizes[pid] = out.prizes.get(pid, 0) + award.cash

@@ -129,6 +129,7 @@ class Director:
         self.stats = Stats()
         self.done = asyncio.Event()
         self._override: list[int] | None = None
+        self._override_ticket_for: str | None = None
         self._awards: list[PlaceAward] | None = None
         self._waiting: set[str] = set()  # tables between hands that can deal (two or more players)
         self._in_hand = 0
@@ -187,9 +188,10 @@ class Director:
         spec = self.spec
         deadline = (datetime.fromtimestamp(spec.unregister_deadline, UTC)
                     if spec.unregister_deadline is not None else None)
-        await self.gw.call(self.gw.store.tournaments.create, self.id, spec.currency, spec.buy_in, spec.fee,
-                           unregister_deadline=deadline, name=spec.name, kind=spec.kind, spec=spec.to_dict(),
-                           guarantee=spec.guarantee, bounty=spec.knockout.bounty if spec.knockout else 0)
+        if not await self.variant.create(self):  # a variant may declare it itself (Twister: store.twister)
+            await self.gw.call(self.gw.store.tournaments.create, self.id, spec.currency, spec.buy_in, spec.fee,
+                               unregister_deadline=deadline, name=spec.name, kind=spec.kind, spec=spec.to_dict(),
+                               guarantee=spec.guarantee, bounty=spec.knockout.bounty if spec.knockout else 0)
         self.actor.start()
         await self.actor.submit(self._tick)
 
@@ -322,6 +324,16 @@ class Director:
         await self._maybe_finalize_pool()
         for table in self.tables.values():
             self.notify_table(table, "started", entrants=self.entries)
+        delay = self.variant.start_delay(self)  # e.g. the Twister spin shown before the first hand (R-TWIST-3)
+        if delay > 0:
+            self.clock.call_later(delay, lambda: self.actor.post(self._first_deal))
+            return
+        await self._first_deal()
+
+    async def _first_deal(self) -> None:
+        if self.status not in PLAYING:
+            return
+        self.levels = LevelClock(self.spec, started_at=self.now)  # the level clock starts with the first hand
         self._waiting = {t.id for t in self.tables.values() if len(t.seats) >= 2}
         await self._pump()
 
@@ -334,9 +346,11 @@ class Director:
         """A variant's room money added to the pool (call from ``before_start``; paid by ``set_prizes``)."""
         self.pool_collected += amount
 
-    def set_prizes(self, prizes: list[int]) -> None:
-        """A variant fixes the prize of every place (e.g. the Twister draw)."""
+    def set_prizes(self, prizes: list[int], *, ticket_for: str | None = None) -> None:
+        """A variant fixes the prize of every place (e.g. the Twister draw); with ``ticket_for`` each prize is a
+        non-cashable ticket valid for that tournament id or scope (Wild Twister, R-WILD-1)."""
         self._override = list(prizes)
+        self._override_ticket_for = ticket_for
         self._awards = None
 
     @property
@@ -350,7 +364,8 @@ class Director:
             if override is None:
                 maybe = self.variant.prizes(self, pool, self.entries)
                 override = list(maybe) if maybe is not None else None
-            self._awards = awards.place_awards(self.spec, max(0, pool), self.entries, override)
+            self._awards = awards.place_awards(self.spec, max(0, pool), self.entries, override,
+                                               ticket_for=self._override_ticket_for)
         return self._awards
 
     def paid_places(self) -> int:

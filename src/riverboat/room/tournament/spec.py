@@ -263,7 +263,8 @@ def validate(spec: TournamentSpec) -> None:
         _number(getattr(spec, name), name, allow_none=True)
     if spec.level_hands == 0 and spec.level_seconds <= 0:
         raise SpecError("levels need a length: level_seconds > 0 or level_hands > 0")
-    if (spec.buy_in == 0) != (spec.fee == 0):
+    if (spec.buy_in == 0) != (spec.fee == 0) and not (spec.variant is not None and spec.fee == 0):
+        # a variant may take no fee (Twister: the house's share is what the drawn prize leaves, R-TWIST-8)
         raise SpecError("a tournament has both a buy-in and an entry fee, or neither (a freeroll, R-FEE-2)")
     if not isinstance(spec.currency, str) or not spec.currency.isupper() or not 3 <= len(spec.currency) <= 8:
         raise SpecError("currency must be a code such as 'EUR' or 'PLAY'")

@@ -4,11 +4,15 @@ A variant is an object with any of the hooks of :class:`Variant` (each has a def
 registered under a name with :func:`register_variant`; a :class:`~riverboat.room.tournament.spec.TournamentSpec`
 names it in ``variant`` and the director calls the hooks:
 
+- ``create(ctx)`` (async): declare the tournament in the store instead of ``store.tournaments.create`` (return
+  True; False: the director does it) -- Twister tournaments are declared by ``store.twister.create``;
 - ``before_start(ctx)`` (async): once the field is complete and seated, before the first hand -- e.g. the Twister
   prize draw (R-TWIST-4), which may add room money to the pool (``ctx.add_to_pool``) and fix the prizes;
 - ``prizes(ctx, pool, entrants)``: the prize of place 1, 2, ... (None: the spec's payout table);
 - ``auto(ctx, driver, seat)``: an action to play at once for ``seat`` instead of asking its player (Wild Twister's
   all-in, R-WILD-2); None: the player (or the bot) decides;
+- ``start_delay(ctx)``: seconds between ``before_start`` and the first deal (the Twister spin shown to the table,
+  R-TWIST-3; the Age of the Gods jackpot game, R-AOG-3); the level clock starts at the first deal;
 - ``level_hands(ctx)``/``on_finished(ctx)``: informational hooks.
 
 ``ctx`` is the running :class:`~riverboat.room.tournament.director.Director` (read its ``spec``, ``entrants``,
@@ -29,6 +33,10 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 class Variant(Protocol):
+    async def create(self, ctx: Director) -> bool: ...
+
+    def start_delay(self, ctx: Director) -> float: ...
+
     async def before_start(self, ctx: Director) -> None: ...
 
     def prizes(self, ctx: Director, pool: int, entrants: int) -> Sequence[int] | None: ...
@@ -40,6 +48,12 @@ class Variant(Protocol):
 
 class BaseVariant:
     """Defaults for every hook: subclass and override what the variant changes."""
+
+    async def create(self, ctx: Director) -> bool:
+        return False
+
+    def start_delay(self, ctx: Director) -> float:
+        return 0.0
 
     async def before_start(self, ctx: Director) -> None:
         return None

@@ -1,0 +1,108 @@
+"""Twister, Age of the Gods Twister and Wild Twister on the director's variant hooks (RULES.md section 21).
+
+One :class:`TwisterVariant` per type, registered under the type's name (``twister``, ``aog``, ``wild``); a
+:func:`~riverboat.room.twister.spec.twister_spec` names it. The hooks:
+
+- ``create``: the tournament is declared by ``store.twister.create`` (a Twister game at a published buy-in, fee 0,
+  an id starting ``twister:`` or ``wild:``).
+- ``before_start`` (the three are seated at random by the director, R-TWIST-2): ``store.twister.spin`` draws the
+  multiplier with the CSPRNG from the published table (Wild: the persisted prize deck), Age of the Gods first moves
+  0.99% of the stakes to the four jackpot tiers and draws every player's jackpot trigger (R-AOG-3..6, independent
+  of the result), all in one transaction with the draws stored for audit. The prize of every place (winner takes
+  all, or 80/10/10 from the threshold, R-TWIST-5/10) is fixed on the director (``set_prizes``; Wild Twister: as a
+  ticket valid for ``twister:*`` tournaments, R-WILD-1), and every player is shown the spin as a ``twister_spin``
+  tournament event (R-TWIST-3) and told of every jackpot win (``jackpot`` event, R-AOG-3).
+- ``start_delay``: the first hand waits ``spin_seconds`` (the spin shown to the table) plus, when a jackpot game was
+  triggered, ``jackpot_game_seconds`` (the tournament pauses while it runs, R-AOG-3).
+- ``auto`` (Wild Twister only): every decision of every player is the all-in (R-WILD-2).
+
+Settings and the random source are the defaults (:class:`~riverboat.twister.TwisterSettings`, the CSPRNG) unless
+whoever opens the tournament :meth:`TwisterVariant.configure` s it (a room's settings; a test's seeded source).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from riverboat.engine import Action
+from riverboat.room.tournament.variants import BaseVariant, register_variant
+from riverboat.store.twister import TICKET_SCOPE, SpinResult
+from riverboat.twister import KINDS, BitSource, TwisterSettings
+from riverboat.twister.events import JackpotNotice, SpinEvent
+from riverboat.twister.wild import wild_action
+
+if TYPE_CHECKING:  # pragma: no cover
+    from riverboat.room.hand_driver import HandDriver
+    from riverboat.room.tournament.director import Director
+
+
+@dataclass(frozen=True, slots=True)
+class TwisterConfig:
+    settings: TwisterSettings
+    rng: BitSource | None = None  # None: the store draws with the CSPRNG (production)
+
+
+class TwisterVariant(BaseVariant):
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        self._configs: dict[str, TwisterConfig] = {}
+        self.spins: dict[str, SpinResult] = {}  # the spin of every running tournament of this type
+
+    def configure(self, tournament_id: str, settings: TwisterSettings | None = None,
+                  rng: BitSource | None = None) -> None:
+        """Settings / random source of one tournament (before ``Director.open``)."""
+        self._configs[tournament_id] = TwisterConfig(settings or TwisterSettings(), rng)
+
+    def config(self, tournament_id: str) -> TwisterConfig:
+        return self._configs.get(tournament_id) or TwisterConfig(TwisterSettings())
+
+    # ------------------------------------------------------------------ hooks
+    async def create(self, ctx: Director) -> bool:
+        spec = ctx.spec
+        await ctx.gw.call(ctx.gw.store.twister.create, ctx.id, self.kind, spec.buy_in, currency=spec.currency,
+                          settings=self.config(ctx.id).settings, name=spec.name, spec=spec.to_dict())
+        return True
+
+    async def before_start(self, ctx: Director) -> None:
+        cfg = self.config(ctx.id)
+        extra = {} if cfg.rng is None else {"rng": cfg.rng}
+        spin: SpinResult = await ctx.gw.call(ctx.gw.store.twister.spin, ctx.id, settings=cfg.settings, **extra)
+        self.spins[ctx.id] = spin
+        ctx.add_to_pool(spin.prize - ctx.prize_pool)  # the pool is now the drawn prize (R-TOURN-GEN-1)
+        ctx.set_prizes(list(spin.places), ticket_for=TICKET_SCOPE if self.kind == "wild" else None)
+        notices = tuple(JackpotNotice(_seat(ctx, w.player_id), w.tier, w.amount) for w in spin.jackpot_wins)
+        event = SpinEvent(ctx.id, spin.kind, spin.currency, spin.buy_in, spin.table_name, spin.multiplier,
+                          spin.prize, spin.places, notices).to_dict()
+        del event["type"]
+        event["seconds"] = cfg.settings.spin_seconds
+        for table in ctx.tables.values():
+            ctx.notify_table(table, "twister_spin", rule="R-TWIST-3", **event)
+        for w, n in zip(spin.jackpot_wins, notices, strict=True):  # R-AOG-3: every player is told of a win
+            ctx.notify_all("jackpot", rule="R-AOG-3", player=w.player_id, seat=n.seat, tier=w.tier,
+                           amount=w.amount, seconds=cfg.settings.jackpot_game_seconds)
+
+    def start_delay(self, ctx: Director) -> float:
+        settings = self.config(ctx.id).settings
+        spin = self.spins.get(ctx.id)
+        jackpot = settings.jackpot_game_seconds if spin is not None and spin.jackpot_wins else 0.0
+        return float(settings.spin_seconds + jackpot)
+
+    def auto(self, ctx: Director, driver: HandDriver, seat: int) -> Action | None:
+        if self.kind != "wild":
+            return None
+        return wild_action(driver.hand.legal_actions())  # R-WILD-2: all-in at every decision
+
+    async def on_finished(self, ctx: Director) -> None:
+        self._configs.pop(ctx.id, None)
+        self.spins.pop(ctx.id, None)
+
+
+def _seat(ctx: Director, player_id: int) -> int:
+    e = ctx.entrants_by_id.get(player_id)
+    return e.seat if e is not None and e.seat is not None else -1
+
+
+VARIANTS: dict[str, TwisterVariant] = {kind: TwisterVariant(kind) for kind in KINDS}
+for _kind, _variant in VARIANTS.items():
+    register_variant(_kind, _variant)
