@@ -44,7 +44,8 @@ def test_r_holdem_8_after_flop_first_active_left_of_button(mk, play):
 
 def test_r_act_1_cannot_check_facing_a_bet_and_state_unchanged(mk, play):
     h = mk("holdem", NL, [100, 100, 100])
-    before = h.view(3)
+    before = [h.view(seat) for seat in (1, 2, 3, None)]
+    events = list(h.events)
     with pytest.raises(IllegalAction, match="check is not allowed"):
         h.act(Action(3, K.CHECK))
     with pytest.raises(IllegalAction, match="seat 1 cannot act"):
@@ -53,7 +54,8 @@ def test_r_act_1_cannot_check_facing_a_bet_and_state_unchanged(mk, play):
         h.act(Action(3, K.RAISE, 3))
     with pytest.raises(IllegalAction, match="integer amount"):
         h.act(Action(3, K.RAISE, 4.5))  # type: ignore[arg-type]
-    assert h.view(3) == before and len(h.events) == len(h.events)
+    assert [h.view(seat) for seat in (1, 2, 3, None)] == before  # every seat's view and the spectator's
+    assert h.events == events and h.to_act == 3  # no event logged, still seat 3's turn
 
 
 def test_r_nl_3_min_raise_is_largest_previous_raise(mk, play):

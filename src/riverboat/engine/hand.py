@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -80,6 +81,29 @@ class HandResult:
             "labels": self.labels,
             "showdown": self.showdown,
         }
+
+
+_UNSET = object()
+
+
+def _copied(value: object) -> object:
+    """A copy of one piece of hand state deep enough to undo an action (lists of lists, sets, dicts); immutable
+    values (cards, events, tuples, numbers) are shared."""
+    if isinstance(value, list):
+        return [_copied(v) if isinstance(v, list | set | dict) else v for v in value]
+    if isinstance(value, set):
+        return set(value)
+    if isinstance(value, dict):
+        return {k: _copied(v) if isinstance(v, list | set | dict) else v for k, v in value.items()}
+    return value
+
+
+def _refill(target: Any, value: Any) -> None:
+    if isinstance(target, list):
+        target[:] = value
+    else:
+        target.clear()
+        target.update(value)
 
 
 class Hand:
@@ -201,6 +225,16 @@ class Hand:
         """All chips in the middle: collected pots plus the bets of the current round."""
         return self._pot_collected + sum(self.bets)
 
+    def is_due(self, seat: int) -> bool:
+        """Whether the player of ``seat`` still has to act in the current betting round (False for a seat not in
+        the hand)."""
+        i = self._pos.get(seat)
+        return i is not None and self._pending[i]
+
+    def deck_order(self) -> tuple[Card, ...]:
+        """The deck as dealt so far and still to come, in order (reshuffled cards, R-INSUF, appended at the end)."""
+        return tuple(self._deck)
+
     def legal_actions(self) -> LegalActions:
         if self._legal is None:
             if self._phase == _DONE or self._actor is None:
@@ -246,12 +280,49 @@ class Hand:
                 raise IllegalAction(f"discards must be distinct cards of your hand: "
                                     f"{' '.join(str(Card(c)) for c in discard if 0 <= c < 52)}")
             self._legal = None
-            self._apply_draw(i, [ALL_CARDS[c] for c in discard])
-            self._run()
+            self._atomically(lambda: self._apply_draw(i, [ALL_CARDS[c] for c in discard]))
             return
         self._legal = None
-        self._apply(i, kind, action.amount)
-        self._run()
+        self._atomically(lambda: self._apply(i, kind, action.amount))
+
+    def _atomically(self, apply: Callable[[], None]) -> None:
+        """Apply a checked action and advance the hand; all or nothing (R-ACT-1). Only the deck can still refuse
+        it while it is applied (R-INSUF: a draw the reshuffle cannot complete, a street that cannot be dealt), so
+        the state is copied first only when the cards left could fall short before the hand ends."""
+        saved = self._saved_state() if self._cards_may_run_out() else None
+        try:
+            apply()
+            self._run()
+        except IllegalAction:
+            if saved is None:  # pragma: no cover - _cards_may_run_out is a bound on every card still to come
+                raise
+            self._restore_state(saved)
+            raise
+
+    def _cards_may_run_out(self) -> bool:
+        """Whether the cards left in the deck could be fewer than the rest of the hand may need: every alive player
+        dealt every card of the streets to come (this one included), every draw at its maximum, every board run
+        three times (R-RIT)."""
+        left = len(self._deck) - self._dpos
+        alive = self.n - sum(self.folded)
+        need = 0
+        for st in self.game.streets[self.street:]:
+            need += (st.down + st.up + (st.draw or 0)) * alive + 3 * st.board
+        return need > left
+
+    def _saved_state(self) -> list[object]:
+        return [_copied(getattr(self, name, _UNSET)) for name in _STATE_SLOTS]
+
+    def _restore_state(self, saved: list[object]) -> None:
+        for name, value in zip(_STATE_SLOTS, saved, strict=True):
+            current = getattr(self, name, _UNSET)
+            if value is _UNSET:
+                if current is not _UNSET:
+                    delattr(self, name)
+            elif type(current) is type(value) and isinstance(value, list | set | dict):
+                _refill(current, value)  # in place: whoever holds ``hand.events`` sees it restored
+            else:
+                setattr(self, name, value)
 
     def artificial_allin(self, seat: int) -> None:
         """R-AAI-1: the player to act (disconnected) is treated as all-in for the chips already in the pot; the
@@ -268,12 +339,14 @@ class Hand:
         if self.total[i] - self.dead[i] <= 0 and self.total[i] <= 0:
             raise IllegalAction("no money in the pot: the player is folded, not all-in (R-AAI-1)")
         self._legal = None
+        self._atomically(lambda: self._artificial_allin(i))
+
+    def _artificial_allin(self, i: int) -> None:
         self.allin[i] = True
         self._aai.add(i)
         self._pending[i] = False
         self._round_actions += 1
-        self._emit("acted", seat, action="artificial_allin", committed=self.total[i])
-        self._run()
+        self._emit("acted", self.seats[i], action="artificial_allin", committed=self.total[i])
 
     def view(self, seat: int | None = None) -> HandView:
         """What ``seat`` may see (``None``: a spectator), as a JSON-able dict."""
@@ -1152,3 +1225,9 @@ class Hand:
         winners = [j for j in contenders if vals[j] == best]
         return PotAward(amount, [self.seats[j] for j in pot.eligible], self._divide(amount, winners, showing),
                         share=share, run=run)
+
+
+#: the slots an action may change (the configuration and the seating never change during a hand)
+_STATE_SLOTS: tuple[str, ...] = tuple(
+    name for name in Hand.__slots__ if name not in ("config", "game", "structure", "stakes", "settings", "seats", "n",
+                                                     "_pos", "start_stacks"))

@@ -284,9 +284,10 @@ def config_from_phh(ph: PhhHand) -> tuple[HandConfig, int, set[int], list[Hand]]
         with a later reshuffle) or comes again. The cards the deck never gave (a dealer's burn cards) may be among
         them; the rest stays out of play for the next reshuffle."""
         hand = holder[0]
-        start = len(hand._deck)
+        order = hand.deck_order()
+        start = len(order)
         held = {c for cs in hand.cards for c in cs}
-        placed = set(hand._deck) | set(cards) | set(hand.board) | held
+        placed = set(order) | set(cards) | set(hand.board) | held
         pool = set(cards) | {c for c in game.deck.cards if c not in placed}
         segment: list[Card] = []
         for c in sequence[start:]:
@@ -429,7 +430,7 @@ def _implicit_folds(hand: Hand, seat: int) -> None:
     if ActionKind.FOLD not in legal.kinds:
         raise IllegalAction(f"p{seat} acts out of turn (p{legal.seat} is to act)")
     p = seat - 1
-    if not (0 <= p < hand.n) or hand.folded[p] or not hand._pending[p]:
+    if not (0 <= p < hand.n) or hand.folded[p] or not hand.is_due(seat):
         raise IllegalAction(f"p{seat} acts out of turn (p{legal.seat} is to act)")
     while hand.to_act is not None and hand.to_act != seat:
         la = hand.legal_actions()

@@ -101,20 +101,8 @@ def plan_blinds(
     elif bb == button:  # only possible if everyone else owes; the button cannot post both roles
         bb = next(s for s in after_sb if s != sb and s in dealt_set)
 
-    live: dict[int, int] = {}
-    dead: dict[int, int] = {}
-    if not free_start:
-        for s in dealt_set:
-            st = statuses[s]
-            if s in (sb, bb) or not (st.owes_bb or st.missed_sb):
-                continue
-            if policy is MissedBlindPolicy.SB_DEAD_ONLY and st.owes_bb and st.missed_sb:
-                dead[s] = small_blind
-            else:
-                if st.owes_bb:
-                    live[s] = big_blind
-                if st.missed_sb:
-                    dead[s] = small_blind
+    live, dead = ({}, {}) if free_start else _owed_posts(statuses, dealt_set, (sb, bb), policy, small_blind,
+                                                        big_blind)
     dealt = tuple(s for s in clockwise_after(button, dealt_set, max_seats))
     return BlindPlan(
         button=button,
@@ -126,6 +114,25 @@ def plan_blinds(
         heads_up=heads_up,
         free_start=free_start,
     )
+
+
+def _owed_posts(statuses: Mapping[int, SeatStatus], dealt: set[int], blinds: tuple[int, int],
+                policy: MissedBlindPolicy, small_blind: int, big_blind: int) -> tuple[dict[int, int], dict[int, int]]:
+    """The live and dead posts of the players dealt in who owe blinds (R-MISSED), other than the two blinds."""
+    live: dict[int, int] = {}
+    dead: dict[int, int] = {}
+    for s in dealt:
+        st = statuses[s]
+        if s in blinds or not (st.owes_bb or st.missed_sb):
+            continue
+        if policy is MissedBlindPolicy.SB_DEAD_ONLY and st.owes_bb and st.missed_sb:
+            dead[s] = small_blind
+        else:
+            if st.owes_bb:
+                live[s] = big_blind
+            if st.missed_sb:
+                dead[s] = small_blind
+    return live, dead
 
 
 def missed_blinds(

@@ -69,6 +69,61 @@ def _op(summary: str, ok: str | None, *, status: str = "200", body: str | None =
     return op
 
 
+def _paths() -> dict[str, Any]:
+    """The REST endpoints (the WebSocket frames are under ``x-websocket``)."""
+    table_param = {"name": "table_id", "in": "path", "required": True, "schema": {"type": "string"}}
+    hand_param = {"name": "hand_id", "in": "path", "required": True, "schema": {"type": "string"}}
+    return {
+        "/health": {"get": _op("Readiness: 200 once the room is running, 503 before", "HealthOut", auth=False)},
+        "/api/register": {
+            "post": _op("Create an account", "PlayerOut", status="201", body="Credentials", auth=False,
+                        errors=("409", "422", "429"),
+                        notes={"409": "the username is taken (usernames are unique ignoring case); error code "
+                                      "username_taken",
+                               "422": "malformed username or password (error code invalid)"})
+        },
+        "/api/login": {
+            "post": _op("Log in; returns a bearer token", "TokenOut", body="LoginCredentials", auth=False,
+                        errors=("401", "422", "429"))
+        },
+        "/api/logout": {"post": _op("Revoke the bearer token", None, status="204")},
+        "/api/me": {"get": _op("The logged-in player, alias and balances", "MeOut")},
+        "/api/alias": {"put": _op("Change the alias (R-ALIAS)", "PlayerOut", body="AliasChange",
+                                  errors=("409", "422"),
+                                  notes={"422": "the alias is refused (error code alias_refused; the message "
+                                                "names the R-ALIAS rule)"})},
+        "/api/lobby": {"get": _op("Tables and Speed Poker pools", "LobbyOut", auth=False)},
+        "/api/tables/{table_id}": {
+            "get": {**_op("Public information on one table", None, errors=("404",)),
+                    "parameters": [table_param]}
+        },
+        "/api/cashier": {
+            "get": {**_op("Balances and money movements, newest first", "CashierOut", errors=("422",)),
+                    "parameters": [
+                        {"name": "limit", "in": "query", "required": False,
+                         "schema": {"type": "integer", "minimum": 1, "maximum": 500, "default": 100}},
+                        {"name": "before", "in": "query", "required": False,
+                         "description": "only movements older than this transaction id (next_before of "
+                                        "the previous page)",
+                         "schema": {"type": "integer", "minimum": 1, "maximum": 2**63 - 1}},
+                    ]}
+        },
+        "/api/hands": {
+            "get": {**_op("The player's recent hands", "HandsOut", errors=("422",)),
+                    "parameters": [
+                        {"name": "table", "in": "query", "required": False, "schema": {"type": "string"}},
+                        {"name": "limit", "in": "query", "required": False,
+                         "schema": {"type": "integer", "minimum": 1, "maximum": 500}},
+                    ]}
+        },
+        "/api/hands/{table_id}/{hand_id}": {
+            "get": {**_op("One hand as this player may see it", None, errors=("404",)),
+                    "parameters": [table_param, hand_param]}
+        },
+
+    }
+
+
 def build_openapi() -> dict[str, Any]:
     components: dict[str, Any] = {}
     for model in _MODELS:
@@ -76,8 +131,6 @@ def build_openapi() -> dict[str, Any]:
         for name, sub in schema.pop("$defs", {}).items():
             components[name] = sub
         components[model.__name__] = schema
-    table_param = {"name": "table_id", "in": "path", "required": True, "schema": {"type": "string"}}
-    hand_param = {"name": "hand_id", "in": "path", "required": True, "schema": {"type": "string"}}
     return {
         "openapi": "3.1.0",
         "info": {
@@ -86,54 +139,7 @@ def build_openapi() -> dict[str, Any]:
             "description": "REST API of the Riverboat poker room. Table play uses the WebSocket protocol at /ws "
             "(docs/protocol.md; frame schemas under x-websocket). Money is integer minor units.",
         },
-        "paths": {
-            "/health": {"get": _op("Readiness: 200 once the room is running, 503 before", "HealthOut", auth=False)},
-            "/api/register": {
-                "post": _op("Create an account", "PlayerOut", status="201", body="Credentials", auth=False,
-                            errors=("409", "422", "429"),
-                            notes={"409": "the username is taken (usernames are unique ignoring case); error code "
-                                          "username_taken",
-                                   "422": "malformed username or password (error code invalid)"})
-            },
-            "/api/login": {
-                "post": _op("Log in; returns a bearer token", "TokenOut", body="LoginCredentials", auth=False,
-                            errors=("401", "422", "429"))
-            },
-            "/api/logout": {"post": _op("Revoke the bearer token", None, status="204")},
-            "/api/me": {"get": _op("The logged-in player, alias and balances", "MeOut")},
-            "/api/alias": {"put": _op("Change the alias (R-ALIAS)", "PlayerOut", body="AliasChange",
-                                      errors=("409", "422"),
-                                      notes={"422": "the alias is refused (error code alias_refused; the message "
-                                                    "names the R-ALIAS rule)"})},
-            "/api/lobby": {"get": _op("Tables and Speed Poker pools", "LobbyOut", auth=False)},
-            "/api/tables/{table_id}": {
-                "get": {**_op("Public information on one table", None, errors=("404",)),
-                        "parameters": [table_param]}
-            },
-            "/api/cashier": {
-                "get": {**_op("Balances and money movements, newest first", "CashierOut", errors=("422",)),
-                        "parameters": [
-                            {"name": "limit", "in": "query", "required": False,
-                             "schema": {"type": "integer", "minimum": 1, "maximum": 500, "default": 100}},
-                            {"name": "before", "in": "query", "required": False,
-                             "description": "only movements older than this transaction id (next_before of "
-                                            "the previous page)",
-                             "schema": {"type": "integer", "minimum": 1, "maximum": 2**63 - 1}},
-                        ]}
-            },
-            "/api/hands": {
-                "get": {**_op("The player's recent hands", "HandsOut", errors=("422",)),
-                        "parameters": [
-                            {"name": "table", "in": "query", "required": False, "schema": {"type": "string"}},
-                            {"name": "limit", "in": "query", "required": False,
-                             "schema": {"type": "integer", "minimum": 1, "maximum": 500}},
-                        ]}
-            },
-            "/api/hands/{table_id}/{hand_id}": {
-                "get": {**_op("One hand as this player may see it", None, errors=("404",)),
-                        "parameters": [table_param, hand_param]}
-            },
-        },
+        "paths": _paths(),
         "components": {
             "schemas": components,
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},

@@ -12,6 +12,7 @@ hand-history exports (PokerStars-format text and PHH), one hand or the last hand
 
 from __future__ import annotations
 
+import functools
 from datetime import UTC, datetime
 from typing import Any
 
@@ -49,12 +50,16 @@ def _text(text: str, name: str) -> Response:
     return PlainTextResponse(text, headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 
+async def _export_one(hub: Hub, record: Any, pid: Any, fmt: str) -> str:
+    """One hand as ``pid`` may see it, as PHH or a PokerStars-style sheet."""
+    events = visible_events(record, pid)
+    if fmt == "phh":
+        return await hand_views.phh_export(record, pid, hub.room, events, hub.alias_of)
+    return pokerstars_session([await hand_views.sheet(record, pid, hub.room, events, hub.alias_of)])
+
+
 def player_routes(hub: Hub, handler: Any) -> list[Route]:
-    async def export_one(record: Any, pid: Any, fmt: str) -> str:
-        events = visible_events(record, pid)
-        if fmt == "phh":
-            return await hand_views.phh_export(record, pid, hub.room, events, hub.alias_of)
-        return pokerstars_session([await hand_views.sheet(record, pid, hub.room, events, hub.alias_of)])
+    export_one = functools.partial(_export_one, hub)
 
     async def notes(request: Request) -> Response:
         pid = player_id_of(await authenticate(hub, request))

@@ -7,9 +7,11 @@ Every refusal is ``{"error": {"code", "message"}}`` with a 4xx status and change
 from __future__ import annotations
 
 import dataclasses
+import functools
 import inspect
 import logging
 import tomllib
+from collections.abc import Awaitable, Callable
 from datetime import date, datetime
 from enum import Enum
 from typing import Any
@@ -184,162 +186,189 @@ def _limited(hub: Hub, limiter_checks: list[tuple[Any, str]]) -> None:
 # ---------------------------------------------------------------------------------------------------- handlers
 
 
+def handler(fn: Any, name: str | None = None) -> Any:
+    """The endpoint of a REST handler: a refusal becomes the error body with the registry's code and status
+    (:mod:`riverboat.errors`), a bug the documented ``internal`` body."""
+    async def endpoint(request: Request) -> Response:
+        try:
+            return await fn(request)  # type: ignore[no-any-return]
+        except RiverboatError as exc:  # a refusal: the registry's code and status (riverboat.errors)
+            return refusal_response(exc)
+        except Exception:  # a bug: the documented error body, and the connection stays usable
+            log.exception("internal error in %s %s", request.method, request.url.path)
+            return error_response(500, "internal", "internal server error; the request may not have been "
+                                  "applied")
+
+    endpoint.__name__ = name or fn.__name__
+    return endpoint
+
+
+async def health(hub: Hub, request: Request) -> Response:
+    if hub.ready and not hub.stopping:
+        return JSONResponse({"status": "ok"})
+    return JSONResponse({"status": "stopping" if hub.stopping else "starting"}, status_code=503)
+
+
+async def metrics(hub: Hub, request: Request) -> Response:
+    """Prometheus text (a cluster gateway, docs/cluster.md); 404 for a single-process room."""
+    node_metrics = getattr(hub.room, "metrics", None)
+    if node_metrics is None:
+        raise ApiError(404, "not_found", "no metrics: this room is not a cluster gateway")
+    node_metrics.connections.set(len(hub.links.all()) + len(hub.anonymous))
+    return Response(node_metrics.render(), media_type=METRICS_CONTENT_TYPE)
+
+
+async def openapi(hub: Hub, request: Request) -> Response:
+    return JSONResponse(_openapi_doc())
+
+
+async def register(hub: Hub, request: Request) -> Response:
+    _limited(hub, [(hub.register_ip, client_address(request))])
+    body = await parse_body(request, schemas.Credentials)
+    info = await hub.call_store(hub.store.accounts.register, body.username, body.password)
+    pid = player_id_of(info)
+    chips = hub.config.signup_play_chips
+    if chips > 0:
+        await hub.call_store(hub.store.ledger.deposit, pid, "PLAY", chips, f"signup-play:{pid}")
+    return JSONResponse(player_dict(info), status_code=201)
+
+
+async def login(hub: Hub, request: Request) -> Response:
+    body = await parse_body(request, schemas.LoginCredentials)
+    _limited(hub, [(hub.login_ip, client_address(request)), (hub.login_user, body.username.lower())])
+    try:
+        token = await hub.call_store(hub.store.accounts.login, body.username, body.password)
+    except AccountBlocked as exc:  # the right password of a suspended or banned account (R-INTEG-5c)
+        raise ApiError(403, "account_blocked", exc.message) from None
+    except AuthError:
+        raise ApiError(401, "bad_credentials", "wrong username or password") from None
+    info = await hub.call_store(hub.store.accounts.authenticate, token)
+    return JSONResponse({"token": token, "player_id": player_id_of(info), "alias": getattr(info, "alias", None)})
+
+
+async def logout(hub: Hub, request: Request) -> Response:
+    await authenticate(hub, request)
+    token = bearer_token(request)
+    await hub.call_store(hub.store.accounts.logout, token)
+    if token is not None:
+        hub.end_session(token)
+    return Response(status_code=204)
+
+
+async def balances(hub: Hub, pid: Any) -> dict[str, int]:
+    out = {}
+    for currency in CURRENCIES:
+        out[currency] = int(await hub.call_store(hub.store.ledger.balance, pid, currency))
+    return out
+
+
+async def me(hub: Hub, request: Request) -> Response:
+    info = await authenticate(hub, request)
+    pid = player_id_of(info)
+    out = player_dict(info)
+    changeable = getattr(info, "alias_changeable", None)
+    if changeable is None and hasattr(info, "alias_changes"):
+        changeable = info.alias_changes < 1 or bool(getattr(info, "alias_must_change", False))
+    out["alias_changeable"] = changeable
+    out["balances"] = await balances(hub, pid)
+    return JSONResponse(out)
+
+
+async def alias(hub: Hub, request: Request) -> Response:
+    info = await authenticate(hub, request)
+    body = await parse_body(request, schemas.AliasChange)
+    pid = player_id_of(info)
+    if getattr(info, "alias", None):
+        await hub.call_store(hub.store.aliases.change, pid, body.alias)
+    else:
+        await hub.call_store(hub.store.aliases.set, pid, body.alias)
+    fresh = await hub.call_store(hub.store.accounts.get, pid)
+    await hub.alias_changed(pid, getattr(fresh, "alias", None))  # seat views, lobby and logs at once
+    return JSONResponse(player_dict(fresh))
+
+
+async def lobby(hub: Hub, request: Request) -> Response:
+    return JSONResponse(jsonable(lobby_payload(hub)))
+
+
+async def table(hub: Hub, request: Request) -> Response:
+    await authenticate(hub, request)
+    table_id = request.path_params["table_id"]
+    info = hub.room.table_info(table_id)  # a RoomError ("no_table": 404) is answered by the handler
+    if inspect.isawaitable(info):  # a cluster gateway asks the table's host (riverboat.cluster.remote)
+        info = await info
+    info = await hub.add_aliases({"type": "table_state", "view": info})
+    return JSONResponse(jsonable(info["view"]))
+
+
+async def cashier(hub: Hub, request: Request) -> Response:
+    info = await authenticate(hub, request)
+    pid = player_id_of(info)
+    limit = _int_param(request, "limit", 100, 1, 500)
+    before = _int_param(request, "before", None, 1)
+    page = await hub.call_store(movement_page, hub.store, pid, limit, before)
+    return JSONResponse({"balances": await balances(hub, pid), "history": jsonable(page["history"]),
+                         "next_before": page["next_before"]})
+
+
+async def hands(hub: Hub, request: Request) -> Response:
+    info = await authenticate(hub, request)
+    pid = player_id_of(info)
+    limit = _int_param(request, "limit", 50, 1, 500)
+    table_filter = request.query_params.get("table")
+    # the store filters by table before applying the limit: ?table=X&limit=n is the newest n hands at X
+    records = await hub.call_store(hub.store.hands.for_player, pid, limit=limit, table_id=table_filter)
+    # table name, game and the player's own cards (also in hands they folded): hand_views
+    return JSONResponse({"hands": [hand_summary(r) | hand_views.summary(r, pid, hub.room, visible_events(r, pid))
+                                   for r in records]})
+
+
+async def hand(hub: Hub, request: Request) -> Response:
+    info = await authenticate(hub, request)
+    pid = player_id_of(info)
+    record = await hub.call_store(hub.store.hands.get, request.path_params["table_id"],
+                                  request.path_params["hand_id"])
+    if record is None or not player_in_hand(record, pid):
+        raise ApiError(404, "not_found", "no such hand among yours")
+    events = visible_events(record, pid)
+    # every seat named by alias, the game, stakes and button (for the log and the replayer): hand_views
+    out = hand_summary(record) | await hand_views.detail(record, pid, hub.room, events, hub.alias_of)
+    out["events"] = events
+    return JSONResponse(jsonable(out))
+
+
+@functools.cache
+def _openapi_doc() -> dict[str, Any]:
+    return build_openapi()
+
+
+Handler = Callable[[Hub, Request], Awaitable[Response]]
+
+#: the REST routes: path, handler, methods (None: GET)
+ROUTES: tuple[tuple[str, Handler, list[str] | None], ...] = (
+    ("/health", health, None),
+    ("/openapi.json", openapi, None),
+    ("/metrics", metrics, None),
+    ("/api/register", register, ["POST"]),
+    ("/api/login", login, ["POST"]),
+    ("/api/logout", logout, ["POST"]),
+    ("/api/me", me, None),
+    ("/api/alias", alias, ["PUT"]),
+    ("/api/lobby", lobby, None),
+    ("/api/tables/{table_id}", table, None),
+    ("/api/cashier", cashier, None),
+    ("/api/hands", hands, None),
+    ("/api/hands/{table_id}/{hand_id}", hand, None),
+)
+
+
 def make_routes(hub: Hub) -> list[Route]:
     from .operator_api import operator_routes  # these import this module
     from .player_api import player_routes
-    openapi_doc = build_openapi()
 
-    def handler(fn: Any) -> Any:
-        async def endpoint(request: Request) -> Response:
-            try:
-                return await fn(request)  # type: ignore[no-any-return]
-            except RiverboatError as exc:  # a refusal: the registry's code and status (riverboat.errors)
-                return refusal_response(exc)
-            except Exception:  # a bug: the documented error body, and the connection stays usable
-                log.exception("internal error in %s %s", request.method, request.url.path)
-                return error_response(500, "internal", "internal server error; the request may not have been "
-                                      "applied")
-
-        endpoint.__name__ = fn.__name__
-        return endpoint
-
-    async def health(request: Request) -> Response:
-        if hub.ready and not hub.stopping:
-            return JSONResponse({"status": "ok"})
-        return JSONResponse({"status": "stopping" if hub.stopping else "starting"}, status_code=503)
-
-    async def metrics(request: Request) -> Response:
-        """Prometheus text (a cluster gateway, docs/cluster.md); 404 for a single-process room."""
-        node_metrics = getattr(hub.room, "metrics", None)
-        if node_metrics is None:
-            raise ApiError(404, "not_found", "no metrics: this room is not a cluster gateway")
-        node_metrics.connections.set(len(hub.links.all()) + len(hub.anonymous))
-        return Response(node_metrics.render(), media_type=METRICS_CONTENT_TYPE)
-
-    async def openapi(request: Request) -> Response:
-        return JSONResponse(openapi_doc)
-
-    async def register(request: Request) -> Response:
-        _limited(hub, [(hub.register_ip, client_address(request))])
-        body = await parse_body(request, schemas.Credentials)
-        info = await hub.call_store(hub.store.accounts.register, body.username, body.password)
-        pid = player_id_of(info)
-        chips = hub.config.signup_play_chips
-        if chips > 0:
-            await hub.call_store(hub.store.ledger.deposit, pid, "PLAY", chips, f"signup-play:{pid}")
-        return JSONResponse(player_dict(info), status_code=201)
-
-    async def login(request: Request) -> Response:
-        body = await parse_body(request, schemas.LoginCredentials)
-        _limited(hub, [(hub.login_ip, client_address(request)), (hub.login_user, body.username.lower())])
-        try:
-            token = await hub.call_store(hub.store.accounts.login, body.username, body.password)
-        except AccountBlocked as exc:  # the right password of a suspended or banned account (R-INTEG-5c)
-            raise ApiError(403, "account_blocked", exc.message) from None
-        except AuthError:
-            raise ApiError(401, "bad_credentials", "wrong username or password") from None
-        info = await hub.call_store(hub.store.accounts.authenticate, token)
-        return JSONResponse({"token": token, "player_id": player_id_of(info), "alias": getattr(info, "alias", None)})
-
-    async def logout(request: Request) -> Response:
-        await authenticate(hub, request)
-        token = bearer_token(request)
-        await hub.call_store(hub.store.accounts.logout, token)
-        if token is not None:
-            hub.end_session(token)
-        return Response(status_code=204)
-
-    async def balances(pid: Any) -> dict[str, int]:
-        out = {}
-        for currency in CURRENCIES:
-            out[currency] = int(await hub.call_store(hub.store.ledger.balance, pid, currency))
-        return out
-
-    async def me(request: Request) -> Response:
-        info = await authenticate(hub, request)
-        pid = player_id_of(info)
-        out = player_dict(info)
-        changeable = getattr(info, "alias_changeable", None)
-        if changeable is None and hasattr(info, "alias_changes"):
-            changeable = info.alias_changes < 1 or bool(getattr(info, "alias_must_change", False))
-        out["alias_changeable"] = changeable
-        out["balances"] = await balances(pid)
-        return JSONResponse(out)
-
-    async def alias(request: Request) -> Response:
-        info = await authenticate(hub, request)
-        body = await parse_body(request, schemas.AliasChange)
-        pid = player_id_of(info)
-        if getattr(info, "alias", None):
-            await hub.call_store(hub.store.aliases.change, pid, body.alias)
-        else:
-            await hub.call_store(hub.store.aliases.set, pid, body.alias)
-        fresh = await hub.call_store(hub.store.accounts.get, pid)
-        await hub.alias_changed(pid, getattr(fresh, "alias", None))  # seat views, lobby and logs at once
-        return JSONResponse(player_dict(fresh))
-
-    async def lobby(request: Request) -> Response:
-        return JSONResponse(jsonable(lobby_payload(hub)))
-
-    async def table(request: Request) -> Response:
-        await authenticate(hub, request)
-        table_id = request.path_params["table_id"]
-        info = hub.room.table_info(table_id)  # a RoomError ("no_table": 404) is answered by the handler
-        if inspect.isawaitable(info):  # a cluster gateway asks the table's host (riverboat.cluster.remote)
-            info = await info
-        info = await hub.add_aliases({"type": "table_state", "view": info})
-        return JSONResponse(jsonable(info["view"]))
-
-    async def cashier(request: Request) -> Response:
-        info = await authenticate(hub, request)
-        pid = player_id_of(info)
-        limit = _int_param(request, "limit", 100, 1, 500)
-        before = _int_param(request, "before", None, 1)
-        page = await hub.call_store(movement_page, hub.store, pid, limit, before)
-        return JSONResponse({"balances": await balances(pid), "history": jsonable(page["history"]),
-                             "next_before": page["next_before"]})
-
-    async def hands(request: Request) -> Response:
-        info = await authenticate(hub, request)
-        pid = player_id_of(info)
-        limit = _int_param(request, "limit", 50, 1, 500)
-        table_filter = request.query_params.get("table")
-        # the store filters by table before applying the limit: ?table=X&limit=n is the newest n hands at X
-        records = await hub.call_store(hub.store.hands.for_player, pid, limit=limit, table_id=table_filter)
-        # table name, game and the player's own cards (also in hands they folded): hand_views
-        return JSONResponse({"hands": [hand_summary(r) | hand_views.summary(r, pid, hub.room, visible_events(r, pid))
-                                       for r in records]})
-
-    async def hand(request: Request) -> Response:
-        info = await authenticate(hub, request)
-        pid = player_id_of(info)
-        record = await hub.call_store(hub.store.hands.get, request.path_params["table_id"],
-                                      request.path_params["hand_id"])
-        if record is None or not player_in_hand(record, pid):
-            raise ApiError(404, "not_found", "no such hand among yours")
-        events = visible_events(record, pid)
-        # every seat named by alias, the game, stakes and button (for the log and the replayer): hand_views
-        out = hand_summary(record) | await hand_views.detail(record, pid, hub.room, events, hub.alias_of)
-        out["events"] = events
-        return JSONResponse(jsonable(out))
-
-    return [
-        Route("/health", handler(health)),
-        Route("/openapi.json", handler(openapi)),
-        Route("/metrics", handler(metrics)),
-        Route("/api/register", handler(register), methods=["POST"]),
-        Route("/api/login", handler(login), methods=["POST"]),
-        Route("/api/logout", handler(logout), methods=["POST"]),
-        Route("/api/me", handler(me)),
-        Route("/api/alias", handler(alias), methods=["PUT"]),
-        Route("/api/lobby", handler(lobby)),
-        Route("/api/tables/{table_id}", handler(table)),
-        Route("/api/cashier", handler(cashier)),
-        Route("/api/hands", handler(hands)),
-        Route("/api/hands/{table_id}/{hand_id}", handler(hand)),
-        *player_routes(hub, handler),
-        *operator_routes(hub, handler),
-    ]
+    return [*(Route(path, handler(functools.partial(fn, hub), fn.__name__), methods=methods)
+              for path, fn, methods in ROUTES),
+            *player_routes(hub, handler), *operator_routes(hub, handler)]
 
 
 def lobby_payload(hub: Hub) -> dict[str, Any]:

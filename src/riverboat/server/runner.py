@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import os
 import signal
@@ -108,32 +109,9 @@ async def serve(
                         log_level=log_level, access_log=access_log, signals=own)
         return
     app = create_app(store, room, config)
-    uv_config = uvicorn.Config(
-        app,
-        host=host,
-        port=port,
-        lifespan="on",
-        log_level=log_level,
-        access_log=access_log,
-        ws="websockets-sansio",
-        ws_max_size=MAX_FRAME_BYTES * 4,
-        ws_ping_interval=20.0,
-        ws_ping_timeout=20.0,
-        timeout_graceful_shutdown=3,  # then open connections are cut: the whole stop stays within 5 s
-        backlog=4096,
-    )
-    exits: list[Callable[[], None]] = []
-    if on_exit is not None:
-        exits.append(on_exit)
-
-    def run_exit_hooks() -> None:
-        for hook in exits:
-            try:
-                hook()
-            except Exception:  # pragma: no cover - a hook must not stop the shutdown
-                log.exception("shutdown hook failed")
-        exits.clear()
-
+    uv_config = _uvicorn_config(app, host, port, log_level, access_log)
+    exits: list[Callable[[], None]] = [on_exit] if on_exit is not None else []
+    run_exit_hooks = functools.partial(_run_hooks, exits)
     hub = app.state.hub
     loop = asyncio.get_running_loop()
     server = _Server(uv_config)
@@ -164,6 +142,33 @@ async def serve(
         await task
     finally:
         run_exit_hooks()
+
+
+def _uvicorn_config(app: Any, host: str, port: int, log_level: str, access_log: bool) -> uvicorn.Config:
+    return uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        lifespan="on",
+        log_level=log_level,
+        access_log=access_log,
+        ws="websockets-sansio",
+        ws_max_size=MAX_FRAME_BYTES * 4,
+        ws_ping_interval=20.0,
+        ws_ping_timeout=20.0,
+        timeout_graceful_shutdown=3,  # then open connections are cut: the whole stop stays within 5 s
+        backlog=4096,
+    )
+
+
+def _run_hooks(exits: list[Callable[[], None]]) -> None:
+    """Run the shutdown hooks once (a failing hook does not stop the others)."""
+    for hook in exits:
+        try:
+            hook()
+        except Exception:  # pragma: no cover - a hook must not stop the shutdown
+            log.exception("shutdown hook failed")
+    exits.clear()
 
 
 def _bound_port(server: uvicorn.Server) -> int | None:

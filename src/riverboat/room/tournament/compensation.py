@@ -181,6 +181,34 @@ def _refund(inp: CompensationInput, p: Remaining) -> int:
     return inp.buy_in + p.rebuys * inp.rebuy_price + p.add_ons * inp.addon_price
 
 
+def _compensate_mtt(inp: CompensationInput, book: _Book) -> tuple[str, int, int]:
+    """A multi-table tournament or freeroll (R-TOURN-INT-4..8): the rule, what is owed, the house's part."""
+    players = inp.remaining
+    n = len(players)
+    refundable = inp.kind == "mtt"
+    pool = inp.prize_pool
+    if refundable and inp.guarantee and inp.rebuy_period_over:
+        pool = max(inp.guarantee, inp.prize_pool)  # INT-4 / INT-11(c)
+    house = pool - inp.prize_pool  # the overlay
+    paid_places = sum(1 for v in inp.payouts if v > 0)
+    in_money = n <= paid_places
+    if inp.kind == "mtt":
+        rule = ("R-TOURN-INT-5" if in_money else "R-TOURN-INT-4") if inp.guarantee else "R-TOURN-INT-6"
+    else:
+        rule = "R-TOURN-INT-8" if in_money else "R-TOURN-INT-7"
+    refunds = 0
+    if refundable:
+        book.add("refund", {p.player: _refund(inp, p) for p in players})
+        book.add("fee", {p.player: inp.fee for p in players})
+        house += n * inp.fee
+        refunds = sum(_refund(inp, p) for p in players)
+    next_prize = inp.payouts[n - 1] if in_money else 0
+    book.add("prize", {p.player: next_prize for p in players})
+    rest = pool - inp.paid_so_far - refunds - n * next_prize
+    book.split(max(0, rest), 50)
+    return rule, pool - inp.paid_so_far + max(0, -rest), house
+
+
 def compensate(inp: CompensationInput) -> CompensationResult:
     players = inp.remaining
     n = len(players)
@@ -189,7 +217,6 @@ def compensate(inp: CompensationInput) -> CompensationResult:
     if left < 0:
         raise CompensationError("paid_so_far is larger than the prize pool")
     house = 0
-    overlay = 0
     if inp.kind == "heads_up":
         if n > 2:
             raise CompensationError("a heads-up tournament has at most two players")
@@ -208,29 +235,7 @@ def compensate(inp: CompensationInput) -> CompensationResult:
         book.split(share, 100)
         owed = refunds + share
     elif inp.kind in ("mtt", "freeroll"):
-        refundable = inp.kind == "mtt"
-        pool = inp.prize_pool
-        if refundable and inp.guarantee and inp.rebuy_period_over:
-            pool = max(inp.guarantee, inp.prize_pool)  # INT-4 / INT-11(c)
-        overlay = pool - inp.prize_pool
-        paid_places = sum(1 for v in inp.payouts if v > 0)
-        in_money = n <= paid_places
-        if inp.kind == "mtt":
-            rule = ("R-TOURN-INT-5" if in_money else "R-TOURN-INT-4") if inp.guarantee else "R-TOURN-INT-6"
-        else:
-            rule = "R-TOURN-INT-8" if in_money else "R-TOURN-INT-7"
-        refunds = 0
-        if refundable:
-            book.add("refund", {p.player: _refund(inp, p) for p in players})
-            book.add("fee", {p.player: inp.fee for p in players})
-            house += n * inp.fee
-            refunds = sum(_refund(inp, p) for p in players)
-        next_prize = inp.payouts[n - 1] if in_money else 0
-        book.add("prize", {p.player: next_prize for p in players})
-        rest = pool - inp.paid_so_far - refunds - n * next_prize
-        book.split(max(0, rest), 50)
-        owed = pool - inp.paid_so_far + max(0, -rest)
-        house += overlay
+        rule, owed, house = _compensate_mtt(inp, book)
     else:  # twister
         if n > 3:
             raise CompensationError("a Twister has at most three players")

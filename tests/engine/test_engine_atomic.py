@@ -1,0 +1,79 @@
+"""The engine's promise (R-ACT-1, issue #10 item 6): an action that is refused changes nothing — also when it is
+refused only while it is being applied: the deck runs out in a draw (R-INSUF-1) or when the street the action
+closes is dealt. The refused action leaves the hand exactly as it was (every view, the event log, whose turn) and
+the hand can go on."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from riverboat.cards import parse_cards
+from riverboat.engine import Action, ActionKind, Hand, IllegalAction
+from riverboat.games import Stakes, Structure, get_game
+
+K = ActionKind
+FL, NL = Structure.FIXED_LIMIT, Structure.NO_LIMIT
+BLINDS = Stakes(small_blind=1, big_blind=2, small_bet=2, big_bet=4)
+
+
+def state(h: Hand) -> tuple[Any, ...]:
+    """Everything a client or the room can see of a hand, for every seat and a spectator."""
+    views = [h.view(seat) for seat in h.seats] + [h.view(None)]
+    return (views, [(e.kind, e.seat, e.data, e.visible_to) for e in h.events], h.to_act, h.street,
+            [list(c) for c in h.cards], list(h.board), h.pot, h.deck_order(), h.is_over)
+
+
+def test_r_act_1_r_insuf_1_draw_refused_when_the_deck_runs_out_changes_nothing(mk) -> None:
+    """Five-card draw, six players: the fourth discard of five needs a reshuffle, and the (replay) shuffle hook
+    gives no card back: the draw is refused, and the drawer's hand, the discards and the events are as before."""
+    h = mk("draw5", FL, [100] * 6, stakes=BLINDS, shuffle=lambda cards: cards.clear())
+    for _ in range(6):  # everybody calls or checks the first round
+        la = h.legal_actions()
+        h.act(Action(la.seat, K.CHECK if K.CHECK in la.kinds else K.CALL))
+    refused = None
+    while refused is None:
+        la = h.legal_actions()
+        assert K.DRAW in la.kinds
+        mine = h.cards[h.seats.index(la.seat)]
+        before = state(h)
+        try:
+            h.act(Action(la.seat, K.DRAW, cards=tuple(int(c) for c in mine[:5])))
+        except IllegalAction as exc:
+            refused = exc
+            assert state(h) == before  # nothing changed
+    assert "not enough cards" in str(refused)
+    seat = h.to_act
+    assert seat is not None
+    h.act(Action(seat, K.STAND_PAT))  # the hand goes on
+    assert h.to_act != seat
+
+
+def test_r_act_1_action_refused_when_the_next_street_cannot_be_dealt_changes_nothing() -> None:
+    """Hold'em with a deck of six cards (a record's partial deck): the check that closes the first betting round
+    cannot be followed by the flop, so it is refused and nothing of it remains (no check event, the big blind
+    still to act, no board card, the deck position unchanged)."""
+    game = get_game("holdem")
+    deck = parse_cards("AsKs AhKh 2c3c")
+    from riverboat.engine import HandConfig, Settings
+
+    h = Hand(HandConfig(game=game, structure=NL, stakes=Stakes(small_blind=1, big_blind=2), seats=[1, 2],
+                        stacks=[100, 100], button=2, deck=deck, settings=Settings()))
+    h.act(Action(2, K.CALL))  # the button (small blind) calls
+    before = state(h)
+    with pytest.raises(IllegalAction, match="ran out"):
+        h.act(Action(1, K.CHECK))
+    assert state(h) == before
+    assert h.to_act == 1 and K.CHECK in h.legal_actions().kinds
+    h.act(Action(1, K.FOLD))  # another action is still taken
+    assert h.is_over and h.result is not None and h.result.stacks == {1: 98, 2: 102}
+
+
+def test_r_act_1_pending_and_deck_are_public_api(mk) -> None:
+    """``history.replay`` reads who is still due to act and the deck order through public methods."""
+    h = mk("holdem", NL, [100, 100, 100])
+    assert [h.is_due(s) for s in (1, 2, 3)] == [True, True, True]
+    h.act(Action(3, K.CALL))
+    assert [h.is_due(s) for s in (1, 2, 3)] == [True, True, False]
+    assert len(h.deck_order()) == 52 and len(set(h.deck_order())) == 52
