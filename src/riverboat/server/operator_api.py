@@ -19,6 +19,7 @@ is written to the audit log. Every action is written to the append-only audit lo
 from __future__ import annotations
 
 import contextlib
+import functools
 import tomllib
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -103,104 +104,117 @@ def hand_view(record: Any, show_hole_cards: bool) -> dict[str, Any]:
         "hole_cards": holes, "hole_cards_shown": show_hole_cards}
 
 
+async def names_of(hub: Hub, ids: list[str]) -> dict[str, Any]:
+    """Username and alias of each player id (those the store knows)."""
+    out: dict[str, Any] = {}
+    for pid in ids:
+        with contextlib.suppress(Exception):
+            info = await hub.call_store(hub.store.accounts.get, int(pid))
+            out[pid] = {"username": info.username, "alias": info.alias}
+    return out
+
+
+async def flags(hub: Hub, request: Request) -> Response:
+    await staff(hub, request)
+    status = request.query_params.get("status", "open")
+    rows = await hub.call_store(hub.store.integrity.flags, None if status == "all" else status)
+    out = []
+    for r in rows:
+        out.append(jsonable(r) | {"names": await names_of(hub, r.players)})
+    return JSONResponse({"flags": out})
+
+
+async def flag(hub: Hub, request: Request) -> Response:
+    await staff(hub, request)
+    row = await hub.call_store(hub.store.integrity.flag, _path_int(request, "flag_id"))
+    hands = []
+    for ref in row.evidence:
+        table, _, hand_id = ref.rpartition("/")
+        record = await hub.call_store(hub.store.hands.get, table, hand_id)
+        if record is not None:
+            hands.append(hand_summary(record) | {"ref": ref})
+    return JSONResponse(jsonable(row) | {"names": await names_of(hub, row.players), "hands": jsonable(hands)})
+
+
+async def void(hub: Hub, request: Request) -> Response:
+    info = await staff(hub, request)
+    body = await parse_body(request, VoidBody)
+    entry = await hub.call_store(hub.store.integrity.void_flag, player_id_of(info), _path_int(request, "flag_id"),
+                                 body.reason)
+    return JSONResponse(jsonable(entry))
+
+
+async def hand(hub: Hub, request: Request) -> Response:
+    info = await staff(hub, request)
+    table, hand_id = request.path_params["table_id"], request.path_params["hand_id"]
+    record = await hub.call_store(hub.store.hands.get, table, hand_id)
+    if record is None:
+        raise ApiError(404, "not_found", "no such hand")
+    show = getattr(info, "role", None) in HOLE_CARD_ROLES
+    if show:  # who looked at whose hole cards is on record (R-INTEG-8)
+        await hub.call_store(hub.store.integrity.record, player_id_of(info), "view_hand", "hole-card review",
+                             target=f"{table}/{hand_id}")
+    view = hand_view(record, show)
+    view["names"] = await names_of(hub, view["players"])
+    return JSONResponse(jsonable(view))
+
+
+async def players(hub: Hub, request: Request) -> Response:
+    await staff(hub, request)
+    query = request.query_params.get("q", "")
+    if len(query) > 64:
+        raise ApiError(422, "invalid", "q is at most 64 characters")
+    return JSONResponse({"players": jsonable(await hub.call_store(hub.store.integrity.search_players, query))})
+
+
+async def player(hub: Hub, request: Request) -> Response:
+    await staff(hub, request)
+    pid = _path_int(request, "player_id")
+    info = await hub.call_store(hub.store.accounts.get, pid)
+    limit = _int_param(request, "limit", 50, 1, 500)
+    balances = {c: int(await hub.call_store(hub.store.ledger.balance, pid, c)) for c in CURRENCIES}
+    page = await hub.call_store(movement_page, hub.store, pid, limit, None)
+    hands = await hub.call_store(hub.store.hands.for_player, pid, limit=limit)
+    return JSONResponse(jsonable({
+        "player": {"player_id": info.id, "username": info.username, "alias": info.alias, "role": info.role},
+        "standing": await hub.call_store(hub.store.integrity.standing, pid), "balances": balances,
+        "movements": page["history"], "hands": [hand_summary(h) for h in hands],
+        "flags": await hub.call_store(hub.store.integrity.flags, None, str(pid)),
+        "audit": await hub.call_store(hub.store.integrity.audit_log, 100, pid)}))
+
+
+async def act(hub: Hub, request: Request) -> Response:
+    info = await staff(hub, request)
+    pid, action = _path_int(request, "player_id"), request.path_params["action"]
+    if action not in ACTIONS:
+        raise ApiError(404, "not_found", f"no action {action!r}; actions: {', '.join(ACTIONS)}")
+    body = await parse_body(request, ActionBody)
+    return JSONResponse(jsonable(await _act(hub, player_id_of(info), pid, action, body)))
+
+
+async def audit(hub: Hub, request: Request) -> Response:
+    await staff(hub, request)
+    limit = _int_param(request, "limit", 200, 1, 1000)
+    pid = _int_param(request, "player_id", None, 1)
+    return JSONResponse({"audit": jsonable(await hub.call_store(hub.store.integrity.audit_log, limit, pid))})
+
+
+#: the console's routes: path, handler, methods (None: GET)
+OPERATOR_ROUTES: tuple[tuple[str, Callable[[Hub, Request], Awaitable[Response]], list[str] | None], ...] = (
+    ("/api/operator/flags", flags, None),
+    ("/api/operator/flags/{flag_id}", flag, None),
+    ("/api/operator/flags/{flag_id}/void", void, ["POST"]),
+    ("/api/operator/hands/{table_id}/{hand_id}", hand, None),
+    ("/api/operator/players", players, None),
+    ("/api/operator/players/{player_id}", player, None),
+    ("/api/operator/players/{player_id}/{action}", act, ["POST"]),
+    ("/api/operator/audit", audit, None),
+)
+
+
 def operator_routes(hub: Hub, handler: Any) -> list[Route]:
-    store = hub.store
-
-    async def names_of(ids: list[str]) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for pid in ids:
-            with contextlib.suppress(Exception):
-                info = await hub.call_store(store.accounts.get, int(pid))
-                out[pid] = {"username": info.username, "alias": info.alias}
-        return out
-
-    async def flags(request: Request) -> Response:
-        await staff(hub, request)
-        status = request.query_params.get("status", "open")
-        rows = await hub.call_store(store.integrity.flags, None if status == "all" else status)
-        out = []
-        for r in rows:
-            out.append(jsonable(r) | {"names": await names_of(r.players)})
-        return JSONResponse({"flags": out})
-
-    async def flag(request: Request) -> Response:
-        await staff(hub, request)
-        row = await hub.call_store(store.integrity.flag, _path_int(request, "flag_id"))
-        hands = []
-        for ref in row.evidence:
-            table, _, hand_id = ref.rpartition("/")
-            record = await hub.call_store(store.hands.get, table, hand_id)
-            if record is not None:
-                hands.append(hand_summary(record) | {"ref": ref})
-        return JSONResponse(jsonable(row) | {"names": await names_of(row.players), "hands": jsonable(hands)})
-
-    async def void(request: Request) -> Response:
-        info = await staff(hub, request)
-        body = await parse_body(request, VoidBody)
-        entry = await hub.call_store(store.integrity.void_flag, player_id_of(info), _path_int(request, "flag_id"),
-                                     body.reason)
-        return JSONResponse(jsonable(entry))
-
-    async def hand(request: Request) -> Response:
-        info = await staff(hub, request)
-        table, hand_id = request.path_params["table_id"], request.path_params["hand_id"]
-        record = await hub.call_store(store.hands.get, table, hand_id)
-        if record is None:
-            raise ApiError(404, "not_found", "no such hand")
-        show = getattr(info, "role", None) in HOLE_CARD_ROLES
-        if show:  # who looked at whose hole cards is on record (R-INTEG-8)
-            await hub.call_store(store.integrity.record, player_id_of(info), "view_hand", "hole-card review",
-                                 target=f"{table}/{hand_id}")
-        view = hand_view(record, show)
-        view["names"] = await names_of(view["players"])
-        return JSONResponse(jsonable(view))
-
-    async def players(request: Request) -> Response:
-        await staff(hub, request)
-        query = request.query_params.get("q", "")
-        if len(query) > 64:
-            raise ApiError(422, "invalid", "q is at most 64 characters")
-        return JSONResponse({"players": jsonable(await hub.call_store(store.integrity.search_players, query))})
-
-    async def player(request: Request) -> Response:
-        await staff(hub, request)
-        pid = _path_int(request, "player_id")
-        info = await hub.call_store(store.accounts.get, pid)
-        limit = _int_param(request, "limit", 50, 1, 500)
-        balances = {c: int(await hub.call_store(store.ledger.balance, pid, c)) for c in CURRENCIES}
-        page = await hub.call_store(movement_page, store, pid, limit, None)
-        hands = await hub.call_store(store.hands.for_player, pid, limit=limit)
-        return JSONResponse(jsonable({
-            "player": {"player_id": info.id, "username": info.username, "alias": info.alias, "role": info.role},
-            "standing": await hub.call_store(store.integrity.standing, pid), "balances": balances,
-            "movements": page["history"], "hands": [hand_summary(h) for h in hands],
-            "flags": await hub.call_store(store.integrity.flags, None, str(pid)),
-            "audit": await hub.call_store(store.integrity.audit_log, 100, pid)}))
-
-    async def act(request: Request) -> Response:
-        info = await staff(hub, request)
-        pid, action = _path_int(request, "player_id"), request.path_params["action"]
-        if action not in ACTIONS:
-            raise ApiError(404, "not_found", f"no action {action!r}; actions: {', '.join(ACTIONS)}")
-        body = await parse_body(request, ActionBody)
-        return JSONResponse(jsonable(await _act(hub, player_id_of(info), pid, action, body)))
-
-    async def audit(request: Request) -> Response:
-        await staff(hub, request)
-        limit = _int_param(request, "limit", 200, 1, 1000)
-        pid = _int_param(request, "player_id", None, 1)
-        return JSONResponse({"audit": jsonable(await hub.call_store(store.integrity.audit_log, limit, pid))})
-
-    return [
-        Route("/api/operator/flags", handler(flags)),
-        Route("/api/operator/flags/{flag_id}", handler(flag)),
-        Route("/api/operator/flags/{flag_id}/void", handler(void), methods=["POST"]),
-        Route("/api/operator/hands/{table_id}/{hand_id}", handler(hand)),
-        Route("/api/operator/players", handler(players)),
-        Route("/api/operator/players/{player_id}", handler(player)),
-        Route("/api/operator/players/{player_id}/{action}", handler(act), methods=["POST"]),
-        Route("/api/operator/audit", handler(audit)),
-    ]
+    return [Route(path, handler(functools.update_wrapper(functools.partial(fn, hub), fn)), methods=methods)
+            for path, fn, methods in OPERATOR_ROUTES]
 
 
 def _path_int(request: Request, name: str) -> int:

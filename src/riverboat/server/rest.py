@@ -186,7 +186,7 @@ def _limited(hub: Hub, limiter_checks: list[tuple[Any, str]]) -> None:
 # ---------------------------------------------------------------------------------------------------- handlers
 
 
-def handler(fn: Any, name: str | None = None) -> Any:
+def handler(fn: Any) -> Any:
     """The endpoint of a REST handler: a refusal becomes the error body with the registry's code and status
     (:mod:`riverboat.errors`), a bug the documented ``internal`` body."""
     async def endpoint(request: Request) -> Response:
@@ -199,7 +199,7 @@ def handler(fn: Any, name: str | None = None) -> Any:
             return error_response(500, "internal", "internal server error; the request may not have been "
                                   "applied")
 
-    endpoint.__name__ = name or fn.__name__
+    endpoint.__name__ = fn.__name__
     return endpoint
 
 
@@ -366,7 +366,7 @@ def make_routes(hub: Hub) -> list[Route]:
     from .operator_api import operator_routes  # these import this module
     from .player_api import player_routes
 
-    return [*(Route(path, handler(functools.partial(fn, hub), fn.__name__), methods=methods)
+    return [*(Route(path, handler(functools.update_wrapper(functools.partial(fn, hub), fn)), methods=methods)
               for path, fn, methods in ROUTES),
             *player_routes(hub, handler), *operator_routes(hub, handler)]
 
