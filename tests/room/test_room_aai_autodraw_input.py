@@ -227,3 +227,52 @@ async def test_r_aai_4_no_artificial_all_in_in_no_limit(room: Room, store: Store
     await room.quiesce()
     await clock.advance(30.1)
     assert acted(table)[-1] == (0, "fold")
+
+
+async def test_r_aai_2_allowance_survives_a_restart_of_the_room(store: Store, clock: FakeClock) -> None:
+    """R-AAI-2, issue #16: the per-24-hour allowance is stored: an artificial all-in given before a restart still
+    counts after it (a new Room on the same store), until it is 24 hours old."""
+    from riverboat.cards import seeded_rng
+
+    from .conftest import acted
+
+    room = Room(store, clock=clock, rng=seeded_rng(5), aai_per_24h=1)
+    await room.start()
+    try:
+        _tid, table, players = await seat_players(room, store, FL_AAI, 3, 500)
+        await _to_flop_bet_facing_seat0(room, table)
+        room.detach(players[0])
+        await room.quiesce()
+        await clock.advance(30.1)
+        assert acted(table)[-1] == (0, "artificial_allin")
+        given_at = clock.wall()
+        await play_hand_passively(room, table.id)
+    finally:
+        await room.stop()
+    assert store.accounts.aai_uses_since(given_at - 60) == [(players[0], pytest.approx(given_at, abs=31))]
+
+    again = Room(store, clock=clock, aai_per_24h=1)
+    await again.start()
+    try:
+        assert again.aai.used(players[0], clock.wall()) == 1
+        assert not again.aai.available(players[0], clock.wall())
+        assert again.aai.available(players[1], clock.wall())
+        await clock.advance(DAY)
+        assert again.aai.available(players[0], clock.wall())
+    finally:
+        await again.stop()
+    # the store forgets uses older than a day when it records the next one
+    store.accounts.record_aai_use(players[1], clock.wall())
+    assert store.accounts.aai_uses_since(0) == [(players[1], clock.wall())]
+
+
+def test_r_aai_2_store_refuses_bad_uses(store: Store) -> None:
+    """Bad input changes nothing: a non-integer player, a non-finite time, an unknown player."""
+    from riverboat.store import InvalidRequest, NotFound
+
+    for bad in ((True, 1.0), ("7", 1.0), (1, float("nan"))):
+        with pytest.raises(InvalidRequest):
+            store.accounts.record_aai_use(*bad)  # type: ignore[arg-type]
+    with pytest.raises(NotFound):
+        store.accounts.record_aai_use(10**9, 1.0)
+    assert store.accounts.aai_uses_since(0) == []

@@ -38,9 +38,11 @@ def register(app: typer.Typer) -> None:
         cluster: Annotated[str, typer.Option(
             help="The room's name on NATS: its subjects and buckets start with it (rooms that share a NATS server "
             "need different names).")] = "rb",
-        cash_out_on_crash: Annotated[bool, typer.Option(
-            help="Role tables: when a host is lost, return its tables' stacks to the balances (R-SERVER-3) "
-            "instead of reopening the tables with them.")] = False,
+        cash_out_on_crash: Annotated[bool | None, typer.Option(
+            "--cash-out-on-crash/--no-cash-out-on-crash",
+            help="R-SERVER-3 room flag: after a crash (role all: the next start; role tables: a lost host) return "
+            "the table stacks to the balances instead of reopening the tables with their players and stacks. A "
+            "table's own cash_out_on_crash setting wins. Default: on for role all, off for role tables.")] = None,
         integrity_scan_every: Annotated[float, typer.Option(
             help="Seconds between integrity scans of the stored hands, in a worker process (0 = none; "
             "docs/integrity.md).")] = 3600.0,

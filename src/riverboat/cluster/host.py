@@ -377,17 +377,13 @@ class TableHostNode:
         finally:
             self._taking.discard(tid)
 
-    def _cash_out_on_crash(self, spec: Spec) -> bool:
-        setting = spec.settings.get("cash_out_on_crash") if isinstance(spec.settings, dict) else None
-        return self.opt.cash_out_on_crash if setting is None else bool(setting)
-
     async def _reopen(self, tid: str, rec: TableRecord, stacks: dict[str, dict[int, int]], epoch: int,
                       failover: bool, hands_played: int) -> None:
         """Open the table here with the stacks as after its last settled hand; with ``cash_out_on_crash`` (R-SERVER-3)
         after a failover, or for a Speed Poker pool (whose players re-join), the stacks go back to the balances."""
         spec = spec_from_record(rec)
         mine = stacks.get(spec.currency, {})
-        if isinstance(spec, SpeedSpec) or (failover and self._cash_out_on_crash(spec)):
+        if isinstance(spec, SpeedSpec) or (failover and self.room.cashes_out_on_crash(spec)):
             for currency, by_player in stacks.items():
                 for pid in by_player:
                     await self.gateway.call(self.store.ledger.cash_out, pid, tid, f"failover:{tid}:{epoch}:{pid}",

@@ -8,6 +8,10 @@ import secrets
 import socket
 from dataclasses import dataclass
 
+from riverboat.room.settings import table_id_for  # stable table ids (also those of a single-process room)
+
+__all__ = ["Names", "node_id", "table_id_for"]
+
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
 
 
@@ -19,12 +23,6 @@ def node_id(given: str | None, role: str) -> str:
         return given
     host = _UNSAFE.sub("", socket.gethostname())[:20] or "host"
     return f"{role}-{host}-{os.getpid()}-{secrets.token_hex(2)}"
-
-
-def table_id_for(index: int, name: str, speed: bool) -> str:
-    """A table's id in a cluster: stable across hosts and restarts (the same list gives the same ids)."""
-    slug = "".join(ch for ch in name.lower() if ch.isalnum())[:24] or "table"
-    return f"{'s' if speed else 't'}{index + 1}-{slug}"
 
 
 @dataclass(frozen=True)

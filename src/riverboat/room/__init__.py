@@ -98,6 +98,7 @@ from riverboat.room.settings import (
     SpeedSpec,
     TableSettings,
     TableSpec,
+    table_id_for,
 )
 
 __all__ = [
@@ -112,5 +113,6 @@ __all__ = [
     "SpeedSpec",
     "TableSettings",
     "TableSpec",
+    "table_id_for",
     "validate_table_spec",
 ]

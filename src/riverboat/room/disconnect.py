@@ -10,6 +10,7 @@ money in the pot is treated as all-in for what they committed (R-AAI-1) while th
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable, Iterable
 from enum import StrEnum
 
 from riverboat.room.settings import DisconnectPolicy
@@ -43,11 +44,21 @@ def auto_action(
 
 
 class AaiAllowance:
-    """Artificial all-ins used per player over a rolling 24 hours (R-AAI-2), on wall-clock time."""
+    """Artificial all-ins used per player over a rolling 24 hours (R-AAI-2), on wall-clock time. ``on_use``: called
+    with ``(player, now)`` at every use (the room stores it, so a restart does not reset the allowance); ``load``
+    puts the stored uses back."""
 
-    def __init__(self, per_24h: int) -> None:
+    def __init__(self, per_24h: int, on_use: Callable[[object, float], None] | None = None) -> None:
         self.per_24h = per_24h
+        self.on_use = on_use
         self._used: dict[object, deque[float]] = {}
+
+    def load(self, uses: Iterable[tuple[object, float]]) -> None:
+        """Uses read back from the store (oldest first), added to those already known."""
+        for player, at in uses:
+            q = self._used.setdefault(player, deque())
+            if at not in q:
+                q.append(at)
 
     def _prune(self, player: object, now: float) -> deque[float]:
         q = self._used.setdefault(player, deque())
@@ -60,6 +71,8 @@ class AaiAllowance:
 
     def use(self, player: object, now: float) -> None:
         self._prune(player, now).append(now)
+        if self.on_use is not None:
+            self.on_use(player, now)
 
     def used(self, player: object, now: float) -> int:
         return len(self._prune(player, now))

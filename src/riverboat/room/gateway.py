@@ -52,7 +52,8 @@ MAX_BATCH = 64  # calls per group commit
 PROCESS_CALLS: frozenset[str] = frozenset({
     "ledger.balance", "ledger.table_stack", "ledger.buy_in", "ledger.top_up", "ledger.cash_out", "ledger.deposit",
     "ledger.start_hand",
-    "ledger.settle_hand", "ledger.void_unsettled_hands",
+    "ledger.settle_hand", "ledger.void_unsettled_hands", "ledger.kept_stacks", "ledger.hands_dealt",
+    "accounts.record_aai_use", "accounts.aai_uses_since",
     "accounts.get", "accounts.authenticate", "accounts.register", "accounts.login", "accounts.logout",
     "aliases.set", "aliases.change",
     "hands.get", "hands.for_player",

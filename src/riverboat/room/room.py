@@ -19,7 +19,7 @@ from riverboat.games import Kind, Structure, get_game
 from riverboat.room.actor import Actor
 from riverboat.room.clock import Clock, FakeClock, RealClock
 from riverboat.room.deal import stakes_for
-from riverboat.room.disconnect import AaiAllowance
+from riverboat.room.disconnect import DAY, AaiAllowance
 from riverboat.room.errors import RoomError
 from riverboat.room.frames import LobbyEntry, PoolLobbyEntry, PoolView, RoomFrame, TableView
 from riverboat.room.gateway import StoreGateway
@@ -28,6 +28,7 @@ from riverboat.room.settings import STRUCTURES, SpeedSpec, TableSettings, TableS
 from riverboat.room.speed import SpeedPool
 from riverboat.room.table import Table
 from riverboat.store.db import is_memory_url
+from riverboat.store.ledger import KeptStack
 
 log = logging.getLogger("riverboat.room")
 MAX_WATCHED = 20  # tables one player may watch as a spectator at a time
@@ -62,7 +63,8 @@ class Room:
         self.gateway = gateway if gateway is not None else StoreGateway(
             store, inline=store_inline, workers=workers, process=store_process and not store_inline and not in_memory)
         self._aliases: dict[int, str | None] = {}
-        self.aai = AaiAllowance(aai_per_24h)
+        self.aai = AaiAllowance(aai_per_24h, on_use=self._record_aai)
+        self._writes: set[asyncio.Task[None]] = set()  # stores of AAI uses in flight
         self.cash_out_on_crash = cash_out_on_crash
         self.tables: dict[str, Table] = {}
         self.pools: dict[str, SpeedPool] = {}
@@ -80,20 +82,91 @@ class Room:
 
     # ------------------------------------------------------------------ lifecycle
     async def start(self, *, void_unsettled: bool = True) -> list[tuple[str, str]]:
-        """R-SERVER-1/2: void every hand a crash left unsettled (and, with ``cash_out_on_crash``, R-SERVER-3,
-        return every table stack to its owner's balance). Returns the voided (table_id, hand_id) pairs.
+        """R-SERVER-1/2: void every hand a crash left unsettled (chips only move at settlement: every stack is its
+        pre-hand value), then R-SERVER-3 for the chips left on tables (:meth:`_after_crash`), and read the R-AAI-2
+        allowance back. Open the room's tables (with their stable ids, ``table_id_for``) BEFORE starting it, so
+        that their players find their seats. Returns the voided (table_id, hand_id) pairs.
         ``void_unsettled=False``: a cluster table host, which voids per table when it claims one (the other
         hosts' hands are theirs)."""
         voided: list[tuple[str, str]] = []
         if void_unsettled:
-            voided = await self.gateway.call(
-                self.gateway.ledger.void_unsettled_hands, cash_out_on_crash=self.cash_out_on_crash)
+            voided = await self.gateway.call(self.gateway.ledger.void_unsettled_hands, cash_out_on_crash=False)
+            await self._after_crash()
+        uses = await self.gateway.call(self.store.accounts.aai_uses_since, self.clock.wall() - DAY)
+        self.aai.load(uses)
         self._started = True
         for t in self.tables.values():
             t.actor.start()
         for p in self.pools.values():
             p.actor.start()
         return voided
+
+    def cashes_out_on_crash(self, spec: TableSpec | SpeedSpec) -> bool:
+        """R-SERVER-3 for one table: its ``cash_out_on_crash`` setting if the spec gives one, else the room's flag.
+        A Speed Poker pool always cashes out (its players join again)."""
+        if isinstance(spec, SpeedSpec):
+            return True
+        setting = spec.settings.get("cash_out_on_crash") if spec.settings else None
+        return self.cash_out_on_crash if setting is None else bool(setting)
+
+    async def _after_crash(self) -> None:
+        """R-SERVER-3 for the chips a crash (or a kill) left on tables: at an open table whose setting is off, its
+        players get their seats (the seat of their buy-in, else a free one) and stacks back, sat out and
+        disconnected until they come back (R-SITOUT-3 evicts them, stack to the balance, if they do not); every
+        other stack of an open table or pool goes back to its owner's balance, and so do those of tables not open
+        here when the room's flag is on (off: they stay, for a cluster host or a later start)."""
+        kept = await self.gateway.call(self.gateway.ledger.kept_stacks)
+        by_table: dict[str, list[KeptStack]] = {}
+        for k in kept:
+            by_table.setdefault(k.table_id, []).append(k)
+        for tid, stacks in by_table.items():
+            table = self.tables.get(tid)
+            thing: Table | SpeedPool | None = table if table is not None else self.pools.get(tid)
+            if thing is None and not self.cash_out_on_crash:
+                continue
+            back = stacks
+            if table is not None and not self.cashes_out_on_crash(table.spec):
+                back = await self._reseat(table, stacks)
+            for k in back:
+                await self.gateway.call(self.gateway.ledger.cash_out, k.player_id, tid,
+                                        f"crash-cashout:{tid}:{k.player_id}:{secrets.token_hex(6)}",
+                                        currency=k.currency)
+
+    async def _reseat(self, table: Table, stacks: list[KeptStack]) -> list[KeptStack]:
+        """Put the kept stacks of ``table`` back in their seats (``Table.reopen``); returns those that found no
+        seat (another currency, or the table is full), for the balance."""
+        mine = [k for k in stacks if k.currency == table.spec.currency]
+        placed: dict[int, KeptStack] = {}
+        for k in mine:
+            if k.seat is not None and 0 <= k.seat < table.spec.max_seats and k.seat not in placed:
+                placed[k.seat] = k
+        free = [s for s in range(table.spec.max_seats) if s not in placed]
+        rest = [k for k in stacks if k.currency != table.spec.currency]
+        for k in mine:
+            if k not in placed.values():
+                if free:
+                    placed[free.pop(0)] = k
+                else:
+                    rest.append(k)
+        seats = [(k.player_id, seat, k.chips, await self.alias_of(k.player_id)) for seat, k in sorted(placed.items())]
+        table.reopen(seats, await self.gateway.call(self.gateway.ledger.hands_dealt, table.id), None)
+        for pid, *_ in seats:
+            await table.sit_out(pid, reason="R-SERVER-3")
+            self._disconnected.add(pid)
+        log.warning("table %s reopened after a crash with %d stack(s) kept", table.id, len(seats))
+        return rest
+
+    def _record_aai(self, player: object, at: float) -> None:
+        """R-AAI-2: store an artificial all-in use (queued on the store gateway before the hand's settlement)."""
+        task = asyncio.ensure_future(self._store_aai(player, at))
+        self._writes.add(task)
+        task.add_done_callback(self._writes.discard)
+
+    async def _store_aai(self, player: object, at: float) -> None:
+        try:
+            await self.gateway.call(self.store.accounts.record_aai_use, player, at)
+        except Exception:
+            log.exception("could not store the artificial all-in of player %s", player)
 
     async def stop(self) -> None:
         """Stop every actor; hands in progress are voided (chips back to their pre-hand owners, R-SERVER-1) and
@@ -105,6 +178,8 @@ class Room:
             await p.close()
         for a in actors:
             await a.stop()
+        if self._writes:
+            await asyncio.wait(set(self._writes), timeout=5.0)
         try:
             await self.gateway.call(self.gateway.ledger.void_unsettled_hands, cash_out_on_crash=False)
             for t in self.tables.values():

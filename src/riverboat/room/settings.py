@@ -53,7 +53,7 @@ class TableSettings:
     autodraw_priority_one: AutodrawPriorityOne = AutodrawPriorityOne.TWO_PAIR_OR_BETTER
     min_players: int = 2  # R-CASH-2 reading
     between_hands_seconds: float = 2.0  # pause after a hand before the next deal
-    cash_out_on_crash: bool = True  # R-SERVER-3 room flag
+    cash_out_on_crash: bool = True  # R-SERVER-3; not given: the room's flag (Room(cash_out_on_crash=...))
     straddle: bool = False  # R-STRADDLE (NL hold'em only)
     run_it_twice: bool = True  # R-RIT: offer the vote when all-in before the river (games that allow it)
     rotation_mode: str = "orbit"  # R-HORSE-3: "orbit" or "hands"
@@ -99,6 +99,13 @@ class TableSettings:
         if out.hands_per_game < 1:
             raise RoomError("bad_settings", "hands_per_game must be at least 1")
         return out
+
+
+def table_id_for(index: int, name: str, speed: bool) -> str:
+    """The id of the ``index``-th table of a room's table list: stable across restarts and cluster hosts (the same
+    list gives the same ids), so the chips and seats the store keeps for a table find it again (R-SERVER-3)."""
+    slug = "".join(ch for ch in name.lower() if ch.isalnum())[:24] or "table"
+    return f"{'s' if speed else 't'}{index + 1}-{slug}"
 
 
 @dataclass(frozen=True, slots=True)

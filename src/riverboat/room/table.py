@@ -258,7 +258,7 @@ class Table:
         await self.host.gateway.call(
             self.host.gateway.ledger.buy_in, player_id, self.id, amount, idem_key or self._idem("buy_in", player_id),
             currency=self.spec.currency, min_buy_in=self.spec.min_buy_in, max_buy_in=self.spec.max_buy_in,
-            once=idem_key is not None,
+            once=idem_key is not None, seat=seat_no,
         )
         st = SeatState(seat_no, player_id, amount, timebank=self.settings.timebank_seconds)
         st.alias = await self.host.alias_of(player_id)

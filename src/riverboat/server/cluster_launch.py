@@ -81,7 +81,7 @@ async def launch_tables(options: LaunchOptions, *, echo: Callable[[str], None] =
     store.upgrade()
     node = node_id(options.node_id, "tables")
     host = TableHostNode(store, HostOptions(nats_url=options.nats_url, node=node, names=Names(options.cluster),
-                                            cash_out_on_crash=options.cash_out_on_crash))
+                                            cash_out_on_crash=bool(options.cash_out_on_crash)))
     entries = table_entries(options)
     specs = [table_spec(e) for e in entries]
     signals = StopSignals()

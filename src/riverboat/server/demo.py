@@ -78,17 +78,20 @@ def table_spec(entry: dict[str, Any]) -> Any:
 
 
 async def open_tables(room: Any, entries: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
-    """Open every entry in the room; returns (table or pool id, entry) pairs in order."""
-    from riverboat.room import RoomError
+    """Open every entry in the room with its stable id (``table_id_for``: the same list gives the same ids after a
+    restart, so the store's seats and stacks find their table again, R-SERVER-3); returns (table or pool id,
+    entry) pairs in order."""
+    from riverboat.room import RoomError, table_id_for
 
     opened = []
-    for entry in entries:
+    for i, entry in enumerate(entries):
         try:
             spec = table_spec(entry)
+            ident = table_id_for(i, str(entry.get("name", "")), bool(entry.get("speed")))
             if entry.get("speed"):
-                ident = await room.open_speed_pool(spec)
+                ident = await room.open_speed_pool(spec, pool_id=ident)
             else:
-                ident = await room.open_table(spec)
+                ident = await room.open_table(spec, table_id=ident)
         except (RoomError, TypeError, ValueError) as exc:
             raise ValueError(f"cannot open table {entry.get('name')!r}: {exc}") from None
         opened.append((str(ident), entry))

@@ -40,7 +40,10 @@ class LaunchOptions:
     nats_url: str = "nats://127.0.0.1:4222"
     node_id: str | None = None
     cluster: str = "rb"  # the room's name on NATS (subject and bucket prefix)
-    cash_out_on_crash: bool = False  # tables role: R-SERVER-3 when a host is lost (else stacks are kept)
+    # R-SERVER-3 room flag (a table's own ``cash_out_on_crash`` setting wins): after a crash, or when a cluster host
+    # is lost, the table stacks go back to the balances; off: the tables reopen with their players and stacks.
+    # None: on for role "all", off for role "tables".
+    cash_out_on_crash: bool | None = None
     integrity_scan_every: float = 3600.0  # seconds between integrity scans of the stored hands (0 = none)
 
 
@@ -123,15 +126,16 @@ async def launch(
     store.upgrade()
     # The store's ORM work runs in its own process so that it never holds this process's GIL (docs/performance.md,
     # "Server under load"); an in-memory database cannot be shared, so it stays on a thread there.
-    room = Room(store, clock=RealClock(), store_process=True)
+    room = Room(store, clock=RealClock(), store_process=True,
+                cash_out_on_crash=options.cash_out_on_crash is not False)
     config = server_config(options)
     entries = table_entries(options)
     signals = StopSignals()  # from here on the first SIGINT/SIGTERM asks for a clean stop, a second one forces it
     with signals.installed():
-        await room.start()
         pacer = GcPacer()
         try:
-            opened = await open_tables(room, entries)
+            opened = await open_tables(room, entries)  # before the start: seats and stacks come back (R-SERVER-3)
+            await room.start()
             pacer.start()  # after the tables exist: they are frozen with the rest of the start-up heap
 
             async def on_started(base_url: str) -> None:

@@ -56,6 +56,9 @@ Public API (stable; all chip amounts are ``int`` minor units, never floats)::
                              phh: str, events: list[dict]) -> int
         # ONE transaction: stack changes + rake (sum(changes) + rake == 0), hand history saved, hand marked settled
     store.ledger.void_unsettled_hands(*, cash_out_on_crash=False) -> list[(table_id, hand_id)]   # R-SERVER
+    store.ledger.kept_stacks() -> list[KeptStack(table_id, currency, player_id, chips, seat)]  # escrow on restart
+    store.ledger.hands_dealt(table_id) -> int     # buy_in(..., seat=n) keeps the seat until cash_out
+    store.accounts.record_aai_use(player_id, at) ; store.accounts.aai_uses_since(since) -> [(player_id, at)]  # R-AAI-2
     store.ledger.balance(player_id, currency="EUR") -> int           # cash (or play money) balance
     store.ledger.account_balance(key: AccountKey) -> int ; store.ledger.total(currency) -> int  (always 0)
     store.ledger.balances(currency=None) -> dict[account key, int] ; store.ledger.transaction_count() -> int

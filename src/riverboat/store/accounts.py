@@ -6,6 +6,7 @@ in error messages."""
 from __future__ import annotations
 
 import hashlib
+import math
 import re
 import secrets
 from dataclasses import dataclass
@@ -13,7 +14,7 @@ from datetime import timedelta
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
-from sqlalchemy import select
+from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -27,7 +28,7 @@ from riverboat.store.errors import (
     PermissionDenied,
     UsernameTaken,
 )
-from riverboat.store.models import AccountState, AuthSession, Player
+from riverboat.store.models import AaiUse, AccountState, AuthSession, Player
 
 ROLES = ("player", "operator", "security", "admin")
 OPERATOR_ROLES = ("operator", "admin")
@@ -37,6 +38,7 @@ HOLE_CARD_ROLES = ("security", "admin")  # R-INTEG-8: hole cards available to se
 BLOCKED = ("suspended", "banned")
 _USERNAME = re.compile(r"^[A-Za-z0-9_.\-]{3,64}$")
 MIN_PASSWORD = 8
+AAI_WINDOW_S = 24 * 3600.0  # R-AAI-2: the artificial all-in allowance is per rolling 24 hours
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,3 +203,29 @@ class Accounts:
             return player_info(p)
 
         return self._db.run(body)
+
+    # ------------------------------------------------------------------ artificial all-in allowance (R-AAI-2)
+    def record_aai_use(self, player_id: int, at: float) -> None:
+        """Note one artificial all-in given to the player at wall-clock second ``at`` (R-AAI-2); uses older than
+        a day are deleted on the way (the allowance is per rolling 24 hours)."""
+        if isinstance(player_id, bool) or not isinstance(player_id, int):
+            raise InvalidRequest(f"player_id must be an integer, got {player_id!r}")
+        if isinstance(at, bool) or not isinstance(at, int | float) or not math.isfinite(at):
+            raise InvalidRequest(f"at must be a finite number of seconds, got {at!r}")
+
+        def body(s: Session) -> None:
+            if s.get(Player, player_id) is None:
+                raise NotFound(f"no player with id {player_id!r}")
+            s.execute(delete(AaiUse).where(AaiUse.at <= float(at) - AAI_WINDOW_S))
+            s.add(AaiUse(player_id=player_id, at=float(at)))
+
+        self._db.run(body)
+
+    def aai_uses_since(self, since: float) -> list[tuple[int, float]]:
+        """``(player_id, at)`` of every artificial all-in after wall-clock second ``since``, oldest first."""
+        def body(s: Session) -> list[tuple[int, float]]:
+            rows = s.execute(select(AaiUse.player_id, AaiUse.at).where(AaiUse.at > float(since))
+                             .order_by(AaiUse.at, AaiUse.id)).all()
+            return [(int(p), float(a)) for p, a in rows]
+
+        return self._db.read(body)

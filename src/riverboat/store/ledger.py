@@ -5,16 +5,17 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from riverboat.store._tx import Database, request_hash
 from riverboat.store.errors import InvalidRequest, LedgerCorrupt, NotFound
 from riverboat.store.fencing import check_fence
-from riverboat.store.models import Account, Entry, Hand, HandPlayer, LedgerTxn, Player
+from riverboat.store.models import Account, Entry, Hand, HandPlayer, LedgerTxn, Player, TableSeat
 from riverboat.store.postings import (
     ESCROW,
     EXTERNAL,
@@ -45,6 +46,17 @@ def _require_players(session: Session, player_ids: Iterable[int]) -> None:
     found = set(session.scalars(select(Player.id).where(Player.id.in_(wanted))))
     if found != wanted:
         raise NotFound(f"no player with id {sorted(wanted - found)[0]!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class KeptStack:
+    """Chips on a table that outlived the room's process (:meth:`Ledger.kept_stacks`)."""
+
+    table_id: str
+    currency: str
+    player_id: int
+    chips: int
+    seat: int | None  # the seat given at the buy-in, if any
 
 
 class Ledger:
@@ -90,14 +102,16 @@ class Ledger:
         max_buy_in: int | None = None,
         epoch: int | None = None,
         once: bool = False,
+        seat: int | None = None,
     ) -> int:
         """Move ``amount`` from the player's balance to their stack at ``table_id`` (R-BUYIN-1, R-WALLET-1).
 
         Refused below ``min_buy_in`` or above ``max_buy_in`` (``None``: no maximum, "all the player's money",
         R-BUYIN-2/3), when the player already has chips on that table (use :meth:`top_up`) and when the balance
         does not cover it.  ``epoch``: a cluster host's fencing token (:mod:`riverboat.store.fencing`).  ``once``:
-        a used ``idem_key`` raises :class:`IdempotentReplay` (a key derived from a frame id).  Returns the
-        transaction id."""
+        a used ``idem_key`` raises :class:`IdempotentReplay` (a key derived from a frame id).  ``seat``: the
+        player's seat, kept until :meth:`cash_out` (a restart that keeps the stacks seats them there again,
+        :meth:`kept_stacks`).  Returns the transaction id."""
         check_currency(currency)
         _check_id(table_id, "table_id")
         check_amount(amount)
@@ -122,6 +136,9 @@ class Ledger:
                 )
             txn = post(s, accts, idem_key=idem_key, kind="buy_in", req_hash=req, now=self._db.now(),
                        transfers=[(wallet, escrow, amount)])
+            if seat is not None:
+                s.execute(delete(TableSeat).where(TableSeat.table_id == table_id, TableSeat.player_id == player_id))
+                s.add(TableSeat(table_id=table_id, player_id=player_id, seat=seat))
             return txn.id
 
         req = request_hash("buy_in", player_id=player_id, table_id=table_id, amount=amount, currency=currency,
@@ -185,6 +202,7 @@ class Ledger:
             transfers = [(escrow, wallet, stack)] if stack > 0 else []
             post(s, accts, idem_key=idem_key, kind="cash_out", req_hash=req, now=self._db.now(),
                  transfers=transfers, result=stack)
+            s.execute(delete(TableSeat).where(TableSeat.table_id == table_id, TableSeat.player_id == player_id))
             return stack
 
         req = request_hash("cash_out", player_id=player_id, table_id=table_id, currency=currency)
@@ -371,6 +389,26 @@ class Ledger:
         if cash_out_on_crash:
             self._cash_out_everyone()
         return voided
+
+    def kept_stacks(self) -> list[KeptStack]:
+        """Every chip left on a table (table escrow), with the seat of its buy-in if one was given: what a
+        restart finds (R-SERVER-3 off: the tables reopen with them; on: they go back to the balances)."""
+
+        def body(s: Session) -> list[KeptStack]:
+            seats = {(str(t), int(p)): int(n) for t, p, n in s.execute(
+                select(TableSeat.table_id, TableSeat.player_id, TableSeat.seat)).all()}
+            rows = s.execute(select(Account.ref, Account.currency, Account.player_id, Account.balance)
+                             .where(Account.kind == ESCROW, Account.balance > 0)
+                             .order_by(Account.ref, Account.player_id)).all()
+            return [KeptStack(str(t), str(c), int(p), int(b), seats.get((str(t), int(p))))
+                    for t, c, p, b in rows if p is not None]
+
+        return self._db.read(body)
+
+    def hands_dealt(self, table_id: str) -> int:
+        """Hands ever started at ``table_id`` (a reopened table's hand counter goes on from there)."""
+        return self._db.read(lambda s: int(s.scalar(
+            select(func.count()).select_from(Hand).where(Hand.table_id == table_id)) or 0))
 
     def _cash_out_everyone(self) -> None:
         def stacks(s: Session) -> list[tuple[int, str, str]]:

@@ -337,3 +337,26 @@ class AuditEntry(Base):
     target: Mapped[str | None] = mapped_column(String(255), nullable=True)  # a flag id, tournament id...
     reason: Mapped[str] = mapped_column(Text)
     detail: Mapped[Any] = mapped_column(JSON, nullable=True)
+
+
+class TableSeat(Base):
+    """The seat a cash player bought into (written by ``Ledger.buy_in`` with ``seat=``, removed by ``cash_out``, in
+    their transactions): a restart that keeps the table stacks (R-SERVER-3 off) puts the player back there."""
+
+    __tablename__ = "table_seats"
+
+    table_id: Mapped[str] = mapped_column(String(128), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+
+
+class AaiUse(Base):
+    """One artificial all-in a player was given (R-AAI-2: the allowance is per rolling 24 hours, so it survives a
+    restart). ``at``: wall-clock seconds of the room's clock."""
+
+    __tablename__ = "aai_uses"
+    __table_args__ = (Index("ix_aai_uses_at", "at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    at: Mapped[float] = mapped_column(Float)
