@@ -120,7 +120,46 @@ def _paths() -> dict[str, Any]:
             "get": {**_op("One hand as this player may see it", None, errors=("404",)),
                     "parameters": [table_param, hand_param]}
         },
+        **_operator_paths(table_param, hand_param),
 
+    }
+
+
+def _operator_paths(table_param: dict[str, Any], hand_param: dict[str, Any]) -> dict[str, Any]:
+    """The operator console's routes (server/operator_api.py, docs/integrity.md): staff only, 403 for anyone else."""
+    def param(name: str, kind: str = "integer") -> dict[str, Any]:
+        return {"name": name, "in": "path", "required": True, "schema": {"type": kind}}
+
+    def staff(summary: str, *params: dict[str, Any], body: bool = False) -> dict[str, Any]:
+        op = _op(summary, None, errors=("403", "404", "422"),
+                 notes={"403": "not operator or security staff (R-OPER-5)"})
+        if body:
+            op["requestBody"] = {"required": True, "content": {"application/json": {"schema": {
+                "type": "object", "required": ["reason"], "properties": {
+                    "reason": {"type": "string", "minLength": 1, "maxLength": 2000},
+                    "flag_id": {"type": "integer"}, "tournament_id": {"type": "string", "maxLength": 128}},
+                "additionalProperties": False}}}}
+            for code in ("400", "413", "409", "501"):
+                op["responses"][code] = {"description": _ERRORS.get(code, "not available in this room"),
+                                         "content": _json("ErrorOut")}
+        return {**op, "parameters": list(params)} if params else op
+
+    action = {"name": "action", "in": "path", "required": True, "schema": {
+        "type": "string", "enum": ["warn", "suspend", "ban", "reinstate", "disqualify", "force_alias"]}}
+    return {
+        "/api/operator/flags": {"get": staff("Integrity flags, most suspicious first (?status=open|void|actioned|all)")},
+        "/api/operator/flags/{flag_id}": {"get": staff("One flag with its evidence hands", param("flag_id"))},
+        "/api/operator/flags/{flag_id}/void": {"post": staff("Void a flag (audited)", param("flag_id"), body=True)},
+        "/api/operator/hands/{table_id}/{hand_id}": {
+            "get": staff("A stored hand; every hole card for security staff only (R-INTEG-8)", table_param,
+                         hand_param)},
+        "/api/operator/players": {"get": staff("Search players by username or alias (?q=)")},
+        "/api/operator/players/{player_id}": {
+            "get": staff("Account, standing, balances, movements, hands, flags, audit", param("player_id"))},
+        "/api/operator/players/{player_id}/{action}": {
+            "post": staff("Warn, suspend, ban, reinstate, disqualify or force an alias change (audited)",
+                          param("player_id"), action, body=True)},
+        "/api/operator/audit": {"get": staff("The append-only operator audit log, newest first")},
     }
 
 
