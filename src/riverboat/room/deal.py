@@ -18,9 +18,11 @@ from dataclasses import dataclass, field
 from riverboat.cards import RandomSource
 from riverboat.engine import HandConfig
 from riverboat.engine import Settings as EngineSettings
+from riverboat.evaluate import Ranking
 from riverboat.games import Game, Kind, Stakes, Structure
+from riverboat.games.catalog import OddChip, PostDrawFirst
 from riverboat.room.blinds import BlindPlan, SeatStatus, clockwise_after, plan_blinds
-from riverboat.room.settings import MissedBlindPolicy, TableSpec
+from riverboat.room.settings import GAME_DEFAULT, MissedBlindPolicy, TableSettings, TableSpec
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +83,34 @@ def hand_config(game: Game, structure: Structure, stakes: Stakes, plan: DealPlan
         dead_posts=plan.dead_posts,
         shuffle=lambda cards: rng.shuffle(cards),
     )
+
+
+def engine_settings(settings: TableSettings, **fixed: bool) -> EngineSettings:
+    """The engine's readings for a table's hands (RULES.md section 27: odd chip, mucking, R-INSUF-4; straddle and
+    run it twice), from its settings; ``fixed``: what the table kind decides itself (Speed Poker: no straddle)."""
+    chosen: dict[str, object] = {
+        "odd_chip": None if settings.odd_chip == GAME_DEFAULT else OddChip(settings.odd_chip),
+        "muck_losers": settings.muck_losers,
+        "stud_community_betting": settings.stud_community_betting,
+        "straddle": settings.straddle,
+        "run_it_twice": settings.run_it_twice,
+    }
+    return EngineSettings(**{**chosen, **fixed})  # type: ignore[arg-type]
+
+
+_TIES = {"split": Ranking.THIRTY_TWO.name, "suits": Ranking.THIRTY_TWO_SUITED.name}
+_THIRTY_TWO = {Ranking.THIRTY_TWO.name, Ranking.THIRTY_TWO_SUITED.name}
+
+
+def table_game(game: Game, settings: TableSettings) -> Game:
+    """``game`` with the table's readings of its own rules: who acts first after the draw (C-2, R-DRAW32-6) and
+    how the 32-card games break ties (C-14, R-RANK-32-9: split, or suits decide). "game": unchanged."""
+    changes: dict[str, object] = {}
+    if settings.post_draw_first != GAME_DEFAULT and game.kind is Kind.DRAW:
+        changes["post_draw_first"] = PostDrawFirst(settings.post_draw_first)
+    if settings.thirty_two_ties != GAME_DEFAULT and set(game.rankings) <= _THIRTY_TWO:
+        changes["rankings"] = (_TIES[settings.thirty_two_ties],)
+    return game.with_settings(**changes) if changes else game
 
 
 def stakes_for(spec: TableSpec, game: Game, structure: Structure) -> Stakes:

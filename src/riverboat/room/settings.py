@@ -10,10 +10,18 @@ from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from typing import Any
 
+from riverboat.games.catalog import OddChip, PostDrawFirst
 from riverboat.room.errors import RoomError
 
 STRUCTURES = ("FL", "SL", "PL", "HPL", "NL")
 CURRENCY_PLAY = "PLAY"
+GAME_DEFAULT = "game"  # a reading setting left to the game's own default (RULES.md's)
+#: The values of each reading setting given as text (RULES.md section 27)
+READING_CHOICES: dict[str, tuple[str, ...]] = {
+    "odd_chip": (GAME_DEFAULT, *(o.value for o in OddChip)),
+    "post_draw_first": (GAME_DEFAULT, *(p.value for p in PostDrawFirst)),
+    "thirty_two_ties": (GAME_DEFAULT, "split", "suits"),
+}
 
 
 class DisconnectPolicy(StrEnum):
@@ -59,6 +67,13 @@ class TableSettings:
     rotation_mode: str = "orbit"  # R-HORSE-3: "orbit" or "hands"
     hands_per_game: int = 8  # R-HORSE-3 when rotation_mode == "hands"
     speed_max_wait_seconds: float = 3.0  # R-SPEED-2 reading: deal a short table rather than wait longer
+    # The other CONFLICT/UNCLEAR readings of RULES.md section 27 that the engine supports ("game": the game's own
+    # reading, RULES.md's default; see riverboat.room.deal.engine_settings / table_game):
+    odd_chip: str = GAME_DEFAULT  # C-6, C-7 (R-ODD-1, R-ODD-3): "game" or an OddChip value
+    muck_losers: bool = True  # R-SHOW-4: a losing hand that need not be shown is mucked (False: every hand shown)
+    stud_community_betting: bool = True  # U-13 (R-INSUF-4): False = no betting after a community seventh card
+    post_draw_first: str = GAME_DEFAULT  # C-2 (R-DRAW32-6, R-HOLDEM-8): "game" or a PostDrawFirst value
+    thirty_two_ties: str = GAME_DEFAULT  # C-14 (R-RANK-32-9): "game", "split" or "suits" (32-card games)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any] | None) -> TableSettings:
@@ -98,6 +113,10 @@ class TableSettings:
             raise RoomError("bad_settings", "min_players must be at least 2")
         if out.hands_per_game < 1:
             raise RoomError("bad_settings", "hands_per_game must be at least 1")
+        for name, allowed in READING_CHOICES.items():
+            value = getattr(out, name)
+            if value not in allowed:
+                raise RoomError("bad_settings", f"{name} must be one of {', '.join(allowed)}, not {value!r}")
         return out
 
 

@@ -21,12 +21,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from riverboat.engine import HandConfig
-from riverboat.engine import Settings as EngineSettings
 from riverboat.games import Structure, get_game
 from riverboat.room import frames
 from riverboat.room.actor import Actor
 from riverboat.room.clock import Clock, TimerHandle
-from riverboat.room.deal import stakes_for
+from riverboat.room.deal import engine_settings, stakes_for, table_game
 from riverboat.room.errors import RoomError
 from riverboat.room.frames import PoolLobbyEntry, PoolView, RoomFrame
 from riverboat.room.hand_driver import HandDriver, HandRules
@@ -297,9 +296,9 @@ class SpeedPool:
         stacks = [self.available(seating[s]) for s in seats]
         rng = self.host.rng
         config = HandConfig(
-            game=self.game, structure=self.structure, stakes=self.stakes, seats=seats, stacks=stacks,
-            button=button, deck=self.game.deck.shuffled(rng),
-            settings=EngineSettings(straddle=False, run_it_twice=False),
+            game=table_game(self.game, self.settings), structure=self.structure, stakes=self.stakes, seats=seats,
+            stacks=stacks, button=button, deck=self.game.deck.shuffled(rng),
+            settings=engine_settings(self.settings, straddle=False, run_it_twice=False),
             blinds={0: self.stakes.small_blind, 1: self.stakes.big_blind}, shuffle=lambda cards: rng.shuffle(cards),
         )
         key = f"{self.hand_no + 1}-{secrets.token_hex(4)}"

@@ -19,14 +19,13 @@ from typing import Any, Protocol
 
 from riverboat.cards import RandomSource
 from riverboat.engine import Hand
-from riverboat.engine import Settings as EngineSettings
 from riverboat.engine.views import HandOverEvent
 from riverboat.games import Game, Kind, Rotation, Structure, get_game
 from riverboat.room import frames
 from riverboat.room.actor import Actor
 from riverboat.room.blinds import BlindPlan, SeatStatus, clockwise_after, missed_blinds, on_arc
 from riverboat.room.clock import Clock
-from riverboat.room.deal import DealPlan, hand_config, plan_deal, stakes_for
+from riverboat.room.deal import DealPlan, engine_settings, hand_config, plan_deal, stakes_for, table_game
 from riverboat.room.disconnect import AaiAllowance
 from riverboat.room.errors import RoomError
 from riverboat.room.frames import (
@@ -467,9 +466,9 @@ class Table:
 
     def _new_driver(self, game: Game, structure: Structure, plan: DealPlan) -> HandDriver:
         stakes = stakes_for(self.spec, game, structure)
-        config = hand_config(game, structure, stakes, plan, {s: self.seats[s].stack for s in plan.dealt},
-                             self.host.rng, EngineSettings(straddle=self.settings.straddle,
-                                                           run_it_twice=self.settings.run_it_twice))
+        config = hand_config(table_game(game, self.settings), structure, stakes, plan,
+                             {s: self.seats[s].stack for s in plan.dealt}, self.host.rng,
+                             engine_settings(self.settings))
         rules = HandRules(self.settings, aai=self.host.aai, play_money=self.spec.play_money)
         return HandDriver.deal(self, config, f"{self.hand_no + 1}-{secrets.token_hex(4)}",
                                {s: self.seats[s].player_id for s in plan.dealt}, self.address, self.settler, rules)
