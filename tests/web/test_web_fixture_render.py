@@ -380,3 +380,32 @@ def test_r_alias_2_alias_change_shown_at_the_table(new_page: Any, static_url: st
     page.wait_for_function("document.querySelector(\"[data-testid='hand-log']\").textContent.includes('RigaRose folds')")
     log = page.locator("[data-testid='hand-log']").inner_text()
     assert "Birute is now known as RigaRose" in log, log
+
+
+def test_pre_actions_fold_to_any_bet_is_sent_when_the_turn_comes(new_page: Any, static_url: str) -> None:
+    """Part 2 pre-actions (R-ACT-1..5: only a legal move is sent): while another player is to act the hero picks
+    "Fold to any bet"; when a raise comes and the turn arrives, the client sends the fold by itself, once."""
+    page = open_fixture(new_page, static_url, "holdem_action")
+    page.evaluate("""() => {
+        const f = window.__harness.feed;
+        f({type: 'event', table: 't1', event: {kind: 'acted', seat: 2, action: 'call', amount: 60}});
+        f({type: 'event', table: 't1', event: {kind: 'turn', seat: 3, phase: 'action', remaining: 20}});
+    }""")
+    page.wait_for_selector("[data-testid='pre-actions'] [data-pre='fold_any']")
+    assert page.locator(".action-bar button[data-action]").count() == 0
+    page.click("[data-pre='fold_any']")
+    assert page.locator("[data-pre='fold_any']").get_attribute("aria-pressed") == "true"
+    before = len(sent(page))
+    page.evaluate("""() => {
+        const f = window.__harness.feed;
+        f({type: 'event', table: 't1', event: {kind: 'acted', seat: 3, action: 'raise', to: 200}});
+        const raw = JSON.parse(JSON.stringify(window.__lastState));
+        raw.view.hand.players[2].bet = 60; raw.view.hand.players[3].bet = 200;
+        raw.view.hand.legal = {seat: 2, kinds: ['call', 'fold', 'raise'], call: 140, min_to: 340, max_to: 1500,
+                               bring_in: 0, max_discards: 0};
+        f(raw);
+    }""")
+    page.wait_for_function(f"window.__sent.length > {before}")
+    page.wait_for_timeout(300)
+    acts = [m for m in sent(page)[before:] if m["type"] == "act"]
+    assert [a["kind"] for a in acts] == ["fold"], acts

@@ -27,5 +27,6 @@ const view = new TableView(document.getElementById("app"), {
 });
 store.subscribe((model) => view.render(model));
 for (const frame of fixture.frames) store.apply(frame);
+window.__lastState = [...fixture.frames].reverse().find((f) => f.type === "table_state");
 window.__harness = { store, view, feed: (frame) => store.apply(frame) };
 document.body.dataset.ready = "1";
