@@ -112,6 +112,12 @@ class CashLobbyEntry(TableHeader):
     average_pot: int
     players_per_flop_pct: int
     hands_played: int
+    #: hands finished in the last hour (extrapolated while the table is younger than an hour)
+    hands_per_hour: NotRequired[int]
+    #: a mixed table's rotation: the game ids in order (empty at a one-game table), and the index of the game
+    #: being dealt
+    rotation: list[str]
+    rotation_index: int
 
 
 class PoolLobbyEntry(TypedDict):

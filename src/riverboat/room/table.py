@@ -103,6 +103,8 @@ class Table:
         self._deal_timer: Any = None
         self._deal_pending = False
         self.stats: deque[tuple[int, int, int]] = deque(maxlen=50)  # (pot, players dealt, players who saw a flop)
+        self.hand_times: deque[float] = deque(maxlen=2000)  # when each hand was settled (lobby: hands per hour)
+        self.opened_at = host.clock.now()
         self.closed = False
 
     # ------------------------------------------------------------------ the hand in progress
@@ -520,6 +522,7 @@ class Table:
         result = hand.result
         assert result is not None
         self.stats.append((sum(p.amount for p in result.pots) + result.rake, len(hand.seats), driver.players_at_flop))
+        self.hand_times.append(self.now)
         for s, stack in result.stacks.items():
             st = self.seats.get(s)
             if st is not None and st.player_id == driver.players[s]:
@@ -576,9 +579,22 @@ class Table:
             round(100 * sum(f for _, _, f in hands) / sum(n for _, n, _ in hands)) if hands else 0
         )
         game, structure = self.game_now()
-        return CashLobbyEntry(**header, kind="cash", current_game=game.id, current_structure=structure.value,
-                              seats_taken=len(self.seats), players=len(self.seats), average_pot=avg_pot,
-                              players_per_flop_pct=flop_pct, hands_played=self.hand_no)
+        entry: CashLobbyEntry = {
+            **header, "kind": "cash", "current_game": game.id, "current_structure": structure.value,
+            "seats_taken": len(self.seats), "players": len(self.seats), "average_pot": avg_pot,
+            "players_per_flop_pct": flop_pct, "hands_played": self.hand_no, "hands_per_hour": self.hands_per_hour(),
+            "rotation": [gid for gid, _ in self.rotation.schedule] if self.rotation is not None else [],
+            "rotation_index": self.rotation.index if self.rotation is not None else 0,
+        }
+        return entry
+
+    def hands_per_hour(self) -> int:
+        """Hands settled in the last hour; a table open for less than an hour is extrapolated from its age (at
+        least five minutes, so that the first hands do not read as thousands an hour)."""
+        now = self.now
+        recent = sum(1 for t in self.hand_times if now - t <= 3600.0)
+        span = min(3600.0, max(now - self.opened_at, 300.0))
+        return round(recent * 3600.0 / span)
 
     async def close(self) -> None:
         self.closed = True

@@ -5,7 +5,7 @@
 
 import { el, mount, formatMoney } from "./util.js";
 import { api } from "./api.js";
-import { gameName, structureName, lobbyStakes } from "./games.js";
+import { gameName, gameFamily, structureName, lobbyStakes } from "./games.js";
 import { registerLobbyTab, lobbyTabList } from "./views.js";
 import { plainError } from "./errors.js";
 
@@ -125,7 +125,7 @@ function emptyTab(tab, data, go) {
 
 function rotationText(t) {
   if (!t.mixed || !Array.isArray(t.rotation) || !t.rotation.length) return null;
-  return t.rotation.map((g) => `${gameName(g.game)}${g.structure ? ` ${g.structure}` : ""}`).join(" → ");
+  return t.rotation.map((g) => (typeof g === "string" ? gameName(g) : `${gameName(g.game)}${g.structure ? ` ${g.structure}` : ""}`)).join(" → ");
 }
 
 async function joinWaitlist(t, ctx, reload) {
@@ -158,7 +158,8 @@ function cashTable(rows, ctx, reload) {
         el("td", { "data-testid": "lobby-stakes" }, lobbyStakes(t)),
         el("td", { class: "num", "data-testid": "seats" }, `${t.seats_taken ?? 0}/${t.max_seats}`,
           t.waiting ? el("div", { class: "muted", "data-testid": "waiting" }, `${t.waiting} waiting`) : null),
-        el("td", { class: "num hide-narrow", "data-testid": "players-per-flop" }, pct(t.players_per_flop_pct)),
+        el("td", { class: "num hide-narrow", "data-testid": "players-per-flop" },
+          t.mixed || gameFamily(t.current_game || t.game) === "flop" ? pct(t.players_per_flop_pct) : "—"),
         el("td", { class: "num hide-narrow" }, formatMoney(t.average_pot ?? 0, t.currency)),
         el("td", { class: "num hide-narrow", "data-testid": "hands-per-hour" }, t.hands_per_hour === undefined ? "" : String(t.hands_per_hour)),
         el("td", { class: "lobby-actions" },

@@ -76,11 +76,11 @@ export async function renderReplay(root, ctx, tableId, handId) {
     drawControls();
   };
   const drawControls = () => patch(controls,
-    h("button", { class: "btn btn-small", "data-testid": "replay-first", onclick: () => { stop(); go(0); }, "aria-label": "Start" }, "⏮"),
+    h("button", { class: "btn btn-small", "data-testid": "replay-first", onclick: () => { stop(); go(0); }, "aria-label": "Start" }, "|◀"),
     h("button", { class: "btn btn-small", "data-testid": "replay-prev", onclick: () => { stop(); go(at - 1); }, "aria-label": "Step back" }, "◀"),
     h("button", { class: "btn btn-small btn-primary", "data-testid": "replay-play", onclick: playAll }, timer ? "Pause" : "Play"),
     h("button", { class: "btn btn-small", "data-testid": "replay-next", onclick: () => { stop(); go(at + 1); }, "aria-label": "Step forward" }, "▶"),
-    h("button", { class: "btn btn-small", "data-testid": "replay-last", onclick: () => { stop(); go(steps.length); }, "aria-label": "End" }, "⏭"),
+    h("button", { class: "btn btn-small", "data-testid": "replay-last", onclick: () => { stop(); go(steps.length); }, "aria-label": "End" }, "▶|"),
     h("span", { class: "muted", "data-testid": "replay-step" }, `Step ${at} of ${steps.length}`));
   go(0);
   return { destroy: () => { stop(); view.destroy(); } };

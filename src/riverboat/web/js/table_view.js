@@ -164,7 +164,7 @@ export class TableView {
     h("div", { class: "table-main" },
       h("div", { class: "felt-wrap" }, this.felt(model, now)),
       this.options.tile ? null : sidePanel(model, this, now)),
-    h("div", { class: "action-area", "data-testid": "action-area" }, actionArea(model, this)));
+    this.options.replay ? null : h("div", { class: "action-area", "data-testid": "action-area" }, actionArea(model, this)));
   }
 
   button(label, onclick, attrs = {}) {
