@@ -53,3 +53,14 @@ def test_integrity_imports_only_lower_layers() -> None:
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("riverboat."):
                 assert node.module.split(".")[1] in allowed, (path.name, node.module)
+
+
+def test_honest_regulars_who_always_share_a_table_are_not_flagged_r_integ_2() -> None:
+    """Two honest players seated in every session (they meet at every table) raise no flag: the overlap expected
+    for two players who play that much is every table (hypergeometric baseline)."""
+    from riverboat.bots.collusion import Population
+
+    recs = list(simulate(Population(players=12, sessions=20, hands_per_session=30, seed=9,
+                                    regulars=("bot00", "bot01"))))
+    flags = scan(hand_facts(r) for r in recs)
+    assert not [f.to_dict() for f in flags if set(f.players) & {"bot00", "bot01"}]

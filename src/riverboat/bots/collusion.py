@@ -48,6 +48,7 @@ class Population:
     hands_per_session: int = 40
     seats: int = 6
     sit_together: float = 0.5  # chance a planted pair asks to sit together when one of them is seated
+    regulars: tuple[str, ...] = ()  # honest players seated in every session (they meet at every table)
     seed: int = 1
     trials: int = 120  # Monte Carlo size of the honest bots' equity estimate
     names: list[str] = field(init=False)
@@ -157,7 +158,7 @@ def simulate(pop: Population, progress: Callable[[], None] | None = None) -> Ite
     game, stakes = get_game("holdem"), Stakes(small_blind=1, big_blind=2)
     buy_in = 200
     for session in range(pop.sessions):
-        chosen: list[str] = []
+        chosen: list[str] = list(pop.regulars[:pop.seats])
         for name in rng.sample(pop.names, len(pop.names)):
             if len(chosen) >= pop.seats:
                 break

@@ -13,9 +13,11 @@ Patterns:
 * ``soft_play`` (R-INTEG-4, R-INTEG-8): heads-up with a strong hand against the partner, checking or calling
   instead of betting or raising, and heads-up pots checked down to showdown, against each player's rates with
   other opponents.
-* ``collusion`` (R-INTEG-2): sitting at the same tables beyond chance (hypergeometric over table seats), folding to
-  the partner's bets and raises in multiway pots more than to anyone else's, and winning together in multiway
-  pots beyond both players' own win rates.
+* ``collusion`` (R-INTEG-2): folding to the partner's bets and raises in multiway pots more than to anyone
+  else's, and winning together in multiway pots beyond both players' own win rates, combined with the table
+  overlap; raised only when one of the two play signals is there.
+* ``sitting_together`` (R-INTEG-2, R-INTEG-8): sitting at the same tables beyond chance (hypergeometric over table
+  seats) -- a lead for review on its own (friends who like the same table are not cheating by that alone).
 * ``artificial_allin_abuse`` (R-AAI-3, R-INTEG-6, one player): artificial all-ins beyond the population's rate.
 * ``multi_accounting`` (R-INTEG-7, R-ALIAS-3): two accounts seen on the same device or address (when the caller
   has that data).
@@ -39,7 +41,7 @@ from riverboat.integrity.stats import (
 )
 
 Pair = tuple[str, str]
-PATTERNS = ("chip_dumping", "soft_play", "collusion", "artificial_allin_abuse", "multi_accounting")
+PATTERNS = ("chip_dumping", "soft_play", "collusion", "sitting_together", "artificial_allin_abuse", "multi_accounting")
 
 
 class FlagDict(TypedDict):
@@ -79,6 +81,7 @@ class ScanConfig:
     very_strong: float = 0.75  # a hand that should bet heads-up
     big_pot: float = 8.0  # a big pot: at least this many big blinds went from one player to the other
     long_odds: float = 0.2  # folding a big investment when the call costs at most this share of the pot
+    behaviour_gate: float = 0.05  # collusion needs folding-to or winning-together at least this significant
     prior_weight: float = 20.0  # the weight (in trials) of the population rate in a player's baseline
     max_evidence: int = 25
 
@@ -290,19 +293,26 @@ class _Tests:
                           {"passive_strong": k1, "strong_heads_up": n1, "passive_expected": e1,
                            "checkdowns": k2, "heads_up_flops": n2, "checkdown_expected": e2})
 
-    def collusion(self, a: str, b: str) -> _Candidate:
+    def collusion(self, a: str, b: str) -> list[_Candidate]:
+        """``sitting_together`` (table overlap alone: a lead, not proof) and ``collusion`` (play together: folding
+        to each other in multiway pots, winning together; with the overlap when one of those is there)."""
         g, w = self.g, self.cfg.prior_weight
         shared_tables = len(g.tables_of[a] & g.tables_of[b])
         ta, tb = len(g.tables_of[a]), len(g.tables_of[b])
         co_seats = sum(len(g.table_size[t]) - 1 for t in g.tables_of[a])
         p_sit = hypergeom_sf(shared_tables, self.seats - ta, tb, co_seats)
+        sit = _Candidate((a, b), "sitting_together", p_sit, g.shared[a, b], list(g.shared_ids[a, b]),
+                         {"shared_tables": shared_tables, "tables_a": ta, "tables_b": tb,
+                          "expected_tables": co_seats * tb / max(1, self.seats - ta)})
         p_fold, k_fold, n_fold, e_fold = g.fold_multi.test_pair(a, b, self.rates["fold"], w)
         p_win, z = self._win_together(a, b)
+        gated = min(p_fold, p_win) > self.cfg.behaviour_gate  # no play signal: tested with p = 1 (m stays whole)
         evidence = sorted(set(g.fold_multi.evidence[a, b] + g.fold_multi.evidence[b, a]))
         evidence += [hid for _, hid in sorted(g.win_together_ids[a, b], reverse=True)[:10] if hid not in evidence]
-        return _Candidate((a, b), "collusion", fisher_combine([p_sit, p_fold, p_win]), g.shared[a, b], evidence,
-                          {"shared_tables": shared_tables, "p_sit": p_sit, "folds_to_partner": k_fold,
-                           "faced_partner": n_fold, "folds_expected": e_fold, "win_together_z": z})
+        p = 1.0 if gated else fisher_combine([p_sit, p_fold, p_win])
+        return [sit, _Candidate((a, b), "collusion", p, g.shared[a, b],
+                                evidence, {"shared_tables": shared_tables, "p_sit": p_sit, "folds_to_partner": k_fold,
+                                           "faced_partner": n_fold, "folds_expected": e_fold, "win_together_z": z})]
 
     def _win_together(self, a: str, b: str) -> tuple[float, float]:
         """z of the pair's combined result in multiway hands together against their results without each
@@ -367,7 +377,8 @@ def scan_full(hands: Iterable[HandFacts], config: ScanConfig | None = None,
         sp = t.soft_play(a, b)
         if sp is not None:
             by_pattern["soft_play"].append(sp)
-        by_pattern["collusion"].append(t.collusion(a, b))
+        for pc in t.collusion(a, b):
+            by_pattern[pc.pattern].append(pc)
     for p in sorted(g.hands_of):
         c = t.aai(p)
         if c is not None:
