@@ -46,6 +46,9 @@ def register(app: typer.Typer) -> None:
         integrity_scan_every: Annotated[float, typer.Option(
             help="Seconds between integrity scans of the stored hands, in a worker process (0 = none; "
             "docs/integrity.md).")] = 3600.0,
+        twister: Annotated[Path | None, typer.Option(
+            help="The Twister section's settings: a JSON file of TwisterSettings fields plus currency, "
+            "table_settings and fill_bots (docs/twister.md).")] = None,
     ) -> None:
         """Start the poker room server: REST + WebSocket + the browser client. Ctrl-C stops it cleanly."""
         from typing import Any
@@ -70,6 +73,7 @@ def register(app: typer.Typer) -> None:
             cluster=cluster,
             cash_out_on_crash=cash_out_on_crash,
             integrity_scan_every=integrity_scan_every,
+            twister_file=twister,
         )
         if role not in ("all", "gateway", "tables"):
             typer.echo(f"riverboat serve: --role must be all, gateway or tables, not {role!r}", err=True)

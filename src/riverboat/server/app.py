@@ -36,6 +36,7 @@ def create_app(store: Any, room: Any, config: ServerConfig | None = None) -> Sta
     200 only in between.
     """
     hub = Hub(store, room, config)
+    hub.twister = twister_offers(room, hub.config.twister)
     scans = ScheduledScan(store, hub.config.integrity_scan_every, hub.config.integrity_min_hands)
     hub.integrity_scan = scans
 
@@ -74,9 +75,23 @@ def create_app(store: Any, room: Any, config: ServerConfig | None = None) -> Sta
     return app
 
 
+def twister_offers(room: Any, config: dict[str, Any]) -> Any:
+    """The Twister "Play" of a single-process room (issue #12, ``ServerConfig.twister``); None for a cluster
+    gateway."""
+    from riverboat.room import Room
+    from riverboat.room.twister.offers import TwisterOffers
+
+    return TwisterOffers.from_config(room, config) if isinstance(room, Room) else None
+
+
 async def shutdown(hub: Hub) -> None:
     """Stop taking commands, tell every client, and stop the room (it voids and refunds unfinished hands)."""
     hub.begin_shutdown()
+    if hub.twister is not None:
+        try:
+            await hub.twister.close()
+        except Exception:
+            log.exception("closing the Twister tournaments failed")
     if hub.config.manage_room:
         try:
             await hub.room.stop()

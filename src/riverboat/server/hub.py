@@ -28,6 +28,8 @@ def encode_frame(frame: Mapping[str, Any], default: Callable[[Any], Any] | None 
     return orjson.dumps(frame, default=default, option=_ORJSON_OPTIONS).decode()
 
 if TYPE_CHECKING:
+    from riverboat.room.twister.offers import TwisterOffers
+
     from .ws import Connection
 
 
@@ -56,6 +58,9 @@ class ServerConfig:
     #: seconds between integrity scans of the stored hands (issue #13; in a worker process); 0 = no scheduled scan
     integrity_scan_every: float = 0.0
     integrity_min_hands: int = 30
+    #: the Twister section (issue #12): TwisterSettings fields plus "currency" (default EUR), "table_settings" (of
+    #: the tournament tables) and "fill_bots" (in-process bots that fill a Twister a player joins: the demo)
+    twister: dict[str, Any] = field(default_factory=dict)
 
 
 class Hub:
@@ -80,6 +85,7 @@ class Hub:
         self.replies = FrameReplies(now)  # money frames are idempotent by frame id (issue #16)
         self.anonymous: set[Connection] = set()
         self.integrity_scan: Any = None  # the scheduled integrity scan (server.integrity_scan), set by the app
+        self.twister: TwisterOffers | None = None  # the Twister "Play" of the room (issue #12), set by the app
         self.aliases: dict[Any, str | None] = {}  # player id -> public alias (R-ALIAS-1), filled on demand
         # room message (by identity) -> its encoded frame, for the rest of this loop iteration: a public event is
         # one dict shared by all its recipients, so it is named and encoded once, not once per player

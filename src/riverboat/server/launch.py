@@ -7,6 +7,7 @@ Used by ``riverboat serve``. Bots live in a higher layer, so they are plugged in
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
@@ -45,6 +46,7 @@ class LaunchOptions:
     # None: on for role "all", off for role "tables".
     cash_out_on_crash: bool | None = None
     integrity_scan_every: float = 3600.0  # seconds between integrity scans of the stored hands (0 = none)
+    twister_file: Path | None = None  # the Twister section's settings (JSON object, ServerConfig.twister)
 
 
 LEFTOVER_TASKS_S = 2.0  # how long the tasks still running after ``main`` get to end once cancelled
@@ -97,7 +99,21 @@ def server_config(options: LaunchOptions) -> ServerConfig:
         frame_rate=Rate(burst=40, per_second=options.frame_rate),
         manage_room=False,
         integrity_scan_every=options.integrity_scan_every,
+        twister=twister_config(options),
     )
+
+
+def twister_config(options: LaunchOptions) -> dict[str, Any]:
+    """``--twister FILE`` (a JSON object), else the demo's: the offer in play money with two bots that fill a
+    Twister a player joins (so a newcomer can play at once with the play chips of sign-up)."""
+    if options.twister_file is not None:
+        data = json.loads(options.twister_file.read_text(encoding="utf-8"))
+        if not isinstance(data, dict):
+            raise ValueError("--twister FILE must hold one JSON object")
+        return data
+    if options.demo and options.tables_file is None:
+        return {"currency": "PLAY", "fill_bots": 2}
+    return {}
 
 
 def table_entries(options: LaunchOptions) -> list[dict[str, Any]]:

@@ -183,6 +183,30 @@ class ChatFrame(_ClientFrame):
     text: Annotated[StrictStr, StringConstraints(min_length=1, max_length=400)]
 
 
+class TwisterPlayFrame(_ClientFrame):
+    """The lobby's Twister "Play" (R-TWIST-11): register for the open Sit & Go of ``kind`` (``twister``, ``aog``
+    or ``wild``, the types the room offers, R-WILD-5) at ``buy_in`` (a published buy-in, R-TWIST-7), paid from the
+    balance or with the Twister ticket ``ticket`` of that value (R-WILD-1). The ack says the tournament and how
+    many are in; when the third is in the three are seated at random (R-TWIST-2) and ``tournament`` frames follow
+    (``started``, ``twister_spin``, ``state``...). Idempotent by frame id, like the other money frames."""
+
+    type: Literal["twister_play"]
+    kind: Literal["twister", "aog", "wild"]
+    buy_in: PositiveAmount
+    ticket: Annotated[StrictInt, Field(ge=1, le=2**53)] | None = None
+
+
+class TournamentActFrame(_ClientFrame):
+    """A game action at the player's table of tournament ``tournament`` (as ``act`` at a cash table: ``kind`` one
+    of the legal kinds of the ``state`` event's hand view, ``amount`` the bet/raise-to total)."""
+
+    type: Literal["tournament_act"]
+    tournament: TableRef
+    kind: ActKind
+    amount: Amount | None = None
+    cards: Annotated[list[CardText], Field(max_length=7)] | None = None
+
+
 class ResyncFrame(_ClientFrame):
     """Ask the server to send the full current ``table_state`` of every table the player is seated at again."""
 
@@ -205,6 +229,8 @@ ClientFrame = Annotated[
     | WatchFrame
     | UnwatchFrame
     | ChatFrame
+    | TwisterPlayFrame
+    | TournamentActFrame
     | ResyncFrame,
     Field(discriminator="type"),
 ]
@@ -225,6 +251,8 @@ CLIENT_FRAME_TYPES: tuple[str, ...] = (
     "watch",
     "unwatch",
     "chat",
+    "twister_play",
+    "tournament_act",
     "resync",
 )
 #: Frame types accepted before the connection is authenticated.
@@ -364,12 +392,20 @@ class SpeedStateWire(frames.SpeedStateFrame):
     v: Literal[1]
 
 
+class TournamentWire(frames.TournamentFrame):
+    """News of tournament ``tournament`` for this player: ``event`` (``registered``, ``started``, ``twister_spin``
+    (R-TWIST-3), ``jackpot`` (R-AOG-3), ``state`` (the table, the hand view and the HUD), ``level``, ``finished``
+    (place and prize), ``interrupted``...) with its ``data``."""
+
+    v: Literal[1]
+
+
 _TAGGED: dict[str, type] = {
     "welcome": WelcomeFrame, "ack": AckFrame, "error": ErrorFrame, "pong": PongFrame, "lobby": LobbyFrame,
     "notice": NoticeFrame, "batch": BatchFrame, "chat": ChatMessageFrame, "table_state": TableStateWire, "event_table": TableEventWire,
     "event_pool": PoolEventWire, "speed_dealt": SpeedDealtWire, "speed_your_turn": SpeedTurnWire,
     "speed_fast_folded": SpeedFastFoldedWire, "speed_hand_over": SpeedHandOverWire, "speed_left": SpeedLeftWire,
-    "speed_state": SpeedStateWire,
+    "speed_state": SpeedStateWire, "tournament": TournamentWire,
 }
 for _td in _TAGGED.values():
     _td.__pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[attr-defined]

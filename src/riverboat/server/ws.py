@@ -303,6 +303,8 @@ class Connection:
         if kind == "resync":
             self.hub.links.resync(self)
             return None
+        if kind in ("twister_play", "tournament_act"):
+            return await self._twister(frame)
         raise AssertionError(f"unhandled frame type {kind}")  # parse_client_frame only returns known types
 
 
@@ -312,6 +314,17 @@ class Connection:
         status = await self.hub.call_store(integrity.blocked, pid) if integrity is not None else None
         if status is not None:
             raise AccountBlocked(status)
+
+
+    async def _twister(self, frame: Any) -> Any:
+        """The Twister frames (R-TWIST-11): "Play" and an action at a tournament table."""
+        twister = self.hub.twister
+        if twister is None:
+            raise protocol.ProtocolError("unknown_type", "this room has no Twister")
+        if frame.type == "twister_play":
+            return await twister.play(self.player_id, frame.kind, frame.buy_in, ticket_id=frame.ticket)
+        cards = list(frame.cards) if frame.cards is not None else None
+        return await twister.act(self.player_id, frame.tournament, frame.kind, frame.amount, cards)
 
 
 def _default(value: Any) -> Any:

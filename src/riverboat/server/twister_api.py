@@ -1,0 +1,47 @@
+"""REST routes of the lobby's Twister section (R-TWIST-11, issue #12); "Play" itself is the ``twister_play``
+WebSocket frame (docs/protocol.md), the hands are played with ``tournament_act``.
+
+| route | answer |
+| --- | --- |
+| ``GET /api/twister`` | ``{"types": [{"kind", "title", "starting_chips", "ticket_prizes", "buy_ins": [{"buy_in", "table", "waiting", "prizes": [...]}]}], "tickets": [...]}`` (tickets: the caller's unused Twister tickets, with a token) |
+| ``GET /api/twister/history`` | ``{"history": [{"tournament", "name", "kind", "buy_in", "multiplier", "prize_pool", "place", "prize", "ticket", ...}], "tickets": [...]}`` |
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from riverboat.store.twister import TICKET_SCOPE
+
+from .hub import Hub
+from .rest import ApiError, authenticate, bearer_token, jsonable, player_id_of
+
+
+def twister_routes(hub: Hub, handler: Any) -> list[Route]:
+    async def tickets(pid: Any) -> list[dict[str, Any]]:
+        rows = await hub.call_store(hub.store.tournaments.tickets, pid)
+        return [{"id": t.id, "face_value": t.face_value, "currency": t.currency} for t in rows
+                if t.tournament_id == TICKET_SCOPE]
+
+    async def offer(request: Request) -> Response:
+        if hub.twister is None:
+            raise ApiError(404, "not_found", "this room has no Twister")
+        out = hub.twister.lobby()
+        out["tickets"] = []
+        if bearer_token(request) is not None:
+            out["tickets"] = await tickets(player_id_of(await authenticate(hub, request)))
+        return JSONResponse(jsonable(out))
+
+    async def history(request: Request) -> Response:
+        pid = player_id_of(await authenticate(hub, request))
+        rows = await hub.call_store(hub.store.twister.history, pid)
+        return JSONResponse({"history": jsonable(rows), "tickets": await tickets(pid)})
+
+    return [
+        Route("/api/twister", handler(offer)),
+        Route("/api/twister/history", handler(history)),
+    ]
