@@ -120,6 +120,11 @@ def _paths() -> dict[str, Any]:
             "get": {**_op("One hand as this player may see it", None, errors=("404",)),
                     "parameters": [table_param, hand_param]}
         },
+        "/api/twister": {"get": _op("The Twister section (R-TWIST-11): types, buy-ins, prizes and chances, players "
+                                    "waiting; with a token also your unused Twister tickets", None, auth=False,
+                                    errors=("401", "404"))},
+        "/api/twister/history": {"get": _op("Your Twister tournaments, newest first: multiplier, place, prize "
+                                            "and ticket won", None)},
         **_operator_paths(table_param, hand_param),
 
     }
