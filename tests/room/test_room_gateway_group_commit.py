@@ -12,7 +12,7 @@ import threading
 import pytest
 
 from riverboat.room.errors import RoomError
-from riverboat.room.gateway import StoreGateway
+from riverboat.room.gateway import OWN_THREAD_CALLS, PROCESS_CALLS, StoreGateway
 from riverboat.store import Store
 
 from .conftest import make_players
@@ -176,5 +176,23 @@ async def test_r_server_store_process_that_dies_is_replaced(store: Store) -> Non
         assert proc._proc is not first and proc._proc.is_alive()
         assert await gate.call(store.ledger.cash_out, pid, "T1", "co:1", currency=CUR) == 2_000
         assert store.ledger.balance(pid, CUR) == 5_000
+    finally:
+        gate.close()
+
+
+async def test_r_server_gateway_routes_store_calls_by_its_explicit_lists(store: Store) -> None:
+    """Issue #10 item 4: the gateway names a call by looking the callable up in its explicit lists (never by taking a
+    bound method apart): the money and session calls of PROCESS_CALLS go to a store process, password hashing
+    (OWN_THREAD_CALLS) to a thread of its own outside the group commit, anything else to the worker thread."""
+    assert not PROCESS_CALLS & OWN_THREAD_CALLS
+    gate = StoreGateway(store, process=True)
+    try:
+        assert gate.name_of(store.ledger.buy_in) == "ledger.buy_in"
+        assert gate.name_of(store.accounts.login) == "accounts.login"
+        assert gate.name_of(store.notes.save) is None and gate.name_of(lambda: 1) is None
+        info = await gate.run(store.accounts.register, "gateway_user", "long-enough-password")
+        token = await gate.run(store.accounts.login, "gateway_user", "long-enough-password")
+        assert (await gate.run(store.accounts.authenticate, token)).id == info.id  # served by the store process
+        assert await gate.call(lambda: threading.current_thread().name) == "room-store-0"
     finally:
         gate.close()

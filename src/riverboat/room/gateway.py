@@ -54,18 +54,24 @@ PROCESS_CALLS: frozenset[str] = frozenset({
     "ledger.start_hand",
     "ledger.settle_hand", "ledger.void_unsettled_hands", "ledger.kept_stacks", "ledger.hands_dealt",
     "accounts.record_aai_use", "accounts.aai_uses_since",
-    "accounts.get", "accounts.authenticate", "accounts.register", "accounts.login", "accounts.logout",
+    "accounts.get", "accounts.authenticate", "accounts.logout",
     "aliases.set", "aliases.change",
     "hands.get", "hands.for_player",
     "fences.claim",
 })
 
 
+#: Store calls that run on a thread of their own, each in its own transaction, outside the group commit: password
+#: hashing (argon2, which releases the GIL) takes tens of milliseconds and must not hold a batch of settlements.
+OWN_THREAD_CALLS: frozenset[str] = frozenset({"accounts.register", "accounts.login"})
+
+
 def _routes(store: Any) -> dict[Callable[..., Any], str]:
-    """``store``'s bound methods of :data:`PROCESS_CALLS` -> their names (a bound method equals another bound method
-    of the same object and function, so a call's callable is looked up, never taken apart)."""
+    """``store``'s bound methods of :data:`PROCESS_CALLS` and :data:`OWN_THREAD_CALLS` -> their names (a bound method
+    equals another bound method of the same object and function, so a call's callable is looked up, never taken
+    apart)."""
     out: dict[Callable[..., Any], str] = {}
-    for name in PROCESS_CALLS:
+    for name in PROCESS_CALLS | OWN_THREAD_CALLS:
         service, method = name.split(".")
         fn = getattr(getattr(store, service, None), method, None)
         if callable(fn):
@@ -193,18 +199,20 @@ class StoreGateway:
             return fn(*args, **kwargs)
         if self._closed:
             raise RoomError("store_closed", "the room's store gateway is closed")
+        name = self.name_of(fn)
+        if name in OWN_THREAD_CALLS:
+            return await asyncio.to_thread(fn, *args, **kwargs)
         loop = asyncio.get_running_loop()
         fut: asyncio.Future[T] = loop.create_future()
-        name = self.name_of(fn) if self._process is not None else None
-        if name is not None:
-            assert self._process is not None
+        if self._process is not None and name in PROCESS_CALLS:
             self._process.submit(name, args, kwargs, loop, fut)
         else:
             self._queue.put(_Job(lambda: fn(*args, **kwargs), loop, fut))
         return await fut
 
     def name_of(self, fn: Callable[..., Any]) -> str | None:
-        """``"service.method"`` if ``fn`` is the store's method of that name listed in :data:`PROCESS_CALLS`."""
+        """``"service.method"`` if ``fn`` is the store's method of that name listed in :data:`PROCESS_CALLS` or
+        :data:`OWN_THREAD_CALLS`."""
         try:
             return self._routes.get(fn)
         except TypeError:  # an unhashable callable: not one of the store's methods

@@ -91,7 +91,7 @@ def make_bots(store: Store, n: int, deposit: int, currency: str, prefix: str = "
     accounts._hasher = CHEAP_HASHER
     try:
         for lo in range(0, n, BATCH):
-            with store._db.batch():  # group commit: one transaction per batch of accounts
+            with store.batch():  # group commit: one transaction per batch of accounts
                 for i in range(lo, min(n, lo + BATCH)):
                     pid = accounts.register(f"{prefix}{i:06d}", "bot password 123").id
                     if deposit:
@@ -225,7 +225,7 @@ async def run(spec: TournamentSpec, entrants: int, *, store: Store, seed: int = 
     try:
         await director.open()
         for lo in range(0, len(players), BATCH):
-            with store._db.batch():  # the inline gateway runs on this thread: one commit per batch
+            with store.batch():  # the inline gateway runs on this thread: one commit per batch
                 for pid in players[lo:lo + BATCH]:
                     await director.register(pid)
         await play(director, clock, progress=progress)
