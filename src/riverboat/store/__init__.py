@@ -1,7 +1,8 @@
 """Persistent state of the room: accounts, aliases, the double-entry ledger and the hand-history store.
 
-Synchronous SQLAlchemy 2 on SQLite (default; WAL mode) or PostgreSQL (psycopg 3).  The async room calls it through
-``asyncio.to_thread``.  Every method opens and commits its own transaction; a method either does everything it says
+Synchronous SQLAlchemy 2 on SQLite (default; WAL mode) or PostgreSQL (psycopg 3).  The async room and server call
+it through one path, the room's store gateway (``riverboat.room.gateway``: group commit, a store process).  Every
+method opens and commits its own transaction; a method either does everything it says
 or raises a :class:`StoreError` subclass and changes nothing.
 
 Public API (stable; all chip amounts are ``int`` minor units, never floats)::
