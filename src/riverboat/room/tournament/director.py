@@ -125,6 +125,8 @@ class Director:
         self.pool_final = False
         self.paid_total = 0
         self.payments_made = 0  # payments sent to the store (each one ledger transaction)
+        self.prize_paid = 0  # place prizes, tickets and named bounties paid (everything but knockout bounties)
+        self._early: dict[int, int] = {}
         self.named_left = dict(spec.named_bounties)
         self.stats = Stats()
         self.done = asyncio.Event()
@@ -661,6 +663,7 @@ class Director:
                 self.entrants_by_id[pid].bounty = b
         for pid in rebuyers:
             await self._bust_rebuy(pid)
+        await self._bot_addons(table)
         if self.levels is not None:
             self.levels.hand_finished(self.now, len(self.tables))
         if self.on_hand is not None:
@@ -673,6 +676,14 @@ class Director:
         if self.status in PLAYING and not self._in_hand and self._round_busts:
             await self._close_round()
         await self._after_field_change(table)
+
+    async def _bot_addons(self, table: TourneyTable) -> None:
+        """In-process bots take the add-on when it is offered (R-TOURN-REBUY-3)."""
+        if self.spec.rebuy is None or not self.spec.rebuy.addon_price:
+            return
+        for e in list(table.seats.values()):
+            if e.player_id in self.bots and e.chips > 0 and self.addon_open(e):
+                await self._pay_in(e.player_id, "addon")
 
     async def _bust_rebuy(self, pid: int) -> None:
         try:
@@ -707,11 +718,16 @@ class Director:
 
     def _count(self, out: Outcome) -> None:
         self.paid_total += sum(p.amount for p in out.payments)
+        self.prize_paid += sum(p.amount for p in out.payments if p.kind != "bounty")
         self.payments_made += len(out.payments)
+        finishing = {f.player_id for f in out.finishes}
+        for pid, amount in out.prizes.items():  # a named bounty won before the player's own finish
+            if pid not in finishing:
+                self._early[pid] = self._early.get(pid, 0) + amount
 
     def _finish_players(self, out: Outcome, gone: list[int]) -> None:
         for f in out.finishes:
-            prize = out.prizes.get(f.player_id, 0)
+            prize = out.prizes.get(f.player_id, 0) + self._early.pop(f.player_id, 0)
             self.results[f.player_id] = Result(f.player_id, f.place, f.place_to, prize)
         self.stats.naive_scan += len(gone) * len(self.tables)
         for pid in gone:

@@ -105,8 +105,10 @@ def make_bots(store: Store, n: int, deposit: int, currency: str, prefix: str = "
 class Checker:
     """Invariants checked after every hand (see the module docstring)."""
 
-    def __init__(self, every: int = 1) -> None:
+    def __init__(self, every: int = 1,
+                 then: Callable[[Director, TourneyTable, HandDriver], None] | None = None) -> None:
         self.every = every
+        self.then = then
         self.ok_chips = True
         self.ok_seating = True
         self.count = 0
@@ -120,6 +122,8 @@ class Checker:
                 self.ok_seating = False
             if director.total_chips() != director.chips_issued and director.alive > 0:
                 self.ok_chips = False
+        if self.then is not None:
+            self.then(director, table, driver)
 
 
 async def play(director: Director, clock: FakeClock, *, step: float = 60.0, max_steps: int = 10_000_000,
@@ -149,7 +153,9 @@ def audit(store: Store, director: Director, start_wall: float, checker: Checker)
     results = director.results
     places_ok = (len(places) == director.entries and len(set(places)) == len(places)
                  and sorted(r.place for r in results.values()) == _expected_places(results))
-    prize_paid = sum(r.prize for r in results.values())
+    prize_paid = director.prize_paid
+    if prize_paid != sum(r.prize for r in results.values()):
+        places_ok = False
     b = director.balancer
     elim = max(1, director.entries - 1)
     wall = time.perf_counter() - start_wall
@@ -203,20 +209,23 @@ def default_spec(kind: str, entrants: int, seats: int, game: str, structure: str
 async def run(spec: TournamentSpec, entrants: int, *, store: Store, seed: int = 1, check_every: int = 1,
               record_history: bool = True, progress: Callable[[Director], None] | None = None,
               tournament_id: str | None = None, named: int = 0, capture: list[Director] | None = None,
-              players: list[int] | None = None) -> SimReport:
+              players: list[int] | None = None,
+              on_hand: Callable[[Director, TourneyTable, HandDriver], None] | None = None) -> SimReport:
     """Register ``entrants`` bots for ``spec`` and play it to the winner."""
     start = time.perf_counter()
     clock = FakeClock()
     gateway = StoreGateway(store, inline=True)
     host = SimHost(clock, seeded_rng(seed), gateway)
     rng = random.Random(seed)
-    deposit = (spec.buy_in + spec.fee) * (1 + (spec.rebuy.max_rebuys or 20 if spec.rebuy else 0)) * 2
+    rb = spec.rebuy
+    deposit = 2 * (spec.buy_in + spec.fee) + (
+        (rb.price + rb.fee) * (rb.max_rebuys or 20) + rb.addon_price + rb.addon_fee if rb else 0)
     if players is None:
         players = make_bots(store, entrants, deposit, spec.currency, prefix=f"s{seed}x{tournament_id or ''}")
     if named:
         spec = spec.but(named_bounties=tuple((p, 500) for p in players[:named]))
     bots = {pid: ShoveBot(random.Random(rng.random())) for pid in players}
-    checker = Checker(check_every)
+    checker = Checker(check_every, then=on_hand)
     director = Director(host, tournament_id or f"sim-{seed}-{entrants}", spec, bots=bots, notify_players=False,
                         record_history=record_history, seed=seed, on_hand=checker)
     clock.add_settle_hook(director.quiesce)
