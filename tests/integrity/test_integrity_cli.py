@@ -71,8 +71,12 @@ def test_scan_database_r_integ_8(records: list[PhhHand], tmp_path: Path) -> None
                        zip(names, fields["starting_stacks"], fields["finishing_stacks"], strict=True)}
             store.hands.record(str(fields["table"]), str(fields["hand"]), stacks, dumps(fields), changes=changes)
         assert store.hands.count() == len(records)
+        store.integrity.note_login(ids["bot02"], "151.101.1.69")  # two accounts, one public address (R-INTEG-7)
+        store.integrity.note_login(ids["bot05"], "151.101.1.69")
     res = _run("--database-url", url, "--min-hands", "20", "--json", "--no-progress")
     assert res.returncode == 0, res.stderr
+    multi = [f for f in _flags(res.stdout) if f["pattern"] == "multi_accounting"]
+    assert [f["players"] for f in multi] == [[str(ids["bot02"]), str(ids["bot05"])]]
     top = _flags(res.stdout)[0]
     assert top["players"] == [str(ids["bot00"]), str(ids["bot01"])] and top["pattern"] == "chip_dumping"
     table, _, hand = str(top["evidence"][0]).rpartition("/")  # type: ignore[index]

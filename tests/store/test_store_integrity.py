@@ -83,3 +83,14 @@ def test_audit_log_is_append_only_in_the_database_r_oper_4(store: Store) -> None
     assert entry.at is not None
     # and the store offers no call that edits or removes an entry
     assert not [name for name in dir(Integrity) if any(w in name for w in ("update", "delete", "edit", "remove"))]
+
+
+def test_login_addresses_give_the_multi_accounting_signal_r_integ_7(store: Store) -> None:
+    _, _, bob = _people(store)
+    eve = store.accounts.register("evelyn", "password123").id
+    store.integrity.note_login(bob, "93.184.216.34")
+    store.integrity.note_login(bob, "93.184.216.34")
+    store.integrity.note_login(eve, "93.184.216.34")
+    store.integrity.note_login(eve, "127.0.0.1")  # loopback / private: not a signal (a proxy would tie everyone)
+    store.integrity.note_login(eve, "10.1.2.3")
+    assert store.integrity.addresses() == {str(bob): {"ip:93.184.216.34"}, str(eve): {"ip:93.184.216.34"}}

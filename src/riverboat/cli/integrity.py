@@ -41,11 +41,13 @@ def _file_facts(files: list[Path], skipped: list[str]) -> tuple[int, Iterator[Ha
     return len(records), gen()
 
 
-def _db_facts(url: str, skipped: list[str]) -> tuple[int, Iterator[HandFacts], Callable[[], None]]:
+def _db_facts(url: str, skipped: list[str], devices: dict[str, set[str]]
+              ) -> tuple[int, Iterator[HandFacts], Callable[[], None]]:
     from riverboat.store import Store
 
     store = Store(url)
     total = store.hands.count()
+    devices.update(store.integrity.addresses())  # the multi-accounting signal (R-INTEG-7)
 
     def gen() -> Iterator[HandFacts]:
         for rec in store.hands.iter_all():
@@ -84,9 +86,10 @@ def integrity_scan(
     if not files and database_url is None:
         raise typer.BadParameter("give PHH files or --database-url")
     skipped: list[str] = []
+    devices: dict[str, set[str]] = {}
     close: Callable[[], None] = lambda: None  # noqa: E731
     if database_url is not None:
-        total, facts, close = _db_facts(database_url, skipped)
+        total, facts, close = _db_facts(database_url, skipped, devices)
         if files:
             n, more = _file_facts(list(files), skipped)
             total, facts = total + n, _chain(facts, more)
@@ -101,9 +104,9 @@ def integrity_scan(
             columns = (TextColumn("integrity scan"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
             with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
                 task = bar.add_task("hands", total=total)
-                flags = scan(facts, cfg, progress=lambda: bar.advance(task))
+                flags = scan(facts, cfg, devices=devices, progress=lambda: bar.advance(task))
         else:
-            flags = scan(facts, cfg)
+            flags = scan(facts, cfg, devices=devices)
     finally:
         close()
     if skipped:

@@ -34,7 +34,9 @@ def scan_database(url: str, min_hands: int) -> tuple[int, int]:
                         continue
                     yield f
 
-        return len(store.integrity.save_flags(scan(facts(), ScanConfig(min_hands=min_hands)))), os.getpid()
+        devices = store.integrity.addresses()  # multi-accounting: accounts seen at one public address
+        flags = scan(facts(), ScanConfig(min_hands=min_hands), devices=devices)
+        return len(store.integrity.save_flags(flags)), os.getpid()
 
 
 def _in_memory(url: str) -> bool:

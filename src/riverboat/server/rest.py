@@ -243,6 +243,9 @@ async def login(hub: Hub, request: Request) -> Response:
     except AuthError:
         raise ApiError(401, "bad_credentials", "wrong username or password") from None
     info = await hub.call_store(hub.store.accounts.authenticate, token)
+    integrity = getattr(hub.store, "integrity", None)
+    if integrity is not None:  # the multi-accounting signal of the integrity scan (R-INTEG-7)
+        await hub.call_store(integrity.note_login, player_id_of(info), client_address(request))
     return JSONResponse({"token": token, "player_id": player_id_of(info), "alias": getattr(info, "alias", None)})
 
 

@@ -8,6 +8,7 @@ operator action goes through :meth:`Integrity.record` in the same transaction as
 
 from __future__ import annotations
 
+import ipaddress
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -20,7 +21,7 @@ from riverboat.integrity import Flag
 from riverboat.store._tx import Database, aware
 from riverboat.store.accounts import STAFF_ROLES
 from riverboat.store.errors import InvalidRequest, NotFound, PermissionDenied
-from riverboat.store.models import AccountState, AuditEntry, IntegrityFlag, Player
+from riverboat.store.models import AccountState, AuditEntry, IntegrityFlag, LoginAddress, Player
 
 STATUSES = ("active", "warned", "suspended", "banned")
 FLAG_STATUSES = ("open", "void", "actioned")
@@ -76,6 +77,14 @@ def _audit(e: AuditEntry) -> AuditRecord:
 
 def flag_key(pattern: str, players: Iterable[str]) -> str:
     return f"{pattern}:{','.join(players)}"
+
+
+def _public(address: str) -> bool:
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return not (ip.is_loopback or ip.is_private or ip.is_link_local or ip.is_unspecified)
 
 
 def require_staff(s: Session, operator_id: int) -> Player:
@@ -204,6 +213,35 @@ class Integrity:
                 select(AccountState).where(AccountState.player_id.in_([p.id for p in rows])))}
             return [{"player_id": p.id, "username": p.username, "alias": p.alias, "role": p.role,
                      "status": states[p.id].status if p.id in states else "active"} for p in rows]
+
+        return self._db.read(body)
+
+    # ---------------------------------------------------------------------------------------------- addresses
+    def note_login(self, player_id: int, address: str) -> None:
+        """Remember that the account logged in from ``address`` (the multi-accounting signal, R-INTEG-7)."""
+        if not isinstance(address, str) or not address or len(address) > 64:
+            return
+
+        def body(s: Session) -> None:
+            row = s.get(LoginAddress, (player_id, address))
+            now = self._db.now()
+            if row is None:
+                s.add(LoginAddress(player_id=player_id, address=address, first_seen=now, last_seen=now, logins=1))
+            else:
+                row.last_seen, row.logins = now, row.logins + 1
+
+        self._db.run(body)
+
+    def addresses(self) -> dict[str, set[str]]:
+        """Player id (as in the hand records) -> the public addresses they logged in from. Loopback and private
+        addresses are left out: a proxy or a shared network in front of the room would tie everyone together."""
+
+        def body(s: Session) -> dict[str, set[str]]:
+            out: dict[str, set[str]] = {}
+            for row in s.scalars(select(LoginAddress)):
+                if _public(row.address):
+                    out.setdefault(str(row.player_id), set()).add(f"ip:{row.address}")
+            return out
 
         return self._db.read(body)
 

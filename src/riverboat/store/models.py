@@ -360,3 +360,15 @@ class AaiUse(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
     at: Mapped[float] = mapped_column(Float)
+
+
+class LoginAddress(Base):
+    """The network addresses an account logged in from (R-INTEG-7 multi-accounting signal, issue #13)."""
+
+    __tablename__ = "login_addresses"
+
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    address: Mapped[str] = mapped_column(String(64), primary_key=True)
+    first_seen: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    last_seen: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    logins: Mapped[int] = mapped_column(Integer, default=1)
