@@ -125,6 +125,7 @@ class Director:
         self.pool_final = False
         self.paid_total = 0
         self.payments_made = 0  # payments sent to the store (each one ledger transaction)
+        self.disqualified: dict[int, int] = {}  # player -> operator: to be removed once their hand is over (R-INTEG-5)
         self.prize_paid = 0  # place prizes, tickets and named bounties paid (everything but knockout bounties)
         self._early: dict[int, int] = {}
         self.named_left = dict(spec.named_bounties)
@@ -663,6 +664,8 @@ class Director:
                 self.entrants_by_id[pid].bounty = b
         for pid in rebuyers:
             await self._bust_rebuy(pid)
+        for pid in [p for p in driver.players.values() if p in self.disqualified and p in self.entrants_by_id]:
+            await self.disqualify_now(pid, self.disqualified[pid])
         await self._bot_addons(table)
         if self.levels is not None:
             self.levels.hand_finished(self.now, len(self.tables))
@@ -684,6 +687,20 @@ class Director:
         for e in list(table.seats.values()):
             if e.player_id in self.bots and e.chips > 0 and self.addon_open(e):
                 await self._pay_in(e.player_id, "addon")
+
+    async def disqualify_now(self, player_id: int, operator_id: int) -> None:
+        """R-INTEG-5 / R-WALLET-8: the player is out of the tournament with no place; their chips leave play and
+        their buy-ins and fees stay forfeited in the pool and with the house."""
+        e = self.entrants_by_id.pop(player_id)
+        self.disqualified.pop(player_id, None)
+        await self.gw.call(self.gw.store.tournaments.disqualify, operator_id, self.id, player_id)
+        table = self.tables.get(e.table_id or "")
+        if table is not None:
+            table.remove(e)
+            self.balancer.change(table.id, -1)
+        self.chips_issued -= e.chips
+        self.alive -= 1
+        self.notify(player_id, "disqualified", rule="R-INTEG-5")
 
     async def _bust_rebuy(self, pid: int) -> None:
         try:

@@ -1,0 +1,197 @@
+"""The room's tournaments: the lobby's Sit & Go and Tournament tabs, players' commands and the operator's powers
+(R-OPER-1..5) over the running :class:`~riverboat.room.tournament.director.Director` s.
+
+- ``create(spec)``: a scheduled MTT or a Sit & Go; ``series=True`` for a Sit & Go reopens the same description as
+  soon as one starts (R-TOURN-SNG-1);
+- ``edit(id, changes)``: before the start only, any field of the spec (time, guarantee, conditions), validated
+  (R-OPER-2);
+- ``cancel(id)``: before the start: every buy-in and fee back (R-TOURN-REG-4, R-OPER-3);
+- ``interrupt(id)``: a running tournament stops and each remaining player is paid the compensation of its kind
+  (:mod:`.compensation`, R-TOURN-INT, R-WALLET-7) through the ledger;
+- ``disqualify(id, player, operator)``: the player leaves the tournament, their chips leave play and their buy-ins
+  and fees are forfeited (R-INTEG-5, R-WALLET-8);
+- ``lobby()`` / ``detail(id)``: what the lobby shows (fee breakdown R-FEE-1, entrants, pool, payouts, structure,
+  tables and players).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping
+from typing import Any
+
+from riverboat.errors import declare
+from riverboat.room.errors import RoomError
+from riverboat.room.tournament.compensation import CompensationInput, Remaining, compensate
+from riverboat.room.tournament.director import BotPolicy, Director, DirectorHost
+from riverboat.room.tournament.lifecycle import OVER, PLAYING, Status, Transition
+from riverboat.room.tournament.spec import TournamentSpec
+from riverboat.store.tournament_play import Award
+
+declare("no_tournament", 404)
+
+
+class TournamentLobby:
+    def __init__(self, host: DirectorHost, *, bots: Mapping[int, BotPolicy] | None = None) -> None:
+        self.host = host
+        self.bots: dict[int, BotPolicy] = dict(bots or {})
+        self.directors: dict[str, Director] = {}
+        self._seq = itertools.count(1)
+
+    # ------------------------------------------------------------------ creating
+    async def create(self, spec: TournamentSpec, tournament_id: str | None = None, *,
+                     series: bool = False) -> Director:
+        tid = tournament_id or f"{'sng' if spec.is_sng else 'mtt'}{next(self._seq)}"
+        if tid in self.directors:
+            raise RoomError("bad_settings", f"tournament {tid!r} already exists")
+
+        async def reopen(d: Director) -> None:
+            await self.create(d.spec, f"{tid.split('~')[0]}~{next(self._seq)}", series=True)
+
+        d = Director(self.host, tid, spec, bots=self.bots, on_start=reopen if series else None)
+        await d.open()
+        self.directors[tid] = d
+        return d
+
+    def get(self, tournament_id: str) -> Director:
+        d = self.directors.get(tournament_id)
+        if d is None:
+            raise RoomError("no_tournament", f"no tournament {tournament_id!r}")
+        return d
+
+    # ------------------------------------------------------------------ operator powers (R-OPER)
+    async def edit(self, tournament_id: str, changes: Mapping[str, Any]) -> Director:
+        """R-OPER-2: change a tournament that has not started (its time, guarantee, conditions)."""
+        d = self.get(tournament_id)
+        if d.status not in (Status.SCHEDULED, Status.REGISTERING) or d.registered:
+            raise RoomError("bad_state", "only a tournament nobody has entered yet can be edited")
+        data = d.spec.to_dict() | dict(changes)
+        spec = TournamentSpec.from_dict(data)
+        await d.close()
+        del self.directors[tournament_id]
+        await self.host.gateway.call(self.host.gateway.store.tournaments.cancel, tournament_id)
+        return await self.create(spec, f"{tournament_id}.e{next(self._seq)}")
+
+    async def cancel(self, tournament_id: str) -> dict[str, Any]:
+        """R-OPER-3 / R-TOURN-REG-4: before the start, every buy-in and fee back."""
+        d = self.get(tournament_id)
+
+        async def run() -> None:
+            if d.status not in (Status.SCHEDULED, Status.REGISTERING):
+                raise RoomError("bad_state", "a running tournament is interrupted, not cancelled (R-TOURN-INT)")
+            await d._cancel("cancelled by the operator (R-OPER-3)")
+
+        await d.actor.submit(run)
+        return {"tournament": tournament_id, "status": d.status.value}
+
+    async def interrupt(self, tournament_id: str) -> dict[str, Any]:
+        """R-TOURN-INT / R-WALLET-7: stop a running tournament and pay each remaining player its compensation."""
+        d = self.get(tournament_id)
+        return await d.actor.submit(lambda: self._interrupt(d))
+
+    async def _interrupt(self, d: Director) -> dict[str, Any]:
+        if d.status not in PLAYING:
+            raise RoomError("bad_state", f"only a running tournament can be interrupted (it is {d.status.value})")
+        for table in d.tables.values():  # the hands in progress are void (R-TOURN-INT-1): stacks as before them
+            if table.driver is not None:
+                table.driver.close()
+                table.driver = None
+        inp = compensation_input(d)
+        result = compensate(inp)
+        awards: dict[int, Award] = {}
+        fees = 0
+        for name, total in result.payouts.items():
+            parts = result.parts.get(name, {})
+            refund = parts.get("refund", 0) + parts.get("fee", 0)
+            fees += parts.get("fee", 0)
+            awards[int(name)] = Award(refund=refund > 0, cash=total - refund)
+        house_in = max(0, result.from_house - fees)
+        gw = d.gw
+        await gw.call(gw.store.tournament_play.interrupt, d.id, awards, house_in)
+        d.lifecycle.apply(Transition(Status.INTERRUPTED, "interrupted by the operator (R-TOURN-INT)"), d.now)
+        for pid, total in result.payouts.items():
+            d.notify(int(pid), "interrupted", compensation=total)
+        d.done.set()
+        return {"tournament": d.id, "status": d.status.value, "payouts": result.payouts,
+                "from_pool": result.from_pool, "from_house": result.from_house}
+
+    async def disqualify(self, tournament_id: str, player_id: int, operator_id: int) -> dict[str, Any]:
+        """R-INTEG-5 / R-WALLET-8: out of the tournament, chips out of play, buy-ins and fees forfeited."""
+        d = self.get(tournament_id)
+
+        async def run() -> dict[str, Any]:
+            e = d.entrants_by_id.get(player_id)
+            if e is None:
+                raise RoomError("not_registered", f"player {player_id} is not playing in {tournament_id!r}")
+            table = d.tables.get(e.table_id or "")
+            if table is not None and table.driver is not None and table.driver.seat_of(player_id) is not None:
+                table.driver.abandon(e.seat or 0)  # folds at their turn; out after this hand
+                d.disqualified[player_id] = operator_id
+                return {"tournament": tournament_id, "player": player_id, "pending": True}
+            await d.disqualify_now(player_id, operator_id)
+            return {"tournament": tournament_id, "player": player_id, "pending": False}
+
+        return await d.actor.submit(run)
+
+    # ------------------------------------------------------------------ reading
+    def lobby(self) -> dict[str, list[dict[str, Any]]]:
+        """The lobby's two tabs: Sit & Go's and Tournaments (finished ones are left out)."""
+        out: dict[str, list[dict[str, Any]]] = {"sng": [], "mtt": []}
+        for d in self.directors.values():
+            if d.status in OVER and d.status is not Status.FINISHED:
+                continue
+            out["sng" if d.spec.is_sng else "mtt"].append(entry(d))
+        return out
+
+    def detail(self, tournament_id: str) -> dict[str, Any]:
+        d = self.get(tournament_id)
+        out = entry(d)
+        spec = d.spec
+        out["structure"] = {"levels": [_level(lv) for lv in spec.levels],
+                            "level_seconds": spec.level_seconds, "level_hands": spec.level_hands,
+                            "break_every_levels": spec.break_every_levels, "break_seconds": spec.break_seconds,
+                            "late_registration_levels": spec.late_registration_levels}
+        out["payouts"] = [a.cash for a in d.place_awards()]
+        out["tables"] = [{"id": t.id, "players": [{"player": e.player_id, "seat": s, "chips": e.chips}
+                                                  for s, e in sorted(t.seats.items())]}
+                         for t in d.tables.values()]
+        out["results"] = [{"player": r.player_id, "place": r.place, "place_to": r.place_to, "prize": r.prize}
+                          for r in sorted(d.results.values(), key=lambda r: r.place)]
+        return out
+
+    async def close(self) -> None:
+        for d in self.directors.values():
+            await d.close()
+
+
+def _level(lv: Any) -> dict[str, int]:
+    return {k: getattr(lv, k) for k in ("small_blind", "big_blind", "ante", "bring_in", "small_bet", "big_bet")}
+
+
+def entry(d: Director) -> dict[str, Any]:
+    """One row of the lobby (R-FEE-1: the "i" breakdown is buy_in + fee)."""
+    spec = d.spec
+    return {"id": d.id, "name": spec.name, "kind": spec.kind, "status": d.status.value, "game": spec.game,
+            "structure": spec.structure, "mixed": spec.mixed, "seats": spec.seats, "buy_in": spec.buy_in,
+            "fee": spec.fee, "currency": spec.currency, "guarantee": spec.guarantee,
+            "entrants": d.entries if d.status in PLAYING | OVER else len(d.registered),
+            "players_left": d.alive, "prize_pool": d.prize_pool, "starts_at": spec.starts_at,
+            "private": spec.private is not None, "knockout": spec.knockout is not None,
+            "rebuys": spec.rebuy is not None, "satellite": spec.satellite.target if spec.satellite else None,
+            "registered": list(d.registered)}
+
+
+def compensation_input(d: Director) -> CompensationInput:
+    """The state of ``d`` as :func:`~riverboat.room.tournament.compensation.compensate` reads it."""
+    spec = d.spec
+    kind = ("freeroll" if spec.freeroll else "heads_up" if d.entries == 2 else "sng" if spec.is_sng else "mtt")
+    rb = spec.rebuy
+    eliminated = list(d.results.values())
+    remaining = tuple(Remaining(str(e.player_id), e.chips, e.rebuys, e.addons)
+                      for e in sorted(d.entrants_by_id.values(), key=lambda e: -e.chips))
+    return CompensationInput(
+        kind=kind, buy_in=spec.buy_in, fee=spec.fee, prize_pool=d.prize_pool, remaining=remaining,
+        guarantee=spec.guarantee, rebuy_period_over=rb is None or d.level_index() >= rb.period_levels,
+        rebuy_price=rb.price if rb else 0, addon_price=rb.addon_price if rb else 0,
+        payouts=tuple(a.cash for a in d.place_awards()), paid_so_far=d.prize_paid,
+        eliminated_buy_ins=spec.buy_in * len(eliminated))
