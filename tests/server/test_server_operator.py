@@ -125,6 +125,10 @@ async def test_ban_closes_sockets_refuses_login_and_is_audited_r_integ_5(http: h
     _, op = _staff(server, "op_ban", "operator")
     client = ProtocolClient(server.ws_url, token, keep_frames=True)
     await client.connect()
+    server.store.ledger.deposit(pid, "PLAY", 3000, f"op-ban:{pid}")
+    table = server.table_id("Oper Holdem")
+    await client.sit(table, 4, 1000)
+    assert server.store.ledger.balance(pid, "PLAY") == 2000
     flag = server.store.integrity.save_flags([Flag((str(pid), "1"), "chip_dumping", 0.999, 40, ("t/1",), 1e-9)])[0]
     listed = http.get("/api/operator/flags", headers=_auth(op)).json()["flags"]
     assert any(f["id"] == flag.id for f in listed)
@@ -142,6 +146,12 @@ async def test_ban_closes_sockets_refuses_login_and_is_audited_r_integ_5(http: h
     assert detail["standing"]["status"] == "banned"
     assert detail["audit"][0]["action"] == "ban" and detail["audit"][0]["reason"] == "chip dumping confirmed"
     assert server.store.integrity.flag(flag.id).status == "actioned"
+    deadline = asyncio.get_running_loop().time() + 20  # unseated: the stack is back on the balance (R-CASH-3)
+    while server.store.ledger.balance(pid, "PLAY") != 3000:
+        assert asyncio.get_running_loop().time() < deadline, server.store.ledger.balance(pid, "PLAY")
+        await asyncio.sleep(0.1)
+    seats = http.get(f"/api/tables/{table}", headers=_auth(op)).json().get("seats", [])
+    assert all(s.get("player") != pid for s in seats if isinstance(s, dict))
 
 
 async def test_suspended_account_cannot_sit_on_an_open_socket_r_integ_5(http: httpx.Client, server: Any) -> None:

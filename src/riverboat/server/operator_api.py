@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import logging
 import tomllib
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -49,6 +50,7 @@ from .rest import (
 #: buy-in and fee (R-INTEG-5a/b, R-OPER-1). Filled by the tournament code (``Hub.disqualify`` or
 #: ``room.disqualify``); until then the action answers 501 and nothing is recorded.
 Disqualify = Callable[[str, int, str], Awaitable[Any]]
+log = logging.getLogger(__name__)
 declare("not_implemented", 501)
 STATUS_OF = {"warn": "warned", "suspend": "suspended", "ban": "banned", "reinstate": "active"}
 ACTIONS = (*STATUS_OF, "disqualify", "force_alias")
@@ -224,6 +226,17 @@ def _path_int(request: Request, name: str) -> int:
         raise ApiError(422, "invalid", f"{name} must be an integer") from None
 
 
+async def _unseat(hub: Hub, pid: int) -> None:
+    """A suspended or banned player leaves every cash table (R-CASH-3: folded if dealt in, the stack back to the
+    balance at the end of the hand)."""
+    tables_of = getattr(hub.room, "tables_of", None)
+    for table_id in list(tables_of(pid)) if callable(tables_of) else []:
+        try:
+            await hub.room.leave(pid, table_id)
+        except Exception:  # already gone, or a tournament table (the tournament decides): nothing to undo
+            log.warning("could not unseat blocked player %s from %s", pid, table_id, exc_info=True)
+
+
 async def _act(hub: Hub, operator_id: int, pid: int, action: str, body: ActionBody) -> Any:
     """Apply one operator action and return its audit entry."""
     store = hub.store
@@ -232,6 +245,7 @@ async def _act(hub: Hub, operator_id: int, pid: int, action: str, body: ActionBo
                                      body.flag_id)
         if action in ("suspend", "ban"):
             hub.close_player(pid, STATUS_OF[action])  # open sockets closed; the store refuses the tokens now
+            await _unseat(hub, pid)
         return entry
     if action == "force_alias":  # R-ALIAS-4: a neutral alias at once, the player must choose another
         neutral = await hub.call_store(store.aliases.reject, operator_id, pid, body.reason)
