@@ -46,10 +46,20 @@ from .rest import (
     player_id_of,
 )
 
-#: ``async (tournament_id, player_id, reason) -> dict``: disqualify a player from a tournament and forfeit their
-#: buy-in and fee (R-INTEG-5a/b, R-OPER-1). Filled by the tournament code (``Hub.disqualify`` or
-#: ``room.disqualify``); until then the action answers 501 and nothing is recorded.
-Disqualify = Callable[[str, int, str], Awaitable[Any]]
+#: ``async (tournament_id, player_id, operator_id) -> dict``: disqualify a player from a tournament and forfeit
+#: their buy-ins and fees (R-INTEG-5a/b, R-OPER-1): the tournament lobby's ``disqualify``
+#: (``room/tournament/lobby.py``), found as ``hub.tournament_lobby`` or ``room.tournament_lobby`` (or a plain
+#: ``disqualify`` of the hub or room). Without one the action answers 501 and nothing is recorded.
+Disqualify = Callable[[str, int, int], Awaitable[Any]]
+
+
+def disqualify_hook(hub: Any) -> Disqualify | None:
+    for owner in (hub, getattr(hub, "room", None)):
+        lobby = getattr(owner, "tournament_lobby", None)
+        hook = getattr(lobby, "disqualify", None) or getattr(owner, "disqualify", None)
+        if callable(hook):
+            return hook  # type: ignore[no-any-return]
+    return None
 log = logging.getLogger(__name__)
 declare("not_implemented", 501)
 STATUS_OF = {"warn": "warned", "suspend": "suspended", "ban": "banned", "reinstate": "active"}
@@ -256,9 +266,9 @@ async def _act(hub: Hub, operator_id: int, pid: int, action: str, body: ActionBo
                                     detail={"neutral_alias": neutral})
     if body.tournament_id is None:
         raise ApiError(422, "invalid", "tournament_id: give the tournament to disqualify the player from")
-    hook: Disqualify | None = getattr(hub, "disqualify", None) or getattr(hub.room, "disqualify", None)
+    hook = disqualify_hook(hub)
     if hook is None:
         raise ApiError(501, "not_implemented", "tournament disqualification is not available in this room yet")
-    result = await hook(body.tournament_id, pid, body.reason)
+    result = await hook(body.tournament_id, pid, operator_id)
     return await hub.call_store(store.integrity.record, operator_id, "disqualify", body.reason, player_id=pid,
                                 target=f"tournament:{body.tournament_id}", detail={"result": jsonable(result)})
