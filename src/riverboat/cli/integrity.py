@@ -54,7 +54,8 @@ def _db_facts(url: str, skipped: list[str], devices: dict[str, set[str]]
             if not rec.phh:
                 continue
             try:
-                yield facts_from_text(rec.phh, f"{rec.table_id}/{rec.hand_id}")
+                yield facts_from_text(rec.phh, f"{rec.table_id}/{rec.hand_id}",
+                                    f"{rec.table_id}@{rec.started_at.date().isoformat()}")
             except FactsError as exc:
                 skipped.append(str(exc))
 

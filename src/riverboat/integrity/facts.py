@@ -57,7 +57,7 @@ class Act:
 @dataclass(slots=True)
 class HandFacts:
     hand_id: str
-    table: str
+    table: str  # the table session: the unit of the table-overlap test
     players: tuple[str, ...]
     net: dict[str, int]
     unit: int  # big blind (or small bet): the measure of a pot
@@ -120,13 +120,18 @@ def hand_facts(ph: PhhHand) -> HandFacts:
     return facts
 
 
-def facts_from_text(text: str, source: str) -> HandFacts:
-    """The facts of a stored hand's PHH text (``Hands`` records of the store); :class:`FactsError` if unusable."""
+def facts_from_text(text: str, source: str, session: str | None = None) -> HandFacts:
+    """The facts of a stored hand's PHH text (``Hands`` records of the store); :class:`FactsError` if unusable.
+    ``session`` replaces the table as the unit of the table-overlap test: a room's tables live for ever, so the
+    database scans use the table and the day (``T1@2026-12-01``)."""
     try:
         records = loads(text, source, many=False)
     except PhhError as exc:
         raise FactsError(str(exc)) from None
-    return hand_facts(records[0])
+    facts = hand_facts(records[0])
+    if session is not None:
+        facts.table = session
+    return facts
 
 
 def split_hand_ref(ref: str) -> tuple[str, str]:

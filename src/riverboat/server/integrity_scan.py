@@ -29,7 +29,8 @@ def scan_database(url: str, min_hands: int) -> tuple[int, int]:
             for rec in store.hands.iter_all():
                 if rec.phh:
                     try:
-                        f: HandFacts = facts_from_text(rec.phh, f"{rec.table_id}/{rec.hand_id}")
+                        session = f"{rec.table_id}@{rec.started_at.date().isoformat()}"  # table and day
+                        f: HandFacts = facts_from_text(rec.phh, f"{rec.table_id}/{rec.hand_id}", session)
                     except FactsError:
                         continue
                     yield f
