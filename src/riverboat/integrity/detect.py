@@ -148,6 +148,7 @@ class _Gather:
     net_multi_with: dict[Pair, list[float]] = field(default_factory=lambda: defaultdict(list))  # a's net, b present
     win_together_ids: dict[Pair, list[tuple[float, str]]] = field(default_factory=lambda: defaultdict(list))
     aai: _Counts = field(default_factory=_Counts)  # (player, player): artificial all-ins per hand
+    aai_facing: _Counts = field(default_factory=_Counts)  # (player, player): of those, facing a bet
 
     def hand(self, h: HandFacts) -> None:
         players = sorted(h.players)
@@ -156,6 +157,8 @@ class _Gather:
             self.tables_of[p].add(h.table)
             self.table_size[h.table].add(p)
             self.aai.add(p, p, p in h.artificial_allin, h.hand_id)
+        for p, facing in zip(h.artificial_allin, h.aai_facing, strict=True):  # R-AAI-3: saved from a decision?
+            self.aai_facing.add(p, p, facing, h.hand_id)
         for i, a in enumerate(players):
             for b in players[i + 1:]:
                 self.shared[a, b] += 1
@@ -339,8 +342,13 @@ class _Tests:
             return None
         total_k, total_n = sum(c.hits_of.values()) - k, sum(c.trials_of.values()) - n
         rate = (total_k + 1) / (total_n + 2)  # the rest of the population, with a uniform prior
-        return _Candidate((p,), "artificial_allin_abuse", binom_sf(k, n, rate), n, c.evidence[p, p],
-                          {"artificial_allins": k, "expected": n * rate})
+        f = self.g.aai_facing  # the share of them that came just when a bet was to be called or folded
+        kf, nf = f.hits.get((p, p), 0), f.trials.get((p, p), 0)
+        rate_f = (sum(f.hits_of.values()) - kf + 1) / (sum(f.trials_of.values()) - nf + 2)
+        p_value = fisher_combine([binom_sf(k, n, rate), binom_sf(kf, nf, rate_f)])
+        return _Candidate((p,), "artificial_allin_abuse", p_value, n, c.evidence[p, p],
+                          {"artificial_allins": k, "expected": n * rate, "facing_a_bet": kf,
+                           "facing_expected": nf * rate_f})
 
 
 @dataclass(frozen=True, slots=True)
