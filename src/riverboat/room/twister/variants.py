@@ -48,6 +48,7 @@ class TwisterVariant(BaseVariant):
         self.kind = kind
         self._configs: dict[str, TwisterConfig] = {}
         self.spins: dict[str, SpinResult] = {}  # the spin of every running tournament of this type
+        self._shown: set[tuple[str, str]] = set()  # Wild Twister hands already shown to their players
 
     def configure(self, tournament_id: str, settings: TwisterSettings | None = None,
                   rng: BitSource | None = None) -> None:
@@ -76,6 +77,8 @@ class TwisterVariant(BaseVariant):
                           spin.prize, spin.places, notices).to_dict()
         del event["type"]
         event["seconds"] = cfg.settings.spin_seconds
+        first = ctx.spec.level(0)  # the table shows the blinds with the prize before the first hand
+        event["small_blind"], event["big_blind"], event["ante"] = first.small_blind, first.big_blind, first.ante
         for table in ctx.tables.values():
             ctx.notify_table(table, "twister_spin", rule="R-TWIST-3", **event)
         for w, n in zip(spin.jackpot_wins, notices, strict=True):  # R-AOG-3: every player is told of a win
@@ -91,11 +94,21 @@ class TwisterVariant(BaseVariant):
     def auto(self, ctx: Director, driver: HandDriver, seat: int) -> Action | None:
         if self.kind != "wild":
             return None
+        key = (ctx.id, driver.hand_id)
+        if key not in self._shown:  # nobody is asked to act: show each player the hand as it starts
+            self._shown.add(key)
+            table = driver.host
+            for s, pid in driver.players.items():
+                view = driver.view(s)
+                view.pop("legal", None)  # the table decides for everyone (R-WILD-2)
+                ctx.notify(pid, "state", table=getattr(table, "id", ""), seat=s, hand=view, automatic=True,
+                           **ctx.hud())
         return wild_action(driver.hand.legal_actions())  # R-WILD-2: all-in at every decision
 
     async def on_finished(self, ctx: Director) -> None:
         self._configs.pop(ctx.id, None)
         self.spins.pop(ctx.id, None)
+        self._shown = {k for k in self._shown if k[0] != ctx.id}
 
 
 def _seat(ctx: Director, player_id: int) -> int:

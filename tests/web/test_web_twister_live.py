@@ -1,0 +1,113 @@
+"""A Twister played through the page against a real ``riverboat serve`` (issue #12, R-TWIST-11): the player
+registers, opens the Twister page, chooses the type, then the buy-in, presses Play; the server's two fill bots
+join; the table shows the spin landing on the drawn multiplier before the first hand (R-TWIST-3), the blinds and
+the prize; the player acts through the action buttons until the Twister ends, and sees the result and the game in
+the account's Twister history. Screenshots: artifacts/screenshots/twister_live_*.png. No console errors."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from .conftest import SCREENSHOTS, _free_port
+
+TWISTER = {"currency": "PLAY", "fill_bots": 2, "spin_seconds": 3.0,
+           "table_settings": {"between_hands_seconds": 0.3}}
+
+
+@pytest.fixture
+def twister_server(tmp_path: Path) -> Iterator[str]:
+    port = _free_port()
+    (tmp_path / "tables.json").write_text("[]")
+    (tmp_path / "twister.json").write_text(json.dumps(TWISTER))
+    log = (tmp_path / "server.log").open("wb")
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "from riverboat.cli import main; main()", "serve", "--port", str(port),
+         "--database-url", f"sqlite:///{tmp_path / 'rb.sqlite3'}", "--tables", str(tmp_path / "tables.json"),
+         "--twister", str(tmp_path / "twister.json"), "--log-level", "warning"],
+        stdout=log, stderr=subprocess.STDOUT, cwd=str(tmp_path), env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            assert proc.poll() is None, (tmp_path / "server.log").read_text()
+            try:
+                if httpx.get(f"{url}/health", timeout=1.0).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        yield url
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+def _register(page: Any, base: str) -> None:
+    page.goto(f"{base}/#/register")
+    page.fill("[data-testid='register-username']", f"tw{uuid.uuid4().hex[:10]}")
+    page.fill("[data-testid='register-password']", "correct horse battery")
+    page.fill("[data-testid='register-password2']", "correct horse battery")
+    page.click("form button[type='submit']")
+    page.wait_for_function("document.getElementById('conn').dataset.status === 'online'")
+
+
+def test_r_twist_11_play_a_twister_through_the_page(new_page: Any, twister_server: str) -> None:
+    """R-TWIST-11/1/3/5: choose Twister, then PLAY 1.00, Play; two bots fill the table; the spin lands on the
+    drawn multiplier before the first hand, the prize shown is multiplier x buy-in; the player plays through the
+    action buttons to the end and sees the result and the game in the Twister history."""
+    page = new_page()
+    _register(page, twister_server)
+    page.goto(f"{twister_server}/#/twister")
+    page.get_by_test_id("twister-type-twister").click()
+    page.get_by_test_id("twister-buyin-100").click()
+    page.get_by_test_id("twister-play").click()
+    page.wait_for_selector("[data-testid='twister-spin']", timeout=30_000)
+    page.wait_for_selector("[data-testid='twister-spin-box'][data-landed]", timeout=15_000)
+    landed = int(page.get_attribute("[data-testid='twister-spin-box']", "data-landed") or "0")
+    assert landed in (2, 3, 5, 8, 50, 1000)
+    prize = page.get_by_test_id("twister-prize").inner_text()
+    assert str(landed * 100) in "".join(ch for ch in prize if ch.isdigit()), prize  # multiplier x buy-in
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "twister_live_spin.png"))
+    assert "Blinds 10/20" in page.get_by_test_id("twister-hud").inner_text()
+    shot_table = False
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline:
+        if page.locator("[data-testid='twister-final']").count():
+            break
+        bar = page.locator(".action-bar button[data-action]:not([disabled])")
+        if bar.count():
+            if not shot_table:
+                page.screenshot(path=str(SCREENSHOTS / "twister_live_table.png"))
+                shot_table = True
+            actions = [bar.nth(i).get_attribute("data-action") for i in range(bar.count())]
+            choice = next((a for a in ("call", "check", "fold") if a in actions), None)
+            if choice is not None:
+                try:
+                    page.click(f".action-bar button[data-action='{choice}']:not([disabled])", timeout=2000)
+                except Exception:  # the decision moved on between reading and clicking
+                    pass
+        page.wait_for_timeout(150)
+    final = page.get_by_test_id("twister-final").inner_text()
+    assert final.startswith("You finished ") and "of 3" in final
+    page.wait_for_selector("[data-testid='twister-history-row']", timeout=10_000)
+    row = page.locator("[data-testid='twister-history-row']").first.inner_text()
+    assert "Twister" in row and f"{landed}x" in row
+    page.screenshot(path=str(SCREENSHOTS / "twister_live_result.png"), full_page=True)
+    assert shot_table
