@@ -144,3 +144,19 @@ async def test_r_wild_1_2_wild_twister_ticket_buys_the_next_twister(server: Any)
     wild = next(h for h in history["history"] if h["kind"] == "wild")
     assert wild["ticket"] == spin["prize"] and wild["place"] == 1 and history["history"][0]["paid_with_ticket"]
     _check_ledger(server)
+
+
+def test_r_twist_11_the_demo_offers_a_twister_in_play_money() -> None:
+    """R-TWIST-11: ``riverboat serve``'s demo has a Twister section in play money (a newcomer's sign-up chips)
+    whose Sit & Go's two bots fill at once; ``--twister FILE`` replaces it and ``--tables`` without it offers it
+    in EUR with no bots."""
+    from riverboat.server.launch import LaunchOptions, twister_config
+
+    assert twister_config(LaunchOptions()) == {"currency": "PLAY", "fill_bots": 2}
+    assert twister_config(LaunchOptions(tables_file=Path("t.json"))) == {}
+    from riverboat.room.twister.offers import TwisterOffers
+
+    offers = TwisterOffers.from_config(object(), twister_config(LaunchOptions()))  # type: ignore[arg-type]
+    lobby = offers.lobby()
+    assert lobby["currency"] == "PLAY" and offers.fill_bots == 2
+    assert [t["kind"] for t in lobby["types"]] == ["twister", "aog", "wild"]
