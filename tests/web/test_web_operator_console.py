@@ -76,41 +76,41 @@ def test_operator_bans_a_flagged_player_from_the_console(new_page: Any, console_
 
     # the flagged player is online: an authenticated WebSocket
     token = httpx.post(f"{base}/api/login", json={"username": "webop0", "password": "password-webop0"}).json()["token"]
-    ws = connect(base.replace("http://", "ws://") + "/ws")  # closed by the server when the ban comes
-    ws.send(json.dumps({"v": 1, "id": 1, "type": "auth", "token": token}))
-    assert json.loads(ws.recv(timeout=10))["type"] == "welcome"
+    with connect(base.replace("http://", "ws://") + "/ws") as ws:  # closed by the server at the ban
+        ws.send(json.dumps({"v": 1, "id": 1, "type": "auth", "token": token}))
+        assert json.loads(ws.recv(timeout=10))["type"] == "welcome"
 
-    page = new_page()
-    page.goto(f"{base}/operator.html")
-    page.fill("[data-testid='op-login-username']", "sec_console")
-    page.fill("[data-testid='op-login-password']", PASSWORD)
-    page.click("[data-testid='op-login-submit']")
-    page.wait_for_selector("[data-testid='flag-row']")
-    assert "chip_dumping" in page.locator("[data-testid='flag-row']").first.inner_text()
-    page.click("[data-testid='flag-row']")
-    page.wait_for_selector("[data-testid='flag-detail']")
-    assert page.locator("[data-testid='evidence-hand']").count() == 3
-    page.click(f"[data-testid='evidence-hand'][data-ref='{refs[0]}']")
-    page.wait_for_selector("[data-testid='hand-view']")
-    shown = page.locator("[data-testid='hole-cards']").all_inner_texts()
-    assert sorted(shown) == sorted(holes.values())  # every player's hole cards, for security staff
-    screenshot(page, "operator-hand-view")
-    page.click("[data-testid='back-to-flag']")
-    page.click(f"[data-testid='flag-player'][data-player-id='{cheater}']")
-    page.wait_for_selector("[data-testid='player-detail']")
-    page.select_option("[data-testid='action-select']", "ban")
-    page.fill("[data-testid='action-reason']", "chip dumping to webop1, hands reviewed")
-    page.click("[data-testid='action-submit']")
-    page.wait_for_selector("[data-testid='player-status']:text('banned')")
-    assert "Done: ban" in page.locator("[data-testid='action-result']").inner_text()
-    screenshot(page, "operator-player-banned")
+        page = new_page()
+        page.goto(f"{base}/operator.html")
+        page.fill("[data-testid='op-login-username']", "sec_console")
+        page.fill("[data-testid='op-login-password']", PASSWORD)
+        page.click("[data-testid='op-login-submit']")
+        page.wait_for_selector("[data-testid='flag-row']")
+        assert "chip_dumping" in page.locator("[data-testid='flag-row']").first.inner_text()
+        page.click("[data-testid='flag-row']")
+        page.wait_for_selector("[data-testid='flag-detail']")
+        assert page.locator("[data-testid='evidence-hand']").count() == 3
+        page.click(f"[data-testid='evidence-hand'][data-ref='{refs[0]}']")
+        page.wait_for_selector("[data-testid='hand-view']")
+        shown = page.locator("[data-testid='hole-cards']").all_inner_texts()
+        assert sorted(shown) == sorted(holes.values())  # every player's hole cards, for security staff
+        screenshot(page, "operator-hand-view")
+        page.click("[data-testid='back-to-flag']")
+        page.click(f"[data-testid='flag-player'][data-player-id='{cheater}']")
+        page.wait_for_selector("[data-testid='player-detail']")
+        page.select_option("[data-testid='action-select']", "ban")
+        page.fill("[data-testid='action-reason']", "chip dumping to webop1, hands reviewed")
+        page.click("[data-testid='action-submit']")
+        page.wait_for_selector("[data-testid='player-status']:text('banned')")
+        assert "Done: ban" in page.locator("[data-testid='action-result']").inner_text()
+        screenshot(page, "operator-player-banned")
 
-    # the banned player's socket is told and closed; they cannot log in again
-    frames = []
-    with pytest.raises(ConnectionClosed):
-        while True:
-            frames.append(json.loads(ws.recv(timeout=10)))
-    assert any(f.get("type") == "notice" and f.get("code") == "account_blocked" for f in frames)
+        # the banned player's socket is told and closed; they cannot log in again
+        frames = []
+        with pytest.raises(ConnectionClosed):
+            while True:
+                frames.append(json.loads(ws.recv(timeout=10)))
+        assert any(f.get("type") == "notice" and f.get("code") == "account_blocked" for f in frames)
     again = httpx.post(f"{base}/api/login", json={"username": "webop0", "password": "password-webop0"})
     assert again.status_code == 403 and again.json()["error"]["code"] == "account_blocked"
     player = new_page()
