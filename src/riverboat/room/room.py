@@ -182,13 +182,15 @@ class Room:
             await asyncio.wait(set(self._writes), timeout=5.0)
         try:
             await self.gateway.call(self.gateway.ledger.void_unsettled_hands, cash_out_on_crash=False)
-            for t in self.tables.values():
-                for st in list(t.seats.values()):
-                    await self.gateway.call(self.gateway.ledger.cash_out, st.player_id, t.id,
-                                            f"stop:{t.id}:{st.player_id}:{secrets.token_hex(6)}",
-                                            currency=t.spec.currency)
-            for p in self.pools.values():
-                await p.cash_out_all()
+            # every cash-out at once: the store gateway commits them in a few group commits, not one fsync each
+            calls: list[Awaitable[Any]] = [
+                self.gateway.call(self.gateway.ledger.cash_out, st.player_id, t.id,
+                                  f"stop:{t.id}:{st.player_id}:{secrets.token_hex(6)}", currency=t.spec.currency)
+                for t in self.tables.values() for st in list(t.seats.values())]
+            calls += [p.cash_out_all() for p in self.pools.values()]
+            failed = [r for r in await asyncio.gather(*calls, return_exceptions=True) if isinstance(r, BaseException)]
+            if failed:
+                raise failed[0]
         finally:
             for task in self._senders.values():
                 task.cancel()
