@@ -317,7 +317,9 @@ class _StoreProcess:
             except Exception as exc:
                 with self._send_lock:
                     self._pending.pop(rid, None)
-                _answer(loop, fut, False, RoomError("store_unavailable", f"store process: {exc}"))
+                log.error("could not send a call to the store process: %r", exc)
+                _answer(loop, fut, False, RoomError("store_unavailable", "the room cannot reach its database just "
+                                                                         "now; please try again"))
 
     def _read(self, conn: Any) -> None:
         while True:
@@ -335,7 +337,8 @@ class _StoreProcess:
             if self._conn is conn:
                 pending, self._pending = self._pending, {}
                 for loop, fut in pending.values():
-                    _answer(loop, fut, False, RoomError("store_unavailable", "the store process stopped"))
+                    _answer(loop, fut, False, RoomError("store_unavailable", "the room lost its database connection; "
+                                                                       "please try again"))
                 if not self._closing:
                     log.error("the store process stopped unexpectedly")
 

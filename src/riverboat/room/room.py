@@ -300,7 +300,7 @@ class Room:
         """R-SITOUT-4: sitting out at one cash table sits the player out at all their cash tables."""
         table = self._table(table_id)
         if table.seat_of(player_id) is None:
-            raise RoomError("not_seated", f"player {player_id} is not seated at table {table_id}")
+            raise RoomError("not_seated", "you are not seated at this table")
         result = await table.actor.submit(lambda: table.sit_out(player_id))
         others = []
         for tid in self.tables_of(player_id):

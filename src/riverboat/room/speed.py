@@ -94,7 +94,7 @@ class SpeedPool:
     def _need(self, player_id: int) -> SpeedPlayer:
         p = self.players.get(player_id)
         if p is None:
-            raise RoomError("not_seated", f"player {player_id} is not in Speed Poker pool {self.id}")
+            raise RoomError("not_seated", "you are not in this Speed Poker pool")
         return p
 
     def _current(self, p: SpeedPlayer) -> tuple[HandDriver, int] | None:
@@ -151,7 +151,7 @@ class SpeedPool:
     # ------------------------------------------------------------------ commands
     async def join(self, player_id: int, buy_in: object, *, idem_key: str | None = None) -> dict[str, Any]:
         if player_id in self.players:
-            raise RoomError("already_seated", f"player {player_id} is already in pool {self.id}")
+            raise RoomError("already_seated", "you are already in this Speed Poker pool")
         amount = check_buy_in(buy_in, self.spec.min_buy_in, self.spec.max_buy_in)
         await self.host.gateway.call(
             self.host.gateway.ledger.buy_in, player_id, self.id, amount,

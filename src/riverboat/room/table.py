@@ -148,7 +148,7 @@ class Table:
     def _need_seat(self, player_id: int) -> SeatState:
         st = self.seat_of(player_id)
         if st is None:
-            raise RoomError("not_seated", f"player {player_id} is not seated at table {self.id}")
+            raise RoomError("not_seated", "you are not seated at this table")
         return st
 
     def in_hand(self, st: SeatState) -> bool:
@@ -253,7 +253,7 @@ class Table:
     async def sit(self, player_id: int, seat: object, buy_in: object, wait_for_bb: bool = True, *,
                   idem_key: str | None = None) -> dict[str, Any]:
         if self.seat_of(player_id) is not None:
-            raise RoomError("already_seated", f"player {player_id} already has a seat at table {self.id}")
+            raise RoomError("already_seated", "you already have a seat at this table")
         seat_no = check_seat(seat, self.spec.max_seats, self.seats)
         amount = check_buy_in(buy_in, self.spec.min_buy_in, self.spec.max_buy_in)
         await self.host.gateway.call(
