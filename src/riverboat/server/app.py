@@ -37,6 +37,8 @@ def create_app(store: Any, room: Any, config: ServerConfig | None = None) -> Sta
     """
     hub = Hub(store, room, config)
     hub.twister = twister_offers(room, hub.config.twister)
+    hub.tournaments = tournament_lobby(room)
+    hub.tournament_lobby = hub.tournaments  # the operator console's disqualify hook (operator_api.disqualify_hook)
     scans = ScheduledScan(store, hub.config.integrity_scan_every, hub.config.integrity_min_hands)
     hub.integrity_scan = scans
 
@@ -84,6 +86,14 @@ def twister_offers(room: Any, config: dict[str, Any]) -> Any:
     return TwisterOffers.from_config(room, config) if isinstance(room, Room) else None
 
 
+def tournament_lobby(room: Any) -> Any:
+    """The Sit & Go's and MTTs of a single-process room (issue #11); None for a cluster gateway."""
+    from riverboat.room import Room
+    from riverboat.room.tournament.lobby import TournamentLobby
+
+    return TournamentLobby(room) if isinstance(room, Room) else None
+
+
 async def shutdown(hub: Hub) -> None:
     """Stop taking commands, tell every client, and stop the room (it voids and refunds unfinished hands)."""
     hub.begin_shutdown()
@@ -92,6 +102,11 @@ async def shutdown(hub: Hub) -> None:
             await hub.twister.close()
         except Exception:
             log.exception("closing the Twister tournaments failed")
+    if hub.tournaments is not None:
+        try:
+            await hub.tournaments.close()
+        except Exception:
+            log.exception("closing the tournaments failed")
     if hub.config.manage_room:
         try:
             await hub.room.stop()

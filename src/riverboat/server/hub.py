@@ -28,6 +28,7 @@ def encode_frame(frame: Mapping[str, Any], default: Callable[[Any], Any] | None 
     return orjson.dumps(frame, default=default, option=_ORJSON_OPTIONS).decode()
 
 if TYPE_CHECKING:
+    from riverboat.room.tournament.lobby import TournamentLobby
     from riverboat.room.twister.offers import TwisterOffers
 
     from .ws import Connection
@@ -86,6 +87,8 @@ class Hub:
         self.anonymous: set[Connection] = set()
         self.integrity_scan: Any = None  # the scheduled integrity scan (server.integrity_scan), set by the app
         self.twister: TwisterOffers | None = None  # the Twister "Play" of the room (issue #12), set by the app
+        self.tournaments: TournamentLobby | None = None  # Sit & Go's and MTTs (issue #11), set by the app
+        self.tournament_lobby: TournamentLobby | None = None  # the same, for operator_api.disqualify_hook
         self.aliases: dict[Any, str | None] = {}  # player id -> public alias (R-ALIAS-1), filled on demand
         # room message (by identity) -> its encoded frame, for the rest of this loop iteration: a public event is
         # one dict shared by all its recipients, so it is named and encoded once, not once per player

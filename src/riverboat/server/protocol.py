@@ -207,6 +207,38 @@ class TournamentActFrame(_ClientFrame):
     cards: Annotated[list[CardText], Field(max_length=7)] | None = None
 
 
+Secret = Annotated[StrictStr, StringConstraints(min_length=1, max_length=64)]
+
+
+class TournamentRegisterFrame(_ClientFrame):
+    """Register for tournament ``tournament`` (a Sit & Go or an MTT of the lobby's tabs): buy-in + fee from the
+    balance (R-FEE-1), or the ticket ``ticket`` (R-TOURN-GEN-2); a private one needs ``promo_code`` AND
+    ``password`` (R-TOURN-PRIV-1). A Sit & Go starts when its last seat is taken (R-TOURN-SNG-1). Idempotent by
+    frame id, like the other money frames."""
+
+    type: Literal["tournament_register"]
+    tournament: TableRef
+    promo_code: Secret | None = None
+    password: Secret | None = None
+    ticket: Annotated[StrictInt, Field(ge=1, le=2**53)] | None = None
+
+
+class TournamentUnregisterFrame(_ClientFrame):
+    """Unregister before the start and the unregistration deadline: buy-in and fee back (R-TOURN-REG-3)."""
+
+    type: Literal["tournament_unregister"]
+    tournament: TableRef
+
+
+class TournamentRebuyFrame(_ClientFrame):
+    """A re-buy (during the re-buy period, stack at or below the limit) or the add-on (in its level):
+    ``what`` is ``rebuy`` or ``addon`` (R-TOURN-REBUY-3). Idempotent by frame id."""
+
+    type: Literal["tournament_rebuy"]
+    tournament: TableRef
+    what: Literal["rebuy", "addon"] = "rebuy"
+
+
 class ResyncFrame(_ClientFrame):
     """Ask the server to send the full current ``table_state`` of every table the player is seated at again."""
 
@@ -231,6 +263,9 @@ ClientFrame = Annotated[
     | ChatFrame
     | TwisterPlayFrame
     | TournamentActFrame
+    | TournamentRegisterFrame
+    | TournamentUnregisterFrame
+    | TournamentRebuyFrame
     | ResyncFrame,
     Field(discriminator="type"),
 ]
@@ -253,6 +288,9 @@ CLIENT_FRAME_TYPES: tuple[str, ...] = (
     "chat",
     "twister_play",
     "tournament_act",
+    "tournament_register",
+    "tournament_unregister",
+    "tournament_rebuy",
     "resync",
 )
 #: Frame types accepted before the connection is authenticated.

@@ -36,7 +36,7 @@ from . import protocol
 
 #: Frame types that move money. Tournament registration joins here when it gets a WebSocket frame (the hook:
 #: give its handler the ``idem_key`` of :func:`store_key` for the store's registration call).
-MONEY_FRAMES = frozenset({"sit", "top_up", "join_speed", "twister_play"})
+MONEY_FRAMES = frozenset({"sit", "top_up", "join_speed", "twister_play", "tournament_register", "tournament_rebuy"})
 REPLY_TTL_S = 900.0  # at least ten minutes (issue #16): fifteen
 MAX_PER_PLAYER = 512  # replies kept per player (beyond that the oldest goes: its store key still holds)
 MAX_ENTRIES = 100_000  # replies kept in all

@@ -368,11 +368,13 @@ ROUTES: tuple[tuple[str, Handler, list[str] | None], ...] = (
 def make_routes(hub: Hub) -> list[Route]:
     from .operator_api import operator_routes  # these import this module
     from .player_api import player_routes
+    from .tournament_api import tournament_routes
     from .twister_api import twister_routes
 
     return [*(Route(path, handler(functools.update_wrapper(functools.partial(fn, hub), fn)), methods=methods)
               for path, fn, methods in ROUTES),
-            *player_routes(hub, handler), *operator_routes(hub, handler), *twister_routes(hub, handler)]
+            *player_routes(hub, handler), *operator_routes(hub, handler), *twister_routes(hub, handler),
+            *tournament_routes(hub, handler)]
 
 
 def lobby_payload(hub: Hub) -> dict[str, Any]:

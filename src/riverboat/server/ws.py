@@ -303,6 +303,11 @@ class Connection:
         if kind == "resync":
             self.hub.links.resync(self)
             return None
+        if kind in ("tournament_register", "tournament_unregister", "tournament_rebuy"):
+            return await self._tournament(frame)
+        if kind == "tournament_act" and self.hub.tournaments is not None and \
+                frame.tournament in self.hub.tournaments.directors:
+            return await self._tournament(frame)
         if kind in ("twister_play", "tournament_act"):
             return await self._twister(frame)
         raise AssertionError(f"unhandled frame type {kind}")  # parse_client_frame only returns known types
@@ -315,6 +320,22 @@ class Connection:
         if status is not None:
             raise AccountBlocked(status)
 
+
+    async def _tournament(self, frame: Any) -> Any:
+        """The lobby's tournaments (issue #11): register, unregister, re-buy / add-on, and a table action."""
+        lobby = self.hub.tournaments
+        if lobby is None:
+            raise protocol.ProtocolError("unknown_type", "this room has no tournaments")
+        d, pid = lobby.get(frame.tournament), self.player_id
+        if frame.type == "tournament_register":
+            return await d.register(pid, promo_code=frame.promo_code, password=frame.password,
+                                    ticket_id=frame.ticket)
+        if frame.type == "tournament_unregister":
+            return await d.unregister(pid)
+        if frame.type == "tournament_rebuy":
+            return await (d.rebuy(pid) if frame.what == "rebuy" else d.addon(pid))
+        cards = list(frame.cards) if frame.cards is not None else None
+        return await d.act(pid, frame.kind, frame.amount, cards)
 
     async def _twister(self, frame: Any) -> Any:
         """The Twister frames (R-TWIST-11): "Play" and an action at a tournament table."""

@@ -361,15 +361,20 @@ class Director:
         return self.pool_collected + self.overlay
 
     def place_awards(self) -> list[PlaceAward]:
-        if self._awards is None:
-            pool = self.prize_pool - sum(b for _, b in self.spec.named_bounties)
-            override = self._override
-            if override is None:
-                maybe = self.variant.prizes(self, pool, self.entries)
-                override = list(maybe) if maybe is not None else None
-            self._awards = awards.place_awards(self.spec, max(0, pool), self.entries, override,
-                                               ticket_for=self._override_ticket_for)
-        return self._awards
+        """The award of each place; before the start, for the field registered so far (at least the minimum)."""
+        if self._awards is not None:
+            return self._awards
+        entrants = self.entries or max(len(self.registered), self.spec.min_entrants, 1)
+        pool = self.prize_pool - sum(b for _, b in self.spec.named_bounties)
+        override = self._override
+        if override is None:
+            maybe = self.variant.prizes(self, pool, entrants)
+            override = list(maybe) if maybe is not None else None
+        out = awards.place_awards(self.spec, max(0, pool), entrants, override,
+                                  ticket_for=self._override_ticket_for)
+        if self.entries:
+            self._awards = out
+        return out
 
     def paid_places(self) -> int:
         return len(self.place_awards())

@@ -46,7 +46,7 @@ class TournamentLobby:
             raise RoomError("bad_settings", f"tournament {tid!r} already exists")
 
         async def reopen(d: Director) -> None:
-            await self.create(d.spec, f"{tid.split('~')[0]}~{next(self._seq)}", series=True)
+            await self.create(d.spec, f"{tid.split('.')[0]}.{next(self._seq)}", series=True)
 
         d = Director(self.host, tid, spec, bots=self.bots, on_start=reopen if series else None)
         await d.open()
@@ -70,7 +70,7 @@ class TournamentLobby:
         await d.close()
         del self.directors[tournament_id]
         await self.host.gateway.call(self.host.gateway.store.tournaments.cancel, tournament_id)
-        return await self.create(spec, f"{tournament_id}.e{next(self._seq)}")
+        return await self.create(spec, f"{tournament_id.split('.')[0]}.{next(self._seq)}")
 
     async def cancel(self, tournament_id: str) -> dict[str, Any]:
         """R-OPER-3 / R-TOURN-REG-4: before the start, every buy-in and fee back."""

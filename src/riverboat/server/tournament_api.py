@@ -1,0 +1,87 @@
+"""REST routes of the lobby's Sit & Go and Tournament tabs and of the operator's tournament powers (issue #11,
+R-OPER-1..5). Registering, unregistering, re-buys and add-ons are WebSocket frames (``tournament_register``,
+``tournament_unregister``, ``tournament_rebuy``), the hands are played with ``tournament_act`` (docs/protocol.md).
+
+| route | answer |
+| --- | --- |
+| ``GET /api/tournaments`` | ``{"sng": [entry], "mtt": [entry]}``: id, name, kind, status, game, structure, seats, buy_in, fee (the "i" breakdown, R-FEE-1), currency, guarantee, entrants, players_left, prize_pool, starts_at, private, knockout, rebuys, satellite |
+| ``GET /api/tournaments/{id}`` | the entry plus ``structure`` (levels, breaks), ``payouts``, ``tables`` (players, chips) and ``results`` |
+| ``GET /api/tournaments/history`` | the caller's tournaments: place, prize, bounties, buy-in, fee, dates |
+| ``POST /api/operator/tournaments`` | staff: body ``{"spec": TournamentSpec JSON, "id"?, "series"?}``: a new tournament |
+| ``POST /api/operator/tournaments/{id}/{action}`` | staff: ``edit`` (body ``{"changes": {...}}``, before any entry), ``cancel`` (refunds), ``interrupt`` (compensation R-TOURN-INT) |
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from riverboat.room.tournament.spec import TournamentSpec
+
+from .hub import Hub
+from .operator_api import staff
+from .rest import ApiError, authenticate, jsonable, parse_body, player_id_of
+
+
+class CreateBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    spec: dict[str, Any]
+    id: StrictStr | None = Field(default=None, min_length=1, max_length=48, pattern=r"^[A-Za-z0-9_-]+$")
+    series: StrictBool = False
+
+
+class EditBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    changes: dict[str, Any] = Field(default_factory=dict)
+
+
+def _lobby(hub: Hub) -> Any:
+    if hub.tournaments is None:
+        raise ApiError(404, "not_found", "this room has no tournaments")
+    return hub.tournaments
+
+
+def tournament_routes(hub: Hub, handler: Any) -> list[Route]:
+    async def tabs(request: Request) -> Response:
+        return JSONResponse(jsonable(_lobby(hub).lobby()))
+
+    async def detail(request: Request) -> Response:
+        return JSONResponse(jsonable(_lobby(hub).detail(request.path_params["tid"])))
+
+    async def history(request: Request) -> Response:
+        pid = player_id_of(await authenticate(hub, request))
+        rows = await hub.call_store(hub.store.tournament_play.history, pid)
+        return JSONResponse({"history": [r.to_dict() for r in rows]})
+
+    async def create(request: Request) -> Response:
+        await staff(hub, request)
+        body = await parse_body(request, CreateBody)
+        d = await _lobby(hub).create(TournamentSpec.from_dict(body.spec), body.id, series=body.series)
+        return JSONResponse(jsonable(_lobby(hub).detail(d.id)), status_code=201)
+
+    async def act(request: Request) -> Response:
+        await staff(hub, request)
+        lobby, tid, action = _lobby(hub), request.path_params["tid"], request.path_params["action"]
+        if action == "edit":
+            body = await parse_body(request, EditBody)
+            d = await lobby.edit(tid, body.changes)
+            return JSONResponse(jsonable(lobby.detail(d.id)))
+        if action == "cancel":
+            return JSONResponse(jsonable(await lobby.cancel(tid)))
+        if action == "interrupt":
+            return JSONResponse(jsonable(await lobby.interrupt(tid)))
+        raise ApiError(404, "not_found", f"unknown tournament action {action!r}: edit, cancel or interrupt")
+
+    return [
+        Route("/api/tournaments", handler(tabs)),
+        Route("/api/tournaments/history", handler(history)),
+        Route("/api/tournaments/{tid}", handler(detail)),
+        Route("/api/operator/tournaments", handler(create), methods=["POST"]),
+        Route("/api/operator/tournaments/{tid}/{action}", handler(act), methods=["POST"]),
+    ]
