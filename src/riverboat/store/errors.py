@@ -70,7 +70,6 @@ class AuthError(StoreError):
 
     code = "unauthenticated"
     status = 401
-    player_message = "wrong username or password, or the session has expired: log in again"
 
 
 class AccountBlocked(AuthError):
