@@ -160,3 +160,37 @@ def test_r_twist_11_the_demo_offers_a_twister_in_play_money() -> None:
     lobby = offers.lobby()
     assert lobby["currency"] == "PLAY" and offers.fill_bots == 2
     assert [t["kind"] for t in lobby["types"]] == ["twister", "aog", "wild"]
+
+
+async def test_r_twist_11_a_reconnecting_player_gets_the_table_back(server: Any) -> None:
+    """R-TOURN-DISC-1 / R-TWIST-11: a Twister player whose connection drops while it is their turn connects again
+    and is sent their table (the ``state`` event with the hand and their legal actions) at once, then plays on to
+    the end."""
+    players = [server.player(eur=DEPOSIT) for _ in range(3)]
+    clients = [ProtocolClient(server.ws_url, token) for _, token in players[:2]]
+    bots = [TwisterBot(c) for c in clients]
+    lost = ProtocolClient(server.ws_url, players[2][1])
+    again = ProtocolClient(server.ws_url, players[2][1])
+    try:
+        for c in (*clients, lost):
+            await c.connect()
+        for bot in bots:
+            await bot.play("twister", 200)
+        turn = asyncio.ensure_future(lost.next_frame(
+            lambda f: f.get("type") == "tournament" and f.get("event") == "state"
+            and isinstance((f.get("data") or {}).get("hand"), dict) and "legal" in f["data"]["hand"], timeout=60))
+        await lost.command({"type": "twister_play", "kind": "twister", "buy_in": 200, "id": "lost-play"})
+        await turn
+        await lost.close()
+        await asyncio.sleep(0.2)
+        back = TwisterBot(again)
+        state = asyncio.ensure_future(again.next_frame(
+            lambda f: f.get("type") == "tournament" and f.get("event") == "state", timeout=5))
+        await again.connect()
+        frame = await state
+        assert isinstance(frame["data"]["hand"], dict) and frame["data"]["seat"] is not None
+        await asyncio.wait_for(asyncio.gather(*(b.finished.wait() for b in (*bots, back))), 120)
+    finally:
+        for c in (*clients, again):
+            await c.close()
+    _check_ledger(server)

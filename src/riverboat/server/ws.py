@@ -202,6 +202,8 @@ class Connection:
         # A player may have several connections (tabs) at once; attaching (again) is also the room's reconnect: it
         # pushes a table_state for each of the player's tables.
         self.hub.links.add(self)
+        if self.hub.twister is not None:  # a Twister player gets their table back at once (issue #12)
+            await self.hub.twister.connected(pid)
 
     # ------------------------------------------------------------------------------------------- incoming
 
