@@ -5,7 +5,7 @@ gateways, the secrecy recorder on every connection.
 The scenarios run in order on one cluster (a module fixture), each a few seconds:
 
 1. players at tables of both hosts through both gateways (two players on different gateways share a table and
-   chat);
+   chat; one changes their alias and the other sees it at once, R-ALIAS-2);
 2. a table host killed with SIGKILL mid-hands: within 10 s its tables are dealt again by the survivor, the hands
    in progress voided and refunded (R-SERVER-1), the chips conserved, no hand settled twice;
 3. a gateway killed: its players reconnect through the other one and get their tables back (R-DISC);
@@ -247,6 +247,16 @@ async def _play(cluster: Cluster, recorder: SecrecyRecorder) -> None:
     await there.client.command({"type": "chat", "table": c.shared, "text": "hello from the other gateway"})
     line = await heard
     assert line["text"] == "hello from the other gateway" and line["player"] == there.id
+    # R-ALIAS-2 across gateways (issue #10): an alias changed through one gateway is shown at once at the table,
+    # by its host, to a player on the other gateway
+    renamed = f"Cl{uuid.uuid4().hex[:10]}"
+    seen = asyncio.ensure_future(here.client.next_frame(
+        lambda f: f.get("type") == "event" and f["event"].get("kind") == "alias_changed", timeout=10))
+    reply = await asyncio.to_thread(c.nodes[g2].http.put, "/api/alias", json={"alias": renamed},
+                                    headers={"Authorization": f"Bearer {there.token}"})
+    assert reply.status_code == 200, reply.text
+    event = (await seen)["event"]
+    assert (event["player"], event["alias"]) == (there.id, renamed)
 
 
 def test_play_across_hosts_and_gateways_with_secrecy(cluster: Cluster, recorder: SecrecyRecorder) -> None:
