@@ -194,3 +194,45 @@ async def test_r_twist_11_a_reconnecting_player_gets_the_table_back(server: Any)
         for c in (*clients, again):
             await c.close()
     _check_ledger(server)
+
+
+async def test_r_tourn_int_9_10_operator_interrupts_a_twister(server: Any) -> None:
+    """R-TOURN-INT-9/10, R-TOURN-INT-11, R-OPER-1: staff interrupt a running Twister whose players do not act
+    (POST /api/operator/twister/{id}/interrupt; a player is refused with 403): every remaining player gets the
+    buy-in back and the pool left by chips (plus 10% each from EUR 1000), told by an ``interrupted`` frame;
+    balances = deposit - stake + compensation, nothing stays in the pool, the ledger balances."""
+    players = [server.player(eur=DEPOSIT) for _ in range(3)]
+    op_id = server.store.accounts.register("tw_operator", "password-tw_operator", role="operator").id
+    op = server.store.accounts.login("tw_operator", "password-tw_operator")
+    clients = [ProtocolClient(server.ws_url, token, keep_frames=True) for _, token in players]
+    try:
+        for c in clients:
+            await c.connect()
+        started = asyncio.ensure_future(clients[0].next_frame(
+            lambda f: f.get("type") == "tournament" and f.get("event") == "twister_spin", timeout=30))
+        for i, c in enumerate(clients):
+            await c.command({"type": "twister_play", "kind": "twister", "buy_in": 500, "id": f"int-{i}"})
+        spin = (await started)["data"]
+        tid = spin["tournament_id"]
+        url = f"/api/operator/twister/{tid}/interrupt"
+        assert server.http.post(url, headers={"Authorization": f"Bearer {players[0][1]}"}).status_code == 403
+        res = server.http.post(url, headers={"Authorization": f"Bearer {op}"})
+        assert res.status_code == 200, res.text
+        body = res.json()
+        assert body["rule"] == ("R-TOURN-INT-10" if spin["prize"] >= 100_000 else "R-TOURN-INT-9")
+        payouts = {int(k): v for k, v in body["payouts"].items()}
+        assert set(payouts) == {pid for pid, _ in players}
+        assert sum(payouts.values()) == max(spin["prize"], 3 * 500)  # the pool, or the refunds the house tops up
+        assert all(v >= 500 for v in payouts.values())  # at least the buy-in back
+        for c in clients:
+            await c.next_frame(lambda f: f.get("type") == "tournament" and f.get("event") == "interrupted", 10) \
+                if not any(f.get("event") == "interrupted" for f in c.frames) else None
+    finally:
+        for c in clients:
+            await c.close()
+    for pid, _ in players:
+        assert server.balance(pid) == DEPOSIT - 500 + payouts[pid]
+    assert server.store.tournament_play.snapshot(tid).status == "interrupted"
+    assert server.store.tournament_play.snapshot(tid).prize_pool == 0
+    assert op_id
+    _check_ledger(server)

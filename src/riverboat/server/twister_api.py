@@ -4,6 +4,7 @@ WebSocket frame (docs/protocol.md), the hands are played with ``tournament_act``
 | route | answer |
 | --- | --- |
 | ``GET /api/twister`` | ``{"types": [{"kind", "title", "starting_chips", "ticket_prizes", "buy_ins": [{"buy_in", "table", "waiting", "prizes": [...]}]}], "tickets": [...]}`` (tickets: the caller's unused Twister tickets, with a token) |
+| ``POST /api/operator/twister/{id}/interrupt`` | staff: stop a running Twister and pay the compensation of R-TOURN-INT-9/10: ``{"rule", "payouts": {player: amount}, "from_pool", "from_house"}`` |
 | ``GET /api/twister/history`` | ``{"history": [{"tournament", "name", "kind", "buy_in", "multiplier", "prize_pool", "place", "prize", "ticket", ...}], "tickets": [...]}`` |
 """
 
@@ -15,9 +16,11 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from riverboat.room.twister.interrupt import interrupt_twister
 from riverboat.store.twister import TICKET_SCOPE
 
 from .hub import Hub
+from .operator_api import staff
 from .rest import ApiError, authenticate, bearer_token, jsonable, player_id_of
 
 
@@ -41,7 +44,15 @@ def twister_routes(hub: Hub, handler: Any) -> list[Route]:
         rows = await hub.call_store(hub.store.twister.history, pid)
         return JSONResponse({"history": jsonable(rows), "tickets": await tickets(pid)})
 
+    async def interrupt(request: Request) -> Response:
+        await staff(hub, request)
+        if hub.twister is None:
+            raise ApiError(404, "not_found", "this room has no Twister")
+        result = await interrupt_twister(hub.twister.director(request.path_params["tid"]))
+        return JSONResponse({"rule": result.rule, **result.to_dict()})
+
     return [
         Route("/api/twister", handler(offer)),
         Route("/api/twister/history", handler(history)),
+        Route("/api/operator/twister/{tid}/interrupt", handler(interrupt), methods=["POST"]),
     ]

@@ -39,7 +39,18 @@ async def interrupt_twister(director: Director, reason: str = "interrupted by th
         raise RoomError("not_running", f"tournament {director.id} is {director.status.value}; only a running "
                                        "Twister is interrupted")
     settings = variant.config(director.id).settings
-    await director.close()  # the hand in progress is voided (R-SERVER-1): stacks as after the last hand
+    # inside the tournament's actor, so that no hand is being recorded meanwhile; then the actor stops
+    result = await director.actor.submit(lambda: _interrupt(director, settings.split_threshold, reason))
+    await director.close()
+    return result
+
+
+async def _interrupt(director: Director, split_threshold: int, reason: str) -> CompensationResult:
+    from riverboat.room.twister.variants import VARIANTS
+
+    for table in director.tables.values():  # the hand in progress is voided (R-SERVER-1): never recorded
+        if table.driver is not None:
+            table.driver.close()
     gw = director.gw
     snap = await gw.call(gw.store.tournament_play.snapshot, director.id)
     spin = await gw.call(gw.store.twister.result, director.id)
@@ -47,7 +58,7 @@ async def interrupt_twister(director: Director, reason: str = "interrupted by th
     remaining = [e for e in snap.entries if e.status == "registered"]
     inp = CompensationInput(
         kind="twister", buy_in=snap.buy_in, fee=0, prize_pool=prize,
-        paid_so_far=max(0, prize - snap.prize_pool), split_threshold=settings.split_threshold,
+        paid_so_far=max(0, prize - snap.prize_pool), split_threshold=split_threshold,
         remaining=tuple(Remaining(str(e.player_id), e.chips) for e in remaining))
     result = compensate(inp)
     awards = {e.player_id: Award(refund=True, cash=result.payouts[str(e.player_id)] - snap.buy_in)
@@ -57,6 +68,6 @@ async def interrupt_twister(director: Director, reason: str = "interrupted by th
     for e in remaining:
         director.notify(e.player_id, "interrupted", rule=result.rule, reason=reason,
                         paid=result.payouts[str(e.player_id)])
-    await variant.on_finished(director)
+    await VARIANTS[director.spec.variant or ""].on_finished(director)
     director.done.set()
     return result
