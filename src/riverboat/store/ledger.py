@@ -132,7 +132,7 @@ class Ledger:
             accts = lock_accounts(s, [wallet, escrow])
             if accts[escrow].balance > 0:
                 raise InvalidRequest(
-                    f"player {player_id} already has {accts[escrow].balance} on table {table_id!r}; use top_up"
+                    f"you already have {accts[escrow].balance} on this table: use top_up to add chips"
                 )
             txn = post(s, accts, idem_key=idem_key, kind="buy_in", req_hash=req, now=self._db.now(),
                        transfers=[(wallet, escrow, amount)])
@@ -235,7 +235,7 @@ class Ledger:
         )
         if busy is not None:
             raise InvalidRequest(
-                f"player {player_id} cannot {what} at table {table_id!r} during hand {busy!r}; wait for it to end"
+                f"you cannot {what} at this table while you are in a hand there; wait for it to end"
             )
 
     # ------------------------------------------------------------------ hands
