@@ -35,3 +35,15 @@ def test_serve_no_demo_opens_no_tables(start_server: Any) -> None:
     server = start_server(None, ["--no-demo"])
     assert server.lobby() == []
     assert server.http.get("/health").json() == {"status": "ok"}
+
+
+def test_serve_demo_opens_a_sit_and_go_series_and_a_scheduled_mtt(start_server: Any) -> None:
+    """Issue #11 (demo): `riverboat serve` opens a play-money 6-seat Sit & Go that five bots have entered (one seat
+    left: a player who registers starts it) and a scheduled MTT with bots registered, in the lobby's tabs."""
+    server = start_server(None)
+    tabs = server.http.get("/api/tournaments").json()
+    (sng,) = tabs["sng"]
+    (mtt,) = tabs["mtt"]
+    assert sng["status"] == "registering" and sng["seats"] == 6 and len(sng["registered"]) == 5
+    assert sng["currency"] == "PLAY" and sng["buy_in"] == 0 and sng["fee"] == 0  # a play-money freeroll
+    assert mtt["status"] == "registering" and len(mtt["registered"]) == 12

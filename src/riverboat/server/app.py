@@ -46,6 +46,11 @@ def create_app(store: Any, room: Any, config: ServerConfig | None = None) -> Sta
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         if hub.config.manage_room:
             await room.start()
+        if hub.tournaments is not None and hub.config.tournaments:
+            try:
+                await open_tournaments(hub, hub.config.tournaments)
+            except Exception:
+                log.exception("opening the configured tournaments failed")
         hub.ready = True
         scans.start()
         try:
@@ -84,6 +89,33 @@ def twister_offers(room: Any, config: dict[str, Any]) -> Any:
     from riverboat.room.twister.offers import TwisterOffers
 
     return TwisterOffers.from_config(room, config) if isinstance(room, Room) else None
+
+
+async def open_tournaments(hub: Hub, entries: list[dict[str, Any]]) -> None:
+    """Open the configured tournaments (the demo's Sit & Go series and MTT), with their in-process bots."""
+    import random
+    import secrets
+    import time
+
+    from riverboat.room.tournament.bots import ShoveBot
+    from riverboat.room.tournament.spec import TournamentSpec
+
+    lobby = hub.tournaments
+    assert lobby is not None
+    for n, entry in enumerate(entries):
+        data = dict(entry["spec"])
+        if entry.get("starts_in") is not None:
+            data["starts_at"] = time.time() + float(entry["starts_in"])
+        spec = TournamentSpec.from_dict(data)
+        bots: list[int] = []
+        for i in range(int(entry.get("fill_bots", 0))):
+            name = f"tbot{n}_{i}_{secrets.token_hex(3)}"
+            info = await hub.call_store(hub.store.accounts.register, name, secrets.token_hex(12))
+            await hub.call_store(hub.store.ledger.deposit, info.id, spec.currency, 100 * (spec.buy_in + spec.fee + 1),
+                                 f"tbot-dep:{info.id}")
+            lobby.bots[info.id] = ShoveBot(random.Random(info.id))
+            bots.append(info.id)
+        await lobby.create(spec, series=bool(entry.get("series", False)), fill=bots)
 
 
 def tournament_lobby(room: Any) -> Any:

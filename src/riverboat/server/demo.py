@@ -9,7 +9,7 @@ demo bots to seat) and ``"bot": "random" | "strength"``. An entry with ``"speed"
 
 The demo tables are play money (``PLAY``), so a freshly registered player (who receives play chips on sign-up)
 can sit at once; one real-money table shows the rake. There is a table of every game, HORSE and 8-Game tables and
-two Speed Poker pools; Sit & Go's and scheduled tournaments come with the tournament engine.
+two Speed Poker pools; ``DEMO_TOURNAMENTS`` are a Sit & Go series and a scheduled MTT with in-process bots.
 """
 
 from __future__ import annotations
@@ -50,6 +50,26 @@ DEMO_TABLES: list[dict[str, Any]] = [
     # Speed Poker pools (R-SPEED): bots keep them going so a player is dealt in at once
     {"name": "Speed Riga", "speed": True, "game": "holdem", "structure": "NL", **_PL, "table_size": 6, "bots": 5},
     {"name": "Speed Vilnius", "speed": True, "game": "omaha", "structure": "PL", **_PL, "table_size": 6, "bots": 5},
+]
+
+#: The demo's tournaments (issue #11): play-money freerolls (play money pays no fee to the house, R-FEE-2; the room
+#: adds the pool): a 6-seat Sit & Go series that five bots have entered (a player who registers starts it; the next
+#: one opens at once), and an MTT of up to 100 starting 30 minutes after the server with 12 bots, late registration
+#: for 3 levels.
+DEMO_TOURNAMENTS: list[dict[str, Any]] = [
+    {"spec": {"name": "Demo Sit & Go 6", "kind": "sng", "seats": 6, "min_entrants": 6, "added_prize": 6000,
+              "currency": "PLAY", "starting_stack": 1500, "payout": "sng", "level_seconds": 180,
+              "levels": [{"small_blind": sb, "big_blind": 2 * sb} for sb in (10, 15, 25, 50, 75, 100, 150, 200,
+                                                                              300, 400, 600, 800, 1000)],
+              "settings": {"between_hands_seconds": 2.0}},
+     "series": True, "fill_bots": 5},
+    {"spec": {"name": "Demo Tournament", "kind": "mtt", "seats": 9, "min_entrants": 2, "max_entrants": 100,
+              "added_prize": 50000, "currency": "PLAY", "starting_stack": 3000, "payout": "mtt",
+              "level_seconds": 300, "late_registration_levels": 3, "starts_at": 0,
+              "levels": [{"small_blind": sb, "big_blind": 2 * sb, "ante": sb // 4} for sb in
+                         (10, 15, 25, 50, 75, 100, 150, 200, 300, 400, 600, 800, 1000, 1500, 2000)],
+              "settings": {"between_hands_seconds": 2.0}},
+     "starts_in": 1800, "fill_bots": 12},
 ]
 
 _BOT_KEYS = ("bots", "bot")

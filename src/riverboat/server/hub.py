@@ -62,6 +62,9 @@ class ServerConfig:
     #: the Twister section (issue #12): TwisterSettings fields plus "currency" (default EUR), "table_settings" (of
     #: the tournament tables) and "fill_bots" (in-process bots that fill a Twister a player joins: the demo)
     twister: dict[str, Any] = field(default_factory=dict)
+    #: tournaments opened at the start (issue #11, the demo): [{"spec": TournamentSpec JSON, "series": bool,
+    #: "fill_bots": n (in-process bots registered at once), "starts_in": seconds (an MTT's start from now)}]
+    tournaments: list[dict[str, Any]] = field(default_factory=list)
 
 
 class Hub:

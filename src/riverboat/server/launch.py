@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .demo import DEMO_TABLES, load_tables, open_tables
+from .demo import DEMO_TABLES, DEMO_TOURNAMENTS, load_tables, open_tables
 from .gcpace import GcPacer
 from .hub import ServerConfig
 from .ratelimit import Rate
@@ -100,6 +100,7 @@ def server_config(options: LaunchOptions) -> ServerConfig:
         manage_room=False,
         integrity_scan_every=options.integrity_scan_every,
         twister=twister_config(options),
+        tournaments=[dict(e) for e in DEMO_TOURNAMENTS] if options.demo and options.tables_file is None else [],
     )
 
 

@@ -39,18 +39,22 @@ class TournamentLobby:
         self._seq = itertools.count(1)
 
     # ------------------------------------------------------------------ creating
-    async def create(self, spec: TournamentSpec, tournament_id: str | None = None, *,
-                     series: bool = False) -> Director:
+    async def create(self, spec: TournamentSpec, tournament_id: str | None = None, *, series: bool = False,
+                     fill: list[int] | None = None) -> Director:
+        """A new tournament; ``fill``: in-process bots (ids in ``self.bots``) registered at once (the demo: a Sit &
+        Go one seat short of full, so that a player who joins starts it)."""
         tid = tournament_id or f"{'sng' if spec.is_sng else 'mtt'}{next(self._seq)}"
         if tid in self.directors:
             raise RoomError("bad_settings", f"tournament {tid!r} already exists")
 
         async def reopen(d: Director) -> None:
-            await self.create(d.spec, f"{tid.split('.')[0]}.{next(self._seq)}", series=True)
+            await self.create(d.spec, f"{tid.split('.')[0]}.{next(self._seq)}", series=True, fill=fill)
 
         d = Director(self.host, tid, spec, bots=self.bots, on_start=reopen if series else None)
         await d.open()
         self.directors[tid] = d
+        for pid in fill or ():
+            await d.register(pid)
         return d
 
     def get(self, tournament_id: str) -> Director:
