@@ -232,7 +232,7 @@ class Director:
             raise RoomError("bad_password", "this private tournament needs its promo code and password "
                                             "(R-TOURN-PRIV-1)")
         if player_id in self.entrants_by_id or player_id in self.registered or player_id in self.results:
-            raise RoomError("already_registered", f"player {player_id} is already registered")
+            raise RoomError("already_registered", "you are already registered for this tournament")
         try:
             self.lifecycle.check_register(self.now, len(self.registered) if self.status is Status.REGISTERING
                                           else self.entries, self.level_index())
@@ -258,7 +258,7 @@ class Director:
 
     async def _unregister(self, player_id: int) -> dict[str, object]:
         if player_id not in self.registered:
-            raise RoomError("not_registered", f"player {player_id} is not registered")
+            raise RoomError("not_registered", "you are not registered for this tournament")
         try:
             self.lifecycle.check_unregister(self.now)
         except LifecycleError as exc:
@@ -489,7 +489,7 @@ class Director:
     def _need(self, player_id: int) -> Entrant:
         e = self.entrants_by_id.get(player_id)
         if e is None:
-            raise RoomError("not_registered", f"player {player_id} is not playing in tournament {self.id}")
+            raise RoomError("not_registered", "you are not playing in this tournament")
         return e
 
     async def act(self, player_id: int, kind: object, amount: object = None, cards: object = None

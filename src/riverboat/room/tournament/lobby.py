@@ -126,7 +126,7 @@ class TournamentLobby:
         async def run() -> dict[str, Any]:
             e = d.entrants_by_id.get(player_id)
             if e is None:
-                raise RoomError("not_registered", f"player {player_id} is not playing in {tournament_id!r}")
+                raise RoomError("not_registered", "you are not playing in this tournament")
             table = d.tables.get(e.table_id or "")
             if table is not None and table.driver is not None and table.driver.seat_of(player_id) is not None:
                 table.driver.abandon(e.seat or 0)  # folds at their turn; out after this hand
