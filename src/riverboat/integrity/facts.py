@@ -13,13 +13,15 @@ to find them. A record that cannot be read raises :class:`FactsError`.
 from __future__ import annotations
 
 import hashlib
-import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from riverboat.cards import Card
-from riverboat.evaluate import evaluate7
+from riverboat.evaluate import Ranking
+from riverboat.evaluate.batch import evaluate_batch
 from riverboat.history import PhhError, PhhHand, loads, replay
 
 HOLDEM_VARIANTS = frozenset({"NT", "FT", "RB/holdem/NL", "RB/holdem/FL", "RB/holdem/PL", "RB/holdem/SL",
@@ -223,18 +225,17 @@ def equity(hole: tuple[int, ...], board: tuple[int, ...], samples: int = 100) ->
     if cached is not None:
         return cached
     seed = int.from_bytes(hashlib.blake2b(bytes(hole + board) + samples.to_bytes(4, 'big'), digest_size=8).digest(), "big")
-    rng = random.Random(seed)
+    rng = np.random.default_rng(seed)
     seen = set(hole) | set(board)
-    deck = [c for c in range(52) if c not in seen]
+    deck = np.array([c for c in range(52) if c not in seen], dtype=np.int64)
     need = 5 - len(board)
-    won = 0.0
-    for _ in range(samples):
-        draw = rng.sample(deck, need + 2)
-        full = board + tuple(draw[:need])
-        mine = evaluate7(*hole, *full)
-        theirs = evaluate7(draw[need], draw[need + 1], *full)
-        won += 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
-    value = won / samples
+    # every deal at once: distinct cards per row (argsort of random keys), evaluated by the batch evaluator
+    draw = deck[np.argsort(rng.random((samples, len(deck))), axis=1)[:, :need + 2]]
+    shared = np.hstack([np.broadcast_to(np.array(board, dtype=np.int64), (samples, len(board))), draw[:, :need]])
+    mine = evaluate_batch(Ranking.HIGH, np.hstack([np.broadcast_to(np.array(hole, dtype=np.int64), (samples, 2)),
+                                                   shared]), check=False)
+    theirs = evaluate_batch(Ranking.HIGH, np.hstack([draw[:, need:need + 2], shared]), check=False)
+    value = float((mine > theirs).sum() + 0.5 * (mine == theirs).sum()) / samples
     if len(_EQUITY_CACHE) > 200_000:
         _EQUITY_CACHE.clear()
     _EQUITY_CACHE[key] = value
