@@ -163,3 +163,22 @@ def test_every_api_error_raised_uses_its_codes_status() -> None:
                     seen += 1
                     assert status_of(code.value) == status.value, f"{path.name}:{node.lineno} {code.value}"
     assert seen >= 10
+
+
+def test_room_refusals_name_no_player_by_id() -> None:
+    """Issue #14 item 6: the room's refusals reach players as written; none names a player by id ("player 22 is
+    not seated…"): they say "you"."""
+    import ast
+    from pathlib import Path
+
+    root = Path(riverboat.__file__).parent
+    offenders = []
+    for package in ("room", "server", "cluster"):
+        for path in sorted((root / package).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text())):
+                if (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "RoomError"
+                        and len(node.args) >= 2 and isinstance(node.args[1], ast.JoinedStr)):
+                    text = "".join(v.value for v in node.args[1].values if isinstance(v, ast.Constant))
+                    if text.lstrip().startswith("player ") or "players " in text:
+                        offenders.append(f"{path.relative_to(root)}:{node.lineno}")
+    assert offenders == []
