@@ -53,3 +53,7 @@ def test_disqualify_through_the_tournament_lobby_is_audited(tmp_path: Path) -> N
             asyncio.run(_act(_hub(store, SimpleNamespace()), op, bob, "disqualify", body))
         assert no_lobby.value.status == 501
         assert [e.action for e in store.integrity.audit_log()] == ["disqualify"]
+        as_app = _hub(store, SimpleNamespace())  # the app attaches the room's TournamentLobby as hub.tournaments
+        as_app.tournaments = lobby
+        asyncio.run(_act(as_app, op, bob, "disqualify", ActionBody(reason="again", tournament_id="sng-2")))
+        assert lobby.calls[-1] == ("sng-2", bob, op)

@@ -48,14 +48,15 @@ from .rest import (
 
 #: ``async (tournament_id, player_id, operator_id) -> dict``: disqualify a player from a tournament and forfeit
 #: their buy-ins and fees (R-INTEG-5a/b, R-OPER-1): the tournament lobby's ``disqualify``
-#: (``room/tournament/lobby.py``), found as ``hub.tournament_lobby`` or ``room.tournament_lobby`` (or a plain
+#: (``room/tournament/lobby.py``), found as ``hub.tournaments`` (set by the app), ``hub.tournament_lobby`` or
+#: ``room.tournament_lobby`` (or a plain
 #: ``disqualify`` of the hub or room). Without one the action answers 501 and nothing is recorded.
 Disqualify = Callable[[str, int, int], Awaitable[Any]]
 
 
 def disqualify_hook(hub: Any) -> Disqualify | None:
     for owner in (hub, getattr(hub, "room", None)):
-        lobby = getattr(owner, "tournament_lobby", None)
+        lobby = getattr(owner, "tournament_lobby", None) or getattr(owner, "tournaments", None)
         hook = getattr(lobby, "disqualify", None) or getattr(owner, "disqualify", None)
         if callable(hook):
             return hook  # type: ignore[no-any-return]
