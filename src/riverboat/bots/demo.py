@@ -3,8 +3,9 @@
 Each table entry's ``"bots": n`` seats n bots (``"bot": "strength"`` for :class:`StrengthBot`, default
 :class:`RandomBot`). Bot accounts get a random 256-bit password (so a cheap argon2id setting is safe for them),
 are funded from the house (an operator deposit in the table's currency) and log in directly through the store;
-then they connect to the server's ``/ws`` like any browser and play. A bot whose connection drops reconnects;
-one that runs short of chips tops up to the table minimum between hands.
+then they connect to the server's ``/ws`` like any browser and play. A bot whose connection drops reconnects
+(in a cluster, through another live gateway when its own is gone: ``base`` is then a function giving the live
+gateways' base URLs, docs/cluster.md); one that runs short of chips tops up to the table minimum between hands.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import contextlib
 import logging
 import random
 import secrets
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,6 +31,13 @@ log = logging.getLogger(__name__)
 
 BOT_HASHER = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
 BOT_BANKROLL_BUYINS = 50
+
+#: The room's base URL (``http://host:port``), or a function giving the base URLs of its live gateways (a cluster).
+BaseUrls = str | Callable[[], Sequence[str]]
+
+
+def ws_url_of(base_url: str) -> str:
+    return base_url.replace("http://", "ws://").replace("https://", "wss://") + "/ws"
 
 
 @dataclass
@@ -47,11 +56,21 @@ class BotSeat:
 
 @dataclass
 class DemoBots:
-    ws_url: str
+    base: BaseUrls
     store: Any
     seats: list[BotSeat] = field(default_factory=list)
     tasks: list[asyncio.Task[None]] = field(default_factory=list)
     stopping: bool = False
+
+    def ws_url(self, attempt: int) -> str:
+        """Where to connect: the room, or the ``attempt``-th live gateway (in turn, so that a bot whose gateway
+        died, or does not answer, tries the next one; a dead gateway leaves the list when its lease expires)."""
+        if isinstance(self.base, str):
+            return ws_url_of(self.base)
+        urls = sorted(self.base())
+        if not urls:
+            raise ConnectionError("no live gateway")
+        return ws_url_of(urls[attempt % len(urls)])
 
     def stop(self) -> None:
         self.stopping = True
@@ -59,12 +78,13 @@ class DemoBots:
             task.cancel()
 
     async def run_seat(self, seat: BotSeat) -> None:
+        attempt = seat.seat
         while not self.stopping:
             client: ProtocolClient | None = None
             bot: Bot | None = None
             try:
                 token = await asyncio.to_thread(self.store.accounts.login, seat.username, seat.password)
-                client = ProtocolClient(self.ws_url, token)
+                client = ProtocolClient(self.ws_url(attempt), token)
                 await client.connect()
                 bot = Bot(client, seat.strategy, think=seat.think)
                 tables = await self._seated_tables(client)
@@ -88,6 +108,7 @@ class DemoBots:
                 if client is not None:
                     await client.close()
             if not self.stopping:
+                attempt += 1
                 await asyncio.sleep(2.0)
 
     async def _seated_tables(self, client: ProtocolClient) -> set[str]:
@@ -119,13 +140,12 @@ async def _name_like_a_person(store: Any, player_id: int, rng: random.Random, ta
             continue
 
 
-async def start_demo_bots(base_url: str, store: Any, opened: list[tuple[str, dict[str, Any]]]) -> DemoBots:
+async def start_demo_bots(base: BaseUrls, store: Any, opened: list[tuple[str, dict[str, Any]]]) -> DemoBots:
     """Create, fund and seat the bots the table entries ask for; returns the running :class:`DemoBots`."""
     from riverboat.store import Store
 
     bot_store = Store(store.url, password_hasher=BOT_HASHER)
-    ws_url = base_url.replace("http://", "ws://").replace("https://", "wss://") + "/ws"
-    demo = DemoBots(ws_url, bot_store)
+    demo = DemoBots(base, bot_store)
     rng = random.Random()
     taken: set[str] = set()
     for table_id, entry in opened:

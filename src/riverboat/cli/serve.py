@@ -53,7 +53,7 @@ def register(app: typer.Typer) -> None:
         """Start the poker room server: REST + WebSocket + the browser client. Ctrl-C stops it cleanly."""
         from typing import Any
 
-        from riverboat.bots.demo import DemoBots, start_demo_bots
+        from riverboat.bots.demo import BaseUrls, DemoBots, start_demo_bots
         from riverboat.server.launch import LaunchOptions, launch, run_loop
 
         options = LaunchOptions(
@@ -81,8 +81,8 @@ def register(app: typer.Typer) -> None:
         running: list[DemoBots] = []
         stop_requested: list[bool] = []
 
-        async def started(base_url: str, store: Any, opened: list[tuple[str, dict[str, Any]]]) -> None:
-            demo = await start_demo_bots(base_url, store, opened)
+        async def started(base: BaseUrls, store: Any, opened: list[tuple[str, dict[str, Any]]]) -> None:
+            demo = await start_demo_bots(base, store, opened)
             running.append(demo)
             if stop_requested:  # the signal came while the bots were being seated: they stop at once (issue #16)
                 demo.stop()

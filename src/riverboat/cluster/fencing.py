@@ -1,7 +1,8 @@
 """The table host's store gateway: every money call of a table carries the host's lease epoch for that table.
 
 :class:`FencedGateway` is the room's :class:`~riverboat.room.gateway.StoreGateway` with one addition: a call of
-``ledger.start_hand`` / ``settle_hand`` (by table id) or ``buy_in`` / ``top_up`` / ``cash_out`` (player, table id)
+``ledger.start_hand`` / ``settle_hand`` (by table id), ``buy_in`` / ``top_up`` / ``cash_out`` (player, table id)
+or ``tournament_play.hand_done`` / ``finish_unplayed`` (by tournament id)
 gets ``epoch=`` the host's epoch for that table, and the store refuses it (``Fenced``, inside the same transaction,
 :mod:`riverboat.store.fencing`) once another host has claimed the table. A table this host does not (or no
 longer) own is refused here already. On a ``fenced`` refusal ``on_fenced(table_id)`` tells the host to drop it.
@@ -19,7 +20,9 @@ T = TypeVar("T")
 
 #: store calls that move a table's money -> position of the table id among their arguments
 FENCED_CALLS = {"ledger.start_hand": 0, "ledger.settle_hand": 0, "ledger.buy_in": 1, "ledger.top_up": 1,
-                "ledger.cash_out": 1}
+                "ledger.cash_out": 1,
+                # a tournament's completed hands and its eliminations outside a hand, by tournament id
+                "tournament_play.hand_done": 0, "tournament_play.finish_unplayed": 0}
 assert set(FENCED_CALLS) <= PROCESS_CALLS  # the gateway names exactly the calls of its list
 
 

@@ -37,6 +37,7 @@ from riverboat.cluster.link import LEASE_SECONDS, Link
 from riverboat.cluster.metrics import NodeMetrics
 from riverboat.cluster.mirror import KvMirror
 from riverboat.cluster.names import Names, table_id_for
+from riverboat.cluster.tourney import TournamentHosting
 from riverboat.cluster.wire import (
     COMMAND,
     Act,
@@ -55,6 +56,11 @@ from riverboat.cluster.wire import (
     SpeedAct,
     TableRecord,
     TopUp,
+    TournamentAct,
+    TournamentDetail,
+    TournamentRebuy,
+    TournamentRegister,
+    TournamentUnregister,
     Unwatch,
     Watch,
 )
@@ -121,6 +127,7 @@ class TableHostNode:
                                      process=options.store_process and url.startswith("postgresql"))
         self.room = Room(store, clock=RealClock(), gateway=self.gateway,
                          cash_out_on_crash=options.cash_out_on_crash)
+        self.tourneys = TournamentHosting(self.room, self.link)  # the tournaments this host runs (docs/cluster.md)
         self.routes: dict[int, str] = {}  # player -> the gateway that holds their connection
         self.router = Router(self._publish, self._route_of)
         self._renewed_at = time.monotonic()
@@ -381,6 +388,9 @@ class TableHostNode:
                       failover: bool, hands_played: int) -> None:
         """Open the table here with the stacks as after its last settled hand; with ``cash_out_on_crash`` (R-SERVER-3)
         after a failover, or for a Speed Poker pool (whose players re-join), the stacks go back to the balances."""
+        if rec.kind == "tournament":  # the whole tournament runs here: resumed from its last completed hands
+            await self.tourneys.open(tid, rec)
+            return
         spec = spec_from_record(rec)
         mine = stacks.get(spec.currency, {})
         if isinstance(spec, SpeedSpec) or (failover and self.room.cashes_out_on_crash(spec)):
@@ -417,6 +427,7 @@ class TableHostNode:
         if own is not None and own.sub is not None:
             with contextlib.suppress(Exception):
                 await own.sub.unsubscribe()
+        await self.tourneys.close(tid)
         await self.room.drop(tid)
 
     async def _release(self, tid: str) -> None:
@@ -453,6 +464,9 @@ class TableHostNode:
         if base is None:
             return None
         rec = base[0]
+        if rec.kind == "tournament":
+            row = self.tourneys.record(tid)
+            return None if row is None else rec.model_copy(update={"owner": self.node, "tournament": row})
         table = self.room.tables.get(tid)
         if table is not None:
             return rec.model_copy(update={
@@ -465,6 +479,8 @@ class TableHostNode:
         return None
 
     def _fingerprint(self, tid: str) -> Any:
+        if (row := self.tourneys.record(tid)) is not None:
+            return row
         table: Table | None = self.room.tables.get(tid)
         if table is not None:
             return table.hand_no, tuple(table.seats), table.button, len(table.watchers)
@@ -564,6 +580,9 @@ class TableHostNode:
             case AliasChanged():
                 await room.alias_changed(p, cmd.alias)
                 return {"table": tid}
+            case TournamentRegister() | TournamentUnregister() | TournamentRebuy() | TournamentAct() | \
+                    TournamentDetail():
+                return await self.tourneys.dispatch(tid, cmd)
         raise RoomError("bad_request", f"unknown command {cmd.op!r}")
 
 

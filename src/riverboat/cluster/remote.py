@@ -47,6 +47,11 @@ from riverboat.cluster.wire import (
     SpeedAct,
     TableRecord,
     TopUp,
+    TournamentAct,
+    TournamentDetail,
+    TournamentRebuy,
+    TournamentRegister,
+    TournamentUnregister,
     Unwatch,
     Watch,
     decode_delivery,
@@ -75,6 +80,7 @@ class RemoteRoom:
         self._tasks: list[asyncio.Task[None]] = []
         self.metrics.players.set_function(lambda: float(len(self._immediate)))
         self.started = time.time()
+        self.tournaments = RemoteTournaments(self)
 
     # ------------------------------------------------------------------ lifecycle
     async def start(self) -> list[tuple[str, str]]:
@@ -312,3 +318,77 @@ class RemoteRoom:
 
     async def leave_speed(self, player_id: int, pool_id: str) -> dict[str, Any]:
         return await self._request(pool_id, self._c(LeaveSpeed, player_id))
+
+
+class RemoteTournament:
+    """A tournament of the cluster as the gateway's server uses a
+    :class:`~riverboat.room.tournament.director.Director`: each call goes to the host that runs it."""
+
+    def __init__(self, room: RemoteRoom, tournament_id: str) -> None:
+        self.room = room
+        self.id = tournament_id
+
+    async def _ask(self, cls: type[Any], player_id: int, **fields: Any) -> dict[str, Any]:
+        return await self.room._request(self.id, self.room._c(cls, player_id, **fields))
+
+    async def register(self, player_id: int, *, promo_code: str | None = None, password: str | None = None,
+                       ticket_id: int | None = None) -> dict[str, Any]:
+        return await self._ask(TournamentRegister, player_id, promo_code=promo_code, password=password,
+                               ticket=ticket_id)
+
+    async def unregister(self, player_id: int) -> dict[str, Any]:
+        return await self._ask(TournamentUnregister, player_id)
+
+    async def rebuy(self, player_id: int) -> dict[str, Any]:
+        return await self._ask(TournamentRebuy, player_id, what="rebuy")
+
+    async def addon(self, player_id: int) -> dict[str, Any]:
+        return await self._ask(TournamentRebuy, player_id, what="addon")
+
+    async def act(self, player_id: int, kind: str, amount: int | None = None, cards: list[str] | None = None
+                  ) -> dict[str, Any]:
+        return await self._ask(TournamentAct, player_id, kind=kind, amount=amount, cards=cards)
+
+
+class RemoteTournaments:
+    """The room's tournaments seen from a gateway (the interface of
+    :class:`~riverboat.room.tournament.lobby.TournamentLobby` the server uses): the lobby's tabs from the
+    ``tables`` bucket (each host writes its tournaments' rows, fresh within a second), commands to their hosts."""
+
+    OVER_HIDDEN = frozenset({"cancelled", "interrupted"})
+
+    def __init__(self, room: RemoteRoom) -> None:
+        self.room = room
+
+    def _rows(self) -> dict[str, TableRecord]:
+        return {tid: rec for tid, (rec, _) in self.room.records.items.items() if rec.kind == "tournament"}
+
+    @property
+    def directors(self) -> dict[str, RemoteTournament]:
+        return {tid: RemoteTournament(self.room, tid) for tid in self._rows()}
+
+    def get(self, tournament_id: str) -> RemoteTournament:
+        if tournament_id not in self._rows():
+            raise RoomError("no_tournament", f"no tournament {tournament_id!r}")
+        return RemoteTournament(self.room, tournament_id)
+
+    async def create(self, spec: Any, tournament_id: str, *, series: bool = False) -> RemoteTournament:
+        """A new tournament: its record; a table host takes it and opens registration."""
+        from riverboat.cluster.tourney import create_tournament
+
+        if not await create_tournament(self.room.link, tournament_id, spec, series=series):
+            raise RoomError("bad_settings", f"tournament {tournament_id!r} already exists")
+        return RemoteTournament(self.room, tournament_id)
+
+    def lobby(self) -> dict[str, list[dict[str, Any]]]:
+        out: dict[str, list[dict[str, Any]]] = {"sng": [], "mtt": []}
+        for rec in sorted(self._rows().values(), key=lambda r: r.id):
+            row = rec.tournament
+            if row is None or row.get("status") in self.OVER_HIDDEN:
+                continue
+            out["sng" if row.get("kind") == "sng" else "mtt"].append(row)
+        return out
+
+    async def detail(self, tournament_id: str) -> dict[str, Any]:
+        self.get(tournament_id)
+        return await self.room._request(tournament_id, self.room._c(TournamentDetail, 0))

@@ -112,8 +112,40 @@ class AliasChanged(_Cmd):
     alias: str | None
 
 
+class TournamentRegister(_Cmd):
+    """Register for the tournament (buy-in + fee, or a ticket; a private one needs both secrets)."""
+
+    op: Literal["t_register"] = "t_register"
+    promo_code: str | None = None
+    password: str | None = None
+    ticket: int | None = None
+
+
+class TournamentUnregister(_Cmd):
+    op: Literal["t_unregister"] = "t_unregister"
+
+
+class TournamentRebuy(_Cmd):
+    op: Literal["t_rebuy"] = "t_rebuy"
+    what: Literal["rebuy", "addon"] = "rebuy"
+
+
+class TournamentAct(_Cmd):
+    """A game action at the player's table of the tournament."""
+
+    op: Literal["t_act"] = "t_act"
+    kind: str
+    amount: int | None = None
+    cards: list[str] | None = None
+
+
+class TournamentDetail(_Cmd):
+    op: Literal["t_detail"] = "t_detail"  # the lobby's detail of the tournament (structure, tables, results)
+
+
 Command = Annotated[Sit | Act | SitOut | SitIn | Leave | TopUp | Watch | Unwatch | Info | Relay | JoinSpeed
-                    | FastFold | SpeedAct | LeaveSpeed | AliasChanged, Field(discriminator="op")]
+                    | FastFold | SpeedAct | LeaveSpeed | AliasChanged | TournamentRegister | TournamentUnregister
+                    | TournamentRebuy | TournamentAct | TournamentDetail, Field(discriminator="op")]
 COMMAND: TypeAdapter[Any] = TypeAdapter(Command)
 
 
@@ -159,7 +191,7 @@ class NodeInfo(BaseModel):
 
 
 class TableRecord(BaseModel):
-    """One table (or Speed Poker pool) of the room, in the ``tables`` bucket under its id.
+    """One table (or Speed Poker pool, or tournament) of the room, in the ``tables`` bucket under its id.
 
     ``owner`` is the node that hosts it ("" while it has none: new, handed off, or its host is gone); the KV
     revision of the write that named the owner is the owner's lease epoch (the store's fencing token). ``seats``
@@ -167,13 +199,15 @@ class TableRecord(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     id: str
-    kind: Literal["cash", "speed"]
-    entry: dict[str, Any]  # the table list entry it was opened from (riverboat.server.demo format)
+    kind: Literal["cash", "speed", "tournament"]
+    entry: dict[str, Any]  # the table list entry it was opened from (riverboat.server.demo format); a
+    # tournament: {"spec": TournamentSpec.to_dict(), "series": bool}
     owner: str = ""
     seats: dict[int, int] = Field(default_factory=dict)
     button: int | None = None
     hands_played: int = 0
     lobby: LobbyEntry | None = None
+    tournament: dict[str, Any] | None = None  # a tournament's lobby row (room.tournament.lobby.entry)
 
     def encode(self) -> bytes:
         return self.model_dump_json().encode()

@@ -58,6 +58,7 @@ PROCESS_CALLS: frozenset[str] = frozenset({
     "aliases.set", "aliases.change",
     "hands.get", "hands.for_player",
     "fences.claim",
+    "tournament_play.hand_done", "tournament_play.finish_unplayed",
 })
 
 

@@ -114,10 +114,14 @@ async def launch_tables(options: LaunchOptions, *, echo: Callable[[str], None] =
 
 async def _start_bots(host: Any, store: Any, opened: list[tuple[str, dict[str, Any]]], started: StartedHook
                       ) -> None:
-    """The demo bots play through a gateway like any player: wait until one is up, then seat them there."""
+    """The demo bots play through the gateways like any player: wait until one is up, then seat them; each bot
+    connects to one of the live gateways and, when its gateway dies, reconnects through another one."""
+
+    def gateways() -> list[str]:
+        return [g.url for g in host.live_gateways() if g.url]
+
     while True:
-        urls = [g.url for g in host.live_gateways() if g.url]
-        if urls and all(tid in host.records.items for tid, _ in opened):
-            await started(urls[0], store, opened)
+        if gateways() and all(tid in host.records.items for tid, _ in opened):
+            await started(gateways, store, opened)
             return
         await asyncio.sleep(0.5)

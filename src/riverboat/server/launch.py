@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -126,7 +126,9 @@ def table_entries(options: LaunchOptions) -> list[dict[str, Any]]:
     return []
 
 
-StartedHook = Callable[[str, Any, list[tuple[str, dict[str, Any]]]], Awaitable[None]]
+#: ``started(base, store, opened)``: ``base`` is the room's base URL, or (a cluster table host) a function giving
+#: the live gateways' base URLs, so that the bots reconnect through another gateway when theirs dies.
+StartedHook = Callable[[str | Callable[[], Sequence[str]], Any, list[tuple[str, dict[str, Any]]]], Awaitable[None]]
 
 
 async def launch(

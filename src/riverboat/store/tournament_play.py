@@ -22,6 +22,7 @@ from sqlalchemy.orm import Session
 
 from riverboat.store._tx import Database, aware, request_hash
 from riverboat.store.errors import InvalidRequest
+from riverboat.store.fencing import check_fence
 from riverboat.store.models import Hand, HandPlayer, Ticket, Tournament, TournamentEntry, TournamentTable
 from riverboat.store.postings import AccountKey, check_amount, lock_accounts, post
 from riverboat.store.tournaments import (
@@ -233,9 +234,10 @@ class TournamentPlay:
         self._db.run(body)
 
     # ------------------------------------------------------------------ the hand
-    def hand_done(self, tournament_id: str, cp: HandCheckpoint) -> bool:
+    def hand_done(self, tournament_id: str, cp: HandCheckpoint, *, epoch: int | None = None) -> bool:
         """Record one completed hand and everything it decided, in ONE transaction (see the module docstring).
-        Returns False (and changes nothing) if this hand was already recorded."""
+        Returns False (and changes nothing) if this hand was already recorded. ``epoch``: a cluster host's lease
+        epoch for the tournament (refused with ``Fenced`` once another host claimed it, :mod:`.fencing`)."""
         if set(cp.stacks) != set(cp.start_stacks):
             raise InvalidRequest("stacks after the hand must be given for exactly the players dealt in")
         for pid, c in cp.stacks.items():
@@ -249,6 +251,7 @@ class TournamentPlay:
             raise InvalidRequest("an eliminated player cannot keep chips")
 
         def body(s: Session) -> bool:
+            check_fence(s, tournament_id, epoch)
             if s.scalar(select(Hand.id).where(Hand.table_id == cp.table_id, Hand.hand_id == cp.hand_id)):
                 return False
             t = self._get(s, tournament_id)
@@ -336,13 +339,14 @@ class TournamentPlay:
                 entry.bounties_won += p.amount
 
     def finish_unplayed(self, tournament_id: str, finishes: Sequence[Finish], payments: Sequence[Payment],
-                        key: str) -> None:
+                        key: str, *, epoch: int | None = None) -> None:
         """Eliminations and payments outside a hand (a player who does not re-buy in time, a disqualification's
         consequences, a Day 1 flight ending): the same bookkeeping as :meth:`hand_done`, under ``key``."""
         cp = HandCheckpoint(table_id=f"{tournament_id}:director", hand_id=key, start_stacks={}, stacks={},
                             finishes=finishes, payments=payments)
 
         def body(s: Session) -> None:
+            check_fence(s, tournament_id, epoch)
             t = self._get(s, tournament_id)
             now = self._db.now()
             self._finish_players(s, t, finishes, now)

@@ -1,0 +1,124 @@
+"""Tournaments in the cluster (docs/cluster.md "Tournaments"): a tournament is one record of the ``tables`` bucket
+(kind ``tournament``), owned by ONE table host at a time through the same lease as a table (its epoch fences the
+tournament's hand records, ``tournament_play.hand_done``). The owner runs the tournament's
+:class:`~riverboat.room.tournament.director.Director` -- all its tables, one actor, so balancing never races a
+hand -- in its room; players' commands come on the tournament's subject, its frames go to the players' gateways
+like any table's.
+
+When the host dies another host takes the record and rebuilds the director from the store
+(:func:`riverboat.room.tournament.resume.resume`): the hand in progress was never written, so every stack is the one
+after its table's last completed hand (R-SERVER-1). A tournament still registering when its host dies is cancelled
+with every buy-in and fee back (R-TOURN-REG-4): its registrations are in the store, its clock is not.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from typing import Any
+
+from nats.js.errors import KeyWrongLastSequenceError
+
+from riverboat.cluster.link import Link
+from riverboat.cluster.wire import (
+    TableRecord,
+    TournamentAct,
+    TournamentDetail,
+    TournamentRebuy,
+    TournamentRegister,
+    TournamentUnregister,
+)
+from riverboat.room import Room
+from riverboat.room.errors import RoomError
+from riverboat.room.tournament.director import Director
+from riverboat.room.tournament.lobby import TournamentLobby, entry
+from riverboat.room.tournament.resume import resume
+from riverboat.room.tournament.spec import TournamentSpec
+
+log = logging.getLogger("riverboat.cluster")
+TournamentCommand = TournamentRegister | TournamentUnregister | TournamentRebuy | TournamentAct | TournamentDetail
+
+
+async def create_tournament(link: Link, tournament_id: str, spec: TournamentSpec, *, series: bool = False) -> bool:
+    """Declare a tournament in the cluster (an operator, or the room's first host): its record, without owner; a
+    table host takes it and opens registration. False if the id is taken."""
+    rec = TableRecord(id=tournament_id, kind="tournament", entry={"spec": spec.to_dict(), "series": series})
+    try:
+        await link.tables.create(tournament_id, rec.encode())
+    except KeyWrongLastSequenceError:
+        return False
+    return True
+
+
+class TournamentHosting:
+    """The tournaments a table host runs (each on this host only)."""
+
+    def __init__(self, room: Room, link: Link) -> None:
+        self.room = room
+        self.link = link
+        self.lobby = TournamentLobby(room)
+
+    def get(self, tid: str) -> Director | None:
+        return self.lobby.directors.get(tid)
+
+    async def open(self, tid: str, rec: TableRecord) -> None:
+        """Run the tournament here: resume it from the store if it is running, open it if it is new, cancel it
+        (refunds) if its last host died during registration."""
+        gw = self.room.gateway
+        try:
+            status: str | None = await gw.call(gw.store.tournaments.status, tid)
+        except RoomError as exc:
+            if exc.code != "not_found":
+                raise
+            status = None
+        if status is None:
+            await self._create(tid, TournamentSpec.from_dict(rec.entry["spec"]), bool(rec.entry.get("series")))
+        elif status == "running":
+            self.lobby.directors[tid] = await resume(self.room, tid, bots=self.lobby.bots)
+            log.warning("tournament %s resumed from the store", tid)
+        elif status == "registering":
+            await gw.call(gw.store.tournaments.cancel, tid)
+            log.warning("tournament %s was registering when its host died: cancelled, buy-ins refunded", tid)
+
+    async def _create(self, tid: str, spec: TournamentSpec, series: bool) -> None:
+        """Open a new tournament here; a Sit & Go of a series declares the next one in the cluster as soon as it
+        starts (R-TOURN-SNG-1), which any host may then take."""
+
+        async def reopen(d: Director) -> None:
+            base, _, n = tid.partition("~")
+            await create_tournament(self.link, f"{base}~{int(n or 0) + 1}", d.spec, series=True)
+
+        d = Director(self.room, tid, spec, bots=self.lobby.bots, on_start=reopen if series else None)
+        await d.open()
+        self.lobby.directors[tid] = d
+
+    async def close(self, tid: str) -> None:
+        """Stop it here without touching its money (the next owner resumes it, or this host stops)."""
+        d = self.lobby.directors.pop(tid, None)
+        if d is not None:
+            with contextlib.suppress(Exception):
+                await d.close()
+
+    def record(self, tid: str) -> dict[str, Any] | None:
+        d = self.get(tid)
+        return None if d is None else entry(d)
+
+    async def dispatch(self, tid: str, cmd: TournamentCommand) -> Any:
+        d = self.get(tid)
+        if d is None:
+            raise RoomError("no_tournament", f"no tournament {tid!r} here (it is over, or between hosts)")
+        p = cmd.player
+        match cmd:
+            case TournamentRegister():
+                return await d.register(p, promo_code=cmd.promo_code, password=cmd.password, ticket_id=cmd.ticket)
+            case TournamentUnregister():
+                return await d.unregister(p)
+            case TournamentRebuy(what="rebuy"):
+                return await d.rebuy(p)
+            case TournamentRebuy():
+                return await d.addon(p)
+            case TournamentAct():
+                return await d.act(p, cmd.kind, cmd.amount, cmd.cards)
+            case TournamentDetail():
+                return self.lobby.detail(tid)
+        raise RoomError("bad_request", f"unknown command {cmd.op!r}")

@@ -1,0 +1,211 @@
+"""Tournaments in the cluster (issue #15 item 3, docs/cluster.md "Tournaments"), with real table host processes,
+the real NATS server and PostgreSQL; the gateway is the gateway's room (:class:`riverboat.cluster.RemoteRoom`,
+what ``riverboat serve --role gateway`` runs under its WebSocket server) in the test process, so that every
+command crosses NATS to the host that runs the tournament and every tournament frame comes back on the gateway's
+subject.
+
+1. a Sit & Go: declared in the cluster, shown in the lobby, six players register through the gateway; its host
+   is killed (SIGKILL) after some completed hands: the other host takes it over, resumes it from the store (every
+   stack as after its last completed hand, R-SERVER-1) and it is played to the end; every player is ranked once,
+   every hand is recorded once, the chips and the money are conserved (each player paid one buy-in and fee);
+2. a small MTT (six players, three seats a table: two tables, balanced and merged by the director on its one
+   host) played to the end through the gateway.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import signal
+import time
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from sqlalchemy import select
+
+from riverboat.cluster import RemoteRoom
+from riverboat.cluster.names import Names
+from riverboat.room.tournament.presets import sit_and_go
+from riverboat.room.tournament.spec import TournamentSpec
+from riverboat.store.models import Hand
+
+from .test_server_cluster import CURRENT, Cluster
+
+TIMEOUT = 120.0  # generous for a loaded machine: every wait ends as soon as its condition holds
+FAST = {"action_seconds": 10, "between_hands_seconds": 0.05, "timebank_seconds": 0}
+DEPOSIT = 50_000
+CUR = "EUR"
+
+
+class Entrant:
+    """A player connected through the gateway: calls and checks (slow play) until ``shove`` is set, then goes
+    all-in whenever it may bet or raise (the tournament ends quickly)."""
+
+    def __init__(self, c: Cluster, gw: RemoteRoom) -> None:
+        name = f"tp{uuid.uuid4().hex[:8]}"
+        self.id = c.store.accounts.register(name, "password-" + name).id
+        c.store.ledger.deposit(self.id, CUR, DEPOSIT, f"dep:{self.id}")
+        self.gw = gw
+        self.frames: list[dict[str, Any]] = []
+        self.finished: dict[str, Any] | None = None
+        self.shove = False
+        self.tasks: set[asyncio.Task[None]] = set()
+        gw.attach(self.id, self._sink, immediate=self._on_frame)
+
+    async def _sink(self, frame: Any) -> None:
+        return None
+
+    def _on_frame(self, frame: Any) -> None:
+        if frame.get("type") != "tournament":
+            return
+        self.frames.append(frame)
+        data = frame.get("data") or {}
+        if frame.get("event") == "finished":
+            self.finished = data
+            return
+        hand = data.get("hand") if frame.get("event") == "state" else None
+        legal = hand.get("legal") if isinstance(hand, dict) else None
+        if isinstance(legal, dict) and legal.get("seat") == data.get("seat"):
+            task = asyncio.get_running_loop().create_task(self._act(str(frame["tournament"]), legal))
+            self.tasks.add(task)
+            task.add_done_callback(self.tasks.discard)
+
+    async def _act(self, tid: str, legal: dict[str, Any]) -> None:
+        kinds = legal.get("kinds") or []
+        kind, amount = next(k for k in ("check", "call", "fold") if k in kinds), None
+        if self.shove:
+            for k in ("raise", "bet"):
+                if k in kinds:
+                    kind, amount = k, int(legal["max_to"])
+                    break
+        with contextlib.suppress(Exception):  # a stale decision, or the host between owners: the next state asks
+            await self.gw.tournaments.get(tid).act(self.id, kind, amount)
+
+
+async def _wait(pred: Any, what: str, c: Cluster) -> None:
+    deadline = time.monotonic() + TIMEOUT
+    while time.monotonic() < deadline:
+        if pred():
+            return
+        await asyncio.sleep(0.2)
+    logs = {n: node.log()[-1500:] for n, node in c.nodes.items()}
+    raise AssertionError(f"timed out after {TIMEOUT} s: {what}\n{logs}")
+
+
+def _hands(c: Cluster, tid: str) -> list[Hand]:
+    with c.store.session() as s:
+        return list(s.scalars(select(Hand).where(Hand.table_id.like(f"{tid}/%")).order_by(Hand.id)))
+
+
+def _money(c: Cluster) -> int:
+    return sum(v for k, v in c.store.ledger.balances(CUR).items() if not k.startswith("external"))
+
+
+@pytest.fixture
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
+    c = Cluster(tmp_path_factory.mktemp("cluster-tourney"))
+    CURRENT.append(c)
+    try:
+        c.start(c.h1, "tables")
+        c.start(c.h2, "tables")
+        yield c
+    finally:
+        CURRENT.remove(c)
+        c.close()
+
+
+async def _gateway(c: Cluster) -> RemoteRoom:
+    gw = RemoteRoom("nats://127.0.0.1:4222", f"{c.prefix}-gt", names=Names(c.prefix))
+    await gw.start()
+    return gw
+
+
+def _row(gw: RemoteRoom, tid: str) -> dict[str, Any] | None:
+    rec = gw.records.items.get(tid)
+    return rec[0].tournament if rec is not None else None
+
+
+def _owner(gw: RemoteRoom, tid: str) -> str | None:
+    return gw.owner_of(tid) or None
+
+
+def _sng() -> TournamentSpec:
+    return sit_and_go("Cluster SNG", seats=6, buy_in=1000, fee=100, currency=CUR, starting_stack=1500,
+                      level_hands=1000, settings=FAST)
+
+
+def test_sit_and_go_survives_its_host(cluster: Cluster) -> None:
+    """R-SERVER-1, R-TOURN-SNG-1, R-TOURN-GEN-6: a Sit & Go through the gateway whose host is killed mid-play
+    resumes on the other host from the stacks after the last completed hand and is played to the end."""
+    asyncio.run(_sng_failover(cluster))
+
+
+async def _sng_failover(c: Cluster) -> None:
+    gw = await _gateway(c)
+    try:
+        tid = f"sng-{uuid.uuid4().hex[:6]}"
+        await gw.tournaments.create(_sng(), tid)
+        await _wait(lambda: (_row(gw, tid) or {}).get("status") == "registering", "the SNG in the lobby", c)
+        assert [r["id"] for r in gw.tournaments.lobby()["sng"]] == [tid]
+        players = [Entrant(c, gw) for _ in range(6)]
+        money = _money(c)
+        await asyncio.sleep(0.5)  # presence reaches the hosts (they route the players' frames to this gateway)
+        for p in players:
+            await gw.tournaments.get(tid).register(p.id)
+        await _wait(lambda: len([h for h in _hands(c, tid) if h.status == "recorded"]) >= 3,
+                    "three hands completed", c)
+        first = _owner(gw, tid)
+        assert first in (c.h1, c.h2)
+        c.kill(first, signal.SIGKILL)
+        survivor = c.h2 if first == c.h1 else c.h1
+        await _wait(lambda: _owner(gw, tid) == survivor, "the survivor took the tournament", c)
+        for p in players:
+            p.shove = True
+        await _wait(lambda: all(p.finished is not None for p in players), "every player ranked", c)
+        places = sorted(int(p.finished["place"]) for p in players if p.finished)
+        assert places[0] == 1 and len(places) == 6
+        hands = _hands(c, tid)
+        keys = [(h.table_id, h.hand_id) for h in hands]
+        assert len(keys) == len(set(keys))  # no hand recorded twice
+        assert all(h.status == "recorded" for h in hands)
+        await _wait(lambda: (_row(gw, tid) or {}).get("status") == "finished", "the lobby says finished", c)
+        assert _money(c) == money  # balances + pools + house: conserved
+        paid = sum(DEPOSIT - c.store.ledger.balance(p.id, CUR) for p in players)
+        prizes = sum(int(p.finished.get("prize") or 0) for p in players if p.finished)
+        assert paid == 6 * (1000 + 100) - prizes  # one buy-in and fee each: not restarted, not charged twice
+        c.store.ledger.verify()
+    finally:
+        await gw.stop()
+
+
+def test_small_mtt_through_the_gateway(cluster: Cluster) -> None:
+    """R-TOURN-MTT-2, R-TOURN-BAL-1: a scheduled MTT of six on two tables of three, registered and played
+    through the gateway on one host to the end; the lobby shows it."""
+    asyncio.run(_mtt(cluster))
+
+
+async def _mtt(c: Cluster) -> None:
+    gw = await _gateway(c)
+    try:
+        tid = f"mtt-{uuid.uuid4().hex[:6]}"
+        spec = TournamentSpec.from_dict({**_sng().to_dict(), "name": "Cluster MTT", "kind": "mtt", "seats": 3,
+                                         "starts_at": time.time() + 20, "min_entrants": 2, "payout": "mtt"})
+        await gw.tournaments.create(spec, tid)
+        await _wait(lambda: (_row(gw, tid) or {}).get("status") == "registering", "the MTT in the lobby", c)
+        assert [r["id"] for r in gw.tournaments.lobby()["mtt"]] == [tid]
+        players = [Entrant(c, gw) for _ in range(6)]
+        money = _money(c)
+        for p in players:
+            p.shove = True
+        await asyncio.sleep(0.5)
+        for p in players:
+            await gw.tournaments.get(tid).register(p.id)
+        await _wait(lambda: all(p.finished is not None for p in players), "every player ranked", c)
+        assert len({h.table_id for h in _hands(c, tid)}) >= 2  # played on two tables
+        assert sorted(int(p.finished["place"]) for p in players if p.finished)[0] == 1
+        assert _money(c) == money
+        c.store.ledger.verify()
+    finally:
+        await gw.stop()
