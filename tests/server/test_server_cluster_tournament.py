@@ -9,28 +9,33 @@ subject.
    stack as after its last completed hand, R-SERVER-1) and it is played to the end; every player is ranked once,
    every hand is recorded once, the chips and the money are conserved (each player paid one buy-in and fee);
 2. a small MTT (six players, three seats a table: two tables, balanced and merged by the director on its one
-   host) played to the end through the gateway.
+   host) registered and played to the end over the WebSocket of a real gateway process.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import secrets
 import signal
 import time
 import uuid
 from collections.abc import Iterator
 from typing import Any
 
+import httpx
 import pytest
 from sqlalchemy import select
 
+from riverboat.bots import ProtocolClient
+from riverboat.bots.twister import TwisterBot
 from riverboat.cluster import RemoteRoom
 from riverboat.cluster.names import Names
 from riverboat.room.tournament.presets import sit_and_go
 from riverboat.room.tournament.spec import TournamentSpec
 from riverboat.store.models import Hand
 
+from .conftest import SecrecyRecorder
 from .test_server_cluster import CURRENT, Cluster
 
 TIMEOUT = 120.0  # generous for a loaded machine: every wait ends as soon as its condition holds
@@ -180,32 +185,60 @@ async def _sng_failover(c: Cluster) -> None:
         await gw.stop()
 
 
-def test_small_mtt_through_the_gateway(cluster: Cluster) -> None:
-    """R-TOURN-MTT-2, R-TOURN-BAL-1: a scheduled MTT of six on two tables of three, registered and played
-    through the gateway on one host to the end; the lobby shows it."""
-    asyncio.run(_mtt(cluster))
+def test_small_mtt_through_a_gateway_process(cluster: Cluster, recorder: SecrecyRecorder) -> None:
+    """R-TOURN-MTT-2, R-TOURN-BAL-1, R-GEN-5: a scheduled MTT of six on two tables of three, registered with
+    ``tournament_register`` over the WebSocket of a real gateway process and played to the end with
+    ``tournament_act`` on its one host; the gateway's REST lobby and detail show it; every frame keeps the other
+    players' hole cards secret."""
+    asyncio.run(_mtt(cluster, recorder))
 
 
-async def _mtt(c: Cluster) -> None:
-    gw = await _gateway(c)
+def _player(c: Cluster) -> str:
+    name = f"tp{uuid.uuid4().hex[:8]}"
+    pid = c.store.accounts.register(name, "password-" + name).id
+    c.store.ledger.deposit(pid, CUR, DEPOSIT, f"dep:{pid}")
+    return c.store.accounts.login(name, "password-" + name)
+
+
+async def _mtt(c: Cluster, recorder: SecrecyRecorder) -> None:
+    gw = await _gateway(c)  # only to declare the tournament in the cluster (what an operator route does)
+    node = c.start(f"{c.prefix}-g1", "gateway")
+    clients: list[ProtocolClient] = []
     try:
         tid = f"mtt-{uuid.uuid4().hex[:6]}"
         spec = TournamentSpec.from_dict({**_sng().to_dict(), "name": "Cluster MTT", "kind": "mtt", "seats": 3,
-                                         "starts_at": time.time() + 20, "min_entrants": 2, "payout": "mtt"})
+                                         "starts_at": time.time() + 25, "min_entrants": 2, "payout": "mtt"})
         await gw.tournaments.create(spec, tid)
-        await _wait(lambda: (_row(gw, tid) or {}).get("status") == "registering", "the MTT in the lobby", c)
-        assert [r["id"] for r in gw.tournaments.lobby()["mtt"]] == [tid]
-        players = [Entrant(c, gw) for _ in range(6)]
-        money = _money(c)
-        for p in players:
-            p.shove = True
-        await asyncio.sleep(0.5)
-        for p in players:
-            await gw.tournaments.get(tid).register(p.id)
-        await _wait(lambda: all(p.finished is not None for p in players), "every player ranked", c)
+        lobby_url = node.base_url + "/api/tournaments"
+        async with httpx.AsyncClient(timeout=10) as http:
+            async def listed() -> list[str]:
+                tabs = (await http.get(lobby_url)).json()
+                return [r["id"] for r in tabs["mtt"] if r["status"] == "registering"]
+
+            deadline = time.monotonic() + TIMEOUT
+            while await listed() != [tid]:
+                assert time.monotonic() < deadline, "the MTT never reached the gateway's lobby"
+                await asyncio.sleep(0.2)
+            tokens = [_player(c) for _ in range(6)]
+            money = _money(c)
+            clients = [ProtocolClient(node.ws_url, token) for token in tokens]
+            for i, cl in enumerate(clients):
+                recorder.attach(cl, f"mtt-{i}")
+            bots = [TwisterBot(cl) for cl in clients]  # acts on every tournament "state" decision: all-in
+            for cl in clients:
+                await cl.connect()
+            for cl in clients:
+                ack = await cl.command({"type": "tournament_register", "tournament": tid,
+                                        "id": f"reg-{secrets.token_hex(6)}"})
+                assert ack["result"]["registered"] is True
+            await _wait(lambda: all(b.finished.is_set() for b in bots), "every player ranked", c)
+            detail = (await http.get(f"{lobby_url}/{tid}")).json()
+        assert detail["status"] == "finished" and len(detail["results"]) == 6
         assert len({h.table_id for h in _hands(c, tid)}) >= 2  # played on two tables
-        assert sorted(int(p.finished["place"]) for p in players if p.finished)[0] == 1
+        assert sorted(int((b.result or {})["place"]) for b in bots)[0] == 1
         assert _money(c) == money
         c.store.ledger.verify()
     finally:
+        for cl in clients:
+            await cl.close()
         await gw.stop()

@@ -56,10 +56,12 @@ from riverboat.cluster.wire import (
     Watch,
     decode_delivery,
 )
+from riverboat.errors import declare
 from riverboat.room.errors import RoomError
 from riverboat.room.frames import LobbyEntry, RoomFrame
 
 log = logging.getLogger("riverboat.cluster")
+declare("not_in_cluster", 501)
 COMMAND_TIMEOUT = 5.0
 Sink = Callable[[RoomFrame], Awaitable[None]]
 
@@ -392,3 +394,12 @@ class RemoteTournaments:
     async def detail(self, tournament_id: str) -> dict[str, Any]:
         self.get(tournament_id)
         return await self.room._request(tournament_id, self.room._c(TournamentDetail, 0))
+
+    async def close(self) -> None:
+        """Nothing to stop at a gateway: the tournaments run on their hosts."""
+
+    async def _not_here(self, *args: Any, **kwargs: Any) -> Any:
+        raise RoomError("not_in_cluster", "this operator power over a tournament is not available through a "
+                        "cluster gateway yet (docs/cluster.md)")
+
+    edit = cancel = interrupt = disqualify = _not_here

@@ -119,11 +119,12 @@ async def open_tournaments(hub: Hub, entries: list[dict[str, Any]]) -> None:
 
 
 def tournament_lobby(room: Any) -> Any:
-    """The Sit & Go's and MTTs of a single-process room (issue #11); None for a cluster gateway."""
+    """The Sit & Go's and MTTs of the room (issue #11): a single process's own lobby, or a cluster gateway's
+    ``RemoteTournaments`` (the tournaments run on the table hosts, docs/cluster.md "Tournaments")."""
     from riverboat.room import Room
     from riverboat.room.tournament.lobby import TournamentLobby
 
-    return TournamentLobby(room) if isinstance(room, Room) else None
+    return TournamentLobby(room) if isinstance(room, Room) else getattr(room, "tournaments", None)
 
 
 async def shutdown(hub: Hub) -> None:

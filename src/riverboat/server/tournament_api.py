@@ -13,6 +13,7 @@ R-OPER-1..5). Registering, unregistering, re-buys and add-ons are WebSocket fram
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
@@ -47,12 +48,18 @@ def _lobby(hub: Hub) -> Any:
     return hub.tournaments
 
 
+async def _detail(lobby: Any, tid: str) -> Any:
+    """The lobby's detail of a tournament (a cluster gateway asks the tournament's host: awaited)."""
+    out = lobby.detail(tid)
+    return await out if inspect.isawaitable(out) else out
+
+
 def tournament_routes(hub: Hub, handler: Any) -> list[Route]:
     async def tabs(request: Request) -> Response:
         return JSONResponse(jsonable(_lobby(hub).lobby()))
 
     async def detail(request: Request) -> Response:
-        return JSONResponse(jsonable(_lobby(hub).detail(request.path_params["tid"])))
+        return JSONResponse(jsonable(await _detail(_lobby(hub), request.path_params["tid"])))
 
     async def history(request: Request) -> Response:
         pid = player_id_of(await authenticate(hub, request))
@@ -63,7 +70,7 @@ def tournament_routes(hub: Hub, handler: Any) -> list[Route]:
         await staff(hub, request)
         body = await parse_body(request, CreateBody)
         d = await _lobby(hub).create(TournamentSpec.from_dict(body.spec), body.id, series=body.series)
-        return JSONResponse(jsonable(_lobby(hub).detail(d.id)), status_code=201)
+        return JSONResponse(jsonable(await _detail(_lobby(hub), d.id)), status_code=201)
 
     async def act(request: Request) -> Response:
         await staff(hub, request)
@@ -71,7 +78,7 @@ def tournament_routes(hub: Hub, handler: Any) -> list[Route]:
         if action == "edit":
             body = await parse_body(request, EditBody)
             d = await lobby.edit(tid, body.changes)
-            return JSONResponse(jsonable(lobby.detail(d.id)))
+            return JSONResponse(jsonable(await _detail(lobby, d.id)))
         if action == "cancel":
             return JSONResponse(jsonable(await lobby.cancel(tid)))
         if action == "interrupt":
