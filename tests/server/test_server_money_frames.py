@@ -12,9 +12,11 @@ from typing import Any
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
+# one table per test, each with one player: no hand is dealt, so every top-up is applied at once (R-BUYIN-1)
 TABLES = [
-    {"name": "Idem", "game": "holdem", "structure": "NL", "small_blind": 1, "big_blind": 2, "max_seats": 6,
-     "min_buy_in": 40, "max_buy_in": 400, "currency": "EUR", "bots": 0},
+    {"name": f"Idem {k}", "game": "holdem", "structure": "NL", "small_blind": 1, "big_blind": 2, "max_seats": 6,
+     "min_buy_in": 40, "max_buy_in": 400, "currency": "EUR", "bots": 0} for k in "ABCD"
+] + [
     {"name": "Idem Speed", "speed": True, "game": "holdem", "structure": "NL", "small_blind": 1, "big_blind": 2,
      "table_size": 6, "min_buy_in": 40, "max_buy_in": 400, "currency": "EUR", "bots": 0},
 ]
@@ -60,7 +62,7 @@ def test_top_up_twice_with_the_same_id_moves_money_once(server: Any, player: tup
     """R-WALLET-1, issue #16: a repeated ``top_up`` id is one movement in the ledger and the same reply; a new id
     moves money again."""
     pid, conn = player
-    table = server.table_id("Idem")
+    table = server.table_id("Idem A")
     assert _send(conn, {"type": "sit", "id": "sit-1", "table": table, "seat": 0, "buy_in": 100})["type"] == "ack"
     first = _send(conn, {"type": "top_up", "id": "tu-1", "table": table, "amount": 50})
     assert first["type"] == "ack" and first["result"]["stack"] == 150, first
@@ -80,7 +82,7 @@ def test_same_id_with_other_content_is_refused(server: Any, player: tuple[int, C
     """Issue #16: the same frame id with a different amount (or another money command) is a clear error and moves
     nothing; the first reply is still the answer to the first content."""
     pid, conn = player
-    table = server.table_id("Idem")
+    table = server.table_id("Idem B")
     assert _send(conn, {"type": "sit", "id": 7, "table": table, "seat": 1, "buy_in": 100})["type"] == "ack"
     first = _send(conn, {"type": "top_up", "id": 8, "table": table, "amount": 20})
     assert first["type"] == "ack"
@@ -100,7 +102,7 @@ def test_sit_and_join_speed_repeated_are_one_buy_in(server: Any, player: tuple[i
     """Issue #16: ``sit`` with a buy-in and ``join_speed`` sent twice with one id: one buy-in each, the same ack
     (not ``already_seated``); an int id and the same digits as a string are different ids."""
     pid, conn = player
-    table, pool = server.table_id("Idem"), server.table_id("Idem Speed")
+    table, pool = server.table_id("Idem C"), server.table_id("Idem Speed")
     sat = _send(conn, {"type": "sit", "id": "s", "table": table, "seat": 2, "buy_in": 80})
     assert sat["type"] == "ack"
     assert _send(conn, {"type": "sit", "id": "s", "table": table, "seat": 2, "buy_in": 80}) == sat
@@ -119,7 +121,7 @@ def test_a_second_connection_of_the_player_gets_the_same_reply(server: Any) -> N
     """Issue #16: the id is the player's, not the connection's: a copy sent from another tab (or after a
     reconnect) moves nothing and gets the first reply."""
     pid, token = server.player(eur=1_000)
-    table = server.table_id("Idem")
+    table = server.table_id("Idem D")
     with connect(f"{server.ws_url}?token={token}") as one, connect(f"{server.ws_url}?token={token}") as two:
         for conn in (one, two):
             assert json.loads(conn.recv(timeout=10))["type"] == "welcome"
