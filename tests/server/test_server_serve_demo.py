@@ -42,8 +42,10 @@ def test_serve_demo_opens_a_sit_and_go_series_and_a_scheduled_mtt(start_server: 
     left: a player who registers starts it) and a scheduled MTT with bots registered, in the lobby's tabs."""
     server = start_server(None)
     tabs = server.http.get("/api/tournaments").json()
+    lobby = server.http.get("/api/lobby").json()  # the browser's lobby tabs read these
+    assert [t["id"] for t in lobby["sit_and_go"]] == [t["id"] for t in tabs["sng"]]
     (sng,) = tabs["sng"]
     (mtt,) = tabs["mtt"]
-    assert sng["status"] == "registering" and sng["seats"] == 6 and len(sng["registered"]) == 5
+    assert sng["status"] == "registering" and sng["seats"] == 6 and sng["registered"] == 5
     assert sng["currency"] == "PLAY" and sng["buy_in"] == 0 and sng["fee"] == 0  # a play-money freeroll
-    assert mtt["status"] == "registering" and len(mtt["registered"]) == 12
+    assert mtt["status"] == "registering" and mtt["registered"] == 12

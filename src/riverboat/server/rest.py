@@ -381,7 +381,12 @@ def lobby_payload(hub: Hub) -> dict[str, Any]:
     entries = list(hub.room.lobby())
     tables = [e for e in entries if not _is_pool(e)]
     pools = [e for e in entries if _is_pool(e)]
-    return {"tables": tables, "pools": pools}
+    out: dict[str, Any] = {"tables": tables, "pools": pools}
+    lobby = getattr(hub, "tournaments", None)
+    if lobby is not None:  # the Sit & Go and Tournament tabs (issue #11)
+        tabs = lobby.lobby()
+        out["sit_and_go"], out["tournaments"] = tabs["sng"], tabs["mtt"]
+    return out
 
 
 def _is_pool(entry: Any) -> bool:

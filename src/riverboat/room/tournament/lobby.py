@@ -182,7 +182,8 @@ def entry(d: Director) -> dict[str, Any]:
             "players_left": d.alive, "prize_pool": d.prize_pool, "starts_at": spec.starts_at,
             "private": spec.private is not None, "knockout": spec.knockout is not None,
             "rebuys": spec.rebuy is not None, "satellite": spec.satellite.target if spec.satellite else None,
-            "registered": list(d.registered)}
+            "registered": len(d.registered) if d.status not in PLAYING | OVER else d.entries,
+            "max_players": spec.capacity, "players": list(d.registered)}
 
 
 def compensation_input(d: Director) -> CompensationInput:

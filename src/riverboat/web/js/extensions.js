@@ -2,3 +2,4 @@
 // A module registers its pages and lobby tabs when it is imported (views.js: registerView, registerLobbyTab).
 // Keep this list in the order the modules should register (a later lobby tab with the same id replaces an earlier).
 import "./twister_page.js";
+import "./tournament_lobby.js";
