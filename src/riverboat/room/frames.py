@@ -54,6 +54,17 @@ class SeatView(TypedDict):
     missed_sb: bool
 
 
+class TableOptions(TypedDict):
+    """A seated player's table options (the ``options`` command): post blinds by themselves (False: sat out instead
+    of posting), sit out at the next big blind (once), wait for the big blind when sitting in, and mucking losing
+    hands that need not be shown (R-SHOW-4: the room always does, so it is always true)."""
+
+    auto_post: bool
+    sit_out_next_bb: bool
+    wait_for_bb: bool
+    auto_muck: bool
+
+
 class YouView(TypedDict):
     """What only the seated player sees about their own seat."""
 
@@ -66,6 +77,7 @@ class YouView(TypedDict):
     post_now: bool
     leaving: bool
     pending_top_up: int
+    options: NotRequired[TableOptions]
 
 
 class TableHeader(TypedDict):
@@ -383,7 +395,7 @@ FRAME_TYPES: tuple[type, ...] = (
     TableStateFrame, TableEventFrame, PoolEventFrame, SpeedDealtFrame, SpeedTurnFrame, SpeedFastFoldedFrame,
     SpeedHandOverFrame, SpeedLeftFrame, SpeedStateFrame, TournamentFrame,
 )
-VIEW_AND_ENTRY_TYPES: tuple[type, ...] = (TimerView, SeatView, YouView, TableHeader, TableView, CashLobbyEntry,
+VIEW_AND_ENTRY_TYPES: tuple[type, ...] = (TimerView, SeatView, TableOptions, YouView, TableHeader, TableView, CashLobbyEntry,
                                           PoolLobbyEntry, PoolView)
 
 # Unknown fields are refused when a frame is validated (tests, docs): a field that is not described here is drift.

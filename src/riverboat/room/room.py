@@ -296,6 +296,14 @@ class Room:
         table = self._table(table_id)
         return await table.actor.submit(lambda: table.act(player_id, kind, amount, cards))
 
+    async def set_options(self, player_id: int, table_id: str, changes: dict[str, bool]) -> dict[str, Any]:
+        """A seated player's table options (auto-post blinds, sit out at the next big blind, wait for the big
+        blind); the answer holds all of them."""
+        table = self._table(table_id)
+        if table.seat_of(player_id) is None:
+            raise RoomError("not_seated", f"player {player_id} is not seated at table {table_id}")
+        return await table.actor.submit(lambda: table.set_options(player_id, changes))
+
     async def sit_out(self, player_id: int, table_id: str) -> dict[str, Any]:
         """R-SITOUT-4: sitting out at one cash table sits the player out at all their cash tables."""
         table = self._table(table_id)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from riverboat.room.clock import TimerHandle
 from riverboat.room.errors import RoomError
-from riverboat.room.frames import SeatStatusName, SeatView, YouView
+from riverboat.room.frames import SeatStatusName, SeatView, TableOptions, YouView
 
 
 @dataclass(slots=True)
@@ -29,6 +29,9 @@ class SeatState:
     evict_timer: TimerHandle | None = None
     #: R-DISC-3 / R-TIME-5 reading: a lost connection sits the player out only when the reconnect window ends
     disconnect_timer: TimerHandle | None = None
+    auto_post: bool = True  # table options (Table.set_options)
+    sit_out_next_bb: bool = False
+    wait_for_bb: bool = True
     hands_dealt: int = 0
     alias: str | None = None  # R-ALIAS-1: the name other players know them by
 
@@ -58,7 +61,12 @@ class SeatState:
             "post_now": self.post_now,
             "leaving": self.leaving,
             "pending_top_up": self.pending_top_up,
+            "options": self.options(),
         }
+
+    def options(self) -> TableOptions:
+        return {"auto_post": self.auto_post, "sit_out_next_bb": self.sit_out_next_bb,
+                "wait_for_bb": self.wait_for_bb, "auto_muck": True}
 
 
 def check_int_amount(value: object, what: str) -> int:

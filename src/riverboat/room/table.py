@@ -480,9 +480,13 @@ class Table:
         if self.driver is not None or self.closed:
             return
         game, structure = self.game_now()
-        plan = plan_deal(game, stakes_for(self.spec, game, structure), self._statuses(),
-                         max_seats=self.spec.max_seats, prev_button=self.button,
-                         min_players=self.settings.min_players, policy=self.settings.missed_blind_policy)
+        plan = self._plan(game, structure)
+        for _ in range(self.spec.max_seats):
+            skip = self._skips_blind(plan)
+            if skip is None:
+                break
+            await self.sit_out(self.seats[skip].player_id, reason="options")
+            plan = self._plan(game, structure)
         if plan is None:
             return
         driver = self._new_driver(game, structure, plan)
@@ -499,6 +503,40 @@ class Table:
                                           seats=list(plan.dealt), game=game.id, structure=structure.value))
         self.broadcast_state()
         driver.play()
+
+    def _plan(self, game: Game, structure: Structure) -> DealPlan | None:
+        return plan_deal(game, stakes_for(self.spec, game, structure), self._statuses(),
+                         max_seats=self.spec.max_seats, prev_button=self.button,
+                         min_players=self.settings.min_players, policy=self.settings.missed_blind_policy)
+
+    def _skips_blind(self, plan: DealPlan | None) -> int | None:
+        """The table options: a seat that would post a blind without ``auto_post``, or the big blind of a seat that
+        asked to sit out at its next big blind (the request is used up), is sat out instead of dealt."""
+        blind_plan = plan.blind_plan if plan is not None else None
+        if blind_plan is None or blind_plan.free_start:
+            return None
+        posting = {blind_plan.big_blind, *blind_plan.live_posts, *blind_plan.dead_posts}
+        if blind_plan.small_blind is not None:
+            posting.add(blind_plan.small_blind)
+        for s in blind_plan.dealt:
+            st = self.seats[s]
+            if s == blind_plan.big_blind and st.sit_out_next_bb:
+                st.sit_out_next_bb = False
+                return s
+            if s in posting and not st.auto_post:
+                return s
+        return None
+
+    async def set_options(self, player_id: int, changes: dict[str, bool]) -> dict[str, Any]:
+        """The seat's table options (``auto_post``, ``sit_out_next_bb``, ``wait_for_bb``); applied from the next
+        deal on."""
+        st = self._need_seat(player_id)
+        for name, value in changes.items():
+            if name not in ("auto_post", "sit_out_next_bb", "wait_for_bb"):
+                raise RoomError("bad_option", f"unknown table option {name!r}")
+            setattr(st, name, bool(value))
+        self.send_state(player_id)
+        return {"table": self.id, "options": dict(st.options())}
 
     def _record_blinds(self, plan: DealPlan) -> None:
         """R-MISSED: the blinds that passed sitting-out seats are owed; the button moves (R-TABLE-3)."""

@@ -119,6 +119,17 @@ class SitInFrame(_ClientFrame):
     post: StrictBool = Field(default=False, description="True: post the big blind (+ dead small blind) now; else wait.")
 
 
+class OptionsFrame(_ClientFrame):
+    """Change table options of the player's seat (only the fields given); the ack's ``result.options`` holds them
+    all (the view's ``you.options``)."""
+
+    type: Literal["options"]
+    table: TableRef
+    auto_post: StrictBool | None = Field(default=None, description="False: sat out instead of posting a blind.")
+    sit_out_next_bb: StrictBool | None = Field(default=None, description="True: sat out before the next big blind.")
+    wait_for_bb: StrictBool | None = Field(default=None, description="Sitting in waits for the big blind.")
+
+
 class LeaveFrame(_ClientFrame):
     """Leave the table; the stack goes back to the balance (R-CASH-3)."""
 
@@ -253,6 +264,7 @@ ClientFrame = Annotated[
     | ActFrame
     | SitOutFrame
     | SitInFrame
+    | OptionsFrame
     | LeaveFrame
     | TopUpFrame
     | JoinSpeedFrame
@@ -278,6 +290,7 @@ CLIENT_FRAME_TYPES: tuple[str, ...] = (
     "act",
     "sit_out",
     "sit_in",
+    "options",
     "leave",
     "top_up",
     "join_speed",

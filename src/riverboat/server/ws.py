@@ -281,6 +281,10 @@ class Connection:
             return await room.sit_out(pid, frame.table)
         if kind == "sit_in":
             return await room.sit_in(pid, frame.table, post=frame.post)
+        if kind == "options":
+            changes = {k: v for k in ("auto_post", "sit_out_next_bb", "wait_for_bb")
+                       if (v := getattr(frame, k)) is not None}
+            return await room.set_options(pid, frame.table, changes)
         if kind == "leave":
             return await room.leave(pid, frame.table)
         if kind == "top_up":

@@ -213,7 +213,8 @@ export class TableView {
       blinds ? box("auto_post", "Post blinds automatically", "Untick: you are sat out instead of posting a blind") : null,
       blinds ? box("sit_out_next_bb", "Sit out at the next big blind", "You are sat out before your next big blind") : null,
       blinds ? box("wait_for_bb", "Wait for the big blind when I sit in", "Untick: post the big blind at once when you sit in") : null,
-      box("auto_muck", "Muck losing hands", "A losing hand that need not be shown is not shown; all-in hands are always shown"));
+      h("label", { class: "field-inline muted", title: "R-SHOW-4: the room mucks a losing hand that need not be shown; all-in hands are always shown" },
+        h("input", { type: "checkbox", "data-option": "auto_muck", checked: true, disabled: true }), " Losing hands are mucked"));
   }
 
   felt(model, now) {
