@@ -126,6 +126,8 @@ class CashLobbyEntry(TableHeader):
     hands_played: int
     #: hands finished in the last hour (extrapolated while the table is younger than an hour)
     hands_per_hour: NotRequired[int]
+    #: players on the waiting list of this table (offered a seat in turn when one is free)
+    waiting: NotRequired[int]
     #: a mixed table's rotation: the game ids in order (empty at a one-game table), and the index of the game
     #: being dealt
     rotation: list[str]
@@ -243,6 +245,13 @@ class AliasChangedEvent(TypedDict):
     alias: str | None
 
 
+class SeatOfferedEvent(TypedDict):
+    """To the first player of the waiting list only: a seat is free at this table (sit with the usual ``sit``)."""
+
+    kind: Literal["seat_offered"]
+    seat: int
+
+
 class TopUpFailedEvent(TypedDict):
     kind: Literal["top_up_failed"]
     message: str
@@ -288,7 +297,7 @@ class ArtificialAllinEvent(TypedDict):
 
 TableEvent = (
     HandStartedEvent | SeatedEvent | SatOutEvent | SatInEvent | LeavingEvent | LeftEvent | ToppedUpEvent
-    | EvictedEvent | AliasChangedEvent | TopUpFailedEvent | TurnEvent | TimebankEvent | TimedOutEvent
+    | EvictedEvent | AliasChangedEvent | SeatOfferedEvent | TopUpFailedEvent | TurnEvent | TimebankEvent | TimedOutEvent
     | AutoDrawEvent | ArtificialAllinEvent
 )
 #: Any event of a table or pool frame, told apart by its ``kind``.
@@ -296,7 +305,7 @@ Event = Annotated[EngineEvent | TableEvent, Field(discriminator="kind")]
 
 TABLE_EVENT_TYPES: tuple[type, ...] = (
     HandStartedEvent, SeatedEvent, SatOutEvent, SatInEvent, LeavingEvent, LeftEvent, ToppedUpEvent, EvictedEvent,
-    AliasChangedEvent, TopUpFailedEvent, TurnEvent, TimebankEvent, TimedOutEvent, AutoDrawEvent,
+    AliasChangedEvent, SeatOfferedEvent, TopUpFailedEvent, TurnEvent, TimebankEvent, TimedOutEvent, AutoDrawEvent,
     ArtificialAllinEvent,
 )
 

@@ -296,6 +296,15 @@ class Room:
         table = self._table(table_id)
         return await table.actor.submit(lambda: table.act(player_id, kind, amount, cards))
 
+    async def waitlist(self, player_id: int, table_id: str) -> dict[str, Any]:
+        """Join the waiting list of a (full) cash table."""
+        table = self._table(table_id)
+        return await table.actor.submit(lambda: table.waitlist(player_id))
+
+    async def unwaitlist(self, player_id: int, table_id: str) -> dict[str, Any]:
+        table = self._table(table_id)
+        return await table.actor.submit(lambda: table.unwaitlist(player_id))
+
     async def set_options(self, player_id: int, table_id: str, changes: dict[str, bool]) -> dict[str, Any]:
         """A seated player's table options (auto-post blinds, sit out at the next big blind, wait for the big
         blind); the answer holds all of them."""

@@ -40,6 +40,7 @@ from riverboat.room.frames import (
     SatInEvent,
     SatOutEvent,
     SeatedEvent,
+    SeatOfferedEvent,
     TableHeader,
     TableView,
     ToppedUpEvent,
@@ -95,6 +96,7 @@ class Table:
                                      rake_rule(self.rake_schedule, play_money=spec.play_money))
         self.seats: dict[int, SeatState] = {}
         self.watchers: set[int] = set()
+        self.waiting: list[int] = []  # the waiting list, first come first offered
         self.driver: HandDriver | None = None
         self.hand_no = 0
         self.button: int | None = None
@@ -264,6 +266,8 @@ class Table:
         st = SeatState(seat_no, player_id, amount, timebank=self.settings.timebank_seconds)
         st.alias = await self.host.alias_of(player_id)
         st.owes_bb = True  # R-NEWPLAYER-1; a starting table deals everyone in free (blinds.plan_blinds)
+        if player_id in self.waiting:
+            self.waiting.remove(player_id)
         st.post_now = not wait_for_bb
         self.seats[seat_no] = st
         self.host.seated(player_id, self.id)
@@ -399,6 +403,27 @@ class Table:
         if st is not None or player_id in self.watchers:
             self.send_state(player_id)
 
+    async def waitlist(self, player_id: int) -> dict[str, Any]:
+        """Put the player on the waiting list (a full table); they are told when a seat is free."""
+        if self.seat_of(player_id) is not None:
+            raise RoomError("already_seated", "you already have a seat at this table")
+        if player_id not in self.waiting:
+            self.waiting.append(player_id)
+        self._offer_seats()
+        return {"table": self.id, "waiting": True, "position": self.waiting.index(player_id) + 1}
+
+    async def unwaitlist(self, player_id: int) -> dict[str, Any]:
+        if player_id in self.waiting:
+            self.waiting.remove(player_id)
+        return {"table": self.id, "waiting": False}
+
+    def _offer_seats(self) -> None:
+        """Each free seat is offered to the next player of the waiting list (a private ``seat_offered`` event); they
+        keep their place until they sit or leave the list."""
+        free = [s for s in range(self.spec.max_seats) if s not in self.seats]
+        for pid, seat in zip(self.waiting, free, strict=False):
+            self.host.send(pid, self.address.event(SeatOfferedEvent(kind="seat_offered", seat=seat)))
+
     async def watch(self, player_id: int) -> dict[str, Any]:
         """A spectator: the public view now, then every public frame of the table (``recipients``)."""
         self.watchers.add(player_id)
@@ -419,6 +444,7 @@ class Table:
             if timer is not None:
                 timer.cancel()
         del self.seats[st.seat]
+        self._offer_seats()
         self.host.unseated(st.player_id, self.id)
         self.table_event(LeftEvent(kind="left", seat=st.seat, player=st.player_id, alias=st.alias,
                                    cashed_out=amount))
@@ -621,6 +647,7 @@ class Table:
             **header, "kind": "cash", "current_game": game.id, "current_structure": structure.value,
             "seats_taken": len(self.seats), "players": len(self.seats), "average_pot": avg_pot,
             "players_per_flop_pct": flop_pct, "hands_played": self.hand_no, "hands_per_hour": self.hands_per_hour(),
+            "waiting": len(self.waiting),
             "rotation": [gid for gid, _ in self.rotation.schedule] if self.rotation is not None else [],
             "rotation_index": self.rotation.index if self.rotation is not None else 0,
         }

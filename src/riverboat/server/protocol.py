@@ -130,6 +130,20 @@ class OptionsFrame(_ClientFrame):
     wait_for_bb: StrictBool | None = Field(default=None, description="Sitting in waits for the big blind.")
 
 
+class WaitlistFrame(_ClientFrame):
+    """Join the waiting list of a full cash table: a private ``seat_offered`` event says when a seat is free."""
+
+    type: Literal["waitlist"]
+    table: TableRef
+
+
+class UnwaitlistFrame(_ClientFrame):
+    """Leave the waiting list of a table."""
+
+    type: Literal["unwaitlist"]
+    table: TableRef
+
+
 class LeaveFrame(_ClientFrame):
     """Leave the table; the stack goes back to the balance (R-CASH-3)."""
 
@@ -265,6 +279,8 @@ ClientFrame = Annotated[
     | SitOutFrame
     | SitInFrame
     | OptionsFrame
+    | WaitlistFrame
+    | UnwaitlistFrame
     | LeaveFrame
     | TopUpFrame
     | JoinSpeedFrame
@@ -291,6 +307,8 @@ CLIENT_FRAME_TYPES: tuple[str, ...] = (
     "sit_out",
     "sit_in",
     "options",
+    "waitlist",
+    "unwaitlist",
     "leave",
     "top_up",
     "join_speed",

@@ -277,16 +277,12 @@ class Connection:
                 return await room.speed_act(pid, frame.table, frame.kind, amount=frame.amount, cards=cards)
             return await room.act(pid, frame.table, frame.kind, amount=frame.amount,
                                   cards=list(frame.cards) if frame.cards is not None else None)
-        if kind == "sit_out":
-            return await room.sit_out(pid, frame.table)
         if kind == "sit_in":
             return await room.sit_in(pid, frame.table, post=frame.post)
         if kind == "options":
             changes = {k: v for k in ("auto_post", "sit_out_next_bb", "wait_for_bb")
                        if (v := getattr(frame, k)) is not None}
             return await room.set_options(pid, frame.table, changes)
-        if kind == "leave":
-            return await room.leave(pid, frame.table)
         if kind == "top_up":
             return await room.top_up(pid, frame.table, frame.amount, idem_key=idem)
         if kind == "join_speed":
@@ -352,6 +348,10 @@ class Connection:
             return await twister.play(self.player_id, frame.kind, frame.buy_in, ticket_id=frame.ticket)
         cards = list(frame.cards) if frame.cards is not None else None
         return await twister.act(self.player_id, frame.tournament, frame.kind, frame.amount, cards)
+
+
+#: commands that are ``room.<type>(player_id, table)``
+_TABLE_COMMANDS = frozenset({"sit_out", "leave", "waitlist", "unwaitlist"})
 
 
 def _default(value: Any) -> Any:

@@ -8,7 +8,7 @@ import { Connection } from "./connection.js";
 import { session } from "./session.js";
 import { setFourColour, isFourColour } from "./cards.js";
 import { registerView, getView, navEntries } from "./views.js";
-import { renderLobby } from "./lobby_view.js";
+import { renderLobby, WAITLISTED } from "./lobby_view.js";
 import { renderLogin, renderRegister, renderAccount, renderCashier } from "./account_view.js";
 import { renderHistory } from "./history_view.js";
 import { renderReplay } from "./replay_view.js";
@@ -57,6 +57,13 @@ function updateTopbar() {
 }
 
 const ctx = { connection, session, desk, toast, navigate: (hash) => { location.hash = hash; }, refreshTopbar: updateTopbar };
+
+// The waiting list: a free seat is offered to this player (a private event of a table they wait for).
+connection.on("event", (frame) => {
+  if (!frame || !frame.event || frame.event.kind !== "seat_offered") return;
+  WAITLISTED.delete(String(frame.table));
+  toast(`A seat is free at a table you are waiting for: open it from the lobby to sit (seat ${Number(frame.event.seat) + 1}).`, "ok");
+});
 
 // The built-in pages. Other modules register theirs the same way (extensions.js).
 registerView("lobby", { login: false, render: (root) => renderLobby(root, ctx) });

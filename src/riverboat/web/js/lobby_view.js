@@ -128,10 +128,14 @@ function rotationText(t) {
   return t.rotation.map((g) => (typeof g === "string" ? gameName(g) : `${gameName(g.game)}${g.structure ? ` ${g.structure}` : ""}`)).join(" → ");
 }
 
+/** The tables this tab put the player on the waiting list of (the lobby itself is public, it does not say). */
+export const WAITLISTED = new Set();
+
 async function joinWaitlist(t, ctx, reload) {
   try {
     const reply = await ctx.connection.send(t.waiting_you ? "unwaitlist" : "waitlist", { table: t.id });
     if (reply && reply.type === "ack") {
+      if (t.waiting_you) WAITLISTED.delete(t.id); else WAITLISTED.add(t.id);
       ctx.toast(t.waiting_you ? "You left the waiting list." : `You are on the waiting list for ${t.name}: a seat is offered to you as soon as one is free.`, "ok");
     }
     reload();
@@ -150,6 +154,7 @@ function cashTable(rows, ctx, reload) {
       el("th", { class: "num hide-narrow" }, "Avg pot"), el("th", { class: "num hide-narrow" }, "Hands/h"), el("th", {}, ""))),
     el("tbody", {}, rows.map((t) => {
       const full = (t.seats_taken ?? 0) >= t.max_seats;
+      t.waiting_you = WAITLISTED.has(t.id);
       const rotation = rotationText(t);
       return el("tr", { "data-table": t.id },
         el("td", {}, t.name),
