@@ -162,7 +162,8 @@ def test_issue_14_seated_hands_once_calm_dom_panel_open_and_reload_keeps_the_sea
 @pytest.mark.slow
 def test_issue_14_item_3_a_second_tab_does_not_silence_the_first(
         new_page: Any, live_server: Any, calling_bots: Any) -> None:
-    """Issue #14 item 3: the same account in two tabs (one table each) plays on in both; neither goes offline."""
+    """Issue #14 item 3: the same account in two tabs plays on in both; neither goes offline. Then the table option
+    "sit out at the next big blind" (R-SITOUT-5: no blind posted while sat out) set from the options panel."""
     page = new_page()
     rec1 = FrameRecorder(page)
     register(page, live_server.url)
@@ -189,6 +190,18 @@ def test_issue_14_item_3_a_second_tab_does_not_silence_the_first(
         assert_no_foreign_down_cards(rec.frames, seat)
     assert not [f for f in rec1.frames if f.get("type") == "notice" and f.get("code") == "replaced"]
     second.close()
+    # table options (part 2), applied by the server: "sit out at the next big blind" sits the player out there
+    page.click("[data-testid='table-options']")
+    page.check("[data-option='sit_out_next_bb']")
+    page.wait_for_function("() => { const b = document.querySelector(\"[data-option='sit_out_next_bb']\"); return b && b.checked; }")
+    for _ in range(400):
+        if page.locator("[data-testid='sit-in']").count():
+            break
+        check_or_call(page)
+        page.wait_for_timeout(150)
+    assert page.locator("[data-testid='sit-in']").count() == 1, "never sat out at the big blind"
+    sat_out = [f for f in rec1.frames if f.get("type") == "event" and f["event"].get("kind") == "sat_out"]
+    assert sat_out and sat_out[-1]["event"]["reason"] == "options", sat_out
 
 
 @pytest.mark.slow

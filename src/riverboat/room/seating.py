@@ -27,8 +27,8 @@ class SeatState:
     leaving: bool = False  # leave after the current hand (R-CASH-3)
     pending_top_up: int = 0
     evict_timer: TimerHandle | None = None
-    #: R-DISC-3 / R-TIME-5 reading: a lost connection sits the player out only when the reconnect window ends
-    disconnect_timer: TimerHandle | None = None
+    #: R-DISC-3 / R-TIME-5 reading: when a lost connection sat the player out (back within the window: sit in)
+    disconnected_at: float | None = None
     auto_post: bool = True  # table options (Table.set_options)
     sit_out_next_bb: bool = False
     wait_for_bb: bool = True

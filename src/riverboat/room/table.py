@@ -374,30 +374,26 @@ class Table:
         self.broadcast_state()
 
     async def disconnected(self, player_id: int) -> None:
-        """R-DISC-3: a cash player who loses the connection is sat out (the current hand goes on, on timers) once
-        the reconnect window (R-TIME-5, ``reconnect_seconds``) has passed without them: a player back within it
-        (a page reload) is exactly as before, dealt the next hand (docs/rules-differences.md)."""
+        """R-DISC-3: a cash player who loses the connection is sat out (the current hand goes on, on timers)."""
         st = self.seat_of(player_id)
         if st is None:
             self.watchers.discard(player_id)
             return
         if self.driver is not None:
             self.driver.player_disconnected(player_id)
-        if st.disconnect_timer is None:
-            actor = self.actor
-            st.disconnect_timer = self.host.clock.call_later(
-                self.settings.reconnect_seconds, lambda: actor.post(lambda: self._still_disconnected(st)))
-
-    async def _still_disconnected(self, st: SeatState) -> None:
-        st.disconnect_timer = None
-        if self.seats.get(st.seat) is st and not self.host.is_connected(st.player_id):
-            await self.sit_out(st.player_id, reason="disconnected")
+        if not st.sitting_out:
+            await self.sit_out(player_id, reason="disconnected")
+            st.disconnected_at = self.now
 
     async def reconnected(self, player_id: int) -> None:
+        """Back within the reconnect window (R-TIME-5; a page reload): a player sat out only by the lost connection
+        sits in again by themselves, exactly as before (docs/rules-differences.md)."""
         st = self.seat_of(player_id)
-        if st is not None and st.disconnect_timer is not None:
-            st.disconnect_timer.cancel()
-            st.disconnect_timer = None
+        if st is not None and st.disconnected_at is not None:
+            back_in_time = self.now - st.disconnected_at <= self.settings.reconnect_seconds
+            st.disconnected_at = None
+            if back_in_time and st.sitting_out and (st.stack > 0 or st.pending_top_up > 0):
+                await self.sit_in(player_id, post=st.post_now)
         if st is not None and self.driver is not None:
             self.driver.player_reconnected(player_id)
         if st is not None or player_id in self.watchers:
@@ -440,9 +436,8 @@ class Table:
             self.host.gateway.ledger.cash_out, st.player_id, self.id, self._idem("cash_out", st.player_id),
             currency=self.spec.currency,
         )
-        for timer in (st.evict_timer, st.disconnect_timer):
-            if timer is not None:
-                timer.cancel()
+        if st.evict_timer is not None:
+            st.evict_timer.cancel()
         del self.seats[st.seat]
         self._offer_seats()
         self.host.unseated(st.player_id, self.id)

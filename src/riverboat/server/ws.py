@@ -268,6 +268,8 @@ class Connection:
         idem = store_key(pid, frame.id) if kind in MONEY_FRAMES and frame.id is not None else None
         if kind in ("sit", "join_speed", "top_up"):
             await self._check_standing(pid)
+        if kind in _TABLE_COMMANDS:  # room.<kind>(player, table)
+            return await getattr(room, kind)(pid, frame.table)
         if kind == "sit":
             return await room.sit(pid, frame.table, frame.seat, frame.buy_in, wait_for_bb=frame.wait_for_bb,
                                   idem_key=idem)
