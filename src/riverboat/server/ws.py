@@ -316,14 +316,12 @@ class Connection:
             return await self._twister(frame)
         raise AssertionError(f"unhandled frame type {kind}")  # parse_client_frame only returns known types
 
-
     async def _check_standing(self, pid: Any) -> None:
         """A suspended or banned account cannot sit (R-INTEG-5c), even on a connection opened before."""
         integrity = getattr(self.hub.store, "integrity", None)
         status = await self.hub.call_store(integrity.blocked, pid) if integrity is not None else None
         if status is not None:
             raise AccountBlocked(status)
-
 
     async def _tournament(self, frame: Any) -> Any:
         """The lobby's tournaments (issue #11): register, unregister, re-buy / add-on, and a table action."""
