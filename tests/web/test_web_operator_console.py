@@ -33,7 +33,7 @@ TABLES = [{"name": "OpHoldem", "game": "holdem", "structure": "NL", "small_blind
 def console_server(tmp_path_factory: pytest.TempPathFactory) -> Any:
     tmp = tmp_path_factory.mktemp("operator-web")
     server = LiveServer(tmp, TABLES)
-    server.wait_ready()
+    server.wait_ready(timeout=300)  # a loaded CI machine boots it slowly
     server.db_url = f"sqlite:///{tmp / 'riverboat.sqlite3'}"  # type: ignore[attr-defined]
     try:
         yield server
