@@ -11,7 +11,10 @@ export class Connection extends Emitter {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     this.url = url || `${scheme}//${location.host}/ws`;
     this.socket = null;
-    this.nextId = 1;
+    // Message ids are unique across page loads: the server answers a money frame (sit with a buy-in, top_up, ...)
+    // sent again with the same id from its reply cache, so ids counted from 1 after a reload would replay old
+    // replies. Milliseconds since the epoch times 1,000 stays under 2**53 (the protocol's bound) until 2255.
+    this.nextId = Date.now() * 1000 + Math.floor(Math.random() * 1000);
     this.pending = new Map();
     this.retry = 0;
     this.closedByUser = false;
