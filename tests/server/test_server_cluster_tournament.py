@@ -4,10 +4,12 @@ what ``riverboat serve --role gateway`` runs under its WebSocket server) in the 
 command crosses NATS to the host that runs the tournament and every tournament frame comes back on the gateway's
 subject.
 
-1. a Sit & Go: declared in the cluster, shown in the lobby, six players register through the gateway; its host
-   is killed (SIGKILL) after some completed hands: the other host takes it over, resumes it from the store (every
-   stack as after its last completed hand, R-SERVER-1) and it is played to the end; every player is ranked once,
-   every hand is recorded once, the chips and the money are conserved (each player paid one buy-in and fee);
+1. a Sit & Go: declared in the cluster, shown in the lobby, players register through the gateway; its host is
+   killed (SIGKILL) during registration: the other host reopens the registration with the paid entrants, the
+   rest register there and it starts; that host is killed after some completed hands: the first one (restarted)
+   takes it over, resumes it from the store (every stack as after its last completed hand, R-SERVER-1) and it is
+   played to the end; every player is ranked once, every hand is recorded once, the chips and the money are
+   conserved (each player paid one buy-in and fee);
 2. a small MTT (six players, three seats a table: two tables, balanced and merged by the director on its one
    host) registered and played to the end over the WebSocket of a real gateway process.
 """
@@ -31,6 +33,7 @@ from riverboat.bots import ProtocolClient
 from riverboat.bots.twister import TwisterBot
 from riverboat.cluster import RemoteRoom
 from riverboat.cluster.names import Names
+from riverboat.room.errors import RoomError
 from riverboat.room.tournament.presets import sit_and_go
 from riverboat.room.tournament.spec import TournamentSpec
 from riverboat.store.models import Hand
@@ -99,6 +102,19 @@ async def _wait(pred: Any, what: str, c: Cluster) -> None:
     raise AssertionError(f"timed out after {TIMEOUT} s: {what}\n{logs}")
 
 
+async def _retry(call: Any, c: Cluster) -> Any:
+    """A command, again while the tournament is between hosts (``table_unavailable``: its host is gone)."""
+    deadline = time.monotonic() + TIMEOUT
+    while True:
+        try:
+            return await call()
+        except RoomError as exc:
+            if exc.code not in ("table_unavailable", "table_timeout", "no_tournament") or \
+                    time.monotonic() > deadline:
+                raise
+            await asyncio.sleep(0.3)
+
+
 def _hands(c: Cluster, tid: str) -> list[Hand]:
     with c.store.session() as s:
         return list(s.scalars(select(Hand).where(Hand.table_id.like(f"{tid}/%")).order_by(Hand.id)))
@@ -142,8 +158,9 @@ def _sng() -> TournamentSpec:
 
 
 def test_sit_and_go_survives_its_host(cluster: Cluster) -> None:
-    """R-SERVER-1, R-TOURN-SNG-1, R-TOURN-GEN-6: a Sit & Go through the gateway whose host is killed mid-play
-    resumes on the other host from the stacks after the last completed hand and is played to the end."""
+    """R-SERVER-1, R-TOURN-SNG-1, R-TOURN-GEN-6: a Sit & Go through the gateway whose host is killed during
+    registration keeps its entrants; when its next host is killed mid-play it resumes on another host from the
+    stacks after the last completed hand and is played to the end."""
     asyncio.run(_sng_failover(cluster))
 
 
@@ -157,15 +174,23 @@ async def _sng_failover(c: Cluster) -> None:
         players = [Entrant(c, gw) for _ in range(6)]
         money = _money(c)
         await asyncio.sleep(0.5)  # presence reaches the hosts (they route the players' frames to this gateway)
-        for p in players:
+        for p in players[:3]:
             await gw.tournaments.get(tid).register(p.id)
-        await _wait(lambda: len([h for h in _hands(c, tid) if h.status == "recorded"]) >= 3,
-                    "three hands completed", c)
+        # its host dies during registration: the survivor reopens it with the three paid registrations
         first = _owner(gw, tid)
         assert first in (c.h1, c.h2)
-        c.kill(first, signal.SIGKILL)
         survivor = c.h2 if first == c.h1 else c.h1
-        await _wait(lambda: _owner(gw, tid) == survivor, "the survivor took the tournament", c)
+        c.kill(first, signal.SIGKILL)
+        await _wait(lambda: _owner(gw, tid) == survivor and (_row(gw, tid) or {}).get("entrants") == 3,
+                    "the survivor reopened the registration", c)
+        c.start(first, "tables")  # the lost machine comes back (same node id, its lease long gone)
+        for p in players[3:]:
+            await _retry(lambda p=p: gw.tournaments.get(tid).register(p.id), c)
+        await _wait(lambda: len([h for h in _hands(c, tid) if h.status == "recorded"]) >= 3,
+                    "three hands completed", c)
+        # and its new host dies in the middle of play: the other one resumes it from the store
+        c.kill(survivor, signal.SIGKILL)
+        await _wait(lambda: _owner(gw, tid) == first, "the restarted host took the tournament", c)
         for p in players:
             p.shove = True
         await _wait(lambda: all(p.finished is not None for p in players), "every player ranked", c)

@@ -7,8 +7,8 @@ like any table's.
 
 When the host dies another host takes the record and rebuilds the director from the store
 (:func:`riverboat.room.tournament.resume.resume`): the hand in progress was never written, so every stack is the one
-after its table's last completed hand (R-SERVER-1). A tournament still registering when its host dies is cancelled
-with every buy-in and fee back (R-TOURN-REG-4): its registrations are in the store, its clock is not.
+after its table's last completed hand (R-SERVER-1). A tournament still registering when its host dies reopens its
+registration on the new host with the registrations of the store (paid once, in their order).
 """
 
 from __future__ import annotations
@@ -71,26 +71,39 @@ class TournamentHosting:
             if exc.code != "not_found":
                 raise
             status = None
+        spec, series = TournamentSpec.from_dict(rec.entry["spec"]), bool(rec.entry.get("series"))
         if status is None:
-            await self._create(tid, TournamentSpec.from_dict(rec.entry["spec"]), bool(rec.entry.get("series")))
+            d = self._director(tid, spec, series)
+            await d.open()
+            self.lobby.directors[tid] = d
         elif status == "running":
             self.lobby.directors[tid] = await resume(self.room, tid, bots=self.lobby.bots)
             log.warning("tournament %s resumed from the store", tid)
         elif status == "registering":
-            await gw.call(gw.store.tournaments.cancel, tid)
-            log.warning("tournament %s was registering when its host died: cancelled, buy-ins refunded", tid)
+            await self._reopen_registration(tid, spec, series)
 
-    async def _create(self, tid: str, spec: TournamentSpec, series: bool) -> None:
-        """Open a new tournament here; a Sit & Go of a series declares the next one in the cluster as soon as it
-        starts (R-TOURN-SNG-1), which any host may then take."""
+    def _director(self, tid: str, spec: TournamentSpec, series: bool) -> Director:
+        """The tournament's director here; a Sit & Go of a series declares the next one in the cluster as soon as
+        it starts (R-TOURN-SNG-1), which any host may then take."""
 
         async def reopen(d: Director) -> None:
             base, _, n = tid.partition("~")
             await create_tournament(self.link, f"{base}~{int(n or 0) + 1}", d.spec, series=True)
 
-        d = Director(self.room, tid, spec, bots=self.lobby.bots, on_start=reopen if series else None)
-        await d.open()
+        return Director(self.room, tid, spec, bots=self.lobby.bots, on_start=reopen if series else None)
+
+    async def _reopen_registration(self, tid: str, spec: TournamentSpec, series: bool) -> None:
+        """Its last host died during registration: the registrations (paid, in the store, in their order) stand;
+        registration opens again here, and a Sit & Go that is full starts (R-TOURN-SNG-1)."""
+        gw = self.room.gateway
+        d = self._director(tid, spec, series)
+        d.registered = list(await gw.call(gw.store.tournaments.registered, tid))
+        d.pool_collected = len(d.registered) * spec.pool_per_entry
+        d.actor.start()
+        for _ in range(2):  # the lifecycle's next steps by the clock and the field: registering, then maybe the start
+            await d.actor.submit(d._tick)
         self.lobby.directors[tid] = d
+        log.warning("tournament %s: registration reopened with %d entrant(s)", tid, len(d.registered))
 
     async def close(self, tid: str) -> None:
         """Stop it here without touching its money (the next owner resumes it, or this host stops)."""

@@ -464,11 +464,15 @@ class Ledger:
             ).first()
             if bad is not None:
                 raise LedgerCorrupt(f"transaction {bad[0]} is not balanced")
-            sums = dict(s.execute(select(Entry.account_id, func.sum(Entry.amount)).group_by(Entry.account_id)).all())
-            for acc in s.scalars(select(Account)):
-                if int(sums.get(acc.id, 0)) != acc.balance:
-                    raise LedgerCorrupt(f"account {acc.key} caches {acc.balance} but its entries sum to "
-                                        f"{sums.get(acc.id, 0)}")
+            # ONE statement: balances and sums from the same snapshot even under READ COMMITTED while a room
+            # settles hands (two statements could see a settlement between them)
+            sums = (select(Entry.account_id, func.sum(Entry.amount).label("total"))
+                    .group_by(Entry.account_id).subquery())
+            rows = s.execute(select(Account, func.coalesce(sums.c.total, 0))
+                             .outerjoin(sums, sums.c.account_id == Account.id)).all()
+            for acc, total in rows:
+                if int(total) != acc.balance:
+                    raise LedgerCorrupt(f"account {acc.key} caches {acc.balance} but its entries sum to {total}")
                 if acc.kind != EXTERNAL and acc.balance < 0:
                     raise LedgerCorrupt(f"account {acc.key} is negative ({acc.balance})")
             multi = s.execute(
