@@ -108,3 +108,28 @@ async def test_r_integ_5_r_wallet_8_disqualified_player_forfeits(sqlite_store: S
     assert snap[cheat] == "disqualified"
     assert sum(r.prize for r in d.results.values()) == 6_000  # the forfeited buy-in stays in the pool
     await lob.close()
+
+
+async def test_r_server_1_recover_resumes_running_and_cancels_registering(sqlite_store: Store) -> None:
+    """R-SERVER-1 / R-TOURN-REG-4 reading: after a restart the lobby resumes a running Sit & Go from the store and
+    cancels one that was still registering (every buy-in and fee back); the resumed one plays to the winner."""
+    players = make_bots(sqlite_store, 5, 10_000, "EUR", prefix="recov")
+    bots = {p: ShoveBot(random.Random(p)) for p in players}
+    lob, clock = lobby_for(sqlite_store, bots)
+    running = await lob.create(default_spec("sng", 3, 3, "holdem", "NL"), "rec-run")
+    waiting = await lob.create(default_spec("sng", 3, 3, "holdem", "NL"), "rec-wait")
+    for p in players[:3]:
+        await running.register(p)
+    for p in players[3:]:
+        await waiting.register(p)
+    assert running.status in (Status.RUNNING, Status.FINAL_TABLE, Status.FINISHED)
+    await lob.close()  # the process stops
+    lob2, clock2 = lobby_for(sqlite_store, bots)
+    out = await lob2.recover()
+    assert out["cancelled"] == ["rec-wait"]
+    assert all(sqlite_store.ledger.balance(p) == 10_000 for p in players[3:])
+    if running.status is not Status.FINISHED:
+        assert out["resumed"] == ["rec-run"]
+        await play(lob2.get("rec-run"), clock2)
+    assert sqlite_store.tournaments.status("rec-run") == "finished"
+    await lob2.close()

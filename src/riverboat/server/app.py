@@ -46,6 +46,11 @@ def create_app(store: Any, room: Any, config: ServerConfig | None = None) -> Sta
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         if hub.config.manage_room:
             await room.start()
+        if hub.tournaments is not None:
+            try:  # R-SERVER-1: running tournaments resume from the store, registering ones are refunded
+                await hub.tournaments.recover()
+            except Exception:
+                log.exception("recovering the tournaments failed")
         if hub.tournaments is not None and hub.config.tournaments:
             try:
                 await open_tournaments(hub, hub.config.tournaments)

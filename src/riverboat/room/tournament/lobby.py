@@ -27,6 +27,9 @@ from riverboat.room.tournament.director import BotPolicy, Director, DirectorHost
 from riverboat.room.tournament.lifecycle import OVER, PLAYING, Status, Transition
 from riverboat.room.tournament.spec import TournamentSpec
 from riverboat.store.tournament_play import Award
+from riverboat.store.twister import ID_PREFIX
+
+TWISTER_PREFIXES = tuple(sorted(set(ID_PREFIX.values())))  # Twister tournaments belong to hub.twister
 
 declare("no_tournament", 404)
 
@@ -161,6 +164,29 @@ class TournamentLobby:
                          for t in d.tables.values()]
         out["results"] = [{"player": r.player_id, "place": r.place, "place_to": r.place_to, "prize": r.prize}
                           for r in sorted(d.results.values(), key=lambda r: r.place)]
+        return out
+
+    async def recover(self) -> dict[str, list[str]]:
+        """After a restart (R-SERVER-1): every running tournament of the store resumes from the stacks after its
+        tables' last completed hands (:mod:`.resume`); one still registering is cancelled and every buy-in and fee
+        refunded (R-TOURN-REG-4 reading: its director is gone, the operator opens it again). Returns the ids."""
+        from riverboat.room.tournament.resume import resume
+
+        gw = self.host.gateway
+        out: dict[str, list[str]] = {"resumed": [], "cancelled": []}
+        for tid in await gw.call(gw.store.tournament_play.unfinished):
+            if tid in self.directors or tid.startswith(TWISTER_PREFIXES):
+                continue
+            status = await gw.call(gw.store.tournaments.status, tid)
+            if status == "running":
+                try:
+                    self.directors[tid] = await resume(self.host, tid, bots=self.bots)
+                except (ValueError, RoomError):
+                    continue  # not a tournament of this lobby (e.g. a Twister of hub.twister)
+                out["resumed"].append(tid)
+            elif status == "registering":
+                await gw.call(gw.store.tournaments.cancel, tid)
+                out["cancelled"].append(tid)
         return out
 
     async def close(self) -> None:
