@@ -68,3 +68,48 @@ async def test_r_tourn_sng_1_sit_and_go_through_the_server(server: Any) -> None:
     assert detail["status"] == "finished" and len(detail["results"]) == 3
     server.store.ledger.verify()
     assert server.store.ledger.total("EUR") == 0
+
+
+async def test_r_server_1_kill_9_mid_tournament_then_restart_resumes(start_server: Any) -> None:
+    """R-SERVER-1 (issue #11 "Crash"): kill -9 of `riverboat serve` while a Sit & Go's first hand waits for a
+    player; after the restart the tournament resumes from the store (every stack as after the last completed hand:
+    here the starting 1,500 each, the hand in progress void), the players reconnect and play it to the end; the
+    ledger balances and the pool is paid in full."""
+    first = start_server([])
+    op_id = first.store.accounts.register("k_operator", "password-k_operator", role="operator").id
+    op = first.store.accounts.login("k_operator", "password-k_operator")
+    players = [first.player(eur=DEPOSIT) for _ in range(3)]
+    res = httpx.post(f"{first.base_url}/api/operator/tournaments", headers=_auth(op),
+                     json={"spec": SNG | {"settings": {"between_hands_seconds": 0.02}}, "id": "kill-sng"})
+    assert res.status_code == 201 and op_id
+    clients = [ProtocolClient(first.ws_url, token) for _, token in players]
+    try:
+        for c in clients:
+            await c.connect()
+            await c.command({"type": "tournament_register", "tournament": "kill-sng",
+                             "id": f"reg-{secrets.token_hex(6)}"})
+        await asyncio.sleep(1.0)  # the first hand is dealt and waits for a decision nobody makes
+    finally:
+        for c in clients:
+            await c.close()
+    first.killed = True
+    first.proc.kill()  # SIGKILL: no shutdown code runs
+    first.proc.wait(30)
+    again = start_server([], db_path=first.db_path)
+    snap = again.store.tournament_play.snapshot("kill-sng")
+    assert snap.status == "running"
+    assert sorted(e.chips for e in snap.entries) == [1500, 1500, 1500] or sum(e.chips for e in snap.entries) == 4500
+    clients = [ProtocolClient(again.ws_url, token) for _, token in players]
+    bots = [TwisterBot(c) for c in clients]
+    try:
+        for c in clients:
+            await c.connect()
+        await asyncio.wait_for(asyncio.gather(*(b.finished.wait() for b in bots)), 120)
+    finally:
+        for c in clients:
+            await c.close()
+    assert again.store.tournaments.status("kill-sng") == "finished"
+    total = sum(int((b.result or {}).get("prize", 0)) for b in bots)
+    assert total == 3000
+    again.store.ledger.verify()
+    assert again.store.ledger.total("EUR") == 0

@@ -204,6 +204,8 @@ class Connection:
         self.hub.links.add(self)
         if self.hub.twister is not None:  # a Twister player gets their table back at once (issue #12)
             await self.hub.twister.connected(pid)
+        if self.hub.tournaments is not None:  # no longer blinded away; their tournament table state (issue #11)
+            await self.hub.tournaments.connected(pid)
 
     # ------------------------------------------------------------------------------------------- incoming
 

@@ -189,6 +189,12 @@ class TournamentLobby:
                 out["cancelled"].append(tid)
         return out
 
+    async def connected(self, player_id: int) -> None:
+        """A player logged in: in each tournament they play, no longer sitting out (R-TOURN-REG-5)."""
+        for d in list(self.directors.values()):
+            if player_id in d.entrants_by_id:
+                await d.actor.submit(lambda d=d: d.connected(player_id))  # type: ignore[misc]
+
     async def close(self) -> None:
         for d in self.directors.values():
             await d.close()
