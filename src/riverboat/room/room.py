@@ -310,7 +310,7 @@ class Room:
         blind); the answer holds all of them."""
         table = self._table(table_id)
         if table.seat_of(player_id) is None:
-            raise RoomError("not_seated", f"player {player_id} is not seated at table {table_id}")
+            raise RoomError("not_seated", "you are not seated at this table")
         return await table.actor.submit(lambda: table.set_options(player_id, changes))
 
     async def sit_out(self, player_id: int, table_id: str) -> dict[str, Any]:
