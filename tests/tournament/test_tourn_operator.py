@@ -133,3 +133,17 @@ async def test_r_server_1_recover_resumes_running_and_cancels_registering(sqlite
         await play(lob2.get("rec-run"), clock2)
     assert sqlite_store.tournaments.status("rec-run") == "finished"
     await lob2.close()
+
+
+async def test_r_server_1_a_restarted_room_opens_its_configured_tournaments_again(sqlite_store: Store) -> None:
+    """R-SERVER-1 / R-TOURN-SNG-1: a room restarted on the same database opens its configured Sit & Go series
+    again. Each process numbers its tournaments from 1, the store keeps those of the earlier run: the new ones take
+    ids the store has not used (the restart used to fail with "tournament 'sng1' already exists")."""
+    first, _ = lobby_for(sqlite_store, {})
+    a = await first.create(default_spec("sng", 2, 2, "holdem", "NL"), series=True)
+    await first.close()
+    again, _ = lobby_for(sqlite_store, {})
+    b = await again.create(default_spec("sng", 2, 2, "holdem", "NL"), series=True)
+    assert a.id != b.id and sqlite_store.tournaments.exists(a.id) and sqlite_store.tournaments.exists(b.id)
+    assert not sqlite_store.tournaments.exists("never-created")
+    await again.close()

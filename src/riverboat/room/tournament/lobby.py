@@ -46,12 +46,12 @@ class TournamentLobby:
                      fill: list[int] | None = None) -> Director:
         """A new tournament; ``fill``: in-process bots (ids in ``self.bots``) registered at once (the demo: a Sit &
         Go one seat short of full, so that a player who joins starts it)."""
-        tid = tournament_id or f"{'sng' if spec.is_sng else 'mtt'}{next(self._seq)}"
+        tid = tournament_id or await self._fresh_id("sng" if spec.is_sng else "mtt")
         if tid in self.directors:
             raise RoomError("bad_settings", f"tournament {tid!r} already exists")
 
         async def reopen(d: Director) -> None:
-            await self.create(d.spec, f"{tid.split('.')[0]}.{next(self._seq)}", series=True, fill=fill)
+            await self.create(d.spec, await self._fresh_id(f"{tid.split('.')[0]}."), series=True, fill=fill)
 
         d = Director(self.host, tid, spec, bots=self.bots, on_start=reopen if series else None)
         await d.open()
@@ -59,6 +59,15 @@ class TournamentLobby:
         for pid in fill or ():
             await d.register(pid)
         return d
+
+    async def _fresh_id(self, stem: str) -> str:
+        """The next id of the form ``stem + n`` that neither this lobby nor the store has used: the counter
+        starts again at 1 in every process, the store keeps the tournaments of earlier runs."""
+        gw = self.host.gateway
+        while True:
+            tid = f"{stem}{next(self._seq)}"
+            if tid not in self.directors and not await gw.call(gw.store.tournaments.exists, tid):
+                return tid
 
     def get(self, tournament_id: str) -> Director:
         d = self.directors.get(tournament_id)
