@@ -156,7 +156,7 @@ class Tournaments:
     def exists(self, tournament_id: str) -> bool:
         """Whether a tournament of this id was ever created (ids are never reused, even after it finished)."""
         return self._db.read(lambda s: s.scalar(
-            select(func.count()).select_from(Tournament).where(Tournament.tournament_id == tournament_id))) > 0
+            select(Tournament.id).where(Tournament.tournament_id == tournament_id)) is not None)
 
     def status(self, tournament_id: str) -> str:
         return self._db.read(lambda s: self._get(s, tournament_id).status)
