@@ -303,6 +303,8 @@ class TableHostNode:
                 self.room.detach(pid)
         else:
             self._route(pid, gateway)
+            if self.tourneys.lobby.directors:  # no longer sat out in this host's tournaments (R-TOURN-REG-5)
+                asyncio.get_running_loop().create_task(self.tourneys.lobby.connected(pid))
 
     def _route(self, pid: int, gateway: str) -> None:
         self.routes[pid] = gateway

@@ -398,6 +398,14 @@ class RemoteTournaments:
     async def close(self) -> None:
         """Nothing to stop at a gateway: the tournaments run on their hosts."""
 
+    async def recover(self) -> dict[str, list[str]]:
+        """Nothing to recover at a gateway: a host that takes a tournament's lease resumes it (docs/cluster.md)."""
+        return {"resumed": [], "cancelled": []}
+
+    async def connected(self, player_id: int) -> None:
+        """A player logged in here: their presence (written by ``attach``) tells the hosts, whose tournaments then
+        stop sitting them out (R-TOURN-REG-5)."""
+
     async def _not_here(self, *args: Any, **kwargs: Any) -> Any:
         raise RoomError("not_in_cluster", "this operator power over a tournament is not available through a "
                         "cluster gateway yet (docs/cluster.md)")
