@@ -294,11 +294,18 @@ class CallingBots:
     async def _sit(self, ws: Any, table_id: str, seat: int, buy_in: int) -> None:
         import asyncio
 
-        ref = f"sit-{uuid.uuid4().hex[:8]}"
-        done = self.loop.create_future()
-        self._acks[ref] = done
-        await ws.send(json.dumps({"v": 1, "type": "sit", "table": table_id, "seat": seat, "buy_in": buy_in, "id": ref}))
-        frame = await asyncio.wait_for(done, 30)
+        for attempt in range(20):
+            ref = f"sit-{uuid.uuid4().hex[:8]}"
+            done = self.loop.create_future()
+            self._acks[ref] = done
+            await ws.send(json.dumps({"v": 1, "type": "sit", "table": table_id, "seat": seat, "buy_in": buy_in,
+                                      "id": ref}))
+            frame = await asyncio.wait_for(done, 30)
+            # the bot's socket also answers every decision at the other tables: the per-connection frame rate
+            # limit may refuse the sit; it changed nothing, so wait as told and sit again
+            if frame.get("code") != "rate_limited":
+                break
+            await asyncio.sleep(0.1 * (attempt + 1))
         if frame.get("type") == "error":
             raise RuntimeError(f"bot could not sit at {table_id} seat {seat}: {frame}")
 
