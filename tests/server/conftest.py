@@ -207,6 +207,11 @@ class SecrecyRecorder:
         for name, frames in self.streams.items():
             current: dict[str, str] = {}  # cash table -> hand id of this segment of the stream
             table_seat: dict[str, int | None] = {}
+            # a seat learned from this player's own `seated` event holds until their `left` event: in a cluster
+            # the sit's reply (a table_state) and the table's events travel different NATS paths, so a view
+            # without the seat may arrive after the seat's first private cards
+            by_event: dict[str, bool] = {}
+            me = next((f.get("player_id") for f in frames if f.get("type") == "welcome"), None)
             speed_seat: dict[str, int] = {}  # Speed Poker hand key -> my seat in it
             showdown: set[tuple[str, str]] = set()
             for frame in frames:
@@ -219,10 +224,17 @@ class SecrecyRecorder:
                         speed_seat[hand_id] = frame["seat"]
                     seat = speed_seat.get(hand_id)
                 else:
+                    if kind == "event" and me is not None and ev.get("kind") == "seated" and ev.get("player") == me:
+                        table_seat[table], by_event[table] = int(ev["seat"]), True
+                    elif (kind == "event" and ev.get("kind") in ("left", "evicted")
+                          and ev.get("seat") == table_seat.get(table) and ev.get("player") in (None, me)):
+                        table_seat[table], by_event[table] = None, False
                     if kind == "table_state":
                         view = frame.get("view") or {}
                         you = view.get("you")
-                        table_seat[table] = you.get("seat") if isinstance(you, dict) else None
+                        own = you.get("seat") if isinstance(you, dict) else None
+                        if own is not None or not by_event.get(table):
+                            table_seat[table] = own
                         if view.get("hand_id") and view["hand_id"] != current.get(table):
                             current[table] = str(view["hand_id"])  # joined while this hand was running
                     if kind == "event" and ev.get("kind") == "hand_started":
