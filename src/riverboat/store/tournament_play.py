@@ -23,7 +23,15 @@ from sqlalchemy.orm import Session
 from riverboat.store._tx import Database, aware, request_hash
 from riverboat.store.errors import InvalidRequest
 from riverboat.store.fencing import check_fence
-from riverboat.store.models import Hand, HandPlayer, Ticket, Tournament, TournamentEntry, TournamentTable
+from riverboat.store.models import (
+    Hand,
+    HandPlayer,
+    LedgerTxn,
+    Ticket,
+    Tournament,
+    TournamentEntry,
+    TournamentTable,
+)
 from riverboat.store.postings import AccountKey, check_amount, lock_accounts, post
 from riverboat.store.tournaments import (
     _balance,
@@ -92,6 +100,7 @@ class EntryRow:
     paid_buy_in: int
     paid_fee: int
     ticket_id: int | None
+    tickets: int = 0  # face value of the satellite (or variant) tickets this entry won (prize is cash only)
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,9 +165,21 @@ class Award:
     cash: int
 
 
-def _entry_row(e: TournamentEntry) -> EntryRow:
+def _entry_row(e: TournamentEntry, tickets: int = 0) -> EntryRow:
     return EntryRow(e.player_id, e.entry_no, e.status, e.chips, e.table_id, e.seat, e.place, e.place_to, e.prize,
-                    e.bounty, e.bounties_won, e.rebuys, e.addons, e.paid_buy_in, e.paid_fee, e.ticket_id)
+                    e.bounty, e.bounties_won, e.rebuys, e.addons, e.paid_buy_in, e.paid_fee, e.ticket_id, tickets)
+
+
+def _tickets_won(s: Session, tournament_id: str) -> dict[int, int]:
+    """Face value of the tickets each player won in ``tournament_id``: the ``ticket_issue`` transactions the
+    tournament's payments posted (idempotency keys ``t_pay:<id>:...``, result = the ticket id, :meth:`_pay`)."""
+    rows = s.execute(select(Ticket.player_id, Ticket.face_value).join(LedgerTxn, LedgerTxn.result == Ticket.id)
+                     .where(LedgerTxn.kind == "ticket_issue",
+                            LedgerTxn.idem_key.startswith(f"t_pay:{tournament_id}:", autoescape=True))).all()
+    out: dict[int, int] = {}
+    for pid, value in rows:
+        out[pid] = out.get(pid, 0) + value
+    return out
 
 
 class TournamentPlay:
@@ -360,7 +381,8 @@ class TournamentPlay:
 
         def body(s: Session) -> Snapshot:
             t = self._get(s, tournament_id)
-            entries = [_entry_row(e) for e in s.scalars(select(TournamentEntry).where(
+            won = _tickets_won(s, tournament_id)
+            entries = [_entry_row(e, won.get(e.player_id, 0)) for e in s.scalars(select(TournamentEntry).where(
                 TournamentEntry.tournament_pk == t.id).order_by(TournamentEntry.entry_no))]
             tables = [TableRow(r.table_id, r.status, r.button, r.big_blind, r.hands, r.elapsed)
                       for r in s.scalars(select(TournamentTable).where(TournamentTable.tournament_pk == t.id)

@@ -2,7 +2,9 @@
 ``store.tournament_play.snapshot``. Nothing of a hand in progress was ever written (each hand is recorded once,
 complete, by ``hand_done``), so every stack is the one after that table's last completed hand; the tables, seats,
 buttons and big blinds, the level clock (seconds played), the eliminated players' places and prizes, re-buys,
-add-ons and bounties come back as they were, and play goes on. An operator may instead interrupt it
+add-ons and bounties come back as they were, and play goes on. The prizes already paid count the satellite tickets
+already issued (``EntryRow.tickets``) as well as the cash: the pool, the seats left and the results are those of
+the run before the stop (R-TOURN-SAT-1). An operator may instead interrupt it
 (R-TOURN-INT, :mod:`.compensation`).
 
 A player left with no chips (out in a hand-for-hand round that had not been ranked yet, or a re-buy not paid) is
@@ -45,11 +47,14 @@ def _restore_field(d: Director, snap: Snapshot) -> None:
     timebank = d.settings.timebank_seconds
     prizes = 0
     for row in entered:
-        prizes += row.prize
+        won = row.prize + row.tickets  # cash prizes and the value of the tickets already issued (satellites)
+        prizes += won
         if row.status == "registered":
             d.entrants_by_id[row.player_id] = _entrant(row, timebank, d)
+            if won:  # a named bounty collected before the player's own finish
+                d._early[row.player_id] = won
         else:
-            d.results[row.player_id] = Result(row.player_id, row.place or 0, row.place_to or 0, row.prize)
+            d.results[row.player_id] = Result(row.player_id, row.place or 0, row.place_to or 0, won)
     d.alive = len(d.entrants_by_id)
     d.chips_issued = sum(e.chips for e in d.entrants_by_id.values())
     d.prize_paid = prizes
