@@ -48,6 +48,7 @@ from riverboat.cluster.wire import (
     Leave,
     LeaveSpeed,
     NodeInfo,
+    Options,
     Relay,
     Reply,
     Sit,
@@ -58,10 +59,13 @@ from riverboat.cluster.wire import (
     TopUp,
     TournamentAct,
     TournamentDetail,
+    TournamentOperate,
     TournamentRebuy,
     TournamentRegister,
     TournamentUnregister,
+    Unwaitlist,
     Unwatch,
+    Waitlist,
     Watch,
 )
 from riverboat.errors import RiverboatError, wire_error
@@ -127,7 +131,8 @@ class TableHostNode:
                                      process=options.store_process and url.startswith("postgresql"))
         self.room = Room(store, clock=RealClock(), gateway=self.gateway,
                          cash_out_on_crash=options.cash_out_on_crash)
-        self.tourneys = TournamentHosting(self.room, self.link)  # the tournaments this host runs (docs/cluster.md)
+        # the tournaments this host runs (docs/cluster.md); an operator's edit declares a new one, taken here at once
+        self.tourneys = TournamentHosting(self.room, self.link, edited=self._edited)
         self.routes: dict[int, str] = {}  # player -> the gateway that holds their connection
         self.router = Router(self._publish, self._route_of)
         self._renewed_at = time.monotonic()
@@ -356,6 +361,20 @@ class TableHostNode:
             return True
         return False
 
+    async def _edited(self, old: str, new: str) -> None:
+        """An operator edited tournament ``old`` (R-OPER-2): the edited one, ``new``, is taken here at once (its
+        detail is read next); ``old`` (cancelled in the store) leaves the cluster."""
+        if new not in self.owned and new not in self._taking:
+            entry = await self.link.tables.get(new)
+            rec = TableRecord.decode(entry.value or b"")
+            if not rec.owner:
+                await self._take(new, rec, int(entry.revision or 0))
+        own = self.owned.get(old)
+        await self._lose(old)
+        if own is not None:
+            with contextlib.suppress(KeyWrongLastSequenceError):
+                await self.link.tables.delete(old, last=own.rev)
+
     async def _take(self, tid: str, rec: TableRecord, rev: int) -> None:
         self._taking.add(tid)
         try:
@@ -515,7 +534,7 @@ class TableHostNode:
 
     async def _answer(self, msg: Any) -> None:
         t0 = time.perf_counter()
-        tid = msg.subject.rsplit(".", 1)[-1]
+        tid = msg.subject[len(self.names.command("")):]  # a tournament id may hold dots (an edited one)
         try:
             cmd = COMMAND.validate_json(msg.data)
         except ValidationError as exc:
@@ -566,6 +585,12 @@ class TableHostNode:
                 return await room.watch(p, tid)
             case Unwatch():
                 return await room.unwatch(p, tid)
+            case Waitlist():
+                return await room.waitlist(p, tid)
+            case Unwaitlist():
+                return await room.unwaitlist(p, tid)
+            case Options():
+                return await room.set_options(p, tid, dict(cmd.changes))
             case Info():
                 return room.table_info(tid)
             case Relay():
@@ -583,7 +608,7 @@ class TableHostNode:
                 await room.alias_changed(p, cmd.alias)
                 return {"table": tid}
             case TournamentRegister() | TournamentUnregister() | TournamentRebuy() | TournamentAct() | \
-                    TournamentDetail():
+                    TournamentDetail() | TournamentOperate():
                 return await self.tourneys.dispatch(tid, cmd)
         raise RoomError("bad_request", f"unknown command {cmd.op!r}")
 

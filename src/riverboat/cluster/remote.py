@@ -39,6 +39,7 @@ from riverboat.cluster.wire import (
     Leave,
     LeaveSpeed,
     NodeInfo,
+    Options,
     Relay,
     Reply,
     Sit,
@@ -49,19 +50,20 @@ from riverboat.cluster.wire import (
     TopUp,
     TournamentAct,
     TournamentDetail,
+    TournamentOperate,
     TournamentRebuy,
     TournamentRegister,
     TournamentUnregister,
+    Unwaitlist,
     Unwatch,
+    Waitlist,
     Watch,
     decode_delivery,
 )
-from riverboat.errors import declare
 from riverboat.room.errors import RoomError
 from riverboat.room.frames import LobbyEntry, RoomFrame
 
 log = logging.getLogger("riverboat.cluster")
-declare("not_in_cluster", 501)
 COMMAND_TIMEOUT = 5.0
 Sink = Callable[[RoomFrame], Awaitable[None]]
 
@@ -301,6 +303,16 @@ class RemoteRoom:
     async def unwatch(self, player_id: int, table_id: str) -> dict[str, Any]:
         return await self._request(table_id, self._c(Unwatch, player_id))
 
+    async def waitlist(self, player_id: int, table_id: str) -> dict[str, Any]:
+        """The waiting list of a full table, kept by its host (which sends the private ``seat_offered``)."""
+        return await self._request(table_id, self._c(Waitlist, player_id))
+
+    async def unwaitlist(self, player_id: int, table_id: str) -> dict[str, Any]:
+        return await self._request(table_id, self._c(Unwaitlist, player_id))
+
+    async def set_options(self, player_id: int, table_id: str, changes: dict[str, bool]) -> dict[str, Any]:
+        return await self._request(table_id, self._c(Options, player_id, changes=changes))
+
     async def table_info(self, table_id: str) -> dict[str, Any]:
         rec = self.records.items.get(table_id) if isinstance(table_id, str) else None
         if rec is not None and rec[0].kind == "speed" and rec[0].lobby is not None:
@@ -380,7 +392,18 @@ class RemoteTournaments:
 
         if not await create_tournament(self.room.link, tournament_id, spec, series=series):
             raise RoomError("bad_settings", f"tournament {tournament_id!r} already exists")
+        await self._hosted(tournament_id)
         return RemoteTournament(self.room, tournament_id)
+
+    async def _hosted(self, tournament_id: str) -> None:
+        """Wait (at most the command timeout) until a host runs the tournament and has written its lobby row, so
+        that the caller's next question (the operator route's detail) has somebody to answer it."""
+        deadline = time.monotonic() + self.room.timeout
+        while time.monotonic() < deadline:
+            rec = self._rows().get(tournament_id)
+            if rec is not None and rec.owner and rec.tournament is not None:
+                return
+            await asyncio.sleep(0.02)
 
     def lobby(self) -> dict[str, list[dict[str, Any]]]:
         out: dict[str, list[dict[str, Any]]] = {"sng": [], "mtt": []}
@@ -406,8 +429,25 @@ class RemoteTournaments:
         """A player logged in here: their presence (written by ``attach``) tells the hosts, whose tournaments then
         stop sitting them out (R-TOURN-REG-5)."""
 
-    async def _not_here(self, *args: Any, **kwargs: Any) -> Any:
-        raise RoomError("not_in_cluster", "this operator power over a tournament is not available through a "
-                        "cluster gateway yet (docs/cluster.md)")
+    # ------------------------------------------------------------------ operator powers (R-OPER-1..5, R-INTEG-5)
+    async def _operate(self, tournament_id: str, operator_id: int, action: str, **fields: Any) -> dict[str, Any]:
+        self.get(tournament_id)
+        return await self.room._request(tournament_id, self.room._c(TournamentOperate, operator_id, action=action,
+                                                                    **fields))
 
-    edit = cancel = interrupt = disqualify = _not_here
+    async def edit(self, tournament_id: str, changes: dict[str, Any]) -> RemoteTournament:
+        """R-OPER-2: the tournament's host checks and applies the change; the edited tournament has a new id (as in
+        one process), whose record this gateway waits for before answering (its detail is read next)."""
+        result = await self._operate(tournament_id, 0, "edit", changes=dict(changes))
+        new = str(result["tournament"])
+        await self._hosted(new)
+        return self.get(new)
+
+    async def cancel(self, tournament_id: str) -> dict[str, Any]:
+        return await self._operate(tournament_id, 0, "cancel")
+
+    async def interrupt(self, tournament_id: str) -> dict[str, Any]:
+        return await self._operate(tournament_id, 0, "interrupt")
+
+    async def disqualify(self, tournament_id: str, player_id: int, operator_id: int) -> dict[str, Any]:
+        return await self._operate(tournament_id, operator_id, "disqualify", target=player_id)

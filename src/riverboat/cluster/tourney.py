@@ -14,7 +14,9 @@ registration on the new host with the registrations of the store (paid once, in 
 from __future__ import annotations
 
 import contextlib
+import itertools
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from nats.js.errors import KeyWrongLastSequenceError
@@ -24,6 +26,7 @@ from riverboat.cluster.wire import (
     TableRecord,
     TournamentAct,
     TournamentDetail,
+    TournamentOperate,
     TournamentRebuy,
     TournamentRegister,
     TournamentUnregister,
@@ -36,7 +39,9 @@ from riverboat.room.tournament.resume import resume
 from riverboat.room.tournament.spec import TournamentSpec
 
 log = logging.getLogger("riverboat.cluster")
-TournamentCommand = TournamentRegister | TournamentUnregister | TournamentRebuy | TournamentAct | TournamentDetail
+TournamentCommand = (TournamentRegister | TournamentUnregister | TournamentRebuy | TournamentAct | TournamentDetail
+                     | TournamentOperate)
+Edited = Callable[[str, str], Awaitable[None]]
 
 
 async def create_tournament(link: Link, tournament_id: str, spec: TournamentSpec, *, series: bool = False) -> bool:
@@ -53,10 +58,11 @@ async def create_tournament(link: Link, tournament_id: str, spec: TournamentSpec
 class TournamentHosting:
     """The tournaments a table host runs (each on this host only)."""
 
-    def __init__(self, room: Room, link: Link) -> None:
+    def __init__(self, room: Room, link: Link, edited: Edited | None = None) -> None:
         self.room = room
         self.link = link
         self.lobby = TournamentLobby(room)
+        self.edited = edited  # (old id, new id): the host takes the new record at once and drops the old one
 
     def get(self, tid: str) -> Director | None:
         return self.lobby.directors.get(tid)
@@ -134,4 +140,35 @@ class TournamentHosting:
                 return await d.act(p, cmd.kind, cmd.amount, cmd.cards)
             case TournamentDetail():
                 return self.lobby.detail(tid)
+            case TournamentOperate():
+                return await self.operate(tid, cmd)
         raise RoomError("bad_request", f"unknown command {cmd.op!r}")
+
+    async def operate(self, tid: str, cmd: TournamentOperate) -> dict[str, Any]:
+        """An operator power (R-OPER-1..5, R-INTEG-5) run here, where the tournament runs: the lobby's own code, so
+        a refusal (``bad_state``, ``not_registered``, ``bad_settings``) is the same as in one process."""
+        lobby = self.lobby
+        match cmd.action:
+            case "cancel":
+                return await lobby.cancel(tid)
+            case "interrupt":
+                return await lobby.interrupt(tid)
+            case "disqualify":
+                if cmd.target is None:
+                    raise RoomError("bad_request", "disqualify: name the player (target)")
+                return await lobby.disqualify(tid, cmd.target, cmd.player)
+        return await self._edit(tid, cmd.changes or {})
+
+    async def _edit(self, tid: str, changes: dict[str, Any]) -> dict[str, Any]:
+        """R-OPER-2 in the cluster: the edited tournament is a new record (a new id, as in one process), declared in
+        the cluster and taken by this host at once, so that its detail can be read as soon as the answer arrives."""
+        spec = await self.lobby.retire_for_edit(tid, changes)
+        gw = self.room.gateway
+        root = tid.split(".")[0]
+        for n in itertools.count(2):
+            new = f"{root}.{n}"
+            if not await gw.call(gw.store.tournaments.exists, new) and await create_tournament(self.link, new, spec):
+                break
+        if self.edited is not None:
+            await self.edited(tid, new)
+        return {"tournament": new, "edited": tid}

@@ -68,6 +68,23 @@ class Watch(_Cmd):
     op: Literal["watch"] = "watch"
 
 
+class Waitlist(_Cmd):
+    """Join the waiting list of a full cash table (its host sends the private ``seat_offered`` events)."""
+
+    op: Literal["waitlist"] = "waitlist"
+
+
+class Unwaitlist(_Cmd):
+    op: Literal["unwaitlist"] = "unwaitlist"
+
+
+class Options(_Cmd):
+    """A seated player's table options (only those given change; the reply holds them all)."""
+
+    op: Literal["options"] = "options"
+    changes: dict[str, bool]
+
+
 class Unwatch(_Cmd):
     op: Literal["unwatch"] = "unwatch"
 
@@ -143,9 +160,21 @@ class TournamentDetail(_Cmd):
     op: Literal["t_detail"] = "t_detail"  # the lobby's detail of the tournament (structure, tables, results)
 
 
-Command = Annotated[Sit | Act | SitOut | SitIn | Leave | TopUp | Watch | Unwatch | Info | Relay | JoinSpeed
-                    | FastFold | SpeedAct | LeaveSpeed | AliasChanged | TournamentRegister | TournamentUnregister
-                    | TournamentRebuy | TournamentAct | TournamentDetail, Field(discriminator="op")]
+class TournamentOperate(_Cmd):
+    """An operator power over the tournament (R-OPER-1..5, R-INTEG-5), run by the host that runs it; ``player`` is
+    the operator. ``edit``: ``changes`` to the spec (before any entry; the edited tournament gets a new id, in the
+    reply); ``disqualify``: ``target`` is the player put out."""
+
+    op: Literal["t_operate"] = "t_operate"
+    action: Literal["edit", "cancel", "interrupt", "disqualify"]
+    changes: dict[str, Any] | None = None
+    target: int | None = None
+
+
+Command = Annotated[Sit | Act | SitOut | SitIn | Leave | TopUp | Watch | Unwatch | Waitlist | Unwaitlist | Options
+                    | Info | Relay | JoinSpeed | FastFold | SpeedAct | LeaveSpeed | AliasChanged
+                    | TournamentRegister | TournamentUnregister | TournamentRebuy | TournamentAct | TournamentDetail
+                    | TournamentOperate, Field(discriminator="op")]
 COMMAND: TypeAdapter[Any] = TypeAdapter(Command)
 
 

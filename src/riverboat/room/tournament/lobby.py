@@ -78,6 +78,13 @@ class TournamentLobby:
     # ------------------------------------------------------------------ operator powers (R-OPER)
     async def edit(self, tournament_id: str, changes: Mapping[str, Any]) -> Director:
         """R-OPER-2: change a tournament that has not started (its time, guarantee, conditions)."""
+        spec = await self.retire_for_edit(tournament_id, changes)
+        return await self.create(spec, f"{tournament_id.split('.')[0]}.{next(self._seq)}")
+
+    async def retire_for_edit(self, tournament_id: str, changes: Mapping[str, Any]) -> TournamentSpec:
+        """The first half of an edit (R-OPER-2): the changed spec (validated first: a bad change changes nothing),
+        the tournament closed and cancelled in the store; the caller creates the edited one (a cluster host
+        declares it in the cluster)."""
         d = self.get(tournament_id)
         if d.status not in (Status.SCHEDULED, Status.REGISTERING) or d.registered:
             raise RoomError("bad_state", "only a tournament nobody has entered yet can be edited")
@@ -86,7 +93,7 @@ class TournamentLobby:
         await d.close()
         del self.directors[tournament_id]
         await self.host.gateway.call(self.host.gateway.store.tournaments.cancel, tournament_id)
-        return await self.create(spec, f"{tournament_id.split('.')[0]}.{next(self._seq)}")
+        return spec
 
     async def cancel(self, tournament_id: str) -> dict[str, Any]:
         """R-OPER-3 / R-TOURN-REG-4: before the start, every buy-in and fee back."""
