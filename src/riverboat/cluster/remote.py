@@ -359,6 +359,9 @@ class RemoteTournament:
     async def addon(self, player_id: int) -> dict[str, Any]:
         return await self._ask(TournamentRebuy, player_id, what="addon")
 
+    async def decline_rebuy(self, player_id: int) -> dict[str, Any]:
+        return await self._ask(TournamentRebuy, player_id, what="decline")
+
     async def act(self, player_id: int, kind: str, amount: int | None = None, cards: list[str] | None = None
                   ) -> dict[str, Any]:
         return await self._ask(TournamentAct, player_id, kind=kind, amount=amount, cards=cards)

@@ -134,6 +134,8 @@ class TournamentHosting:
                 return await d.unregister(p)
             case TournamentRebuy(what="rebuy"):
                 return await d.rebuy(p)
+            case TournamentRebuy(what="decline"):
+                return await d.decline_rebuy(p)
             case TournamentRebuy():
                 return await d.addon(p)
             case TournamentAct():

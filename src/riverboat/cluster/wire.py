@@ -144,7 +144,7 @@ class TournamentUnregister(_Cmd):
 
 class TournamentRebuy(_Cmd):
     op: Literal["t_rebuy"] = "t_rebuy"
-    what: Literal["rebuy", "addon"] = "rebuy"
+    what: Literal["rebuy", "addon", "decline"] = "rebuy"  # decline: the re-buy offered after a bust
 
 
 class TournamentAct(_Cmd):

@@ -20,7 +20,7 @@ Table events that name a player carry their ``alias`` (R-ALIAS-1), so no layer a
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Annotated, Literal, NotRequired
+from typing import Annotated, Literal, NotRequired, cast
 
 from pydantic import ConfigDict, Field
 from typing_extensions import TypedDict
@@ -386,16 +386,240 @@ SpeedFrame = (SpeedDealtFrame | SpeedTurnFrame | SpeedFastFoldedFrame | SpeedHan
 EventFrame = TableEventFrame | PoolEventFrame
 
 
+# ------------------------------------------------------------------------------------------------ tournament frames
+#
+# ``{"type": "tournament", "tournament", "event", "data"}``: one model per ``event``, its ``data`` a typed dict below
+# (docs/protocol.md "Tournament frames"). The room builds them with :func:`tournament_frame`; the server validates
+# every frame sent against :data:`TOURNAMENT_DATA` (unknown fields refused), so a field must be described here first.
+
+
+class TournamentSeatView(TypedDict):
+    """A player at the tournament table (public: the alias and the chips)."""
+
+    seat: int
+    player: int
+    alias: str | None
+    stack: int
+
+
+class TournamentHud(TypedDict):
+    """The tournament table's HUD (issue #11 item 8): ``level`` (1-based), its blinds and ante, ``on_break``,
+    ``seconds_left`` to the next level or the end of the break and ``next_break_in`` (None: no more, or levels by
+    hands; the client counts them down from the frame's arrival), ``players_left`` of ``entrants``,
+    ``average_stack``, ``prize_pool``, ``hand_for_hand`` (R-TOURN-GEN-6 reading: every table deals one hand at a
+    time on the money bubble)."""
+
+    level: int
+    small_blind: int
+    big_blind: int
+    ante: int
+    on_break: bool
+    seconds_left: float | None
+    next_break_in: NotRequired[float | None]
+    players_left: int
+    entrants: int
+    average_stack: int
+    prize_pool: int
+    hand_for_hand: bool
+
+
+class TournamentStateData(TournamentHud):
+    """The player's table (``table``, their ``seat``; None once out), the hand view (``hand``: with ``legal`` when
+    they are to act) and the HUD; also ``seats`` (everyone at the table), ``seq``, ``rank`` (the player's place by chips
+    among ``players_left``), ``rebuy`` / ``addon`` (true while the player may re-buy / take the add-on,
+    R-TOURN-REBUY-3) and ``automatic`` (Wild Twister: the table decides, R-WILD-2)."""
+
+    table: str
+    seat: int | None
+    hand: HandView | None
+    seats: NotRequired[list[TournamentSeatView]]
+    #: the last event of ``table`` (by ``seq``) this state includes, as a ``table_state`` view's ``seq``
+    seq: NotRequired[int]
+    rank: NotRequired[int | None]
+    rebuy: NotRequired[bool]
+    addon: NotRequired[bool]
+    automatic: NotRequired[bool]
+
+
+class TournamentRegisteredData(TypedDict):
+    """Registered (``entrants`` so far); a late registration also names the ``table`` and ``seat`` (``late``)."""
+
+    entrants: NotRequired[int]
+    table: NotRequired[str]
+    seat: NotRequired[int]
+    late: NotRequired[bool]
+
+
+class TournamentEmptyData(TypedDict):
+    """No fields (``unregistered``)."""
+
+
+class TournamentReasonData(TypedDict):
+    """``cancelled`` (too few entrants, R-TOURN-REG-4, or the operator, R-OPER-3)."""
+
+    reason: str
+
+
+class TournamentStartedData(TypedDict):
+    table: str
+    seat: int
+    entrants: int
+
+
+class TournamentLevelData(TypedDict):
+    """A new level (1-based) and its stakes; ``seconds_left`` until the next one (None: the last, or by hands)."""
+
+    level: int
+    small_blind: int
+    big_blind: int
+    ante: int
+    seconds_left: NotRequired[float | None]
+
+
+class TournamentBreakData(TypedDict):
+    """A break of ``seconds`` begins (R-TOURN-BREAK-1): no table deals until it ends."""
+
+    seconds: float
+
+
+class TournamentFlightOverData(TypedDict):
+    day2: str | None
+
+
+class TournamentRuleData(TypedDict):
+    """``disqualified`` (R-INTEG-5)."""
+
+    rule: str
+
+
+class TournamentFinishedData(TypedDict):
+    """The player's place (``place``..``place_to`` when shared, R-TOURN-GEN-6) and prize, paid at once
+    (R-TOURN-GEN-5)."""
+
+    place: int
+    place_to: int
+    prize: int
+
+
+class TournamentFinalTableData(TypedDict):
+    players: int
+
+
+class TournamentHandForHandData(TypedDict):
+    on: bool
+
+
+class TournamentMovedData(TypedDict):
+    """R-TOURN-BAL-3: table balancing moved the player to ``table``, ``seat`` (from ``from_table``; ``broken``:
+    that table was broken up)."""
+
+    table: str
+    seat: int
+    rule: str
+    from_table: NotRequired[str]
+    broken: NotRequired[bool]
+
+
+class TournamentRebuyOfferData(TypedDict):
+    """R-TOURN-REBUY-3 reading: the player busted during the re-buy period and may re-buy (``price`` + ``fee`` for
+    ``chips``) within ``seconds`` (``tournament_rebuy``) or decline (``tournament_decline_rebuy``); their place is
+    fixed only when they decline or the time runs out."""
+
+    seconds: float
+    price: int
+    fee: int
+    chips: int
+    currency: str
+    rule: str
+
+
+class TournamentInterruptedData(TypedDict):
+    """R-TOURN-INT: the tournament was interrupted; ``compensation`` (lobby tournaments) or ``paid`` with ``rule``
+    and ``reason`` (Twister) is what the player was paid."""
+
+    compensation: NotRequired[int]
+    paid: NotRequired[int]
+    rule: NotRequired[str]
+    reason: NotRequired[str]
+
+
+class JackpotNoticeView(TypedDict):
+    seat: int
+    tier: str
+    amount: int
+
+
+class TwisterSpinData(TypedDict):
+    """The Twister spin (R-TWIST-3, docs/protocol.md "Twister spin")."""
+
+    table: str
+    seat: int
+    rule: str
+    tournament_id: str
+    kind: str
+    currency: str
+    buy_in: int
+    multiplier: int
+    prize: int
+    places: list[int]
+    ticket: bool
+    reel: list[int]
+    jackpots: list[JackpotNoticeView]
+    seconds: float
+    small_blind: int
+    big_blind: int
+    ante: int
+
+
+class JackpotData(TypedDict):
+    """An Age of the Gods jackpot win (R-AOG-3); the tournament pauses ``seconds``."""
+
+    rule: str
+    player: int
+    seat: int | None
+    tier: str
+    amount: int
+    seconds: float
+
+
+#: Every tournament ``event`` and the model of its ``data``.
+TOURNAMENT_DATA: dict[str, type] = {
+    "registered": TournamentRegisteredData, "unregistered": TournamentEmptyData, "cancelled": TournamentReasonData,
+    "started": TournamentStartedData, "state": TournamentStateData, "level": TournamentLevelData,
+    "break": TournamentBreakData, "flight_over": TournamentFlightOverData, "disqualified": TournamentRuleData,
+    "finished": TournamentFinishedData, "final_table": TournamentFinalTableData,
+    "hand_for_hand": TournamentHandForHandData, "moved": TournamentMovedData,
+    "rebuy_offer": TournamentRebuyOfferData, "interrupted": TournamentInterruptedData,
+    "twister_spin": TwisterSpinData, "jackpot": JackpotData,
+}
+TournamentEventName = Literal["registered", "unregistered", "cancelled", "started", "state", "level", "break",
+                              "flight_over", "disqualified", "finished", "final_table", "hand_for_hand", "moved",
+                              "rebuy_offer", "interrupted", "twister_spin", "jackpot"]
+TournamentData = (TournamentRegisteredData | TournamentEmptyData | TournamentReasonData | TournamentStartedData
+                  | TournamentStateData | TournamentLevelData | TournamentBreakData | TournamentFlightOverData
+                  | TournamentRuleData | TournamentFinishedData | TournamentFinalTableData | TournamentHandForHandData
+                  | TournamentMovedData | TournamentRebuyOfferData | TournamentInterruptedData | TwisterSpinData
+                  | JackpotData)
+
+
 class TournamentFrame(TypedDict):
-    """A tournament's news for one player (docs/protocol.md, Tournaments): ``event`` is ``registered``,
-    ``unregistered``, ``started``, ``moved`` (R-TOURN-BAL-3), ``level``, ``break``, ``hand_for_hand``,
-    ``final_table``, ``finished`` (the player's place and prize), ``state`` (the table HUD), ``cancelled``,
-    ``interrupted``; ``data`` its fields."""
+    """A tournament's news for one player: ``event`` names the model of ``data`` (:data:`TOURNAMENT_DATA`)."""
 
     type: Literal["tournament"]
     tournament: str
-    event: str
-    data: dict[str, object]
+    event: TournamentEventName
+    data: TournamentData
+
+
+def tournament_state(table: str, seat: int | None, hand: HandView | None, hud: TournamentHud) -> TournamentStateData:
+    """The ``state`` data: the player's table and seat, the hand view and the HUD's fields (optional ones are set on
+    the result)."""
+    return cast(TournamentStateData, {"table": table, "seat": seat, "hand": hand, **hud})
+
+
+def tournament_frame(tournament_id: str, event: TournamentEventName, data: TournamentData) -> TournamentFrame:
+    """The frame of ``event`` (the server checks that ``data`` is the model :data:`TOURNAMENT_DATA` names)."""
+    return {"type": "tournament", "tournament": tournament_id, "event": event, "data": data}
 
 
 RoomFrame = TableStateFrame | EventFrame | SpeedFrame | TournamentFrame
@@ -405,7 +629,8 @@ FRAME_TYPES: tuple[type, ...] = (
     SpeedHandOverFrame, SpeedLeftFrame, SpeedStateFrame, TournamentFrame,
 )
 VIEW_AND_ENTRY_TYPES: tuple[type, ...] = (TimerView, SeatView, TableOptions, YouView, TableHeader, TableView, CashLobbyEntry,
-                                          PoolLobbyEntry, PoolView)
+                                          PoolLobbyEntry, PoolView, TournamentSeatView, TournamentHud,
+                                          JackpotNoticeView, *TOURNAMENT_DATA.values())
 
 # Unknown fields are refused when a frame is validated (tests, docs): a field that is not described here is drift.
 for _td in (*VIEW_TYPES, *ENGINE_EVENT_TYPES, *TABLE_EVENT_TYPES, *FRAME_TYPES, *VIEW_AND_ENTRY_TYPES):

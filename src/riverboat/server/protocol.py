@@ -264,6 +264,14 @@ class TournamentRebuyFrame(_ClientFrame):
     what: Literal["rebuy", "addon"] = "rebuy"
 
 
+class TournamentDeclineRebuyFrame(_ClientFrame):
+    """Decline the re-buy offered after a bust (``rebuy_offer``, R-TOURN-REBUY-3): the player's place is fixed now
+    (else when the offer's time runs out)."""
+
+    type: Literal["tournament_decline_rebuy"]
+    tournament: TableRef
+
+
 class ResyncFrame(_ClientFrame):
     """Ask the server to send the full current ``table_state`` of every table the player is seated at again."""
 
@@ -294,6 +302,7 @@ ClientFrame = Annotated[
     | TournamentRegisterFrame
     | TournamentUnregisterFrame
     | TournamentRebuyFrame
+    | TournamentDeclineRebuyFrame
     | ResyncFrame,
     Field(discriminator="type"),
 ]
@@ -322,6 +331,7 @@ CLIENT_FRAME_TYPES: tuple[str, ...] = (
     "tournament_register",
     "tournament_unregister",
     "tournament_rebuy",
+    "tournament_decline_rebuy",
     "resync",
 )
 #: Frame types accepted before the connection is authenticated.
@@ -461,12 +471,23 @@ class SpeedStateWire(frames.SpeedStateFrame):
     v: Literal[1]
 
 
-class TournamentWire(frames.TournamentFrame):
-    """News of tournament ``tournament`` for this player: ``event`` (``registered``, ``started``, ``twister_spin``
-    (R-TWIST-3), ``jackpot`` (R-AOG-3), ``state`` (the table, the hand view and the HUD), ``level``, ``finished``
-    (place and prize), ``interrupted``...) with its ``data``."""
+#: News of a tournament for this player (docs/protocol.md "Tournament frames"): ``{"type": "tournament", "tournament",
+#: "event", "data"}``, one model per ``event`` (``registered``, ``started``, ``state`` (the table, the hand view and the
+#: HUD), ``level``, ``moved`` (R-TOURN-BAL-3), ``rebuy_offer`` (R-TOURN-REBUY-3), ``finished`` (place and prize),
+#: ``twister_spin`` (R-TWIST-3), ...): ``data`` is ``riverboat.room.frames.TOURNAMENT_DATA[event]``.
 
-    v: Literal[1]
+
+def _tournament_wire(event: str, data: type) -> type:
+    """The wire model of one tournament event: ``TournamentWire`` with ``event`` fixed and ``data`` its model."""
+    fields = {"v": Literal[1], "type": Literal["tournament"], "tournament": str,
+              "event": Literal[event], "data": data}
+    name = f"Tournament{''.join(w.title() for w in event.split('_'))}Wire"
+    wire: type = TypedDict(name, fields)  # type: ignore[misc]
+    return wire
+
+
+TOURNAMENT_WIRES: dict[str, type] = {event: _tournament_wire(event, data)
+                                     for event, data in frames.TOURNAMENT_DATA.items()}
 
 
 _TAGGED: dict[str, type] = {
@@ -474,7 +495,8 @@ _TAGGED: dict[str, type] = {
     "notice": NoticeFrame, "batch": BatchFrame, "chat": ChatMessageFrame, "table_state": TableStateWire, "event_table": TableEventWire,
     "event_pool": PoolEventWire, "speed_dealt": SpeedDealtWire, "speed_your_turn": SpeedTurnWire,
     "speed_fast_folded": SpeedFastFoldedWire, "speed_hand_over": SpeedHandOverWire, "speed_left": SpeedLeftWire,
-    "speed_state": SpeedStateWire, "tournament": TournamentWire,
+    "speed_state": SpeedStateWire,
+    **{f"tournament_{event}": wire for event, wire in TOURNAMENT_WIRES.items()},
 }
 for _td in _TAGGED.values():
     _td.__pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[attr-defined]
@@ -486,8 +508,8 @@ def _frame_tag(value: Any) -> str | None:
     kind = value.get("type")
     if kind == "event":
         return "event_pool" if "pool" in value else "event_table"
-    if kind == "speed":
-        return f"speed_{value.get('event')}"
+    if kind in ("speed", "tournament"):
+        return f"{kind}_{value.get('event')}"
     return kind if isinstance(kind, str) else None
 
 

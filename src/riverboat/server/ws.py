@@ -308,8 +308,10 @@ class Connection:
             return await self.hub.chat.say(pid, await self.hub.alias_of(pid), frame.table, frame.text)
         if kind == "resync":
             self.hub.links.resync(self)
+            if self.hub.tournaments is not None:  # and the player's tournament tables (their `state`)
+                await self.hub.tournaments.connected(pid)
             return None
-        if kind in ("tournament_register", "tournament_unregister", "tournament_rebuy"):
+        if kind in ("tournament_register", "tournament_unregister", "tournament_rebuy", "tournament_decline_rebuy"):
             return await self._tournament(frame)
         if kind == "tournament_act" and self.hub.tournaments is not None and \
                 frame.tournament in self.hub.tournaments.directors:
@@ -338,6 +340,8 @@ class Connection:
             return await d.unregister(pid)
         if frame.type == "tournament_rebuy":
             return await (d.rebuy(pid) if frame.what == "rebuy" else d.addon(pid))
+        if frame.type == "tournament_decline_rebuy":
+            return await d.decline_rebuy(pid)
         cards = list(frame.cards) if frame.cards is not None else None
         return await d.act(pid, frame.kind, frame.amount, cards)
 

@@ -21,6 +21,7 @@ R-SITOUT-1); in-process bots (``bots``) act through the same hook. See docs/tour
 from __future__ import annotations
 
 import asyncio
+import bisect
 import logging
 import random
 import secrets
@@ -31,10 +32,11 @@ from typing import Protocol
 
 from riverboat.cards import RandomSource
 from riverboat.engine import Action
+from riverboat.room import frames
 from riverboat.room.actor import Actor
 from riverboat.room.clock import Clock, TimerHandle
 from riverboat.room.errors import RoomError
-from riverboat.room.frames import RoomFrame, TournamentFrame
+from riverboat.room.frames import RoomFrame, TournamentData, TournamentEventName
 from riverboat.room.gateway import StoreGateway
 from riverboat.room.hand_driver import HandDriver, event_record, fallback_kind
 from riverboat.room.history_text import hand_history_text
@@ -144,6 +146,10 @@ class Director:
         self._level_seen = 0
         self._table_seq = 0
         self._flight_over = False
+        self.aliases: dict[int, str | None] = {}  # public aliases of the players the tables show (R-ALIAS-1)
+        self._stacks: list[int] | None = None  # every stack left, negated and sorted (chip_rank)
+        self._stacks_dirty = True
+        self._offers: dict[int, TimerHandle] = {}  # busted players deciding whether to re-buy (R-TOURN-REBUY-3)
 
     # ------------------------------------------------------------------ basics
     @property
@@ -166,15 +172,16 @@ class Director:
     def level_index(self) -> int:
         return self.levels.position(self.now).level if self.levels is not None else 0
 
-    def notify(self, player_id: int, event: str, **data: object) -> None:
+    def notify(self, player_id: int, event: TournamentEventName, data: TournamentData) -> None:
+        """Send the player the ``tournament`` frame of ``event`` (its ``data`` the model of
+        ``frames.TOURNAMENT_DATA[event]``)."""
         if self.notify_players:
-            frame: TournamentFrame = {"type": "tournament", "tournament": self.id, "event": event, "data": data}
-            self.host.send(player_id, frame)
+            self.host.send(player_id, frames.tournament_frame(self.id, event, data))
 
-    def notify_all(self, event: str, **data: object) -> None:
+    def notify_all(self, event: TournamentEventName, data: TournamentData) -> None:
         if self.notify_players:
             for pid in list(self.entrants_by_id) or self.registered:
-                self.notify(pid, event, **data)
+                self.notify(pid, event, data)
 
     async def quiesce(self) -> None:
         """Wait until the director's actor has nothing left to do (tests, FakeClock settle hook)."""
@@ -215,10 +222,7 @@ class Director:
         elif t.to is Status.CANCELLED:
             await self._cancel(t.reason)
         else:
-            self.lifecycle.apply(t, self.now)
-            if t.to is Status.REGISTERING:
-                return
-            self.notify_all(t.to.value, reason=t.reason)
+            self.lifecycle.apply(t, self.now)  # registration opens (R-TOURN-REG-1): nobody to tell yet
 
     # ------------------------------------------------------------------ registration (R-TOURN-REG)
     async def register(self, player_id: int, *, promo_code: str | None = None, password: str | None = None,
@@ -247,7 +251,8 @@ class Director:
             await self._late_seat(player_id)
         else:
             self.registered.append(player_id)
-            self.notify(player_id, "registered", entrants=len(self.registered))
+            await self.learn_aliases([player_id])
+            self.notify(player_id, "registered", {"entrants": len(self.registered)})
             t = self.lifecycle.due(self.now, len(self.registered))
             if t is not None:
                 await self._apply(t)
@@ -267,7 +272,7 @@ class Director:
                            f"t_unregister:{self.id}:{player_id}:{secrets.token_hex(6)}")
         self.registered.remove(player_id)
         self.pool_collected -= self.spec.pool_per_entry
-        self.notify(player_id, "unregistered")
+        self.notify(player_id, "unregistered", {})
         return {"tournament": self.id, "registered": False}
 
     async def _cancel(self, reason: str) -> None:
@@ -275,7 +280,7 @@ class Director:
         self.lifecycle.apply(Transition(Status.CANCELLED, reason), self.now)
         await self.gw.call(self.gw.store.tournaments.cancel, self.id)
         for pid in self.registered:
-            self.notify(pid, "cancelled", reason=reason)
+            self.notify(pid, "cancelled", {"reason": reason})
         self.done.set()
 
     # ------------------------------------------------------------------ the start
@@ -314,6 +319,7 @@ class Director:
         self.entries = self.alive = len(self.registered)
         self.chips_issued = self.entries * self.spec.starting_stack
         seating = self._initial_seating()
+        await self.learn_aliases(list(self.registered))
         self.levels = LevelClock(self.spec, started_at=self.now)
         await self.gw.call(self.gw.store.tournament_play.start, self.id, seating, self.spec.starting_stack,
                            {"started": self.now})
@@ -326,7 +332,8 @@ class Director:
         await self.variant.before_start(self)
         await self._maybe_finalize_pool()
         for table in self.tables.values():
-            self.notify_table(table, "started", entrants=self.entries)
+            self.notify_table(table, "started", lambda tid, seat: {"table": tid, "seat": seat,
+                                                                   "entrants": self.entries})
         delay = self.variant.start_delay(self)  # e.g. the Twister spin shown before the first hand (R-TWIST-3)
         if delay > 0:
             self.clock.call_later(delay, lambda: self.actor.post(self._first_deal))
@@ -340,9 +347,11 @@ class Director:
         self._waiting = {t.id for t in self.tables.values() if len(t.seats) >= 2}
         await self._pump()
 
-    def notify_table(self, table: TourneyTable, event: str, **data: object) -> None:
-        for e in table.seats.values():
-            self.notify(e.player_id, event, table=table.id, seat=e.seat, **data)
+    def notify_table(self, table: TourneyTable, event: TournamentEventName,
+                     data: Callable[[str, int], TournamentData]) -> None:
+        """Tell everyone at ``table`` (``data(table_id, seat)``: each player's frame data)."""
+        for seat, e in table.seats.items():
+            self.notify(e.player_id, event, data(table.id, seat))
 
     # ------------------------------------------------------------------ variants' context
     def add_to_pool(self, amount: int) -> None:
@@ -408,8 +417,9 @@ class Director:
         if pos.level != self._level_seen:
             self._level_seen = pos.level
             lv = self.spec.level(pos.level)
-            self.notify_all("level", level=pos.level + 1, small_blind=lv.small_blind, big_blind=lv.big_blind,
-                            ante=lv.ante)
+            self.notify_all("level", {"level": pos.level + 1, "small_blind": lv.small_blind,
+                                      "big_blind": lv.big_blind, "ante": lv.ante,
+                                      "seconds_left": pos.seconds_left})
             await self._maybe_finalize_pool()
             if await self._flight_done(pos.level):
                 return
@@ -424,11 +434,20 @@ class Director:
             table = self.tables.get(tid)
             if table is not None and not table.in_hand and await table.deal(level):
                 self._in_hand += 1
+                self._show_deal(table)
+
+    def _show_deal(self, table: TourneyTable) -> None:
+        """A new hand: every player at the table (not the in-process bots) gets the table as it is now (who sits
+        there after balancing, the stacks, the hand just dealt)."""
+        if self.notify_players:
+            for e in list(table.seats.values()):
+                if e.player_id not in self.bots:
+                    self.send_table_state(table, e.player_id)
 
     def _arm_break(self, seconds: float) -> None:
         if self._break_timer is not None:
             return
-        self.notify_all("break", seconds=round(seconds, 1))
+        self.notify_all("break", {"seconds": round(seconds, 1)})
 
         async def resume() -> None:
             self._break_timer = None
@@ -447,7 +466,7 @@ class Director:
 
     async def _end_flight(self) -> None:
         """R-TOURN-FLIGHT: the Day 1 flight is over; its survivors go to Day 2 with their chips."""
-        self.notify_all("flight_over", day2=self.spec.flight.day2 if self.spec.flight else None)
+        self.notify_all("flight_over", {"day2": self.spec.flight.day2 if self.spec.flight else None})
         self.done.set()
 
     # ------------------------------------------------------------------ the hand's bots and absentees
@@ -473,6 +492,7 @@ class Director:
             e.sitting_out = False
             table = self.tables.get(e.table_id or "")
             if table is not None:
+                await self.learn_aliases([x.player_id for x in table.seats.values()])
                 self.send_table_state(table, player_id)
 
     async def disconnected(self, player_id: int) -> None:
@@ -506,24 +526,54 @@ class Director:
         return await self.actor.submit(run)
 
     def send_table_state(self, table: TourneyTable, player_id: int) -> None:
+        """The player's ``state`` frame: their table, the hand view (``legal`` when it is their turn), everyone at
+        the table and the HUD (issue #11 item 8)."""
+        if not self.notify_players:
+            return
         e = self.entrants_by_id.get(player_id)
         seat = e.seat if e is not None and e.table_id == table.id else None
         driver = table.driver
         view = None
         if driver is not None:
             view = driver.view(seat if seat is not None and driver.players.get(seat) == player_id else None)
-        self.notify(player_id, "state", table=table.id, seat=seat, hand=view, **self.hud())
+        data = frames.tournament_state(table.id, seat, view, self.hud())
+        data["seats"] = [{"seat": s, "player": x.player_id, "alias": self.aliases.get(x.player_id),
+                          "stack": x.chips} for s, x in sorted(table.seats.items())]
+        data["seq"] = table.address.counter.last
+        data["rank"] = self.chip_rank(e.chips) if e is not None else None
+        data["rebuy"] = e is not None and (e.player_id in self._offers or self.rebuy_open(e))
+        data["addon"] = e is not None and e.chips > 0 and self.addon_open(e)
+        self.notify(player_id, "state", data)
 
-    def hud(self) -> dict[str, object]:
+    def hud(self) -> frames.TournamentHud:
         """What the table shows (issue #11 item 8): level, blinds, time to the next level or break, players left,
         average stack."""
         pos = self.levels.position(self.now) if self.levels is not None else None
         lv = self.spec.level(pos.level if pos else 0)
         return {"level": (pos.level + 1) if pos else 0, "small_blind": lv.small_blind, "big_blind": lv.big_blind,
                 "ante": lv.ante, "on_break": bool(pos and pos.on_break),
-                "seconds_left": pos.seconds_left if pos else None, "players_left": self.alive,
+                "seconds_left": pos.seconds_left if pos else None,
+                "next_break_in": pos.next_break_in if pos else None, "players_left": self.alive,
                 "entrants": self.entries, "average_stack": self.chips_issued // max(1, self.alive),
                 "prize_pool": self.prize_pool, "hand_for_hand": self._h4h_round > 0}
+
+    def chip_rank(self, chips: int) -> int:
+        """The place by chips of a stack among the players left (1 = the chip leader); the sorted stacks are
+        re-read at most once per hand (only when frames are sent: never in simulations)."""
+        if self._stacks_dirty or self._stacks is None:
+            self._stacks = sorted(-x.chips for x in self.entrants_by_id.values())
+            self._stacks_dirty = False
+        return bisect.bisect_left(self._stacks, -chips) + 1
+
+    async def learn_aliases(self, player_ids: list[int]) -> None:
+        """Remember the public alias (R-ALIAS-1) of players the table shows (a host without ``alias_of``, e.g. a
+        simulation, shows none)."""
+        alias_of = getattr(self.host, "alias_of", None)
+        if alias_of is None or not self.notify_players:
+            return
+        for pid in player_ids:
+            if pid not in self.aliases:
+                self.aliases[pid] = await alias_of(pid)
 
     # ------------------------------------------------------------------ re-buys and add-ons (R-TOURN-REBUY)
     def rebuy_open(self, e: Entrant) -> bool:
@@ -557,7 +607,8 @@ class Director:
         hands (table stakes)."""
         e = self._need(player_id)
         rb = self.spec.rebuy
-        ok = self.rebuy_open(e) if kind == "rebuy" else self.addon_open(e)
+        deciding = kind == "rebuy" and player_id in self._offers  # busted in the period: the window holds
+        ok = deciding or (self.rebuy_open(e) if kind == "rebuy" else self.addon_open(e))
         table = self.tables.get(e.table_id or "")
         if rb is None or not ok or (table is not None and table.in_hand and e.chips > 0):
             raise RoomError("rebuy_closed", f"no {kind} now (R-TOURN-REBUY-3)")
@@ -575,6 +626,9 @@ class Director:
             e.addons += 1
         assert e.table_id is not None and e.seat is not None
         await self.gw.call(self.gw.store.tournament_play.seat, self.id, [(player_id, e.table_id, e.seat, e.chips)])
+        self._stacks_dirty = True
+        if deciding:
+            await self._decided(player_id, rebuy=True)
         return {"tournament": self.id, "chips": e.chips}
 
     def _wants_rebuy(self, e: Entrant) -> bool:
@@ -624,7 +678,7 @@ class Director:
         for seat in busted:
             e = self.entrants_by_id[driver.players[seat]]
             e.chips = 0
-            if self._wants_rebuy(e):
+            if self._wants_rebuy(e) or self._may_decide(e):
                 rebuyers.append(e.player_id)
                 continue
             killers = [driver.players[w] for w in eliminators(seat, pots)]
@@ -667,8 +721,12 @@ class Director:
         for pid, b in outcome.bounties.items():
             if pid in self.entrants_by_id:
                 self.entrants_by_id[pid].bounty = b
+        self._stacks_dirty = True
         for pid in rebuyers:
-            await self._bust_rebuy(pid)
+            if self._wants_rebuy(self.entrants_by_id[pid]):
+                await self._bust_rebuy(pid)
+            else:
+                self._offer_rebuy(pid)
         for pid in [p for p in driver.players.values() if p in self.disqualified and p in self.entrants_by_id]:
             await self.disqualify_now(pid, self.disqualified[pid])
         await self._bot_addons(table)
@@ -705,19 +763,72 @@ class Director:
             self.balancer.change(table.id, -1)
         self.chips_issued -= e.chips
         self.alive -= 1
-        self.notify(player_id, "disqualified", rule="R-INTEG-5")
+        self.notify(player_id, "disqualified", {"rule": "R-INTEG-5"})
 
     async def _bust_rebuy(self, pid: int) -> None:
         try:
             await self._pay_in(pid, "rebuy")
         except RoomError:
-            e = self.entrants_by_id[pid]
-            out = Outcome()
-            self._rank([Bust(pid, 0, e.entry_no)], out)
-            await self.gw.call(self.gw.store.tournament_play.finish_unplayed, self.id, out.finishes, out.payments,
-                               f"rebuy-out:{pid}")
-            self._count(out)
-            self._finish_players(out, [pid])
+            await self._out_without_rebuy(pid)
+
+    async def _out_without_rebuy(self, pid: int) -> None:
+        """A busted player who did not re-buy is out now: ranked at this moment (R-TOURN-GEN-6) and paid."""
+        e = self.entrants_by_id[pid]
+        out = Outcome()
+        self._rank([Bust(pid, 0, e.entry_no)], out)
+        await self.gw.call(self.gw.store.tournament_play.finish_unplayed, self.id, out.finishes, out.payments,
+                           f"rebuy-out:{pid}:{e.rebuys}")
+        self._count(out)
+        self._finish_players(out, [pid])
+
+    # ------------------------------------------------------------------ the re-buy decision (R-TOURN-REBUY-3)
+    def _may_decide(self, e: Entrant) -> bool:
+        """A busted human during the re-buy period gets ``decision_seconds`` to re-buy before being ranked."""
+        rb = self.spec.rebuy
+        return rb is not None and rb.decision_seconds > 0 and self.rebuy_open(e)
+
+    def _offer_rebuy(self, pid: int) -> None:
+        """Tell the busted player they may re-buy (``rebuy_offer``); they keep their seat with no chips (not dealt
+        in) and are ranked only when they decline or the time runs out."""
+        rb = self.spec.rebuy
+        assert rb is not None
+        self._offers[pid] = self.clock.call_later(
+            rb.decision_seconds, lambda: self.actor.post(lambda: self._decided(pid, rebuy=False)))
+        self.notify(pid, "rebuy_offer", {"seconds": rb.decision_seconds, "price": rb.price, "fee": rb.fee,
+                                         "chips": rb.chips, "currency": self.spec.currency,
+                                         "rule": "R-TOURN-REBUY-3"})
+        e = self.entrants_by_id[pid]
+        table = self.tables.get(e.table_id or "")
+        if table is not None:
+            self.send_table_state(table, pid)
+
+    async def decline_rebuy(self, player_id: int) -> dict[str, object]:
+        """The busted player declines to re-buy: their place is fixed now."""
+        async def run() -> dict[str, object]:
+            if player_id not in self._offers:
+                raise RoomError("rebuy_closed", "you have no re-buy to decide (R-TOURN-REBUY-3)")
+            await self._decided(player_id, rebuy=False)
+            return {"tournament": self.id, "declined": True}
+
+        return await self.actor.submit(run)
+
+    async def _decided(self, pid: int, *, rebuy: bool) -> None:
+        timer = self._offers.pop(pid, None)
+        if timer is None or pid not in self.entrants_by_id:
+            return
+        timer.cancel()
+        e = self.entrants_by_id[pid]
+        table = self.tables.get(e.table_id or "")
+        if rebuy or self.status not in PLAYING:
+            if table is not None:
+                self._ready(table)
+                await self._pump()
+            return
+        await self._out_without_rebuy(pid)
+        if self.status in PLAYING and not self._in_hand and self._round_busts:
+            await self._close_round()
+        if table is not None:
+            await self._after_field_change(table)
 
     def _mark_round(self, gone: list[int]) -> None:
         for pid in gone:  # out, ranked with the whole hand-for-hand round (R-TOURN-GEN-6)
@@ -748,6 +859,7 @@ class Director:
                 self._early[pid] = self._early.get(pid, 0) + amount
 
     def _finish_players(self, out: Outcome, gone: list[int]) -> None:
+        self._stacks_dirty = True
         for f in out.finishes:
             prize = out.prizes.get(f.player_id, 0) + self._early.pop(f.player_id, 0)
             self.results[f.player_id] = Result(f.player_id, f.place, f.place_to, prize)
@@ -760,7 +872,7 @@ class Director:
                 self.balancer.change(table.id, -1)
             self.alive -= 1
             r = self.results[pid]
-            self.notify(pid, "finished", place=r.place, place_to=r.place_to, prize=r.prize)
+            self.notify(pid, "finished", {"place": r.place, "place_to": r.place_to, "prize": r.prize})
         for f in out.finishes:
             if f.won:
                 e = self.entrants_by_id.pop(f.player_id)
@@ -768,7 +880,8 @@ class Director:
                 if table is not None:
                     table.remove(e)
                 self.alive -= 1
-                self.notify(f.player_id, "finished", place=1, place_to=1, prize=self.results[f.player_id].prize)
+                self.notify(f.player_id, "finished", {"place": 1, "place_to": 1,
+                                                      "prize": self.results[f.player_id].prize})
                 if e.chips != self.chips_issued:
                     self.stats.chips_conserved = False
 
@@ -789,7 +902,7 @@ class Director:
         t = self.lifecycle.on_field(self.alive, len(self.tables))
         if t is not None and t.to is Status.FINAL_TABLE:
             self.lifecycle.apply(t, self.now)
-            self.notify_all("final_table", players=self.alive)
+            self.notify_all("final_table", {"players": self.alive})
         await self._pump()
 
     def _ready(self, table: TourneyTable) -> None:
@@ -815,10 +928,10 @@ class Director:
         bubble = len(self.tables) > 1 and self.alive == self.paid_places() + 1 and self.pool_final
         if bubble and not self._h4h_round:
             self._h4h_round = 1
-            self.notify_all("hand_for_hand", on=True)
+            self.notify_all("hand_for_hand", {"on": True})
         elif not bubble and self._h4h_round and not self._in_hand and not self._round_busts:
             self._h4h_round = 0
-            self.notify_all("hand_for_hand", on=False)
+            self.notify_all("hand_for_hand", {"on": False})
 
     async def _finished(self) -> None:
         self.lifecycle.apply(Transition(Status.FINISHED, "one player left (R-TOURN-GEN-6)"), self.now)
@@ -857,7 +970,10 @@ class Director:
             self._waiting.add(dst.id)
         if len(src.seats) < 2:
             self._waiting.discard(src.id)
-        self.notify(e.player_id, "moved", table=dst.id, seat=seat, rule="R-TOURN-BAL-3")
+        self.notify(e.player_id, "moved", {"table": dst.id, "seat": seat, "rule": "R-TOURN-BAL-3",
+                                           "from_table": src.id, "broken": src.id not in self.tables})
+        if e.player_id not in self.bots:
+            self.send_table_state(dst, e.player_id)  # the client follows the player to the new table
         return (e.player_id, dst.id, seat, e.chips)
 
     async def _late_seat(self, player_id: int) -> None:
@@ -882,9 +998,10 @@ class Director:
                                        self._choice)
         table.add(e, seat)
         self.balancer.change(table.id, +1)
+        await self.learn_aliases([player_id])
         await self.gw.call(self.gw.store.tournament_play.seat, self.id,
                            [(player_id, table.id, seat, e.chips)], open_tables=opened)
-        self.notify(player_id, "registered", table=table.id, seat=seat, late=True)
+        self.notify(player_id, "registered", {"table": table.id, "seat": seat, "late": True})
         if len(table.seats) >= 2 and not table.in_hand:
             self._waiting.add(table.id)
             await self._pump()
@@ -918,8 +1035,9 @@ class Director:
         for table in self.tables.values():
             if table.driver is not None:
                 table.driver.close()
-        for t in (self._timer, self._break_timer):
+        for t in (self._timer, self._break_timer, *self._offers.values()):
             if t is not None:
                 t.cancel()
+        self._offers.clear()
         await self.actor.stop()
 

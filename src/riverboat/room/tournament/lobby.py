@@ -16,6 +16,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections.abc import Mapping
 from typing import Any
@@ -133,7 +134,7 @@ class TournamentLobby:
         await gw.call(gw.store.tournament_play.interrupt, d.id, awards, house_in)
         d.lifecycle.apply(Transition(Status.INTERRUPTED, "interrupted by the operator (R-TOURN-INT)"), d.now)
         for pid, total in result.payouts.items():
-            d.notify(int(pid), "interrupted", compensation=total)
+            d.notify(int(pid), "interrupted", {"compensation": total})
         d.done.set()
         return {"tournament": d.id, "status": d.status.value, "payouts": result.payouts,
                 "from_pool": result.from_pool, "from_house": result.from_house}
@@ -175,10 +176,17 @@ class TournamentLobby:
                             "break_every_levels": spec.break_every_levels, "break_seconds": spec.break_seconds,
                             "late_registration_levels": spec.late_registration_levels}
         out["payouts"] = [a.cash for a in d.place_awards()]
-        out["tables"] = [{"id": t.id, "players": [{"player": e.player_id, "seat": s, "chips": e.chips}
+        out["tickets"] = [a.ticket for a in d.place_awards()]  # satellite places pay a ticket worth the amount
+        out["overlay"] = d.overlay if d.pool_final else max(0, spec.guarantee - d.pool_collected)
+        out["rebuy"] = dataclasses.asdict(spec.rebuy) if spec.rebuy is not None else None
+        out["unregister_deadline"] = spec.unregister_deadline
+        out["entrant_list"] = [{"player": pid, "alias": d.aliases.get(pid)} for pid in d.registered]
+        out["tables"] = [{"id": t.id, "players": [{"player": e.player_id, "alias": d.aliases.get(e.player_id),
+                                                   "seat": s, "chips": e.chips}
                                                   for s, e in sorted(t.seats.items())]}
                          for t in d.tables.values()]
-        out["results"] = [{"player": r.player_id, "place": r.place, "place_to": r.place_to, "prize": r.prize}
+        out["results"] = [{"player": r.player_id, "alias": d.aliases.get(r.player_id), "place": r.place,
+                           "place_to": r.place_to, "prize": r.prize}
                           for r in sorted(d.results.values(), key=lambda r: r.place)]
         return out
 
@@ -231,7 +239,8 @@ def entry(d: Director) -> dict[str, Any]:
             "private": spec.private is not None, "knockout": spec.knockout is not None,
             "rebuys": spec.rebuy is not None, "satellite": spec.satellite.target if spec.satellite else None,
             "registered": len(d.registered) if d.status not in PLAYING | OVER else d.entries,
-            "max_players": spec.capacity, "players": list(d.registered)}
+            "max_players": spec.capacity, "players": list(d.registered),
+            "late_registration": d.status in PLAYING and d.level_index() < spec.late_registration_levels}
 
 
 def compensation_input(d: Director) -> CompensationInput:

@@ -66,8 +66,8 @@ async def _interrupt(director: Director, split_threshold: int, reason: str) -> C
     await gw.call(gw.store.tournament_play.interrupt, director.id, awards, result.from_house)
     director.lifecycle.apply(Transition(Status.INTERRUPTED, reason), director.now)
     for e in remaining:
-        director.notify(e.player_id, "interrupted", rule=result.rule, reason=reason,
-                        paid=result.payouts[str(e.player_id)])
+        director.notify(e.player_id, "interrupted", {"rule": result.rule, "reason": reason,
+                                                     "paid": result.payouts[str(e.player_id)]})
     await VARIANTS[director.spec.variant or ""].on_finished(director)
     director.done.set()
     return result

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from riverboat.engine import Action
+from riverboat.room.frames import TwisterSpinData, tournament_state
 from riverboat.room.tournament.variants import BaseVariant, register_variant
 from riverboat.store.twister import TICKET_SCOPE, SpinResult
 from riverboat.twister import KINDS, BitSource, TwisterSettings
@@ -75,15 +76,21 @@ class TwisterVariant(BaseVariant):
         notices = tuple(JackpotNotice(_seat(ctx, w.player_id), w.tier, w.amount) for w in spin.jackpot_wins)
         event = SpinEvent(ctx.id, spin.kind, spin.currency, spin.buy_in, spin.table_name, spin.multiplier,
                           spin.prize, spin.places, notices).to_dict()
-        del event["type"]
-        event["seconds"] = cfg.settings.spin_seconds
         first = ctx.spec.level(0)  # the table shows the blinds with the prize before the first hand
-        event["small_blind"], event["big_blind"], event["ante"] = first.small_blind, first.big_blind, first.ante
+
+        def spin_data(table_id: str, seat: int) -> TwisterSpinData:
+            return {"table": table_id, "seat": seat, "rule": "R-TWIST-3", "tournament_id": event["tournament_id"],
+                    "kind": event["kind"], "currency": event["currency"], "buy_in": event["buy_in"],
+                    "multiplier": event["multiplier"], "prize": event["prize"], "places": event["places"],
+                    "ticket": event["ticket"], "reel": event["reel"], "jackpots": event["jackpots"],
+                    "seconds": cfg.settings.spin_seconds, "small_blind": first.small_blind,
+                    "big_blind": first.big_blind, "ante": first.ante}
+
         for table in ctx.tables.values():
-            ctx.notify_table(table, "twister_spin", rule="R-TWIST-3", **event)
+            ctx.notify_table(table, "twister_spin", spin_data)
         for w, n in zip(spin.jackpot_wins, notices, strict=True):  # R-AOG-3: every player is told of a win
-            ctx.notify_all("jackpot", rule="R-AOG-3", player=w.player_id, seat=n.seat, tier=w.tier,
-                           amount=w.amount, seconds=cfg.settings.jackpot_game_seconds)
+            ctx.notify_all("jackpot", {"rule": "R-AOG-3", "player": w.player_id, "seat": n.seat, "tier": w.tier,
+                                       "amount": w.amount, "seconds": cfg.settings.jackpot_game_seconds})
 
     def start_delay(self, ctx: Director) -> float:
         settings = self.config(ctx.id).settings
@@ -101,8 +108,9 @@ class TwisterVariant(BaseVariant):
             for s, pid in driver.players.items():
                 view = driver.view(s)
                 view.pop("legal", None)  # the table decides for everyone (R-WILD-2)
-                ctx.notify(pid, "state", table=getattr(table, "id", ""), seat=s, hand=view, automatic=True,
-                           **ctx.hud())
+                data = tournament_state(getattr(table, "id", ""), s, view, ctx.hud())
+                data["automatic"] = True
+                ctx.notify(pid, "state", data)
         return wild_action(driver.hand.legal_actions())  # R-WILD-2: all-in at every decision
 
     async def on_finished(self, ctx: Director) -> None:

@@ -3,3 +3,5 @@
 // Keep this list in the order the modules should register (a later lobby tab with the same id replaces an earlier).
 import "./twister_page.js";
 import "./tournament_lobby.js";
+import "./tournament_detail.js";
+import "./tournament_table.js";

@@ -10,6 +10,11 @@ import { registerLobbyTab, lobbyTabList } from "./views.js";
 import { plainError } from "./errors.js";
 
 const state = { tab: "cash", game: "", structure: "", stakes: "" };
+const DEFAULT_FILTERS = [
+  { name: "game", label: "Games", value: (t) => t.mixed || t.game, fmt: gameName },
+  { name: "structure", label: "Structures", value: (t) => t.structure, fmt: structureName },
+  { name: "stakes", label: "Stakes", value: lobbyStakes },
+];
 
 /** The game column: a mixed table says which rotation it plays and what is dealt now. */
 export function lobbyGame(entry) {
@@ -74,26 +79,28 @@ export async function renderLobby(root, ctx) {
     let filters = null;
     const listed = rows.length;
     if (tab.filters) {
-      const games = [...new Set(rows.map((t) => t.mixed || t.game))];
-      const structures = [...new Set(rows.map((t) => t.structure))];
-      const stakes = [...new Set(rows.map(lobbyStakes))];
-      const select = (name, options, label, fmt) => el("select", {
-        "aria-label": label, "data-filter": name,
-        onchange: (ev) => { state[name] = ev.target.value; draw(); },
-      }, el("option", { value: "" }, `All ${label.toLowerCase()}`),
-      options.map((o) => el("option", { value: o, selected: state[name] === o }, fmt ? fmt(o) : o)));
-      filters = el("div", { class: "filters" },
-        select("game", games, "Games", gameName), select("structure", structures, "Structures", structureName),
-        select("stakes", stakes, "Stakes"));
-      rows = rows.filter((t) => (!state.game || (t.mixed || t.game) === state.game) && (!state.structure || t.structure === state.structure)
-        && (!state.stakes || lobbyStakes(t) === state.stakes));
+      // a tab may bring its own filters ({name, label, value(row) -> value or list of values, fmt}); else games,
+      // structures and stakes
+      const specs = Array.isArray(tab.filters) ? tab.filters : DEFAULT_FILTERS;
+      const valuesOf = (spec, t) => [].concat(spec.value(t)).filter((v) => v !== null && v !== undefined).map(String);
+      const select = (spec) => {
+        const options = [...new Set(rows.flatMap((t) => valuesOf(spec, t)))];
+        if (spec.sort) options.sort(spec.sort);
+        return el("select", {
+          "aria-label": spec.label, "data-filter": spec.name,
+          onchange: (ev) => { state[spec.name] = ev.target.value; draw(); },
+        }, el("option", { value: "" }, `All ${spec.label.toLowerCase()}`),
+        options.map((o) => el("option", { value: o, selected: state[spec.name] === o }, spec.fmt ? spec.fmt(o) : o)));
+      };
+      filters = el("div", { class: "filters" }, specs.map(select));
+      rows = rows.filter((t) => specs.every((spec) => !state[spec.name] || valuesOf(spec, t).includes(state[spec.name])));
     }
     let body;
     if (listed && !rows.length) {
       body = el("div", { class: "empty-state", "data-testid": "no-match" },
         el("p", { class: "empty-note" }, "Nothing here matches these filters."),
         el("button", { class: "btn btn-small", "data-testid": "clear-filters",
-          onclick: () => { state.game = ""; state.structure = ""; state.stakes = ""; draw(); } }, "Clear filters"));
+          onclick: () => { for (const key of Object.keys(state)) if (key !== "tab") state[key] = ""; draw(); } }, "Clear filters"));
     } else {
       body = tab.render(rows, ctx, reload);
     }
@@ -104,7 +111,7 @@ export async function renderLobby(root, ctx) {
   // Seats taken and average pots change all the time: refresh every 5 s while the lobby is open (keeping the
   // chosen tab and filters; an open "i" breakdown is left alone).
   const timer = setInterval(() => {
-    if (!page.isConnected || page.querySelector(".fee-breakdown:not(.hidden)")) return;
+    if (!page.isConnected || page.querySelector(".fee-breakdown:not(.hidden), [data-keep-open]")) return;
     reload();
   }, 5000);
   return { destroy: () => clearInterval(timer) };

@@ -1,74 +1,152 @@
 // The lobby's Sit & Go and Tournament tabs (issue #11), replacing the placeholders of lobby_view.js: every
 // tournament of GET /api/lobby (`sit_and_go`, `tournaments`) with its game, the "i" breakdown of buy-in and entry
-// fee (R-FEE-1), entrants, prize pool, start time and status, and Register / Unregister buttons that send the
-// `tournament_register` / `tournament_unregister` frames (a private tournament asks for its promo code and
-// password, R-TOURN-PRIV-1). Tournament news (moved, level, finished with place and prize) arrive as `tournament`
-// frames (docs/protocol.md) and are shown in the status line.
+// fee (R-FEE-1), entrants, prize pool, start time and status; filters by game, buy-in, status and kind; the name
+// opens the tournament's detail (tournament_detail.js). Register / Unregister send the `tournament_register` /
+// `tournament_unregister` frames; a private tournament asks for its promo code and password in a dialog
+// (R-TOURN-PRIV-1). A running tournament the player is in offers "Open table" (tournament_table.js).
 
 import { el, formatMoney } from "./util.js";
 import { registerLobbyTab } from "./views.js";
 import { gameName, structureName } from "./games.js";
 import { plainError } from "./errors.js";
+import { followStarts } from "./tournament_table.js";
 
 const news = { text: "" };
+const STATUS = { scheduled: "Scheduled", registering: "Registering", running: "Running", final_table: "Final table",
+  finished: "Finished", cancelled: "Cancelled", interrupted: "Interrupted" };
+
+export function statusName(status) { return STATUS[status] || String(status || ""); }
+
+/** The kinds a tournament belongs to (the lobby's "kind" filter). */
+export function tournamentKinds(t) {
+  const kinds = [];
+  if (!t.buy_in && !t.fee) kinds.push("Freeroll");
+  if (t.guarantee) kinds.push("Guaranteed");
+  if (t.knockout) kinds.push("Knockout");
+  if (t.rebuys) kinds.push("Re-buy");
+  if (t.satellite) kinds.push("Satellite");
+  if (t.private) kinds.push("Private");
+  if (!kinds.length) kinds.push("Regular");
+  return kinds;
+}
+
+export function buyInText(t) {
+  const total = (t.buy_in ?? 0) + (t.fee ?? 0);
+  return total ? formatMoney(total, t.currency) : "Freeroll";
+}
+
+/** The R-FEE-1 "i": the buy-in goes to the prize pool, the entry fee to the house. */
+export function feeInfo(t) {
+  const total = (t.buy_in ?? 0) + (t.fee ?? 0);
+  const details = el("div", { class: "fee-breakdown hidden", "data-testid": "fee-breakdown" },
+    `Buy-in to the prize pool: ${formatMoney(t.buy_in ?? 0, t.currency)} · entry fee to the house: ${formatMoney(t.fee ?? 0, t.currency)} · total ${formatMoney(total, t.currency)}`);
+  return [el("button", { class: "info-i", title: "Buy-in and fee", "aria-label": "Buy-in and fee breakdown",
+    "data-testid": "fee-info", onclick: () => details.classList.toggle("hidden") }, "i"), details];
+}
 
 function startsAt(t) {
   if (!t.starts_at) return t.kind === "sng" ? "when full" : "";
   return new Date(t.starts_at * 1000).toLocaleString();
 }
 
-async function register(t, ctx, reload, on) {
+/** R-TOURN-PRIV-1: the promo code AND the password of a private tournament; null when cancelled. */
+export function privateDialog(name) {
+  return new Promise((resolve) => {
+    const code = el("input", { type: "text", "data-testid": "promo-code", autocomplete: "off", required: true });
+    const password = el("input", { type: "password", "data-testid": "private-password", autocomplete: "off", required: true });
+    const dialog = el("dialog", { "data-testid": "private-dialog", "data-keep-open": "1" },
+      el("form", { method: "dialog" },
+        el("h3", {}, `Enter ${name}`),
+        el("p", { class: "muted" }, "This private tournament needs its promo code and its password."),
+        el("label", { class: "field" }, "Promo code", code),
+        el("label", { class: "field" }, "Password", password),
+        el("div", { style: { display: "flex", gap: "0.5rem", justifyContent: "flex-end" } },
+          el("button", { class: "btn", value: "cancel", formnovalidate: true, "data-testid": "private-cancel" }, "Cancel"),
+          el("button", { class: "btn btn-primary", value: "ok", "data-testid": "private-ok" }, "Register"))));
+    dialog.addEventListener("close", () => {
+      const ok = dialog.returnValue === "ok" && code.value.trim() && password.value;
+      dialog.remove();
+      resolve(ok ? { promo_code: code.value.trim(), password: password.value } : null);
+    });
+    document.body.append(dialog);
+    dialog.showModal();
+    code.focus();
+  });
+}
+
+/** Register (on) or unregister for `t`; returns the line to show the player. */
+export async function registerFor(t, ctx, on) {
   const fields = { tournament: t.id, id: `t-${t.id}-${Date.now()}` };
+  if (!on) delete fields.id;
   if (on && t.private) {
-    const code = window.prompt("Promo code of this private tournament");
-    const password = window.prompt("Password");
-    if (!code || !password) return;
-    Object.assign(fields, { promo_code: code, password });
+    const secret = await privateDialog(t.name);
+    if (!secret) return "";
+    Object.assign(fields, secret);
   }
   try {
     await ctx.connection.send(on ? "tournament_register" : "tournament_unregister", fields);
-    news.text = on ? `Registered for ${t.name}.` : `Unregistered from ${t.name}: buy-in and fee refunded.`;
+    ctx.session.refresh().catch(() => {});
+    return on ? `Registered for ${t.name}.` : `Unregistered from ${t.name}: buy-in and fee refunded.`;
   } catch (err) {
-    news.text = `${t.name}: ${plainError(err)}`;
+    return `${t.name}: ${plainError(err)}`;
   }
-  reload();
+}
+
+export function isMine(t, ctx) {
+  const me = ctx.session && ctx.session.me ? ctx.session.me.player_id : null;
+  return me != null && (t.players || []).includes(me);
+}
+
+/** The row's action: Register / Unregister while registering (late registration too), Open table when playing;
+ * `done(text)` gets the line to show once the server answered. */
+export function tournamentAction(t, ctx, done) {
+  if (!ctx.session || !ctx.session.loggedIn) return null;
+  const mine = isMine(t, ctx);
+  const playing = t.status === "running" || t.status === "final_table";
+  if (playing && mine) {
+    return el("button", { class: "btn btn-small btn-primary", "data-testid": `open-tourney-${t.id}`,
+      onclick: () => ctx.navigate(`#/tourney/${encodeURIComponent(t.id)}`) }, "Open table");
+  }
+  if (t.status !== "registering" && !(playing && t.late_registration)) return null;
+  return el("button", { class: `btn btn-small${mine ? "" : " btn-primary"}`, "data-testid": `register-${t.id}`,
+    onclick: async () => done(await registerFor(t, ctx, !mine)) }, mine ? "Unregister" : "Register");
 }
 
 function tournamentRows(rows, ctx, reload) {
+  followStarts(ctx.connection, ctx.navigate);
   if (!rows.length) return el("p", { class: "empty-note" }, "Nothing scheduled here yet.");
-  const me = ctx.session && ctx.session.me ? ctx.session.me.player_id : null;
   return el("div", {},
     el("p", { class: "muted", "data-testid": "tournament-news" }, news.text),
     el("table", { class: "list", "data-testid": "tournaments" },
       el("thead", {}, el("tr", {}, el("th", {}, "Name"), el("th", {}, "Game"), el("th", {}, "Buy-in"),
-        el("th", { class: "num" }, "Players"), el("th", { class: "num" }, "Prize pool"), el("th", {}, "Starts"),
+        el("th", { class: "num" }, "Players"), el("th", { class: "num" }, "Prize pool"), el("th", { class: "hide-narrow" }, "Starts"),
         el("th", {}, "Status"), el("th", {}, ""))),
-      el("tbody", {}, rows.map((t) => {
-        const total = (t.buy_in ?? 0) + (t.fee ?? 0);
-        const details = el("div", { class: "fee-breakdown hidden", "data-testid": "fee-breakdown" },
-          `Buy-in to the prize pool: ${formatMoney(t.buy_in ?? 0, t.currency)} · entry fee to the house: ${formatMoney(t.fee ?? 0, t.currency)} · total ${formatMoney(total, t.currency)}`);
-        const mine = me != null && (t.players || []).includes(me);
-        const open = t.status === "registering";
-        const button = ctx.session && ctx.session.loggedIn && open ? el("button", {
-          class: `btn btn-small${mine ? "" : " btn-primary"}`, "data-testid": `register-${t.id}`,
-          onclick: () => register(t, ctx, reload, !mine) }, mine ? "Unregister" : "Register") : null;
-        return el("tr", { "data-tournament": t.id },
-          el("td", {}, t.name, t.private ? " 🔒" : ""),
-          el("td", {}, `${t.mixed ? gameName(t.mixed) : gameName(t.game)} ${structureName(t.structure)}`),
-          el("td", {}, total ? formatMoney(total, t.currency) : "Freeroll", " ",
-            el("button", { class: "info-i", title: "Buy-in and fee", "aria-label": "Buy-in and fee breakdown",
-              onclick: () => details.classList.toggle("hidden") }, "i"), details),
-          el("td", { class: "num" }, `${t.registered ?? 0}${t.max_players ? "/" + t.max_players : ""}`),
-          el("td", { class: "num" }, formatMoney(t.prize_pool ?? 0, t.currency)),
-          el("td", {}, startsAt(t)),
-          el("td", {}, String(t.status || "").replace("_", " ")),
-          el("td", { class: "lobby-actions" }, button));
-      }))));
+      el("tbody", {}, rows.map((t) => el("tr", { "data-tournament": t.id },
+        el("td", {}, el("a", { href: `#/tournament/${encodeURIComponent(t.id)}`, "data-testid": `detail-${t.id}` }, t.name),
+          t.private ? " 🔒" : "", el("div", { class: "muted" }, tournamentKinds(t).join(" · "))),
+        el("td", {}, `${t.mixed ? gameName(t.mixed) : gameName(t.game)} ${structureName(t.structure)}`),
+        el("td", {}, buyInText(t), " ", ...feeInfo(t)),
+        el("td", { class: "num" }, `${t.registered ?? 0}${t.max_players ? "/" + t.max_players : ""}`),
+        el("td", { class: "num" }, formatMoney(t.prize_pool ?? 0, t.currency),
+          t.guarantee ? el("div", { class: "muted" }, `${formatMoney(t.guarantee, t.currency)} guaranteed`) : null),
+        el("td", { class: "hide-narrow" }, startsAt(t)),
+        el("td", {}, statusName(t.status)),
+        el("td", { class: "lobby-actions" }, tournamentAction(t, ctx, (text) => { news.text = text; reload(); })))))));
 }
 
-registerLobbyTab({ id: "sng", label: "Sit & Go", order: 30, filters: true,
+/** Filters of both tabs: game, buy-in, status and kind. */
+const FILTERS = [
+  { name: "t_game", label: "Games", value: (t) => t.mixed || t.game, fmt: gameName },
+  { name: "t_buyin", label: "Buy-ins", value: (t) => `${(t.buy_in ?? 0) + (t.fee ?? 0)}|${t.currency}`,
+    fmt: (v) => { const [n, cur] = v.split("|"); return Number(n) ? formatMoney(Number(n), cur) : "Freeroll"; },
+    sort: (a, b) => parseInt(a, 10) - parseInt(b, 10) },
+  { name: "t_status", label: "Status", value: (t) => t.status, fmt: statusName },
+  { name: "t_kind", label: "Kinds", value: tournamentKinds },
+];
+
+registerLobbyTab({ id: "sng", label: "Sit & Go", order: 30, filters: FILTERS,
   rows: (d) => d.sit_and_go || [], render: (rows, ctx, reload) => tournamentRows(rows, ctx, reload),
   empty: { what: "Sit & Go tournaments", holds: "Sit & Go tournaments start as soon as their seats are filled" } });
-registerLobbyTab({ id: "tournaments", label: "Tournaments", order: 40, filters: true,
+registerLobbyTab({ id: "tournaments", label: "Tournaments", order: 40, filters: FILTERS,
   rows: (d) => d.tournaments || [], render: (rows, ctx, reload) => tournamentRows(rows, ctx, reload),
   empty: { what: "tournaments", holds: "Multi-table tournaments start at a scheduled time" } });

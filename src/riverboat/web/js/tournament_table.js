@@ -1,0 +1,158 @@
+// The player's tournament table (#/tourney/<id>, issue #11 item 8): the shared table client (TableStore +
+// TableView, as at a cash table; nothing copied) fed by the tournament's frames, with the tournament HUD
+// (tournament_hud.js) above it. The `state` frame (docs/protocol.md "Tournament frames") carries the table, the
+// seats, the hand view and the HUD; the hand's `event` frames of that table go to the same TableStore. Actions are
+// `tournament_act`; re-buy / add-on `tournament_rebuy`; declining a re-buy `tournament_decline_rebuy`. When table
+// balancing moves the player (`moved`, R-TOURN-BAL-3) the page says so and follows them to the new table; a
+// finished player sees their place and prize at once (R-TOURN-GEN-5). When a tournament the player registered for
+// starts while they are elsewhere in the client, the page opens (as a poker client pops up the table).
+
+import { el, mount } from "./util.js";
+import { registerView } from "./views.js";
+import { TableStore } from "./table_model.js";
+import { TableView } from "./table_view.js";
+import { TournamentHud } from "./tournament_hud.js";
+import { plainError } from "./errors.js";
+
+/** A `table_state` view for the shared table client, from a tournament `state` frame's data. */
+export function tableStateOf(tournament, data, name) {
+  const hand = data.hand || null;
+  return { type: "table_state", table: data.table, view: {
+    table: { id: data.table, name: `${name} · table ${String(data.table).split("/").pop()}`,
+      game: hand ? hand.game : undefined, structure: hand ? hand.structure : undefined, currency: "chips",
+      small_blind: data.small_blind, big_blind: data.big_blind, ante: data.ante,
+      max_seats: Math.max(2, ...(data.seats || []).map((s) => s.seat + 1), (hand && hand.players ? hand.players.length : 0)) },
+    seats: (data.seats || []).map((s) => ({ seat: s.seat, player: s.player, alias: s.alias, stack: s.stack,
+      status: "playing", connected: true })),
+    button: hand ? hand.button : null,
+    hand_id: hand ? `${data.table}:${hand.hand_id || data.seq || ""}` : null,
+    hand, timer: null, you: data.seat !== null && data.seat !== undefined ? { seat: data.seat } : null,
+    ...(Number.isInteger(data.seq) ? { seq: data.seq } : {}) } };
+}
+
+export class TournamentTablePage {
+  constructor(root, ctx, tournament) {
+    this.ctx = ctx;
+    this.tournament = tournament;
+    this.name = tournament;
+    this.currency = "PLAY";
+    this.table = null;
+    this.store = null;
+    this.over = false;
+    const hudBox = el("div", { class: "tourney-top" });
+    const tableBox = el("div", { class: "tourney-table", "data-testid": "tourney-table" });
+    this.title = el("h2", { class: "tourney-title" }, tournament);
+    this.waiting = el("p", { class: "muted", "data-testid": "tourney-waiting" }, "Waiting for your table…");
+    mount(root, el("section", { class: "tourney-page", "data-testid": "tourney-page" },
+      el("div", { class: "tourney-head" }, this.title,
+        el("a", { href: `#/tournament/${encodeURIComponent(tournament)}`, "data-testid": "tourney-lobby-link" }, "Tournament lobby")),
+      hudBox, this.waiting, tableBox));
+    this.hud = new TournamentHud(hudBox, {
+      rebuy: () => this.send("tournament_rebuy", { what: "rebuy", id: `rb-${tournament}-${Date.now()}` })
+        .then((ok) => { if (ok) { this.hud.closeOffer(); this.hud.say("Re-buy done: your chips are added before the next hand."); } }),
+      addon: () => this.send("tournament_rebuy", { what: "addon", id: `ao-${tournament}-${Date.now()}` }),
+      decline: () => this.send("tournament_decline_rebuy", {}).then((ok) => { if (ok) this.hud.closeOffer(); }),
+    });
+    this.view = new TableView(tableBox, {
+      act: (kind, fields) => this.send("tournament_act", { kind, ...fields }),
+      lobby: () => ctx.navigate(`#/tournament/${encodeURIComponent(tournament)}`),
+    });
+    this.unsubs = [
+      ctx.connection.on("tournament", (f) => this.onTournament(f)),
+      ctx.connection.on("event", (f) => { if (this.store && f.table === this.table) this.store.apply(f); }),
+      ctx.connection.on("status", (status) => { if (status === "online") this.resync(); }),
+    ];
+    this.loadInfo();
+    this.resync();
+  }
+
+  destroy() {
+    for (const off of this.unsubs) off();
+    this.hud.destroy();
+    this.view.destroy();
+  }
+
+  async loadInfo() {
+    try {
+      const r = await fetch(`/api/tournaments/${encodeURIComponent(this.tournament)}`);
+      if (!r.ok) return;
+      const t = await r.json();
+      this.name = t.name || this.tournament;
+      this.currency = t.currency || this.currency;
+      this.title.textContent = this.name;
+      const mine = (t.results || []).find((x) => String(x.player) === String(this.ctx.session.me?.player_id));
+      if (mine && !this.over) this.finished(mine);
+    } catch { /* the title stays the id */ }
+  }
+
+  resync() {
+    this.ctx.connection.send("resync", {}).catch(() => {});
+  }
+
+  async send(type, fields) {
+    try {
+      return await this.ctx.connection.send(type, { tournament: this.tournament, ...fields });
+    } catch (err) {
+      this.ctx.toast(plainError(err));
+      return null;
+    }
+  }
+
+  onTournament(frame) {
+    if (frame.tournament !== this.tournament) return;
+    const data = frame.data || {};
+    switch (frame.event) {
+      case "state": this.onState(data); break;
+      case "level": this.hud.update({ ...data, on_break: false }); break;
+      case "break": this.hud.update({ on_break: true, seconds_left: data.seconds }); this.hud.say(`Break: ${Math.round(data.seconds)} s.`); break;
+      case "moved":
+        this.hud.say(`${data.broken ? "Your table was broken up" : "Tables are being balanced"}: you were moved to table ${String(data.table).split("/").pop()}, seat ${data.seat + 1}.`);
+        this.follow(data.table);
+        break;
+      case "hand_for_hand": this.hud.update({ hand_for_hand: data.on }); if (data.on) this.hud.say("Hand-for-hand play on the money bubble."); break;
+      case "final_table": this.hud.say(`Final table: ${data.players} players left.`); break;
+      case "rebuy_offer": this.currency = data.currency || this.currency; this.hud.rebuyOffer(data); break;
+      case "finished": this.finished(data); break;
+      case "interrupted": this.hud.say("The tournament was interrupted: your compensation is in your balance."); this.ctx.session.refresh().catch(() => {}); break;
+      case "cancelled": this.hud.say("The tournament was cancelled: buy-in and fee refunded."); break;
+      default: break;
+    }
+  }
+
+  /** Show `table` (a new table after a move): a fresh store, its next `state` fills it. */
+  follow(table) {
+    if (this.table === table) return;
+    this.table = table;
+    this.store = new TableStore(table);
+    this.store.subscribe((model) => this.view.render(model));
+  }
+
+  onState(data) {
+    this.waiting.classList.add("hidden");
+    this.follow(data.table);
+    if (this.hud.offer && data.rebuy === false) this.hud.offer = null;  // the decision is over
+    this.hud.update(data);
+    this.store.apply(tableStateOf(this.tournament, data, this.name));
+  }
+
+  finished(data) {
+    this.over = true;
+    this.hud.finished(data, this.currency);
+    this.ctx.session.refresh().catch(() => {});
+  }
+}
+
+registerView("tourney", { render: (root, ctx, args) => new TournamentTablePage(root, ctx, args.join("/")) });
+
+/** A tournament the player registered for starts: open its table (not for Twister, whose page shows its own).
+ * Hooked once by the lobby tabs and the detail page (where players register). */
+let hooked = false;
+export function followStarts(connection, navigate) {
+  if (hooked) return;
+  hooked = true;
+  connection.on("tournament", (frame) => {
+    if (frame.event !== "started" || String(location.hash).startsWith("#/twister")) return;
+    const target = `#/tourney/${encodeURIComponent(frame.tournament)}`;
+    if (location.hash !== target) navigate(target);
+  });
+}
