@@ -173,7 +173,8 @@ class SecrecyRecorder:
     histories: before a hand's showdown, no frame sent to a player contains another player's face-down card, and
     after it only the cards that were shown.
 
-    A connection's frames are split into hands by the ``hand_started`` event (it carries the hand id); the private
+    A connection's frames are split into hands by the ``hand_started`` event (it carries the hand id; a tournament
+    ``state`` frame names its table, the player's seat and the hand in its ``data``); the private
     cards of each seat in each hand (dealt face down, drawn) and the shown cards come from the hand's stored events
     (the engine's event stream with ``visible_to``), not from what the clients received.
     """
@@ -216,8 +217,14 @@ class SecrecyRecorder:
             showdown: set[tuple[str, str]] = set()
             for frame in frames:
                 kind = frame.get("type")
-                table = str(frame.get("table") or frame.get("pool"))
+                # a tournament frame names its table (and the player's seat there) in its data
+                data = frame.get("data") if kind == "tournament" and isinstance(frame.get("data"), dict) else {}
+                table = str(frame.get("table") or frame.get("pool") or data.get("table"))
                 ev = frame.get("event") if isinstance(frame.get("event"), dict) else {}
+                if data.get("table") is not None and "seat" in data:
+                    table_seat[table], by_event[table] = data["seat"], data["seat"] is not None
+                    if isinstance(data.get("hand_id"), str):
+                        current[table] = data["hand_id"]
                 if "hand" in frame and isinstance(frame.get("hand"), str):  # Speed Poker frames name their hand
                     hand_id = frame["hand"]
                     if kind == "speed" and isinstance(frame.get("seat"), int):

@@ -425,7 +425,7 @@ class TournamentHud(TypedDict):
 
 class TournamentStateData(TournamentHud):
     """The player's table (``table``, their ``seat``; None once out), the hand view (``hand``: with ``legal`` when
-    they are to act) and the HUD; also ``seats`` (everyone at the table), ``seq``, ``rank`` (the player's place by chips
+    they are to act) and the HUD; also ``seats`` (everyone at the table), ``hand_id``, ``seq``, ``rank`` (the player's place by chips
     among ``players_left``), ``rebuy`` / ``addon`` (true while the player may re-buy / take the add-on,
     R-TOURN-REBUY-3) and ``automatic`` (Wild Twister: the table decides, R-WILD-2)."""
 
@@ -433,6 +433,8 @@ class TournamentStateData(TournamentHud):
     seat: int | None
     hand: HandView | None
     seats: NotRequired[list[TournamentSeatView]]
+    #: the hand in progress at ``table`` (its ``hand_started`` event's ``hand_id``), None between hands
+    hand_id: NotRequired[str | None]
     #: the last event of ``table`` (by ``seq``) this state includes, as a ``table_state`` view's ``seq``
     seq: NotRequired[int]
     rank: NotRequired[int | None]

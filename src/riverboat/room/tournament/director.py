@@ -539,6 +539,7 @@ class Director:
         data = frames.tournament_state(table.id, seat, view, self.hud())
         data["seats"] = [{"seat": s, "player": x.player_id, "alias": self.aliases.get(x.player_id),
                           "stack": x.chips} for s, x in sorted(table.seats.items())]
+        data["hand_id"] = driver.hand_id if driver is not None else None
         data["seq"] = table.address.counter.last
         data["rank"] = self.chip_rank(e.chips) if e is not None else None
         data["rebuy"] = e is not None and (e.player_id in self._offers or self.rebuy_open(e))

@@ -175,6 +175,7 @@ class TournamentLobby:
                             "level_seconds": spec.level_seconds, "level_hands": spec.level_hands,
                             "break_every_levels": spec.break_every_levels, "break_seconds": spec.break_seconds,
                             "late_registration_levels": spec.late_registration_levels}
+        out["limit"] = spec.structure  # the betting structure ("structure" is the level structure here)
         out["payouts"] = [a.cash for a in d.place_awards()]
         out["tickets"] = [a.ticket for a in d.place_awards()]  # satellite places pay a ticket worth the amount
         out["overlay"] = d.overlay if d.pool_final else max(0, spec.guarantee - d.pool_collected)

@@ -186,5 +186,11 @@ class TourneyTable:
         if plan.blind_plan is not None:
             self.big_blind = plan.blind_plan.big_blind
         director.balancer.set_idle(self.id, False)
+        # as at a cash table, the hand's events begin with hand_started (numbered before the deal's events)
+        started = self.address.event(frames.HandStartedEvent(
+            kind="hand_started", hand_id=driver.hand_id, button=plan.button, seats=list(plan.dealt), game=game.id,
+            structure=structure.value))
+        for pid, _ in self.audience(driver):
+            self.send(pid, started)
         driver.play()
         return True

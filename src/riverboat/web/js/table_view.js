@@ -39,7 +39,8 @@ export class TableView {
    * @param {object} handlers {act(kind, fields), sit(seat), sitOut(), sitIn(), leave(), topUp(), lobby(), history(),
    *   options(changes), chat(text), saveNote(playerId, note), fastFold()} — any may be missing
    * @param {object} options {speed: Speed Poker pool, tile: compact tile of the multi-table view,
-   *   notes: {get(playerId)}, chat: {messages(tableId)}, replay: no controls}
+   *   notes: {get(playerId)}, chat: {messages(tableId)}, replay: no controls, tournament: a tournament table
+   *   (no cash seat controls: sit out, options, top up and leave are the tournament's)}
    */
   constructor(root, handlers, options = {}) {
     this.root = root;
@@ -183,7 +184,7 @@ export class TableView {
       controls.push(
         this.button("Speed Fold", () => this.handlers.fastFold(), { class: "btn btn-small btn-fold", "data-testid": "fast-fold", disabled: !canFold }),
         this.button("Leave pool", () => this.handlers.leave(), { class: "btn btn-small btn-leave", "data-testid": "leave-table" }));
-    } else if (hero && !this.options.replay) {
+    } else if (hero && !this.options.replay && !this.options.tournament) {
       if (hero.sittingOut) controls.push(this.button("Sit in", () => this.handlers.sitIn(), { "data-testid": "sit-in" }));
       else controls.push(this.button("Sit out", () => this.handlers.sitOut(), { "data-testid": "sit-out" }));
       controls.push(

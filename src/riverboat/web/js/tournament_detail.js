@@ -38,7 +38,7 @@ function who(p) { return p.alias || `Player ${p.player}`; }
 
 function facts(t) {
   const rows = [
-    ["Game", `${t.mixed ? gameName(t.mixed) : gameName(t.game)} ${structureName(t.structure)}`],
+    ["Game", `${t.mixed ? gameName(t.mixed) : gameName(t.game)} ${structureName(t.limit || "")}`],
     ["Kind", `${t.kind === "sng" ? "Sit & Go" : "Tournament"} · ${tournamentKinds(t).join(" · ")}`],
     ["Buy-in", el("span", {}, buyInText(t), " ", ...feeInfo(t))],
     ["Status", statusName(t.status)],

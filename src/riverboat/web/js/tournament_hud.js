@@ -53,6 +53,7 @@ export class TournamentHud {
   /** The countdown line: to the next level, or to the end of the break, and to the next break. */
   clockLine() {
     const d = this.data;
+    if (this.over) return "Your tournament is over";
     const left = this.left("seconds_left");
     const toBreak = this.left("next_break_in");
     let clock = "";
@@ -68,10 +69,10 @@ export class TournamentHud {
     const blinds = `${d.small_blind}/${d.big_blind}${d.ante ? ` ante ${d.ante}` : ""}`;
     const cell = (id, label, value) => el("div", { class: "hud-cell", "data-hud": id }, el("span", { class: "hud-label" }, label), el("b", {}, value));
     const buttons = [];
-    if (d.rebuy && !this.offer) {
+    if (d.rebuy && !this.offer && !this.over) {
       buttons.push(el("button", { class: "btn btn-small btn-primary", "data-testid": "hud-rebuy", onclick: () => this.actions.rebuy() }, "Re-buy"));
     }
-    if (d.addon) {
+    if (d.addon && !this.over) {
       buttons.push(el("button", { class: "btn btn-small btn-primary", "data-testid": "hud-addon", onclick: () => this.actions.addon() }, "Add-on"));
     }
     mount(this.box,
@@ -129,6 +130,7 @@ export class TournamentHud {
   /** R-TOURN-GEN-5: the player's place and prize, at once. */
   finished(data, currency) {
     this.offer = null;
+    this.over = true;
     const place = data.place_to && data.place_to !== data.place ? `${ordinal(data.place)}-${ordinal(data.place_to)}` : ordinal(data.place);
     const won = data.prize ? `You won ${formatMoney(data.prize, currency)}: it is in your balance.` : "No prize this time.";
     mount(this.result, el("b", { "data-testid": "tourney-place" }, data.place === 1 ? "You won the tournament!" : `You finished ${place}.`), " ", won);

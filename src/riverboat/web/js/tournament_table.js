@@ -25,7 +25,7 @@ export function tableStateOf(tournament, data, name) {
     seats: (data.seats || []).map((s) => ({ seat: s.seat, player: s.player, alias: s.alias, stack: s.stack,
       status: "playing", connected: true })),
     button: hand ? hand.button : null,
-    hand_id: hand ? `${data.table}:${hand.hand_id || data.seq || ""}` : null,
+    hand_id: hand ? (data.hand_id ?? null) : null,
     hand, timer: null, you: data.seat !== null && data.seat !== undefined ? { seat: data.seat } : null,
     ...(Number.isInteger(data.seq) ? { seq: data.seq } : {}) } };
 }
@@ -56,7 +56,7 @@ export class TournamentTablePage {
     this.view = new TableView(tableBox, {
       act: (kind, fields) => this.send("tournament_act", { kind, ...fields }),
       lobby: () => ctx.navigate(`#/tournament/${encodeURIComponent(tournament)}`),
-    });
+    }, { tournament: true });
     this.unsubs = [
       ctx.connection.on("tournament", (f) => this.onTournament(f)),
       ctx.connection.on("event", (f) => { if (this.store && f.table === this.table) this.store.apply(f); }),
