@@ -91,7 +91,7 @@ def test_partial_stud_hand_counts_pairs_not_straights() -> None:
         (lambda: best_hand(Ranking.HIGH, p("Ah Kh"), p("Ah Qd 2c 3c 4c")), "duplicate"),
         (lambda: best_hand(Ranking.HIGH, [60, 1], [2, 3, 4]), "not a card"),
         (lambda: best_hand(Ranking.HIGH, p("Ah Kh Qh Jh"), p("2c 3c"), CardUse.OMAHA), "Omaha needs"),
-        (lambda: best_hand("badugi", p("Ah Kh")), "unknown ranking"),
+        (lambda: best_hand("kuhn", p("Ah Kh")), "unknown ranking"),
         (lambda: best_hand(Ranking.HIGH, p("Ah Kh"), (), "texas"), "unknown card use"),
         (lambda: best_hand(Ranking.THIRTY_TWO, p("Ah 6h"), p("Kh Qh Jh")), "not in the 32-card"),
         (lambda: evaluate5(Ranking.HIGH, p("Ah Kh Qh Jh")), "exactly 5"),

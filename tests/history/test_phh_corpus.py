@@ -46,16 +46,13 @@ NON_PLURIBUS = _files(pluribus=False)
 def test_every_non_pluribus_hand_reproduces_the_record(path):
     for record in load(path):
         res = replay(record)
-        if record.variant == "FB":  # badugi: not one of our games (see test_fb_badugi_is_reported_unsupported)
-            assert res.unsupported and not res.match
-            continue
         assert res.match, (res.error, res.finishing_stacks, res.expected)
         assert res.error is None
 
 
 def test_corpus_covers_every_phh_variant_we_map():
     variants = {r.variant for p in NON_PLURIBUS for r in load(p)}
-    assert variants >= {"NT", "FT", "PO", "FO/8", "NS", "F7S", "F7S/8", "FR", "N2L1D", "F2L3D"}
+    assert variants >= {"NT", "FT", "PO", "FO/8", "NS", "F7S", "F7S/8", "FR", "N2L1D", "F2L3D", "FB"}
 
 
 @pytest.mark.slow
@@ -159,9 +156,16 @@ def test_handhq_hand_without_result_uses_the_shown_cards():
     assert net == [-7.5, -12.5, -2.5, 32.5, 32.5, -42.5]  # p4 and p5 split the pot
 
 
-def test_fb_badugi_is_reported_unsupported():
-    """alice-carol-wikipedia.phh is badugi (FB), a game RULES.md does not have: it is skipped with a clear error,
-    never a crash."""
-    (record,) = load(PHH_DIR / "alice-carol-wikipedia.phh")
+def test_fb_badugi_hand_replays_to_pokerkits_stacks():
+    """alice-carol-wikipedia.phh is fixed-limit triple-draw badugi (FB), the corpus's one hand of a game RULES.md does
+    not have: it replays (the record has no finishing stacks), and to the stacks PokerKit's own replay of the file
+    gives (Carol's 8-7-5-3 badugi beats Alice's 9-6-4-2)."""
+    pokerkit = pytest.importorskip("pokerkit")
+    path = PHH_DIR / "alice-carol-wikipedia.phh"
+    (record,) = load(path)
     res = replay(record)
-    assert res.unsupported and not res.match and "FB" in (res.error or "")
+    assert res.match and res.error is None and not res.unsupported
+    with path.open("rb") as f:
+        *_, final = pokerkit.HandHistory.load(f)
+    assert res.finishing_stacks == list(final.stacks)
+    assert res.finishing_stacks[1] > 200 > res.finishing_stacks[3]  # Carol (p2) won, Alice (p4) lost

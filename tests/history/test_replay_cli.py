@@ -58,7 +58,7 @@ def test_replay_invalid_file_and_illegal_action_are_reported(tmp_path):
 
 def test_replay_summary_totals_and_folders(tmp_path):
     _write(tmp_path, "a.phh", GOOD)
-    _write(tmp_path, "b.phh", GOOD.replace("'NT'", "'FB'"))
+    _write(tmp_path, "b.phh", GOOD.replace("'NT'", "'FK'"))  # Kuhn poker: not one of our games
     result = runner.invoke(app, ["replay", "--summary", str(tmp_path)])
     assert result.exit_code == 0, result.output
     assert "total: 1/1 hands match, 0 mismatches, 1 skipped" in result.output

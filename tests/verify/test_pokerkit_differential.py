@@ -1,4 +1,4 @@
-"""Differential tests: Riverboat's engine against PokerKit on the ten PHH variants both implement.
+"""Differential tests: Riverboat's engine against PokerKit on the eleven PHH variants both implement.
 
 Same deck order, same seeded random actions; at every decision the same player, legal action kinds, amount to call
 and min/max bet-raise-complete "to" amounts; at the end the same stacks. The only tolerated differences are the
@@ -34,6 +34,7 @@ HANDS = {
     "FR": 240,
     "F2L3D": 240,
     "N2L1D": 300,
+    "FB": 160,
 }
 CHUNKS = [(code, part) for code in VARIANT_CODES for part in (0, 1)]
 
@@ -83,7 +84,7 @@ def test_r_limit_gen_2_no_reraise_after_only_incomplete_all_in_raises(
 
 def test_every_phh_variant_both_engines_have_is_covered() -> None:
     """Issue #3: the differential covers NT, FT, PO, FO/8, NS, F7S, F7S/8, FR, F2L3D and N2L1D."""
-    assert set(VARIANT_CODES) == {"NT", "FT", "PO", "FO/8", "NS", "F7S", "F7S/8", "FR", "F2L3D", "N2L1D"}
+    assert set(VARIANT_CODES) == {"NT", "FT", "PO", "FO/8", "NS", "F7S", "F7S/8", "FR", "F2L3D", "N2L1D", "FB"}
     assert set(HANDS) == set(VARIANT_CODES)
 
 

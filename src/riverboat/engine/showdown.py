@@ -36,13 +36,14 @@ def evaluate_hands(
         row: list[int | None] = [None] * n
         seven = _seven(ranking) if use is CardUse.ANY else None
         low8 = ranking is Ranking.LOW_8B
+        five = use is CardUse.ANY and ranking is not Ranking.BADUGI
         for j in alive:
             hole = cards[j]
             k = len(hole) + len(board_t)
             if seven is not None and k == 7:
                 v7 = seven(*hole, *board_t)
                 row[j] = None if (low8 and v7 == 0) else v7
-            elif use is CardUse.ANY and k == 5:
+            elif five and k == 5:
                 row[j] = evaluate5(ranking, (*hole, *board_t))
             else:
                 v = best_hand(ranking, tuple(hole), board_t, use)

@@ -17,6 +17,8 @@ API contract::
         LOW_8B = "low_8b"                  # R-LOW-8B: A-5 low, eight-or-better qualifier
         LOW_A5 = "low_a5"                  # R-LOW-RAZZ: A-5 low, no qualifier, pairs count against
         LOW_27 = "low_27"                  # R-LOW-27: deuce-to-seven
+        BADUGI = "badugi"                  # PHH "FB" only: 1-4 cards of distinct ranks and suits, ace-low
+                                           #   (riverboat.evaluate.badugi; best_hand and describe only)
 
     class CardUse(str, Enum):
         ANY = "any"       # best five of all hole + board cards (Hold'em may play the board; stud best 5 of 7;
@@ -49,12 +51,13 @@ The strength encoding is documented in :mod:`riverboat.evaluate.base`.
 """
 
 from riverboat.cards import Card
-from riverboat.evaluate.base import CardUse, Category, HandError, HandValue, Ranking
+from riverboat.evaluate.base import FIVE_CARD_RANKINGS, CardUse, Category, HandError, HandValue, Ranking
 from riverboat.evaluate.card_use import best_hand
 from riverboat.evaluate.fast7 import evaluate7, evaluate7_cards
 from riverboat.evaluate.rankings import category, deck_of, describe, evaluate5
 
 __all__ = [
+    "FIVE_CARD_RANKINGS",
     "Card",
     "CardUse",
     "Category",

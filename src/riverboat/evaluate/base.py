@@ -36,6 +36,11 @@ class Ranking(StrEnum):
     LOW_8B = "low_8b"
     LOW_A5 = "low_a5"
     LOW_27 = "low_27"
+    BADUGI = "badugi"  # PHH "FB" only (riverboat.evaluate.badugi): 1-4 cards, not a five-card ranking
+
+
+#: the rankings of five-card hands (every ranking but BADUGI): the tables, batch and seven-card paths serve these
+FIVE_CARD_RANKINGS: tuple[Ranking, ...] = tuple(r for r in Ranking if r is not Ranking.BADUGI)
 
 
 class CardUse(StrEnum):

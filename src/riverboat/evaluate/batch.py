@@ -35,6 +35,8 @@ FLUSH_BITS = 0x8888
 def evaluate_batch(ranking: Ranking | str, cards: npt.ArrayLike, *, check: bool = True) -> I64:
     """Strengths of every row of ``cards`` (shape ``(N, k)``, ``k >= 5``) under ``ranking``."""
     r = as_ranking(ranking)
+    if r is Ranking.BADUGI:
+        raise HandError("badugi hands have 1 to 4 cards: evaluate them with best_hand")
     c = np.asarray(cards)
     if c.ndim != 2 or c.shape[1] < 5:
         raise HandError(f"need an array of shape (N, k) with k >= 5, got shape {c.shape}")
@@ -163,6 +165,8 @@ def _suited(c: IntArray, base: I64) -> I64:
 def category_levels(ranking: Ranking | str, strengths: npt.ArrayLike) -> I64:
     """Category level of each strength (``tables.SPECS[ranking].order[level - 1]``; 0 for a strength of 0)."""
     r = as_ranking(ranking)
+    if r is Ranking.BADUGI:
+        raise HandError("badugi strengths have no five-card category")
     s = np.asarray(strengths, dtype=np.int64)
     if r is Ranking.THIRTY_TWO_SUITED:
         s = s >> SUIT_BITS

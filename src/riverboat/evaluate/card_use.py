@@ -14,6 +14,7 @@ from functools import cache
 
 from riverboat.cards import Card
 from riverboat.evaluate import tables
+from riverboat.evaluate.badugi import badugi_best
 from riverboat.evaluate.base import CardUse, HandError, HandValue, Ranking
 from riverboat.evaluate.fast7 import Eval7, make_evaluate7
 from riverboat.evaluate.rankings import SPECS, as_ranking, check_cards, describe, spec_for_strength, strength5
@@ -55,6 +56,8 @@ def best_hand(
     total = len(all_c)
     if total == 0:
         raise HandError("no cards to evaluate")
+    if r is Ranking.BADUGI:
+        return _badugi(all_c, u)
     if total < 5 and u is CardUse.ANY:
         return _partial(r, all_c)
     target = 0
@@ -104,6 +107,13 @@ def make_value(ranking: Ranking, strength: int, cards: Sequence[int]) -> HandVal
     spec, s = spec_for_strength(ranking, strength)
     shown = spec.display_order(cards, s)
     return HandValue(ranking, strength, tuple(Card(c) for c in shown), describe(ranking, strength))
+
+
+def _badugi(cards: list[int], use: CardUse) -> HandValue:
+    if use is not CardUse.ANY or len(cards) > 4:
+        raise HandError(f"a badugi hand is 1 to 4 held cards, got {len(cards)} ({use.value})")
+    strength, used = badugi_best(cards)
+    return HandValue(Ranking.BADUGI, strength, tuple(Card(c) for c in used), describe(Ranking.BADUGI, strength))
 
 
 def _partial(ranking: Ranking, cards: list[int]) -> HandValue | None:

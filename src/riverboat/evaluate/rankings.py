@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from riverboat.cards import DECK_32, DECK_36, DECK_52, Deck
 from riverboat.evaluate import tables
+from riverboat.evaluate.badugi import badugi_describe
 from riverboat.evaluate.base import SUIT_BITS, Category, HandError, Ranking
 from riverboat.evaluate.soko import with_four_flush
 from riverboat.evaluate.spec import RankSpec
@@ -76,6 +77,7 @@ def strength5(ranking: Ranking, a: int, b: int, c: int, d: int, e: int) -> int:
 def evaluate5(ranking: Ranking | str, cards: Sequence[int]) -> int | None:
     """Strength of exactly five cards under ``ranking`` (higher is better); None: no qualifying 8-or-better low."""
     r = as_ranking(ranking)
+    _five_card(r)
     cs = check_cards(r, cards)
     if len(cs) != 5:
         raise HandError(f"evaluate5 needs exactly 5 cards, got {len(cs)}")
@@ -83,8 +85,14 @@ def evaluate5(ranking: Ranking | str, cards: Sequence[int]) -> int | None:
     return s or None
 
 
+def _five_card(ranking: Ranking) -> None:
+    if ranking is Ranking.BADUGI:
+        raise HandError("badugi hands have 1 to 4 cards: use best_hand")
+
+
 def spec_for_strength(ranking: Ranking, strength: int) -> tuple[RankSpec, int]:
     """The spec that labels a strength and the rank-only strength it labels."""
+    _five_card(ranking)
     if ranking is Ranking.THIRTY_TWO_SUITED:
         return THIRTY_TWO, strength >> SUIT_BITS
     return SPECS[ranking], strength
@@ -93,6 +101,9 @@ def spec_for_strength(ranking: Ranking, strength: int) -> tuple[RankSpec, int]:
 def category(ranking: Ranking | str, strength: int) -> Category:
     """The category of a strength (e.g. ``Category.FULL_HOUSE``)."""
     r = as_ranking(ranking)
+    if r is Ranking.BADUGI:
+        badugi_describe(strength)  # checks the strength
+        return Category.HIGH_CARD  # PokerKit's label for every badugi hand
     spec, s = spec_for_strength(r, strength)
     return spec.category_of(s)
 
@@ -102,6 +113,8 @@ def describe(ranking: Ranking | str, strength: int) -> str:
     r = as_ranking(ranking)
     if not isinstance(strength, int) or strength <= 0:
         raise HandError(f"not a {r.value} strength: {strength!r}")
+    if r is Ranking.BADUGI:
+        return badugi_describe(strength)
     spec, s = spec_for_strength(r, strength)
     try:
         return spec.describe(s)

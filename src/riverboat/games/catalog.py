@@ -186,6 +186,13 @@ _PHH_ONLY: tuple[Game, ...] = (
     _g(id="single_draw_27", name="2-7 Single Draw", kind=Kind.DRAW, deck=DECK_52,
        streets=(Street(down=5), Street(draw=5, big=True)), rankings=("LOW_27",), max_players=6,
        fl_cap_counts_blind=False, phh_code="N2L1D", tags=("phh",)),
+    # Not in RULES.md: the corpus's one badugi hand (PHH FB). Fixed-limit triple draw with blinds, four cards,
+    # the PokerKit ace-to-five badugi ranking (riverboat.evaluate.badugi); the table rules are those of 2-7 Triple
+    # Draw (R-TD27-1..3: blinds, three draws, post-draw rounds from left of the button).
+    _g(id="badugi", name="Badugi (PHH FB)", kind=Kind.DRAW, deck=DECK_52,
+       streets=(Street(down=4), Street(draw=4), Street(draw=4, big=True), Street(draw=4, big=True)),
+       rankings=("BADUGI",), max_players=6, structures=_FL, default_structure=Structure.FIXED_LIMIT,
+       fl_cap_counts_blind=False, phh_code="FB", rules="R-TD27-1 R-TD27-2 R-TD27-3", tags=("phh",)),
 )
 
 GAMES: dict[str, Game] = {g.id: g for g in _DEFS + _PHH_ONLY}

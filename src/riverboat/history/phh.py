@@ -26,7 +26,7 @@ class PhhError(ValueError):
     """The text is not valid PHH (or names an unknown variant); the message says where."""
 
 
-# PHH code -> (game id, structure), every code of the PHH spec except FB (badugi, not one of our games).
+# PHH code -> (game id, structure), every code of the PHH spec (FB, badugi, is a PHH-only game of ours).
 # These use the PHH reading of the game (phh_game()).
 PHH_VARIANTS: dict[str, tuple[str, Structure]] = {
     "NT": ("holdem", Structure.NO_LIMIT),
@@ -39,6 +39,7 @@ PHH_VARIANTS: dict[str, tuple[str, Structure]] = {
     "FR": ("razz", Structure.FIXED_LIMIT),
     "N2L1D": ("single_draw_27", Structure.NO_LIMIT),
     "F2L3D": ("triple_draw_27", Structure.FIXED_LIMIT),
+    "FB": ("badugi", Structure.FIXED_LIMIT),
 }
 _STRUCT_BY_LABEL = {s.value: s for s in Structure}
 USER_PREFIX = "RB/"

@@ -1,7 +1,7 @@
 """The PokerKit side of the differential harness (PokerKit is a test-only dependency; import this lazily).
 
 :func:`create_pokerkit_state` builds a PokerKit ``State`` for one of the ten PHH variant codes both projects play
-(NT, FT, PO, FO/8, NS, F7S, F7S/8, FR, F2L3D, N2L1D). PokerKit's own dealing is never used: :class:`PokerKitHand`
+(NT, FT, PO, FO/8, NS, F7S, F7S/8, FR, F2L3D, N2L1D, FB). PokerKit's own dealing is never used: :class:`PokerKitHand`
 deals exactly the cards Riverboat dealt, taken from a :class:`CardFeed` (per-player hole cards in deal order, draw
 replacements included, and the board), so both engines play the same deck order. Burns are given as the unknown card
 ``??`` because no burn card is ever seen by anyone.
@@ -26,11 +26,11 @@ from typing import Any, Protocol
 
 from riverboat.verify.decisions import BRING_IN, CALL, CHECK, DRAW, FOLD, RAISE, Action, Decision
 
-VARIANT_CODES: tuple[str, ...] = ("NT", "FT", "PO", "FO/8", "NS", "F7S", "F7S/8", "FR", "F2L3D", "N2L1D")
+VARIANT_CODES: tuple[str, ...] = ("NT", "FT", "PO", "FO/8", "NS", "F7S", "F7S/8", "FR", "F2L3D", "N2L1D", "FB")
 
 STUD_CODES = frozenset({"F7S", "F7S/8", "FR"})
-DRAW_CODES = frozenset({"F2L3D", "N2L1D"})
-FIXED_LIMIT_CODES = frozenset({"FT", "FO/8", "F7S", "F7S/8", "FR", "F2L3D"})
+DRAW_CODES = frozenset({"F2L3D", "N2L1D", "FB"})
+FIXED_LIMIT_CODES = frozenset({"FT", "FO/8", "F7S", "F7S/8", "FR", "F2L3D", "FB"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +96,7 @@ def create_pokerkit_game(code: str, stakes: Stakes, ante_trimming: bool = True) 
         "FT": lambda: pk.FixedLimitTexasHoldem(autos, trim, stakes.ante, blinds, *fixed),
         "FO/8": lambda: _fixed_limit_omaha_hi_lo()(autos, trim, stakes.ante, blinds, *fixed),
         "F2L3D": lambda: pk.FixedLimitDeuceToSevenLowballTripleDraw(autos, trim, stakes.ante, blinds, *fixed),
+        "FB": lambda: pk.FixedLimitBadugi(autos, trim, stakes.ante, blinds, *fixed),
         "F7S": lambda: pk.FixedLimitSevenCardStud(autos, trim, stakes.ante, *stud),
         "F7S/8": lambda: pk.FixedLimitSevenCardStudHighLowSplitEightOrBetter(autos, trim, stakes.ante, *stud),
         "FR": lambda: pk.FixedLimitRazz(autos, trim, stakes.ante, *stud),

@@ -47,6 +47,7 @@ VARIANTS: dict[str, VariantInfo] = {
         VariantInfo("FR", "razz", "FIXED_LIMIT", DECK_52, 2, 7),
         VariantInfo("F2L3D", "triple_draw_27", "FIXED_LIMIT", DECK_52, 2, 6, 9),
         VariantInfo("N2L1D", "single_draw_27", "NO_LIMIT", DECK_52, 2, 6, 9),
+        VariantInfo("FB", "badugi", "FIXED_LIMIT", DECK_52, 2, 6, 12),
     )
 }
 
