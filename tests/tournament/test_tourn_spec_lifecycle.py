@@ -29,9 +29,13 @@ def test_every_kind_round_trips_through_json() -> None:
     spec = mtt(knockout={"bounty": 250, "progressive": True, "share_ppb": 400_000_000},
                rebuy={"period_levels": 2, "price": 1000, "chips": 1500, "addon_price": 1000, "addon_chips": 2000},
                private={"promo_code": "SPRING", "password": "hunter22"}, named_bounties=[[42, 500]],
-               flight={"event": "main", "day": "1A", "day2": "main-day2", "levels": 3}, guarantee=100_000)
+               guarantee=100_000)
     again = TournamentSpec.from_dict(json.loads(json.dumps(spec.to_dict())))
     assert again == spec
+    for flights in ({"flight": {"event": "main", "day": "1A", "day2": "main-day2", "levels": 3}},  # R-TOURN-FLIGHT
+                    {"day2_of": "main", "buy_in": 0, "fee": 0, "guarantee": 100_000}):
+        fl = mtt(**flights)
+        assert TournamentSpec.from_dict(json.loads(json.dumps(fl.to_dict()))) == fl and not fl.freeroll
     assert spec.knockout == Knockout(250, True, 400_000_000)
     assert spec.pool_per_entry == 750
     horse = mtt(mixed="horse", game="holdem", structure="FL", seats=8,

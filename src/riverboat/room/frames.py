@@ -485,7 +485,13 @@ class TournamentBreakData(TypedDict):
 
 
 class TournamentFlightOverData(TypedDict):
+    """The Day 1 flight is over (R-TOURN-FLIGHT-3): the survivor goes to ``day2`` with ``chips``; ``day2_chips`` is
+    their Day 2 stack (the larger one if they qualified from another flight too, R-TOURN-FLIGHT-6 reading)."""
+
     day2: str | None
+    chips: NotRequired[int]
+    day2_chips: NotRequired[int]
+    rule: NotRequired[str]
 
 
 class TournamentRuleData(TypedDict):

@@ -8,6 +8,7 @@ R-OPER-1..5). Registering, unregistering, re-buys and add-ons are WebSocket fram
 | ``GET /api/tournaments/{id}`` | the entry plus ``structure`` (levels, breaks), ``payouts``, ``tables`` (players, chips) and ``results`` |
 | ``GET /api/tournaments/history`` | the caller's tournaments: place, prize, bounties, buy-in, fee, dates |
 | ``POST /api/operator/tournaments`` | staff: body ``{"spec": TournamentSpec JSON, "id"?, "series"?}``: a new tournament |
+| ``POST /api/operator/flights`` | staff: body ``{"event", "day2": spec, "flights": [{"day": "1A", "levels": n, "spec": spec}, ...]}``: a flight event (R-TOURN-FLIGHT-1..6): ``{"event", "day2", "flights": [ids]}`` |
 | ``POST /api/operator/tournaments/{id}/{action}`` | staff: ``edit`` (body ``{"changes": {...}}``, before any entry), ``cancel`` (refunds), ``interrupt`` (compensation R-TOURN-INT) |
 """
 
@@ -21,6 +22,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from riverboat.room.tournament.flights import FlightEvent
 from riverboat.room.tournament.spec import TournamentSpec
 
 from .hub import Hub
@@ -34,6 +36,14 @@ class CreateBody(BaseModel):
     spec: dict[str, Any]
     id: StrictStr | None = Field(default=None, min_length=1, max_length=48, pattern=r"^[A-Za-z0-9_-]+$")
     series: StrictBool = False
+
+
+class FlightsBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    event: StrictStr = Field(min_length=1, max_length=40, pattern=r"^[A-Za-z0-9-]+$")
+    day2: dict[str, Any]
+    flights: list[dict[str, Any]] = Field(min_length=1, max_length=26)
 
 
 class EditBody(BaseModel):
@@ -72,6 +82,12 @@ def tournament_routes(hub: Hub, handler: Any) -> list[Route]:
         d = await _lobby(hub).create(TournamentSpec.from_dict(body.spec), body.id, series=body.series)
         return JSONResponse(jsonable(await _detail(_lobby(hub), d.id)), status_code=201)
 
+    async def create_flights(request: Request) -> Response:
+        await staff(hub, request)
+        body = await parse_body(request, FlightsBody)
+        event = FlightEvent.from_dict(body.model_dump())
+        return JSONResponse(jsonable(await _lobby(hub).create_flights(event)), status_code=201)
+
     async def act(request: Request) -> Response:
         await staff(hub, request)
         lobby, tid, action = _lobby(hub), request.path_params["tid"], request.path_params["action"]
@@ -90,5 +106,6 @@ def tournament_routes(hub: Hub, handler: Any) -> list[Route]:
         Route("/api/tournaments/history", handler(history)),
         Route("/api/tournaments/{tid}", handler(detail)),
         Route("/api/operator/tournaments", handler(create), methods=["POST"]),
+        Route("/api/operator/flights", handler(create_flights), methods=["POST"]),
         Route("/api/operator/tournaments/{tid}/{action}", handler(act), methods=["POST"]),
     ]

@@ -191,11 +191,14 @@ class TournamentPlay:
         return get_tournament(s, tournament_id, lock=lock)
 
     # ------------------------------------------------------------------ start and seating
-    def start(self, tournament_id: str, seating: Mapping[int, tuple[str, int]], chips: int,
+    def start(self, tournament_id: str, seating: Mapping[int, tuple[str, int]], chips: int | Mapping[int, int],
               state: dict[str, Any] | None = None) -> None:
         """Registration closes (R-TOURN-REG-3) and every registered player is seated ``{player: (table, seat)}``
-        with ``chips`` (R-TOURN-REG-5: absent players too)."""
-        check_amount(chips, "chips")
+        with ``chips`` (R-TOURN-REG-5: absent players too); a mapping gives each player's own stack (a Day 2: the
+        chips carried from Day 1, R-TOURN-FLIGHT-3)."""
+        stacks = chips if isinstance(chips, Mapping) else dict.fromkeys(seating, chips)
+        for pid in seating:
+            check_amount(stacks.get(pid, 0), f"chips of player {pid}")
 
         def body(s: Session) -> None:
             t = self._get(s, tournament_id, lock=True)
@@ -205,7 +208,7 @@ class TournamentPlay:
                 TournamentEntry.tournament_pk == t.id, TournamentEntry.status == "registered"))}
             if set(entries) != set(seating):
                 raise InvalidRequest("the seating must place exactly the registered players")
-            rows = [{"eid": entries[p].id, "tid": tb, "seat": seat, "chips": chips}
+            rows = [{"eid": entries[p].id, "tid": tb, "seat": seat, "chips": stacks[p]}
                     for p, (tb, seat) in seating.items()]
             self._seat_rows(s, rows)
             for table_id in sorted({tb for tb, _ in seating.values()}):
@@ -374,6 +377,62 @@ class TournamentPlay:
             self._pay(s, t, cp, now)
 
         self._db.run(body)
+
+    # ------------------------------------------------------------------ flights (R-TOURN-FLIGHT)
+    def advance(self, tournament_id: str, survivors: Mapping[int, int]) -> dict[int, int]:
+        """A Day 1 flight is over (R-TOURN-FLIGHT-3): in ONE transaction its ``survivors`` ``{player: chips}`` (all
+        the players still in, nobody else) become ``advanced`` and are entered in its Day 2 with their chips; a
+        player already qualified from another flight keeps the larger stack (R-TOURN-FLIGHT-6 reading); the flight
+        is finished. No money moves: the buy-ins are in the Day 2 pool already. Returns each survivor's Day 2
+        stack."""
+        for pid, c in survivors.items():
+            check_amount(c, f"chips of player {pid}")
+
+        def body(s: Session) -> dict[int, int]:
+            t = self._get(s, tournament_id, lock=True)
+            if t.pool_id is None or t.status != "running":
+                raise InvalidRequest(f"tournament {tournament_id!r} is not a running Day 1 flight")
+            day2 = self._get(s, t.pool_id, lock=True)
+            if day2.status != "registering":
+                raise InvalidRequest(f"Day 2 {t.pool_id!r} is {day2.status}: it takes no more qualifiers")
+            entries = {e.player_id: e for e in s.scalars(select(TournamentEntry).where(
+                TournamentEntry.tournament_pk == t.id, TournamentEntry.status == "registered"))}
+            if set(entries) != set(survivors):
+                raise InvalidRequest("the survivors must be exactly the players still in the flight")
+            qualified = {e.player_id: e for e in s.scalars(select(TournamentEntry).where(
+                TournamentEntry.tournament_pk == day2.id))}
+            number = max((e.entry_no for e in qualified.values()), default=0)
+            now, out = self._db.now(), {}
+            for pid in sorted(survivors):
+                e = entries[pid]
+                e.status, e.chips, e.table_id, e.seat = "advanced", survivors[pid], None, None
+                d2 = qualified.get(pid)
+                if d2 is None:
+                    number += 1
+                    d2 = TournamentEntry(tournament_pk=day2.id, player_id=pid, status="registered", entry_no=number,
+                                         registered_at=now, chips=0, paid_buy_in=0, paid_fee=0, paid_bounty=0)
+                    s.add(d2)
+                d2.chips = max(d2.chips or 0, survivors[pid])
+                out[pid] = d2.chips
+            t.status, t.finished_at = "finished", now
+            return out
+
+        return self._db.run(body)
+
+    def qualifiers(self, day2_id: str) -> tuple[list[tuple[int, int]], list[tuple[str, str]]]:
+        """A Day 2's qualifiers so far ``[(player, chips)]`` in qualifying order, and its flights
+        ``[(tournament id, status)]`` (R-TOURN-FLIGHT-1..3)."""
+
+        def body(s: Session) -> tuple[list[tuple[int, int]], list[tuple[str, str]]]:
+            t = self._get(s, day2_id)
+            players = [(e.player_id, e.chips) for e in s.scalars(select(TournamentEntry).where(
+                TournamentEntry.tournament_pk == t.id, TournamentEntry.status == "registered")
+                .order_by(TournamentEntry.entry_no))]
+            flights = [(f.tournament_id, f.status) for f in s.scalars(
+                select(Tournament).where(Tournament.pool_id == day2_id).order_by(Tournament.id))]
+            return players, flights
+
+        return self._db.read(body)
 
     # ------------------------------------------------------------------ reading
     def snapshot(self, tournament_id: str) -> Snapshot:

@@ -422,6 +422,8 @@ class Tournaments:
 
         def body(s: Session) -> int:
             t = self._get(s, tournament_id, lock=True)
+            if t.pool_id is not None:  # a Day 1 flight: the pool is its Day 2's, still to be paid
+                return 0
             return close_pools(s, t, idem_key, "t_close", self._db.now())
 
         return self._db.run(body)

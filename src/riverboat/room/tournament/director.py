@@ -41,7 +41,7 @@ from riverboat.room.gateway import StoreGateway
 from riverboat.room.hand_driver import HandDriver, event_record, fallback_kind
 from riverboat.room.history_text import hand_history_text
 from riverboat.room.settings import TableSettings
-from riverboat.room.tournament import awards
+from riverboat.room.tournament import awards, flights
 from riverboat.room.tournament.awards import Outcome, PlaceAward
 from riverboat.room.tournament.balancing import Balancer, Break, Move, seat_far_from_big_blind
 from riverboat.room.tournament.levels import LevelClock
@@ -150,6 +150,9 @@ class Director:
         self._stacks: list[int] | None = None  # every stack left, negated and sorted (chip_rank)
         self._stacks_dirty = True
         self._offers: dict[int, TimerHandle] = {}  # busted players deciding whether to re-buy (R-TOURN-REBUY-3)
+        self.carried: dict[int, int] = {}  # a Day 2: each qualifier's stack from Day 1 (R-TOURN-FLIGHT-3)
+        self.advanced: dict[int, int] = {}  # a Day 1 flight once over: each survivor's Day 2 stack
+        self.on_end: Callable[[Director], Awaitable[None]] | None = None  # a flight over (the lobby pokes Day 2)
 
     # ------------------------------------------------------------------ basics
     @property
@@ -201,15 +204,21 @@ class Director:
         if not await self.variant.create(self):  # a variant may declare it itself (Twister: store.twister)
             await self.gw.call(self.gw.store.tournaments.create, self.id, spec.currency, spec.buy_in, spec.fee,
                                unregister_deadline=deadline, name=spec.name, kind=spec.kind, spec=spec.to_dict(),
-                               guarantee=spec.guarantee, bounty=spec.knockout.bounty if spec.knockout else 0)
+                               guarantee=spec.guarantee, bounty=spec.knockout.bounty if spec.knockout else 0,
+                               pool_id=spec.flight.day2 if spec.flight else None)
         self.actor.start()
         await self.actor.submit(self._tick)
 
     async def _tick(self) -> None:
-        t = self.lifecycle.due(self.now, len(self.registered))
+        held = False  # a Day 2 waits for every flight of its event (R-TOURN-FLIGHT-1..3)
+        if self.spec.day2_of is not None and self.status is Status.REGISTERING:
+            held = not await flights.day2_ready(self)
+        t = None if held else self.lifecycle.due(self.now, len(self.registered))
         if t is not None:
             await self._apply(t)
         wake = self.lifecycle.next_wakeup(self.now)
+        if held and wake is not None:
+            wake = max(wake, self.now + flights.POLL_SECONDS)
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
@@ -231,6 +240,8 @@ class Director:
 
     async def _register(self, player_id: int, promo_code: str | None, password: str | None,
                         ticket_id: int | None) -> dict[str, object]:
+        if self.spec.day2_of is not None:
+            raise RoomError("registration_closed", "Day 2 is entered by surviving a Day 1 flight (R-TOURN-FLIGHT-2/3)")
         priv = self.spec.private
         if priv is not None and (promo_code != priv.promo_code or password != priv.password):
             raise RoomError("bad_password", "this private tournament needs its promo code and password "
@@ -301,7 +312,7 @@ class Director:
         timebank = self.settings.timebank_seconds
         for i, pid in enumerate(players):
             table = tables[i % n_tables]
-            e = Entrant(pid, order[pid], self.spec.starting_stack, timebank,
+            e = Entrant(pid, order[pid], self.carried.get(pid, self.spec.starting_stack), timebank,
                         bounty=self.spec.knockout.bounty if self.spec.knockout else 0)
             e.sitting_out = pid not in self.bots and not self.host.is_connected(pid)  # R-TOURN-REG-5
             free = table.free_seats()
@@ -317,12 +328,14 @@ class Director:
         t = Transition(Status.RUNNING, "start")
         self.lifecycle.apply(t, self.now)
         self.entries = self.alive = len(self.registered)
-        self.chips_issued = self.entries * self.spec.starting_stack
         seating = self._initial_seating()
         await self.learn_aliases(list(self.registered))
+        stacks = {pid: e.chips for pid, e in self.entrants_by_id.items()}
+        self.chips_issued = sum(stacks.values())
         self.levels = LevelClock(self.spec, started_at=self.now)
-        await self.gw.call(self.gw.store.tournament_play.start, self.id, seating, self.spec.starting_stack,
-                           {"started": self.now})
+        await self.gw.call(self.gw.store.tournament_play.start, self.id, seating, stacks, {"started": self.now})
+        if self.spec.day2_of is not None:  # the pool holds every flight's buy-ins (R-TOURN-FLIGHT-4)
+            self.pool_collected = await self.gw.call(self.gw.store.tournaments.prize_pool, self.id)
         if self.spec.added_prize:
             await self.gw.call(self.gw.store.tournaments.add_to_prize_pool, self.id, self.spec.added_prize,
                                f"t_added:{self.id}")
@@ -376,6 +389,10 @@ class Director:
         entrants = self.entries or max(len(self.registered), self.spec.min_entrants, 1)
         pool = self.prize_pool - sum(b for _, b in self.spec.named_bounties)
         override = self._override
+        if self.spec.flight is not None:
+            return []  # a Day 1 flight pays nothing: its buy-ins are Day 2's pool (R-TOURN-FLIGHT-4)
+        if override is None and self.spec.day2_of is not None:
+            override = flights.day2_awards(self.spec, max(0, pool), entrants)
         if override is None:
             maybe = self.variant.prizes(self, pool, entrants)
             override = list(maybe) if maybe is not None else None
@@ -466,8 +483,9 @@ class Director:
 
     async def _end_flight(self) -> None:
         """R-TOURN-FLIGHT: the Day 1 flight is over; its survivors go to Day 2 with their chips."""
-        self.notify_all("flight_over", {"day2": self.spec.flight.day2 if self.spec.flight else None})
-        self.done.set()
+        await flights.end_flight(self)
+        if self.on_end is not None:
+            await self.on_end(self)
 
     # ------------------------------------------------------------------ the hand's bots and absentees
     def auto_action(self, driver: HandDriver, seat: int) -> Action | None:
@@ -700,7 +718,7 @@ class Director:
         prizes = self.place_awards()
         awards.rank_and_pay(self.spec, gone, self.alive, prizes, out)
         left = self.alive - len(gone)
-        if left == 1:
+        if left == 1 and self.spec.flight is None:  # the last of a flight goes to Day 2, not wins
             out_ids = {b.player_id for b in gone}
             last = next(pid for pid in self.entrants_by_id if pid not in out_ids and pid not in
                         {b.player_id for b, _ in self._round_busts})
@@ -890,7 +908,7 @@ class Director:
         if self.status not in PLAYING:
             return
         if self.alive <= 1 and not self._round_busts:
-            await self._finished()
+            await (self._end_flight() if self.spec.flight is not None else self._finished())
             return
         if self._flight_over:
             if not self._in_hand:

@@ -2,7 +2,8 @@
 (R-OPER-1..5) over the running :class:`~riverboat.room.tournament.director.Director` s.
 
 - ``create(spec)``: a scheduled MTT or a Sit & Go; ``series=True`` for a Sit & Go reopens the same description as
-  soon as one starts (R-TOURN-SNG-1);
+  soon as one starts (R-TOURN-SNG-1); ``create_flights(event)``: a flight event, its Day 1 flights and its Day 2
+  (R-TOURN-FLIGHT, :mod:`.flights`);
 - ``edit(id, changes)``: before the start only, any field of the spec (time, guarantee, conditions), validated
   (R-OPER-2);
 - ``cancel(id)``: before the start: every buy-in and fee back (R-TOURN-REG-4, R-OPER-3);
@@ -25,6 +26,7 @@ from riverboat.errors import declare
 from riverboat.room.errors import RoomError
 from riverboat.room.tournament.compensation import CompensationInput, Remaining, compensate
 from riverboat.room.tournament.director import BotPolicy, Director, DirectorHost
+from riverboat.room.tournament.flights import FlightEvent
 from riverboat.room.tournament.lifecycle import OVER, PLAYING, Status, Transition
 from riverboat.room.tournament.spec import TournamentSpec
 from riverboat.store.tournament_play import Award
@@ -69,6 +71,25 @@ class TournamentLobby:
             tid = f"{stem}{next(self._seq)}"
             if tid not in self.directors and not await gw.call(gw.store.tournaments.exists, tid):
                 return tid
+
+    async def create_flights(self, event: FlightEvent) -> dict[str, Any]:
+        """R-TOURN-FLIGHT-1: a flight event: its Day 2 (registering: nobody enters it, the flights' survivors are
+        entered as they qualify) and its Day 1 flights, each a scheduled MTT whose buy-ins go to the Day 2 pool.
+        A flight that ends wakes Day 2 (which starts at its time once every flight is over)."""
+        ids = [event.day2_id, *(tid for tid, _ in event.flights)]
+        for tid in ids:
+            if tid in self.directors or await self.host.gateway.call(self.host.gateway.store.tournaments.exists,
+                                                                      tid):
+                raise RoomError("bad_settings", f"tournament {tid!r} already exists")
+        day2 = await self.create(event.day2, event.day2_id)
+
+        async def flight_over(_: Director) -> None:
+            day2.actor.post(day2._tick)
+
+        for tid, spec in event.flights:
+            d = await self.create(spec, tid)
+            d.on_end = flight_over
+        return {"event": event.event, "day2": event.day2_id, "flights": ids[1:]}
 
     def get(self, tournament_id: str) -> Director:
         d = self.directors.get(tournament_id)
@@ -198,7 +219,7 @@ class TournamentLobby:
         from riverboat.room.tournament.resume import resume
 
         gw = self.host.gateway
-        out: dict[str, list[str]] = {"resumed": [], "cancelled": []}
+        out: dict[str, list[str]] = {"resumed": [], "cancelled": [], "reopened": []}
         for tid in await gw.call(gw.store.tournament_play.unfinished):
             if tid in self.directors or tid.startswith(TWISTER_PREFIXES):
                 continue
@@ -209,10 +230,25 @@ class TournamentLobby:
                 except (ValueError, RoomError):
                     continue  # not a tournament of this lobby (e.g. a Twister of hub.twister)
                 out["resumed"].append(tid)
+            elif status == "registering" and await self._reopen_day2(tid):
+                out["reopened"].append(tid)  # a Day 2 keeps its qualifiers and the event's pool
             elif status == "registering":
                 await gw.call(gw.store.tournaments.cancel, tid)
                 out["cancelled"].append(tid)
         return out
+
+    async def _reopen_day2(self, tid: str) -> bool:
+        """A Day 2 still waiting for its flights after a restart opens again as it was (R-TOURN-FLIGHT)."""
+        gw = self.host.gateway
+        snap = await gw.call(gw.store.tournament_play.snapshot, tid)
+        if not snap.spec or not snap.spec.get("day2_of"):
+            return False
+        d = Director(self.host, tid, TournamentSpec.from_dict(snap.spec), bots=self.bots)
+        d.lifecycle.status = Status.REGISTERING
+        d.actor.start()
+        self.directors[tid] = d
+        await d.actor.submit(d._tick)
+        return True
 
     async def connected(self, player_id: int) -> None:
         """A player logged in: in each tournament they play, no longer sitting out (R-TOURN-REG-5)."""
@@ -241,7 +277,9 @@ def entry(d: Director) -> dict[str, Any]:
             "rebuys": spec.rebuy is not None, "satellite": spec.satellite.target if spec.satellite else None,
             "registered": len(d.registered) if d.status not in PLAYING | OVER else d.entries,
             "max_players": spec.capacity, "players": list(d.registered),
-            "late_registration": d.status in PLAYING and d.level_index() < spec.late_registration_levels}
+            "late_registration": d.status in PLAYING and d.level_index() < spec.late_registration_levels,
+            "event": spec.flight.event if spec.flight else spec.day2_of,  # R-TOURN-FLIGHT-1: Day 1A, 1B..., Day 2
+            "day": spec.flight.day if spec.flight else "2" if spec.day2_of else None}
 
 
 def compensation_input(d: Director) -> CompensationInput:

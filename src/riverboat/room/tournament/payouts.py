@@ -109,6 +109,15 @@ def row_for(rows: Sequence[PayoutRow], entrants: int) -> PayoutRow:
     raise PayoutError(f"the payout structure has no row for {entrants} entrants (largest: {rows[-1].hi})")
 
 
+def row_paying(rows: Sequence[PayoutRow], places: int) -> PayoutRow:
+    """The first row that pays at least ``places`` places (the largest row if none does): a field where every
+    player must be paid (a flight event's Day 2, R-TOURN-FLIGHT-4 reading)."""
+    for row in rows:
+        if row.paid_places >= places:
+            return row
+    return rows[-1]
+
+
 def prizes(pool: int, row: PayoutRow, entrants: int | None = None) -> list[int]:
     """Prize of place 1, 2, ... in minor units: ``pool * share // PPB`` each, the rounding remainder to first
     place. With ``entrants`` below the paid places (a tiny field), only ``entrants`` places are paid and the unpaid

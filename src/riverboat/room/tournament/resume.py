@@ -115,6 +115,10 @@ async def _restart(d: Director) -> None:
                         f"resume-out:{d.alive}")
         d._count(out)
         d._finish_players(out, [e.player_id for e in broke])
+    flight = d.spec.flight
+    if flight is not None and (d.alive <= 1 or d.level_index() >= flight.levels):
+        await d._end_flight()  # a Day 1 flight stopped after its last level: the survivors go to Day 2
+        return
     if d.alive <= 1:
         await d._finished()
         return

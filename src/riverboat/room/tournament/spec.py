@@ -133,6 +133,7 @@ class TournamentSpec:
     named_bounties: tuple[tuple[int, int], ...] = ()  # R-TOURN-BOUNTY: (player id, amount from the pool)
     private: Private | None = None
     flight: Flight | None = None
+    day2_of: str | None = None  # a flight event's Day 2 (R-TOURN-FLIGHT-1): entered only by qualifying on Day 1
     rebuy: Rebuy | None = None
     variant: str | None = None  # a registered variant (riverboat.room.tournament.variants), e.g. Twister
     settings: dict[str, Any] = field(default_factory=dict)  # TableSettings of the tables (timers...)
@@ -140,8 +141,9 @@ class TournamentSpec:
     # ------------------------------------------------------------------ derived
     @property
     def freeroll(self) -> bool:
-        """R-TOURN-FREE-1 / R-FEE-2: no buy-in and no fee; the room funds the pool."""
-        return self.buy_in == 0 and self.fee == 0
+        """R-TOURN-FREE-1 / R-FEE-2: no buy-in and no fee; the room funds the pool (a Day 2 takes no buy-in either,
+        its pool is the flights' buy-ins: not a freeroll)."""
+        return self.buy_in == 0 and self.fee == 0 and self.day2_of is None
 
     @property
     def is_sng(self) -> bool:
@@ -360,10 +362,8 @@ def _validate_kinds(spec: TournamentSpec) -> None:
             v = getattr(spec.private, name)
             if not isinstance(v, str) or not 1 <= len(v) <= 64:
                 raise SpecError(f"private.{name} must be 1 to 64 characters (R-TOURN-PRIV-1)")
-    if spec.flight is not None:
-        _ints(spec.flight, ("levels",), "flight", minimum=1)
-        if not spec.flight.day.startswith("1") or not spec.flight.day2:
-            raise SpecError("flight.day is a Day 1 flight ('1A', '1B'...) and flight.day2 names the Day 2 event")
+    if spec.flight is not None or spec.day2_of is not None:
+        _validate_flights(spec)
     rb = spec.rebuy
     if rb is not None:
         _ints(rb, ("period_levels", "price", "chips"), "rebuy", minimum=1)
@@ -373,3 +373,33 @@ def _validate_kinds(spec: TournamentSpec) -> None:
             raise SpecError("an add-on has both a price and chips, or there is none")
         if spec.freeroll and (rb.fee or rb.addon_fee):
             raise SpecError("a freeroll has no fees, for re-buys neither")
+
+
+def _validate_flights(spec: TournamentSpec) -> None:
+    """R-TOURN-FLIGHT-1..6: a Day 1 flight ends after its levels and pays no prize (its buy-ins go to the Day 2
+    pool); a Day 2 is entered only by the flights' survivors, with their chips, and pays every place."""
+    if spec.flight is not None:
+        fl = spec.flight
+        _ints(fl, ("levels",), "flight", minimum=1)
+        for name in ("event", "day", "day2"):
+            if not isinstance(getattr(fl, name), str) or not getattr(fl, name):
+                raise SpecError(f"flight.{name} must be a non-empty string")
+        if not fl.day.startswith("1"):
+            raise SpecError("flight.day is a Day 1 flight ('1A', '1B'...) and flight.day2 names the Day 2 event")
+        if spec.freeroll:
+            raise SpecError("a Day 1 flight has a buy-in and a fee: they make the Day 2 prize pool (R-TOURN-FLIGHT-4)")
+        blocked: dict[str, object] = {"guarantee": spec.guarantee, "added_prize": spec.added_prize, "satellite": spec.satellite,
+                   "knockout": spec.knockout, "named_bounties": spec.named_bounties, "rebuy": spec.rebuy,
+                   "day2_of": spec.day2_of}
+    else:
+        if not isinstance(spec.day2_of, str) or not spec.day2_of:
+            raise SpecError("day2_of names the flight event of this Day 2")
+        if spec.buy_in or spec.fee:
+            raise SpecError("a Day 2 takes no buy-in: its players qualify from the Day 1 flights (R-TOURN-FLIGHT-2)")
+        blocked = {"late_registration_levels": spec.late_registration_levels, "satellite": spec.satellite,
+                   "knockout": spec.knockout, "named_bounties": spec.named_bounties, "rebuy": spec.rebuy,
+                   "private": spec.private, "added_prize": spec.added_prize}
+    wrong = sorted(name for name, value in blocked.items() if value)
+    if wrong:
+        what = "a Day 1 flight" if spec.flight is not None else "a Day 2"
+        raise SpecError(f"{what} cannot have {', '.join(wrong)} (R-TOURN-FLIGHT: the prizes are Day 2's)")
