@@ -20,6 +20,7 @@ from riverboat.bots.client import CommandRefused
 from riverboat.bots.player import Bot
 from riverboat.integrity import Flag
 from riverboat.server.operator_api import operator_routes
+from riverboat.server.rest import make_routes
 
 TABLE = {"name": "Oper Holdem", "game": "holdem", "structure": "NL", "small_blind": 5, "big_blind": 10,
          "max_seats": 6, "min_buy_in": 400, "max_buy_in": 2000, "currency": "PLAY",
@@ -47,10 +48,15 @@ def _staff(server: Any, name: str, role: str) -> tuple[int, str]:
     return info.id, server.store.accounts.login(name, "password-" + name)
 
 
+def _all_operator_routes() -> list[Any]:
+    """Every route the server serves under /api/operator/ (the console, tournaments, flights, Twister)."""
+    return [r for r in make_routes(SimpleNamespace(store=None)) if r.path.startswith("/api/operator")]  # type: ignore[arg-type]
+
+
 def _operator_routes() -> list[tuple[str, str]]:
     """Every (method, path) of the operator API, path parameters filled in."""
     out = []
-    for route in operator_routes(SimpleNamespace(store=None), lambda fn: fn):  # type: ignore[arg-type]
+    for route in _all_operator_routes():
         path = re.sub(r"\{action\}", "ban", route.path)
         path = re.sub(r"\{(flag_id|player_id)\}", "1", path)
         path = re.sub(r"\{\w+\}", "x", path)
@@ -61,10 +67,17 @@ def _operator_routes() -> list[tuple[str, str]]:
 def test_every_operator_route_refuses_a_player_with_403_r_oper_5(http: httpx.Client, server: Any) -> None:
     _, token = server.player()
     routes = _operator_routes()
-    assert len(routes) >= 8 and all(p.startswith("/api/operator/") for _, p in routes)
-    documented = {p for p in http.get("/openapi.json").json()["paths"] if p.startswith("/api/operator")}
-    served = {r.path for r in operator_routes(SimpleNamespace(store=None), lambda fn: fn)}  # type: ignore[arg-type]
-    assert documented == served  # every operator route is in the OpenAPI document, and only those
+    assert len(routes) >= 12 and all(p.startswith("/api/operator/") for _, p in routes)
+    doc = http.get("/openapi.json").json()["paths"]
+    documented = {(m.upper(), p) for p, ops in doc.items() if p.startswith("/api/operator") for m in ops}
+    served = {(m, r.path) for r in _all_operator_routes() for m in r.methods or () if m != "HEAD"}
+    console = {r.path for r in operator_routes(SimpleNamespace(store=None), lambda fn: fn)}  # type: ignore[arg-type]
+    # every operator route (console, tournaments, flights, Twister interrupt) is in the OpenAPI document with its
+    # method, and only those (R-OPER-1..5)
+    assert documented == served and console < {p for _, p in served}
+    assert ("POST", "/api/operator/twister/{tid}/interrupt") in documented
+    for path in ("/api/operator/tournaments", "/api/operator/flights", "/api/operator/twister/{tid}/interrupt"):
+        assert "403" in doc[path]["post"]["responses"]
     for method, path in routes:
         body = {"reason": "x"} if method == "POST" else None
         res = http.request(method, path, headers=_auth(token), json=body)

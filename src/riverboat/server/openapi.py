@@ -152,6 +152,7 @@ def _operator_paths(table_param: dict[str, Any], hand_param: dict[str, Any]) -> 
     action = {"name": "action", "in": "path", "required": True, "schema": {
         "type": "string", "enum": ["warn", "suspend", "ban", "reinstate", "disqualify", "force_alias"]}}
     return {
+        **_tournament_operator_paths(),
         "/api/operator/flags": {"get": staff("Integrity flags, most suspicious first (?status=open|void|actioned|all)")},
         "/api/operator/flags/{flag_id}": {"get": staff("One flag with its evidence hands", param("flag_id"))},
         "/api/operator/flags/{flag_id}/void": {"post": staff("Void a flag (audited)", param("flag_id"), body=True)},
@@ -165,6 +166,47 @@ def _operator_paths(table_param: dict[str, Any], hand_param: dict[str, Any]) -> 
             "post": staff("Warn, suspend, ban, reinstate, disqualify or force an alias change (audited)",
                           param("player_id"), action, body=True)},
         "/api/operator/audit": {"get": staff("The append-only operator audit log, newest first")},
+    }
+
+
+def _tournament_operator_paths() -> dict[str, Any]:
+    """The operator's tournament powers (server/tournament_api.py, server/twister_api.py; R-OPER-1..5): staff
+    only. Their bodies are the pydantic models the handlers validate."""
+    from .tournament_api import (  # tournament_api imports rest, which imports us
+        CreateBody,
+        EditBody,
+        FlightsBody,
+    )
+
+    def staff(summary: str, model: type[BaseModel] | None, *params: dict[str, Any], status: str = "200",
+              required: bool = True) -> dict[str, Any]:
+        op = _op(summary, None, status=status, errors=("403", "404", "409", "422"),
+                 notes={"403": "not operator or security staff (R-OPER-5)",
+                        "409": "not allowed in the tournament's state (error code bad_state)",
+                        "422": "refused: the message says which field or rule"})
+        if model is not None:
+            op["requestBody"] = {"required": required, "content": {"application/json": {"schema":
+                                                                                      model.model_json_schema()}}}
+            for code in ("400", "413"):
+                op["responses"][code] = {"description": _ERRORS[code], "content": _json("ErrorOut")}
+        return {**op, "parameters": list(params)} if params else op
+
+    tid = {"name": "tid", "in": "path", "required": True, "schema": {"type": "string"}}
+    action = {"name": "action", "in": "path", "required": True, "schema": {
+        "type": "string", "enum": ["edit", "cancel", "interrupt"]}}
+    return {
+        "/api/operator/tournaments": {"post": staff(
+            "Create a tournament (a TournamentSpec, docs/tournaments.md)", CreateBody, status="201")},
+        "/api/operator/tournaments/{tid}/{action}": {"post": staff(
+            "Edit (body {changes}: what may change once players are in, R-OPER-2), cancel (every buy-in and fee "
+            "back) or interrupt (the compensation of R-TOURN-INT) a tournament", EditBody, tid, action,
+            required=False)},
+        "/api/operator/flights": {"post": staff(
+            "Create a flight event: its Day 1 flights and its Day 2 (R-TOURN-FLIGHT-1..6)", FlightsBody,
+            status="201")},
+        "/api/operator/twister/{tid}/interrupt": {"post": staff(
+            "Interrupt a running Twister, Age of the Gods or Wild Twister and pay the compensation of "
+            "R-TOURN-INT-9/10 (docs/twister.md)", None, tid)},
     }
 
 
