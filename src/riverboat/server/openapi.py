@@ -194,6 +194,10 @@ def _tournament_operator_paths() -> dict[str, Any]:
     tid = {"name": "tid", "in": "path", "required": True, "schema": {"type": "string"}}
     action = {"name": "action", "in": "path", "required": True, "schema": {
         "type": "string", "enum": ["edit", "cancel", "interrupt"]}}
+    flights = staff("Create a flight event: its Day 1 flights and its Day 2 (R-TOURN-FLIGHT-1..6)", FlightsBody,
+                    status="201")
+    flights["responses"]["501"] = {"description": "not available through a cluster gateway yet",
+                                   "content": _json("ErrorOut")}
     return {
         "/api/operator/tournaments": {"post": staff(
             "Create a tournament (a TournamentSpec, docs/tournaments.md)", CreateBody, status="201")},
@@ -201,9 +205,7 @@ def _tournament_operator_paths() -> dict[str, Any]:
             "Edit (body {changes}: what may change once players are in, R-OPER-2), cancel (every buy-in and fee "
             "back) or interrupt (the compensation of R-TOURN-INT) a tournament", EditBody, tid, action,
             required=False)},
-        "/api/operator/flights": {"post": staff(
-            "Create a flight event: its Day 1 flights and its Day 2 (R-TOURN-FLIGHT-1..6)", FlightsBody,
-            status="201")},
+        "/api/operator/flights": {"post": flights},
         "/api/operator/twister/{tid}/interrupt": {"post": staff(
             "Interrupt a running Twister, Age of the Gods or Wild Twister and pay the compensation of "
             "R-TOURN-INT-9/10 (docs/twister.md)", None, tid)},
