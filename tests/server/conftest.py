@@ -267,6 +267,28 @@ class SecrecyRecorder:
                 self.checked_frames += 1
                 self.checked_hands.add((table, hand_id))
 
+    def check_tournament(self) -> None:
+        """R-GEN-5 at tournament tables, where a seat is not announced by ``seated`` events: every face-down card
+        event a connection receives (``dealt`` face down, ``drew_cards``) is for a seat its player holds at that
+        table, as the tournament frames (``started``, ``moved``, ``state``: ``data.table`` and ``data.seat``)
+        announce it. The seats are gathered first: in a cluster a ``moved`` frame (from the director's host) and
+        the new table's first cards (from the host that deals it) travel different NATS paths."""
+        for name, frames in self.streams.items():
+            held = set()
+            for frame in frames:
+                data = frame.get("data") if frame.get("type") == "tournament" else None
+                if isinstance(data, dict) and isinstance(data.get("seat"), int):
+                    held.add((str(data.get("table")), data["seat"]))
+            for frame in frames:
+                ev = frame.get("event")
+                if frame.get("type") != "event" or not isinstance(ev, dict) or ev.get("up"):
+                    continue
+                if ev.get("kind") in ("dealt", "drew_cards") and _cards_in(ev):
+                    key = (str(frame.get("table")), ev.get("seat"))
+                    assert key in held, f"R-GEN-5 violated: {name} received the face-down cards of {key}: {frame}"
+                    self.checked_frames += 1
+                    self.checked_hands.add(key)
+
 
 def _cards_in(ev: dict[str, Any]) -> set[str]:
     out: set[str] = set()

@@ -263,6 +263,8 @@ async def _mtt(c: Cluster, recorder: SecrecyRecorder) -> None:
         assert sorted(int((b.result or {})["place"]) for b in bots)[0] == 1
         assert _money(c) == money
         c.store.ledger.verify()
+        recorder.check_tournament()  # every face-down card went to its own seat only (R-GEN-5)
+        assert recorder.checked_frames > 0
     finally:
         for cl in clients:
             await cl.close()

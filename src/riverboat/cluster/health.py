@@ -22,6 +22,7 @@ def host_app(host: TableHostNode) -> Starlette:
             "tables": sorted(host.owned),
             "players": len(host.routes),
             "hands": host.hands_total(),
+            "tournament_tables": host.tourneys.dealt(),  # hands dealt here, by tournament table
         }
         return JSONResponse(body, status_code=200 if host.link.connected else 503)
 

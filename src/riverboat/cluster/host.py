@@ -20,7 +20,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import hashlib
 import logging
 import math
 import time
@@ -36,10 +35,12 @@ from riverboat.cluster.fencing import FencedGateway
 from riverboat.cluster.link import LEASE_SECONDS, Link
 from riverboat.cluster.metrics import NodeMetrics
 from riverboat.cluster.mirror import KvMirror
-from riverboat.cluster.names import Names, table_id_for
+from riverboat.cluster.names import Names, preference, table_id_for
 from riverboat.cluster.tourney import TournamentHosting
+from riverboat.cluster.tourney_tables import Peers
 from riverboat.cluster.wire import (
     COMMAND,
+    PEER,
     Act,
     AliasChanged,
     FastFold,
@@ -73,6 +74,7 @@ from riverboat.room import RealClock, Room, RoomError, SpeedSpec, TableSpec
 from riverboat.room.frames import RoomFrame
 from riverboat.room.speed import SpeedPool
 from riverboat.room.table import Table
+from riverboat.room.tournament.spec import TournamentSpec
 
 log = logging.getLogger("riverboat.cluster")
 
@@ -114,10 +116,6 @@ def spec_from_record(rec: TableRecord) -> Spec:
     return cls(**kwargs)
 
 
-def preference(node: str, table_id: str) -> int:
-    return int.from_bytes(hashlib.blake2b(f"{node}/{table_id}".encode(), digest_size=8).digest(), "big")
-
-
 class TableHostNode:
     def __init__(self, store: Any, options: HostOptions) -> None:
         self.store = store
@@ -132,7 +130,8 @@ class TableHostNode:
         self.room = Room(store, clock=RealClock(), gateway=self.gateway,
                          cash_out_on_crash=options.cash_out_on_crash)
         # the tournaments this host runs (docs/cluster.md); an operator's edit declares a new one, taken here at once
-        self.tourneys = TournamentHosting(self.room, self.link, edited=self._edited)
+        self.peers = Peers(self.node, self.link, self.names, self.live_hosts)
+        self.tourneys = TournamentHosting(self.room, self.link, self.peers, self._spec_of, edited=self._edited)
         self.routes: dict[int, str] = {}  # player -> the gateway that holds their connection
         self.router = Router(self._publish, self._route_of)
         self._renewed_at = time.monotonic()
@@ -164,6 +163,7 @@ class TableHostNode:
         await self.nodes.start()
         await self.presence.start()
         await self.records.start()
+        await self.link.client.subscribe(self.names.peer(self.node), cb=self._on_peer)
         loop = asyncio.get_running_loop()
         for name, body in (("heartbeat", self._heartbeat_loop), ("scan", self._scan_loop),
                            ("records", self._record_loop)):
@@ -198,6 +198,7 @@ class TableHostNode:
         for tid in list(self.owned):
             with contextlib.suppress(Exception):
                 await self._release(tid)
+        await self.tourneys.service.close()
         with contextlib.suppress(Exception):
             await self.link.nodes.delete(self.node)
         for mirror in (self.records, self.presence, self.nodes):
@@ -351,6 +352,7 @@ class TableHostNode:
         for i in range(0, len(wanted), TAKE_BATCH):
             await asyncio.gather(*(self._take(*w) for w in wanted[i:i + TAKE_BATCH]))
         await self._balance(hosts)
+        await self.tourneys.check_hosts(hosts)
 
     async def _is_dead(self, owner: str, now: float) -> bool:
         if now - self.last_seen.get(owner, 0.0) < self.opt.lease_seconds:
@@ -532,18 +534,29 @@ class TableHostNode:
         if self.lease_ok():  # else the table's new owner answers (both of us may be subscribed for a moment)
             asyncio.get_running_loop().create_task(self._answer(msg))
 
-    async def _answer(self, msg: Any) -> None:
+    async def _on_peer(self, msg: Any) -> None:
+        """Another host about a tournament's tables (cluster/tourney_tables.py)."""
+        if self.lease_ok():
+            asyncio.get_running_loop().create_task(self._answer(msg, peer=True))
+
+    def _spec_of(self, tournament_id: str) -> TournamentSpec | None:
+        rec = self.records.items.get(tournament_id)
+        if rec is None or rec[0].kind != "tournament":
+            return None
+        return TournamentSpec.from_dict(rec[0].entry["spec"])
+
+    async def _answer(self, msg: Any, *, peer: bool = False) -> None:
         t0 = time.perf_counter()
         tid = msg.subject[len(self.names.command("")):]  # a tournament id may hold dots (an edited one)
         try:
-            cmd = COMMAND.validate_json(msg.data)
+            cmd = (PEER if peer else COMMAND).validate_json(msg.data)
         except ValidationError as exc:
             reply = Reply(ok=False, code="bad_request", message=str(exc))
         else:
-            if self.routes.get(cmd.player) != cmd.gateway:
+            if not peer and self.routes.get(cmd.player) != cmd.gateway:
                 self._route(cmd.player, cmd.gateway)
             try:
-                result = await self._dispatch(tid, cmd)
+                result = await (self.tourneys.peer(cmd) if peer else self._dispatch(tid, cmd))
                 reply = Reply(ok=True, result=dict(result) if result is not None else {})
             except RiverboatError as exc:  # a refusal: the registry's code, as REST and the WebSocket give it
                 wire = wire_error(exc)

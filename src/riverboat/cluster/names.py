@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import secrets
@@ -10,7 +11,7 @@ from dataclasses import dataclass
 
 from riverboat.room.settings import table_id_for  # stable table ids (also those of a single-process room)
 
-__all__ = ["Names", "node_id", "table_id_for"]
+__all__ = ["Names", "node_id", "preference", "table_id_for"]
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
 
@@ -25,6 +26,11 @@ def node_id(given: str | None, role: str) -> str:
     return f"{role}-{host}-{os.getpid()}-{secrets.token_hex(2)}"
 
 
+def preference(node: str, table_id: str) -> int:
+    """Rendezvous hash: the live host with the highest preference for a table (or tournament) is its preferred host."""
+    return int.from_bytes(hashlib.blake2b(f"{node}/{table_id}".encode(), digest_size=8).digest(), "big")
+
+
 @dataclass(frozen=True)
 class Names:
     """Subjects and buckets of one room (``prefix`` separates rooms sharing a NATS server, e.g. tests)."""
@@ -36,6 +42,10 @@ class Names:
 
     def gateway(self, gateway_id: str) -> str:
         return f"{self.prefix}.gw.{gateway_id}"
+
+    def peer(self, node_id: str) -> str:
+        """A table host's own subject: messages between hosts (tournament tables dealt for another host's director)."""
+        return f"{self.prefix}.peer.{node_id}"
 
     @property
     def nodes_bucket(self) -> str:

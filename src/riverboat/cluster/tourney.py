@@ -22,8 +22,15 @@ from typing import Any
 from nats.js.errors import KeyWrongLastSequenceError
 
 from riverboat.cluster.link import Link
+from riverboat.cluster.tourney_tables import ClusterDirector, Peers, TableService
 from riverboat.cluster.wire import (
+    HandPlayed,
+    TableAbandon,
+    TableAct,
+    TableDeal,
     TableRecord,
+    TableState,
+    TableVoid,
     TournamentAct,
     TournamentDetail,
     TournamentOperate,
@@ -34,6 +41,7 @@ from riverboat.cluster.wire import (
 from riverboat.room import Room
 from riverboat.room.errors import RoomError
 from riverboat.room.tournament.director import Director
+from riverboat.room.tournament.lifecycle import PLAYING
 from riverboat.room.tournament.lobby import TournamentLobby, entry
 from riverboat.room.tournament.resume import resume
 from riverboat.room.tournament.spec import TournamentSpec
@@ -58,11 +66,14 @@ async def create_tournament(link: Link, tournament_id: str, spec: TournamentSpec
 class TournamentHosting:
     """The tournaments a table host runs (each on this host only)."""
 
-    def __init__(self, room: Room, link: Link, edited: Edited | None = None) -> None:
+    def __init__(self, room: Room, link: Link, peers: Peers, spec_of: Callable[[str], TournamentSpec | None], *,
+                 edited: Edited | None = None) -> None:
         self.room = room
         self.link = link
+        self.peers = peers
         self.lobby = TournamentLobby(room)
         self.edited = edited  # (old id, new id): the host takes the new record at once and drops the old one
+        self.service = TableService(room, peers, spec_of)  # tables dealt here for other hosts' directors
 
     def get(self, tid: str) -> Director | None:
         return self.lobby.directors.get(tid)
@@ -71,6 +82,7 @@ class TournamentHosting:
         """Run the tournament here: resume it from the store if it is running, open it if it is new, cancel it
         (refunds) if its last host died during registration."""
         gw = self.room.gateway
+        await self.service.drop(tid)  # directed here now: the tables it dealt here for the old director go
         try:
             status: str | None = await gw.call(gw.store.tournaments.status, tid)
         except RoomError as exc:
@@ -83,7 +95,8 @@ class TournamentHosting:
             await d.open()
             self.lobby.directors[tid] = d
         elif status == "running":
-            self.lobby.directors[tid] = await resume(self.room, tid, bots=self.lobby.bots)
+            self.lobby.directors[tid] = await resume(self.room, tid, bots=self.lobby.bots,
+                                                     director_class=ClusterDirector, peers=self.peers)
             log.warning("tournament %s resumed from the store", tid)
         elif status == "registering":
             await self._reopen_registration(tid, spec, series)
@@ -96,7 +109,8 @@ class TournamentHosting:
             base, _, n = tid.partition("~")
             await create_tournament(self.link, f"{base}~{int(n or 0) + 1}", d.spec, series=True)
 
-        return Director(self.room, tid, spec, bots=self.lobby.bots, on_start=reopen if series else None)
+        return ClusterDirector(self.room, tid, spec, peers=self.peers, bots=self.lobby.bots,
+                               on_start=reopen if series else None)
 
     async def _reopen_registration(self, tid: str, spec: TournamentSpec, series: bool) -> None:
         """Its last host died during registration: the registrations (paid, in the store, in their order) stand;
@@ -145,6 +159,30 @@ class TournamentHosting:
             case TournamentOperate():
                 return await self.operate(tid, cmd)
         raise RoomError("bad_request", f"unknown command {cmd.op!r}")
+
+    async def peer(self, msg: Any) -> dict[str, Any]:
+        """A message from another host about a tournament's tables (:mod:`.tourney_tables`)."""
+        if isinstance(msg, HandPlayed):
+            d = self.get(msg.tournament)
+            if not isinstance(d, ClusterDirector):
+                return {"recorded": False}  # not directed here (any more): the hand is void
+            return await d.hand_played(msg)
+        assert isinstance(msg, TableDeal | TableVoid | TableAbandon | TableAct | TableState)
+        return await self.service.handle(msg)
+
+    async def check_hosts(self, live: list[str]) -> None:
+        """Deal again elsewhere the tables of this host's tournaments whose dealing host is gone (R-SERVER-1)."""
+        for d in list(self.lobby.directors.values()):
+            if isinstance(d, ClusterDirector) and d.status in PLAYING and d.lost_tables(live):
+                await d.actor.submit(lambda d=d: d.hosts_lost(live))  # type: ignore[misc]
+
+    def dealt(self) -> dict[str, int]:
+        """Hands dealt on this host by tournament table (its own directors' and other hosts')."""
+        out = self.service.dealt()
+        for d in self.lobby.directors.values():
+            if isinstance(d, ClusterDirector):
+                out.update(d.dealt_here())
+        return out
 
     async def operate(self, tid: str, cmd: TournamentOperate) -> dict[str, Any]:
         """An operator power (R-OPER-1..5, R-INTEG-5) run here, where the tournament runs: the lobby's own code, so

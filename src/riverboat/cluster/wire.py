@@ -178,6 +178,101 @@ Command = Annotated[Sit | Act | SitOut | SitIn | Leave | TopUp | Watch | Unwatch
 COMMAND: TypeAdapter[Any] = TypeAdapter(Command)
 
 
+# ------------------------------------------------------------------------------------------------ between hosts
+# A tournament's director (on the host that owns the tournament) deals some of its tables on other hosts
+# (cluster/tourney_tables.py): request/reply on the dealing host's ``<prefix>.peer.<node>`` subject, and the hand's
+# outcome back on the director's. ``epoch`` is the director's lease epoch for the tournament: a host drops the hands
+# of an older epoch (the tournament moved to another host, which resumed it from the store).
+
+
+class _Peer(BaseModel):
+    model_config = _STRICT
+    tournament: str
+    table: str
+
+
+class SeatWire(BaseModel):
+    """One seat of a tournament table as the director sends it (the stacks as after the last completed hand)."""
+
+    model_config = _STRICT
+    seat: int
+    player: int
+    entry_no: int
+    chips: int
+    sitting_out: bool = False
+    bounty: int = 0
+    timebank: float = 0.0
+
+
+class TableDeal(_Peer):
+    """Deal the table's next hand: its seats, button and level, and what the table shows (``hud``)."""
+
+    op: Literal["deal"] = "deal"
+    epoch: int
+    director: str  # the director's node: the hand's outcome goes there
+    hand_no: int
+    button: int | None = None
+    big_blind: int | None = None
+    level: dict[str, int]
+    seats: list[SeatWire]
+    hud: dict[str, Any]
+
+
+class TableVoid(_Peer):
+    """The director voided the table's hand (interrupted, or it stops): drop it."""
+
+    op: Literal["void"] = "void"
+    epoch: int
+
+
+class TableAbandon(_Peer):
+    """A disqualified player folds at their turn (R-INTEG-5)."""
+
+    op: Literal["abandon"] = "abandon"
+    epoch: int
+    seat: int
+
+
+class TableAct(_Peer):
+    """A player's action, passed on by the director's host."""
+
+    op: Literal["act"] = "act"
+    player: int
+    kind: str
+    amount: int | None = None
+    cards: list[str] | None = None
+
+
+class TableState(_Peer):
+    """Send the player the table's state (they reconnected)."""
+
+    op: Literal["state"] = "state"
+    player: int
+
+
+class HandPlayed(_Peer):
+    """A hand dealt for the director is over: everything the director needs to record it (``hand_done``) and go on."""
+
+    op: Literal["played"] = "played"
+    epoch: int
+    hand_id: str
+    players: dict[int, int]  # seat -> player
+    seats: list[int]
+    start_stacks: list[int]
+    stacks: dict[int, int]  # seat -> stack after the hand
+    pots: list[tuple[list[int], dict[int, int]]]  # (eligible seats, {winner seat: chips}) in award order
+    phh: str = ""
+    events: list[dict[str, Any]] = Field(default_factory=list)
+    button: int | None = None
+    big_blind: int | None = None
+    timebanks: dict[int, float] = Field(default_factory=dict)
+
+
+PeerMessage = Annotated[TableDeal | TableVoid | TableAbandon | TableAct | TableState | HandPlayed,
+                        Field(discriminator="op")]
+PEER: TypeAdapter[Any] = TypeAdapter(PeerMessage)
+
+
 class Reply(BaseModel):
     """A table host's answer: ``ok`` with the command's JSON-able result, or the refusal's code and message."""
 

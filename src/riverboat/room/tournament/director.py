@@ -28,7 +28,7 @@ import secrets
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Protocol
+from typing import Any, Protocol
 
 from riverboat.cards import RandomSource
 from riverboat.engine import Action
@@ -297,9 +297,13 @@ class Director:
     # ------------------------------------------------------------------ the start
     def _new_table(self) -> TourneyTable:
         self._table_seq += 1
-        table = TourneyTable(self, f"{self.id}/t{self._table_seq}")
+        table = self.make_table(f"{self.id}/t{self._table_seq}")
         self.tables[table.id] = table
         return table
+
+    def make_table(self, table_id: str) -> TourneyTable:
+        """A table of this tournament (a cluster's director makes tables that may be dealt on another host)."""
+        return TourneyTable(self, table_id)
 
     def _initial_seating(self) -> dict[int, tuple[str, int]]:
         """Random seats, as many tables as needed, their sizes differing by at most one (R-TOURN-BAL-1)."""
@@ -670,13 +674,21 @@ class Director:
         if sum(start.values()) != sum(after.values()):
             self.stats.chips_conserved = False
         elapsed = self.levels.elapsed(self.now) if self.levels is not None else 0.0
+        phh, events = self.history(table, driver)
         cp = HandCheckpoint(
-            table_id=table.id, hand_id=driver.hand_id, start_stacks=start, stacks=after,
-            phh=hand_history_text(hand, table.id, driver.hand_id, driver.players) if self.record_history else "",
-            events=[event_record(e) for e in hand.events] if self.record_history else (),
+            table_id=table.id, hand_id=driver.hand_id, start_stacks=start, stacks=after, phh=phh, events=events,
             button=table.button, big_blind=table.big_blind, elapsed=elapsed, finishes=outcome.finishes,
             payments=outcome.payments, bounties=outcome.bounties)
         await self.gw.call(self.gw.store.tournament_play.hand_done, self.id, cp)
+
+    def history(self, table: TourneyTable, driver: HandDriver) -> tuple[str, list[dict[str, Any]]]:
+        """The hand's history text and event records (empty without ``record_history``); a hand dealt on another
+        host of a cluster brings its own."""
+        if not self.record_history:
+            return "", []
+        hand = driver.hand
+        return (hand_history_text(hand, table.id, driver.hand_id, driver.players),
+                [event_record(e) for e in hand.events])
 
     def _table_of(self, driver: HandDriver) -> TourneyTable:
         host = driver.host

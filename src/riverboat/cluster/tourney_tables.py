@@ -1,0 +1,458 @@
+"""A tournament's tables on several hosts (docs/cluster.md "Tournaments across hosts").
+
+The tournament stays ONE record owned by one host (:mod:`.tourney`), whose **director** keeps every decision of the
+tournament: seating, balancing and table breaks (R-TOURN-BAL), levels, eliminations, places and prizes, and the
+store's record of every completed hand (``tournament_play.hand_done``, fenced by the director's lease epoch). What
+is spread over the hosts is the **dealing**: each table of the tournament is dealt by one table host, chosen by the
+rendezvous hash of the table over the live hosts (the director's own host deals its share in place, as in one
+process). For a table dealt elsewhere, the director's :class:`ClusterTable` sends the hand to deal (the seats with
+the stacks as after the last completed hand, the button, the level: :class:`~riverboat.cluster.wire.TableDeal`) to
+that host, whose :class:`ShadowDirector` plays it with the shared hand driver -- the players' frames go from there
+to their gateways like any table's, their actions come through the director's host -- and sends the outcome back
+(:class:`~riverboat.cluster.wire.HandPlayed`), which the director records and acts on exactly as for a local hand.
+A player moved by balancing to a table of another host is therefore dealt there from the next hand on.
+
+Failover (R-SERVER-1): nothing of a hand is recorded before its outcome reaches the director, so
+
+- when a **dealing host** is lost (its node lease expires), the director voids its hands in progress and deals
+  those tables again on a live host, from the stacks it holds (as after each table's last completed hand);
+- when the **director's host** is lost, another host takes the tournament record and resumes the director from
+  the store with a higher epoch; dealing hosts drop any hand of an older epoch on the next deal, and the outcome of
+  such a hand is refused by the new director (it knows only the hands it dealt), so no hand is recorded twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any, cast
+
+from nats.errors import NoRespondersError
+from nats.errors import TimeoutError as NatsTimeout
+
+from riverboat.cluster.link import Link
+from riverboat.cluster.names import Names, preference
+from riverboat.cluster.wire import (
+    HandPlayed,
+    Reply,
+    SeatWire,
+    TableAbandon,
+    TableAct,
+    TableDeal,
+    TableState,
+    TableVoid,
+)
+from riverboat.room.errors import RoomError
+from riverboat.room.hand_driver import HandDriver
+from riverboat.room.tournament.director import Director, DirectorHost
+from riverboat.room.tournament.spec import Level, TournamentSpec
+from riverboat.room.tournament.tables import Entrant, TourneyTable
+
+log = logging.getLogger("riverboat.cluster")
+PEER_TIMEOUT = 5.0
+RETRY_DEAL_SECONDS = 0.5
+
+
+class Peers:
+    """What a tournament needs of its host to deal on others: this node, the live table hosts, the NATS link."""
+
+    def __init__(self, node: str, link: Link, names: Names, live_hosts: Callable[[], list[str]]) -> None:
+        self.node = node
+        self.link = link
+        self.names = names
+        self.live_hosts = live_hosts
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    def place(self, table_id: str) -> str:
+        """The host that deals a table: the rendezvous hash of the table over the live table hosts."""
+        return max(self.live_hosts(), key=lambda n: preference(n, table_id))
+
+    async def ask(self, node: str, message: Any) -> dict[str, Any]:
+        """Request/reply to a host; ``table_unavailable`` when it is gone, ``table_timeout`` when it is silent."""
+        try:
+            msg = await self.link.client.request(self.names.peer(node), message.model_dump_json().encode(),
+                                                 timeout=PEER_TIMEOUT)
+        except NoRespondersError:
+            raise RoomError("table_unavailable", f"host {node} is gone") from None
+        except (TimeoutError, NatsTimeout):
+            raise RoomError("table_timeout", f"host {node} did not answer within {PEER_TIMEOUT:.0f} s") from None
+        reply = Reply.model_validate_json(msg.data)
+        if not reply.ok:
+            raise RoomError(reply.code or "refused", reply.message or "refused")
+        return reply.result or {}
+
+    def tell(self, node: str, message: Any) -> None:
+        """Send without waiting for the answer (a void, a fold of a disqualified player, a state to resend)."""
+        async def send() -> None:
+            with contextlib.suppress(RoomError):
+                await self.ask(node, message)
+
+        task = asyncio.get_running_loop().create_task(send())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+
+# ---------------------------------------------------------------------------------------------- the director's side
+class RemoteHand:
+    """What the director holds of a hand being dealt on another host (its ``table.driver`` meanwhile)."""
+
+    def __init__(self, table: ClusterTable, node: str, hand_id: str, players: dict[int, int]) -> None:
+        self.table = table
+        self.node = node
+        self.hand_id = hand_id
+        self.players = players
+
+    def seat_of(self, player_id: int) -> int | None:
+        return next((s for s, p in self.players.items() if p == player_id), None)
+
+    def abandon(self, seat: int) -> None:
+        d = self.table.cluster
+        d.peers.tell(self.node, TableAbandon(tournament=d.id, table=self.table.id, epoch=d.epoch, seat=seat))
+
+    def close(self) -> None:
+        d = self.table.cluster
+        d.peers.tell(self.node, TableVoid(tournament=d.id, table=self.table.id, epoch=d.epoch))
+
+    def player_disconnected(self, player_id: int) -> None:
+        return None  # the dealing host sees the player's presence itself
+
+    def view(self, seat: int | None) -> None:
+        return None
+
+
+@dataclass
+class _Pot:
+    eligible: list[int]
+    winners: dict[int, int]
+
+
+@dataclass
+class _Result:
+    stacks: dict[int, int]
+    pots: list[_Pot]
+
+
+@dataclass
+class _Hand:
+    seats: list[int]
+    start_stacks: list[int]
+    result: _Result
+
+
+@dataclass
+class PlayedHand:
+    """A hand played on another host, as the director's recording and bookkeeping read a finished hand driver."""
+
+    host: TourneyTable
+    hand_id: str
+    players: dict[int, int]
+    hand: _Hand
+    phh: str = ""
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, table: TourneyTable, msg: HandPlayed) -> PlayedHand:
+        result = _Result(dict(msg.stacks), [_Pot(list(e), dict(w)) for e, w in msg.pots])
+        return cls(table, msg.hand_id, dict(msg.players), _Hand(list(msg.seats), list(msg.start_stacks), result),
+                   msg.phh, list(msg.events))
+
+
+class ClusterTable(TourneyTable):
+    """A table of a cluster tournament: dealt here, or on the host the rendezvous hash names among the live hosts
+    (``node``, chosen again at every deal: a table goes back to a host that returns, between two hands)."""
+
+    def __init__(self, director: ClusterDirector, table_id: str) -> None:
+        super().__init__(director, table_id)
+        self.cluster = director
+        self.node: str | None = None
+        self.dealt_here = 0  # hands this table dealt on the director's own host (``/health``)
+
+    @property
+    def remote(self) -> RemoteHand | None:
+        driver: Any = self.driver
+        return driver if isinstance(driver, RemoteHand) else None
+
+    async def deal(self, level: Level) -> bool:
+        d = self.cluster
+        self.node = d.peers.place(self.id)  # between hands a table follows the live hosts (one that came back)
+        if self.node == d.peers.node:
+            dealt = await super().deal(level)
+            self.dealt_here += dealt
+            return dealt
+        if self.driver is not None:
+            return False
+        seats = [SeatWire(seat=s, player=e.player_id, entry_no=e.entry_no, chips=e.chips, sitting_out=e.sitting_out,
+                          bounty=e.bounty, timebank=e.timebank) for s, e in sorted(self.seats.items())]
+        msg = TableDeal(tournament=d.id, table=self.id, epoch=d.epoch, director=d.peers.node, hand_no=self.hand_no + 1,
+                        button=self.button, big_blind=self.big_blind, level=asdict(level), seats=seats,
+                        hud=dict(d.hud()))
+        node = self.node
+        try:
+            reply = await d.peers.ask(node, msg)
+        except RoomError as exc:
+            log.warning("tournament %s: table %s could not be dealt on %s (%s); placing it again", d.id, self.id,
+                        node, exc.code)
+            self.node = None
+            d.deal_later(self)
+            return False
+        if not reply.get("dealt"):
+            return False
+        self.hand_no += 1
+        self.button, self.big_blind = reply.get("button"), reply.get("big_blind")
+        players = {int(s): int(p) for s, p in (reply.get("players") or {}).items()}
+        self.driver = cast(HandDriver, RemoteHand(self, node, str(reply["hand_id"]), players))
+        d.balancer.set_idle(self.id, False)
+        return True
+
+
+class ClusterDirector(Director):
+    """The director of a cluster tournament (see the module docstring): its tables may be dealt on other hosts."""
+
+    def __init__(self, host: DirectorHost, tournament_id: str, spec: TournamentSpec, *, peers: Peers,
+                 **options: Any) -> None:
+        super().__init__(host, tournament_id, spec, **options)
+        self.peers = peers
+
+    @property
+    def epoch(self) -> int:
+        epochs: dict[str, int] = getattr(self.gw, "epochs", {})
+        return epochs.get(self.id, 0)
+
+    def make_table(self, table_id: str) -> TourneyTable:
+        return ClusterTable(self, table_id)
+
+    def history(self, table: TourneyTable, driver: HandDriver) -> tuple[str, list[dict[str, Any]]]:
+        played: Any = driver
+        if isinstance(played, PlayedHand):
+            return played.phh, played.events
+        return super().history(table, driver)
+
+    def _remote(self, table_id: str | None) -> tuple[ClusterTable, RemoteHand] | None:
+        table = self.tables.get(table_id or "")
+        if isinstance(table, ClusterTable) and (hand := table.remote) is not None:
+            return table, hand
+        return None
+
+    def send_table_state(self, table: TourneyTable, player_id: int) -> None:
+        found = self._remote(table.id)
+        if found is not None:  # the hand is on its dealing host: that host sends the state
+            self.peers.tell(found[1].node, TableState(tournament=self.id, table=table.id, player=player_id))
+            return
+        super().send_table_state(table, player_id)
+
+    async def act(self, player_id: int, kind: object, amount: object = None, cards: object = None
+                  ) -> dict[str, object]:
+        e = self.entrants_by_id.get(player_id)
+        found = self._remote(e.table_id if e is not None else None)
+        if found is None:
+            return await super().act(player_id, kind, amount, cards)
+        table, hand = found
+        return await self.peers.ask(hand.node, TableAct(
+            tournament=self.id, table=table.id, player=player_id, kind=str(kind),
+            amount=amount if isinstance(amount, int) else None,
+            cards=[str(c) for c in cards] if isinstance(cards, list) else None))
+
+    async def hand_played(self, msg: HandPlayed) -> dict[str, Any]:
+        return await self.actor.submit(lambda: self._hand_played(msg))
+
+    async def _hand_played(self, msg: HandPlayed) -> dict[str, Any]:
+        """A hand dealt elsewhere is over: recorded and acted on as a local one (R-TOURN-GEN-5). Refused quietly if
+        this director did not deal it (voided since: its host was lost, or the tournament moved here)."""
+        found = self._remote(msg.table)
+        if found is None or found[1].hand_id != msg.hand_id or msg.epoch != self.epoch:
+            return {"recorded": False}
+        table, _ = found
+        played = cast(HandDriver, PlayedHand.of(table, msg))
+        await self.record_hand(played)
+        table.driver = None
+        table.button, table.big_blind = msg.button, msg.big_blind
+        for pid, bank in msg.timebanks.items():
+            if (e := self.entrants_by_id.get(pid)) is not None:
+                e.timebank = bank
+        await self.hand_settled(table, played)
+        return {"recorded": True}
+
+    async def hosts_lost(self, live: list[str]) -> None:
+        """Tables dealt by a host that is gone: their hands are void (nothing of them was recorded, R-SERVER-1) and
+        they are dealt again on a live host from the stacks after their last completed hand."""
+        lost = [t for t in self.tables.values() if isinstance(t, ClusterTable) and t.node and t.node not in live]
+        for table in lost:
+            log.warning("tournament %s: host %s of table %s is gone; dealing it elsewhere", self.id, table.node,
+                        table.id)
+            table.node = None
+            if table.remote is not None:
+                table.driver = None
+                self._in_hand -= 1
+                self.balancer.set_idle(table.id, True)
+                if len(table.seats) >= 2:
+                    self._waiting.add(table.id)
+        if lost:
+            await self._pump()
+
+    def deal_later(self, table: ClusterTable) -> None:
+        """Deal the table again shortly (its host did not take the hand)."""
+        async def again() -> None:
+            if self.tables.get(table.id) is table and not table.in_hand and len(table.seats) >= 2:
+                self._waiting.add(table.id)
+                await self._pump()
+
+        self.clock.call_later(RETRY_DEAL_SECONDS, lambda: self.actor.post(again))
+
+    def dealt_here(self) -> dict[str, int]:
+        """Hands each table dealt on this (the director's) host."""
+        return {t.id: t.dealt_here for t in self.tables.values() if isinstance(t, ClusterTable) and t.dealt_here}
+
+    def lost_tables(self, live: list[str]) -> bool:
+        return any(isinstance(t, ClusterTable) and t.node and t.node not in live for t in self.tables.values())
+
+
+# ---------------------------------------------------------------------------------------------- the dealing side
+class ShadowSettler:
+    """Settles a hand dealt for another host's director by sending its outcome there (no rake, R-RAKE-12; nothing
+    written here). While the director's host is live a failure raises, so the hand driver tries again; once it is
+    gone the hand is dropped (its next director deals the table again from the store)."""
+
+    rake = None
+
+    def __init__(self, shadow: ShadowDirector) -> None:
+        self.shadow = shadow
+
+    async def open(self, driver: HandDriver) -> None:
+        return None
+
+    async def settle(self, driver: HandDriver) -> None:
+        sd = self.shadow
+        table = driver.host
+        assert isinstance(table, TourneyTable)
+        hand, result = driver.hand, driver.hand.result
+        assert result is not None
+        phh, events = sd.history(table, driver)
+        msg = HandPlayed(
+            tournament=sd.id, table=table.id, epoch=sd.epoch, hand_id=driver.hand_id, players=dict(driver.players),
+            seats=list(hand.seats), start_stacks=list(hand.start_stacks), stacks=dict(result.stacks),
+            pots=[(list(p.eligible), dict(p.winners)) for p in result.pots], phh=phh, events=events,
+            button=table.button, big_blind=table.big_blind,
+            timebanks={e.player_id: e.timebank for e in table.seats.values()})
+        try:
+            await sd.peers.ask(sd.director_node, msg)
+        except RoomError:
+            if sd.director_node in sd.peers.live_hosts():
+                raise
+            log.warning("tournament %s: the director's host %s is gone; hand %s dropped", sd.id, sd.director_node,
+                        driver.hand_id)
+
+
+class ShadowDirector(Director):
+    """This host's share of the tables of a tournament directed on another host: it deals what it is told and
+    plays the hands (the shared hand driver, the players' frames to their gateways), nothing else."""
+
+    def __init__(self, host: DirectorHost, tournament_id: str, spec: TournamentSpec, peers: Peers) -> None:
+        super().__init__(host, tournament_id, spec)
+        self.settler = ShadowSettler(self)  # type: ignore[assignment]
+        self.peers = peers
+        self.epoch = 0
+        self.director_node = ""
+        self._hud: dict[str, Any] = {}
+        self.dealt: dict[str, int] = {}  # table -> hands dealt here (``/health``)
+        self.actor.start()
+
+    def hud(self) -> dict[str, object]:
+        return dict(self._hud)
+
+    async def hand_settled(self, table: TourneyTable, driver: HandDriver) -> None:
+        return None  # the director decides what follows
+
+    def _void(self, table: TourneyTable) -> None:
+        if table.driver is not None:
+            table.driver.close()
+            table.driver = None
+
+    async def deal(self, msg: TableDeal) -> dict[str, Any]:
+        if msg.epoch < self.epoch:
+            raise RoomError("fenced", f"tournament {self.id} has moved (epoch {msg.epoch} < {self.epoch})")
+        if msg.epoch > self.epoch:  # a new director: every hand of the old one is void
+            for old in self.tables.values():
+                self._void(old)
+            self.epoch = msg.epoch
+        self.director_node, self._hud = msg.director, dict(msg.hud)
+        table = self.tables.get(msg.table)
+        if table is None:
+            table = self.tables[msg.table] = TourneyTable(self, msg.table)
+            self.balancer.add_table(table.id, 0)
+        self._void(table)
+        for e in list(table.seats.values()):
+            table.remove(e)
+        for w in msg.seats:
+            e = Entrant(w.player, w.entry_no, w.chips, w.timebank, sitting_out=w.sitting_out, bounty=w.bounty)
+            table.add(e, w.seat)
+            self.entrants_by_id[w.player] = e
+        table.button, table.big_blind, table.hand_no = msg.button, msg.big_blind, msg.hand_no - 1
+        dealt = await table.deal(Level(**msg.level))
+        self.dealt[table.id] = self.dealt.get(table.id, 0) + dealt
+        driver = table.driver
+        return {"dealt": dealt, "hand_id": driver.hand_id if driver else "",
+                "players": dict(driver.players) if driver else {}, "button": table.button,
+                "big_blind": table.big_blind}
+
+    async def on_message(self, msg: TableVoid | TableAbandon | TableState) -> dict[str, Any]:
+        table = self.tables.get(msg.table)
+        if table is None:
+            return {"table": msg.table}
+        match msg:
+            case TableVoid() if msg.epoch >= self.epoch:
+                self._void(table)
+            case TableAbandon() if msg.epoch >= self.epoch and table.driver is not None:
+                table.driver.abandon(msg.seat)
+            case TableState():
+                self.send_table_state(table, msg.player)
+        return {"table": msg.table}
+
+
+class TableService:
+    """The tournament tables this host deals for directors on other hosts (one :class:`ShadowDirector` per
+    tournament), answering the messages of :mod:`riverboat.cluster.wire` "between hosts"."""
+
+    def __init__(self, host: DirectorHost, peers: Peers, spec_of: Callable[[str], TournamentSpec | None]) -> None:
+        self.host = host
+        self.peers = peers
+        self.spec_of = spec_of
+        self.shadows: dict[str, ShadowDirector] = {}
+
+    def _shadow(self, tournament_id: str) -> ShadowDirector:
+        sd = self.shadows.get(tournament_id)
+        if sd is None:
+            spec = self.spec_of(tournament_id)
+            if spec is None:
+                raise RoomError("no_tournament", f"no tournament {tournament_id!r} in the cluster")
+            sd = self.shadows[tournament_id] = ShadowDirector(self.host, tournament_id, spec, self.peers)
+        return sd
+
+    async def handle(self, msg: TableDeal | TableVoid | TableAbandon | TableAct | TableState) -> dict[str, Any]:
+        if isinstance(msg, TableDeal):
+            sd = self._shadow(msg.tournament)
+            return await sd.actor.submit(lambda: sd.deal(msg))
+        found = self.shadows.get(msg.tournament)
+        if found is None:
+            raise RoomError("no_tournament", f"no table of tournament {msg.tournament!r} here")
+        shadow = found
+        if isinstance(msg, TableAct):
+            return await shadow.act(msg.player, msg.kind, msg.amount, msg.cards)
+        return await shadow.actor.submit(lambda: shadow.on_message(msg))
+
+    def dealt(self) -> dict[str, int]:
+        """Hands this host dealt for other hosts' directors, by table (``/health``)."""
+        return {tid: n for sd in self.shadows.values() for tid, n in sd.dealt.items()}
+
+    async def drop(self, tournament_id: str) -> None:
+        """The tournament is directed here now (or over): its shadow goes, with any hand of the old director."""
+        sd = self.shadows.pop(tournament_id, None)
+        if sd is not None:
+            with contextlib.suppress(Exception):
+                await sd.close()
+
+    async def close(self) -> None:
+        for tid in list(self.shadows):
+            await self.drop(tid)
