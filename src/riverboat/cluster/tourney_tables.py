@@ -185,7 +185,9 @@ class ClusterTable(TourneyTable):
         if self.driver is not None:
             return False
         seats = [SeatWire(seat=s, player=e.player_id, entry_no=e.entry_no, chips=e.chips, sitting_out=e.sitting_out,
-                          bounty=e.bounty, timebank=e.timebank) for s, e in sorted(self.seats.items())]
+                          bounty=e.bounty, timebank=e.timebank, alias=d.aliases.get(e.player_id),
+                          rank=d.chip_rank(e.chips), rebuy=d.rebuy_open(e), addon=e.chips > 0 and d.addon_open(e))
+                 for s, e in sorted(self.seats.items())]
         msg = TableDeal(tournament=d.id, table=self.id, epoch=d.epoch, director=d.peers.node, hand_no=self.hand_no + 1,
                         button=self.button, big_blind=self.big_blind, level=asdict(level), seats=seats,
                         hud=dict(d.hud()))
@@ -357,10 +359,23 @@ class ShadowDirector(Director):
         self.director_node = ""
         self._hud: dict[str, Any] = {}
         self.dealt: dict[str, int] = {}  # table -> hands dealt here (``/health``)
+        self._ranks: dict[int, int] = {}
+        self._rebuy: set[int] = set()
+        self._addon: set[int] = set()
         self.actor.start()
 
-    def hud(self) -> dict[str, object]:
+    def hud(self) -> Any:
         return dict(self._hud)
+
+    # the state frame's extras, as the director sent them with the deal
+    def chip_rank(self, chips: int) -> int:
+        return self._ranks.get(chips, 0)
+
+    def rebuy_open(self, e: Entrant) -> bool:
+        return e.player_id in self._rebuy
+
+    def addon_open(self, e: Entrant) -> bool:
+        return e.player_id in self._addon
 
     async def hand_settled(self, table: TourneyTable, driver: HandDriver) -> None:
         return None  # the director decides what follows
@@ -389,6 +404,11 @@ class ShadowDirector(Director):
             e = Entrant(w.player, w.entry_no, w.chips, w.timebank, sitting_out=w.sitting_out, bounty=w.bounty)
             table.add(e, w.seat)
             self.entrants_by_id[w.player] = e
+            self.aliases[w.player] = w.alias
+            if w.rank is not None:
+                self._ranks[w.chips] = w.rank
+            for flag, players in ((w.rebuy, self._rebuy), (w.addon, self._addon)):
+                (players.add if flag else players.discard)(w.player)
         table.button, table.big_blind, table.hand_no = msg.button, msg.big_blind, msg.hand_no - 1
         dealt = await table.deal(Level(**msg.level))
         self.dealt[table.id] = self.dealt.get(table.id, 0) + dealt

@@ -202,6 +202,11 @@ class SeatWire(BaseModel):
     sitting_out: bool = False
     bounty: int = 0
     timebank: float = 0.0
+    # what the player's state frame shows, as the director knows it at the deal
+    alias: str | None = None
+    rank: int | None = None  # place by chips among the players left
+    rebuy: bool = False  # a re-buy or add-on may be taken now
+    addon: bool = False
 
 
 class TableDeal(_Peer):
