@@ -12,7 +12,12 @@ from an ``act`` sent to the first frame about that table back, and the CPU of ev
 gateway, the hosts and their store processes; NATS itself is reported apart) per second and per action. The
 last line printed is one JSON object with every figure.
 
-Run: ``.venv/bin/python bench/cluster.py --bots 5000 --human 1 4 --duration 40 --warmup 30 --client-procs 2``.
+The bots' accounts (registered, funded, logged in) are created ONCE per run, for the largest ``--bots``, in a
+template database; each room gets a copy of it (``CREATE DATABASE ... TEMPLATE``: a file copy, seconds for 10,000
+accounts) and the first N accounts of it play. ``--keep-accounts`` keeps the template and its session tokens (in
+``/dev/shm``) for the next runs while the sessions live (12 h), so a series of runs creates the accounts once.
+
+Run: ``.venv/bin/python bench/cluster.py --bots 10000 --human 1 4 --duration 40 --warmup 30 --client-procs 2``.
 """
 
 from __future__ import annotations
@@ -32,14 +37,17 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from sqlalchemy import create_engine, text
+from sqlalchemy import create_engine, make_url, text
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from load import make_accounts, pct, server_cpu_seconds, wait_health  # noqa: E402
 from riverboat.cluster.link import drop_room  # noqa: E402
 from riverboat.cluster.names import Names, table_id_for  # noqa: E402
+from riverboat.store.migrate import head_revision  # noqa: E402
 
 PG_BASE = os.environ.get("RIVERBOAT_BENCH_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+TOKENS_DIR = Path("/dev/shm") if Path("/dev/shm").is_dir() else Path(tempfile.gettempdir())
+TOKENS_MAX_AGE_S = 11 * 3600  # the store's sessions live 12 h
 LOAD = Path(__file__).resolve().parent / "load.py"
 
 
@@ -67,6 +75,7 @@ class Room:
     def __init__(self, kind: str, tmp: Path, db_url: str, tables_file: Path, prefix: str) -> None:
         self.kind = kind
         self.procs: list[subprocess.Popen[bytes]] = []
+        self.names: list[str] = []  # "all", or "gw", "h1", "h2"
         self.logs: list[Any] = []
         self.tmp = tmp
         self.db_url = db_url
@@ -82,6 +91,7 @@ class Room:
                                  "--database-url", self.db_url, "--no-bots", "--frame-rate", "1000",
                                  "--log-level", "warning"], stdout=log, stderr=subprocess.STDOUT, cwd=str(self.tmp))
         self.procs.append(proc)
+        self.names.append(name)
         return proc
 
     def start(self) -> None:
@@ -103,7 +113,16 @@ class Room:
         wait_health(f"http://127.0.0.1:{self.port}/health", gw)
 
     def cpu(self) -> float:
-        return sum(proc_cpu(p.pid) for p in self.procs if p.poll() is None)
+        return sum(self.cpu_parts().values())
+
+    def cpu_parts(self) -> dict[str, float]:
+        """CPU seconds of each process of the room: ``<name>`` itself and ``<name>_store`` (its children: the store
+        process)."""
+        out: dict[str, float] = {}
+        for name, p in zip(self.names, self.procs, strict=True):
+            if p.poll() is None:
+                out[name], out[f"{name}_store"] = server_cpu_seconds(p.pid)
+        return out
 
     def stop(self) -> None:
         for p in self.procs:
@@ -137,19 +156,105 @@ async def wait_owned(room: Room, ids: list[str], timeout: float = 300.0) -> None
     raise RuntimeError("the tables did not settle on the hosts")
 
 
-async def run_room(kind: str, n: int, args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
-    schema = f"rb_bench_{uuid.uuid4().hex[:10]}"
-    admin = create_engine(PG_BASE)
-    with admin.begin() as conn:
-        conn.execute(text(f'CREATE SCHEMA "{schema}"'))
-    db_url = f"{PG_BASE}?options=-csearch_path%3D{schema}%20-csynchronous_commit%3Doff"
+def merge_counts(counts: Any) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for c in counts:
+        for k, v in c.items():
+            out[k] = out.get(k, 0) + v
+    return out
+
+
+def pg_url(database: str) -> str:
+    return make_url(PG_BASE).set(database=database).render_as_string(hide_password=False)
+
+
+def pg_admin() -> Any:
+    return create_engine(PG_BASE, isolation_level="AUTOCOMMIT")  # CREATE / DROP DATABASE: outside a transaction
+
+
+def database_exists(admin: Any, name: str) -> bool:
+    with admin.connect() as conn:
+        return conn.execute(text("SELECT 1 FROM pg_database WHERE datname = :n"), {"n": name}).first() is not None
+
+
+def drop_database(admin: Any, name: str) -> None:
+    with admin.connect() as conn:
+        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+class Accounts:
+    """The bots' accounts, created once in a template database (every room plays on a copy of it)."""
+
+    def __init__(self, n: int, keep: bool) -> None:
+        self.n = n
+        self.keep = keep
+        self.template = f"rb_bench_accounts_{n}_{head_revision()}" if keep else f"rb_bench_acc_{uuid.uuid4().hex[:10]}"
+        self.tokens_file = TOKENS_DIR / f"{self.template}.json"
+        self.accounts: list[tuple[int, str]] = []
+        self.setup_s = 0.0
+        self.reused = False
+
+    def prepare(self) -> None:
+        admin = pg_admin()
+        try:
+            if self.keep and self._reuse(admin):
+                return
+            drop_database(admin, self.template)
+            with admin.connect() as conn:
+                conn.execute(text(f'CREATE DATABASE "{self.template}"'))
+            t0 = time.perf_counter()
+            self.accounts = make_accounts(pg_url(self.template), self.n)
+            self.setup_s = time.perf_counter() - t0
+            if self.keep:
+                self.tokens_file.write_text(json.dumps({"created": time.time(), "accounts": self.accounts}))
+        finally:
+            admin.dispose()
+
+    def _reuse(self, admin: Any) -> bool:
+        """A kept template of at least ``n`` accounts whose sessions still live (the smallest such): use it."""
+        kept = sorted((int(f.stem.split("_")[3]), f) for f in TOKENS_DIR.glob(f"rb_bench_accounts_*_{head_revision()}.json"))
+        for size, tokens in kept:
+            if size < self.n or not database_exists(admin, tokens.stem):
+                continue
+            saved = json.loads(tokens.read_text())
+            if time.time() - saved["created"] < TOKENS_MAX_AGE_S and len(saved["accounts"]) == size:
+                self.template, self.tokens_file = tokens.stem, tokens
+                self.accounts = [(int(pid), str(tok)) for pid, tok in saved["accounts"]]
+                self.reused = True
+                return True
+        return False
+
+    def copy(self) -> str:
+        """A fresh database for one room: a copy of the template (accounts, balances, sessions)."""
+        name = f"rb_bench_room_{uuid.uuid4().hex[:10]}"
+        admin = pg_admin()
+        try:
+            with admin.connect() as conn:
+                conn.execute(text(f'CREATE DATABASE "{name}" TEMPLATE "{self.template}"'))
+        finally:
+            admin.dispose()
+        return name
+
+    def close(self) -> None:
+        if not self.keep:
+            admin = pg_admin()
+            try:
+                drop_database(admin, self.template)
+            finally:
+                admin.dispose()
+
+
+async def run_room(kind: str, n: int, args: argparse.Namespace, tmp: Path, prepared: Accounts) -> dict[str, Any]:
+    t0 = time.perf_counter()
+    database = await asyncio.to_thread(prepared.copy)
+    copy_s = time.perf_counter() - t0
+    db_url = f"{pg_url(database)}?options=-csynchronous_commit%3Doff"
     prefix = f"b{uuid.uuid4().hex[:6]}"
     room: Room | None = None
     workers: list[asyncio.subprocess.Process] = []
     try:
-        t0 = time.perf_counter()
-        accounts = await asyncio.to_thread(make_accounts, db_url, n)
-        setup_s = time.perf_counter() - t0
+        accounts = prepared.accounts[:n]
+        setup_s = prepared.setup_s
         n_tables = math.ceil(n / 6)
         tables = [{"name": f"Load {i}", "game": "holdem", "structure": "NL", "small_blind": 50, "big_blind": 100,
                    "max_seats": 6, "min_buy_in": 4000, "max_buy_in": 20000, "currency": "PLAY",
@@ -184,13 +289,16 @@ async def run_room(kind: str, n: int, args: argparse.Namespace, tmp: Path) -> di
             assert w.stdin is not None
             w.stdin.write(b"go\n")
             await w.stdin.drain()
+        print(f"{kind}: {sum(r['failures'] for r in readies)} seat failures of {n}, seated in {connect_s:.0f} s; "
+              f"warm-up {args.warmup:.0f} s, then measuring {args.duration:.0f} s", file=sys.stderr, flush=True)
         await asyncio.sleep(args.warmup)
         nats = nats_pid()
-        cpu0, nats0, load0 = room.cpu(), proc_cpu(nats) if nats else 0.0, os.getloadavg()[0]
+        parts0, nats0, load0 = room.cpu_parts(), proc_cpu(nats) if nats else 0.0, os.getloadavg()[0]
         t_start = time.perf_counter()
         outs = [json.loads(await w.stdout.readline()) for w in workers]  # type: ignore[union-attr]
         elapsed = time.perf_counter() - t_start
-        cpu1, nats1, load1 = room.cpu(), proc_cpu(nats) if nats else 0.0, os.getloadavg()[0]
+        parts1, nats1, load1 = room.cpu_parts(), proc_cpu(nats) if nats else 0.0, os.getloadavg()[0]
+        cpu0, cpu1 = sum(parts0.values()), sum(parts1.values())
         await asyncio.gather(*(w.wait() for w in workers))
         latencies = [x for o in outs for x in o["latencies"]]
         hands = {h for o in outs for h in o["hands"]}
@@ -200,7 +308,10 @@ async def run_room(kind: str, n: int, args: argparse.Namespace, tmp: Path) -> di
         nats_cpu = (nats1 - nats0) / elapsed if kind != "all" else 0.0
         return {
             "room": kind, "bots": n, "tables": n_tables, "connected": sum(o["connected"] for o in outs),
-            "seat_failures": sum(r["failures"] for r in readies), "setup_s": round(setup_s, 1),
+            "seat_failures": sum(r["failures"] for r in readies),
+            "seat_failure_reasons": merge_counts(r.get("failure_reasons", {}) for r in readies),
+            "accounts_s": round(setup_s, 1),
+            "accounts_reused": prepared.reused, "db_copy_s": round(copy_s, 1),
             "connect_s": round(connect_s, 1), "seconds": round(seconds, 1),
             "hands_per_s": round(len(hands) / seconds, 1), "actions_per_s": round(actions / seconds, 1),
             "latency_p50_ms": round(pct(latencies, 50) * 1000, 1),
@@ -210,6 +321,9 @@ async def run_room(kind: str, n: int, args: argparse.Namespace, tmp: Path) -> di
             "cpu_ms_per_action": round(1000 * room_cpu / (actions / seconds), 3) if actions else None,
             "cpu_ms_per_action_with_nats": round(1000 * (room_cpu + nats_cpu) / (actions / seconds), 3)
             if actions else None,
+            "cpu_ms_per_action_by_process": {
+                k: round(1000 * (parts1[k] - parts0.get(k, 0.0)) / elapsed / (actions / seconds), 3)
+                for k in parts1} if actions else None,
             "client_cpu": [round(o["cpu"], 2) for o in outs],
             "load_avg_start": round(load0, 2), "load_avg_end": round(load1, 2),
         }
@@ -221,9 +335,11 @@ async def run_room(kind: str, n: int, args: argparse.Namespace, tmp: Path) -> di
             await asyncio.to_thread(room.stop)
             if kind != "all":
                 await drop_room("nats://127.0.0.1:4222", Names(prefix))
-        with admin.begin() as conn:
-            conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
-        admin.dispose()
+        admin = pg_admin()
+        try:
+            drop_database(admin, database)
+        finally:
+            admin.dispose()
 
 
 async def main() -> None:
@@ -234,19 +350,30 @@ async def main() -> None:
     parser.add_argument("--warmup", type=float, default=20.0)
     parser.add_argument("--human", nargs=2, type=float, metavar=("LO", "HI"), default=(1.0, 4.0))
     parser.add_argument("--client-procs", type=int, default=2)
+    parser.add_argument("--keep-accounts", action="store_true",
+                        help="keep the accounts' template database and tokens for later runs (12 h sessions)")
     args = parser.parse_args()
     results: dict[str, Any] = {"human_think_s": list(args.human), "cpus": os.cpu_count(),
                                "load_avg_before": round(os.getloadavg()[0], 2), "runs": []}
-    with tempfile.TemporaryDirectory(prefix="rb-cluster-") as tmp:
-        for n in args.bots:
-            for kind in args.rooms:
-                r = await run_room(kind, n, args, Path(tmp))
-                print(f"{kind:5s} bots={n:5d} connected={r['connected']:5d} hands/s={r['hands_per_s']:6.1f} "
-                      f"actions/s={r['actions_per_s']:7.1f} p50={r['latency_p50_ms']:6.1f} ms "
-                      f"p99={r['latency_p99_ms']:6.1f} ms cpu={r['room_cpu']:.2f} (+nats {r['nats_cpu']:.2f}) "
-                      f"cpu/action={r['cpu_ms_per_action']} ms load={r['load_avg_start']}-{r['load_avg_end']}",
-                      flush=True)
-                results["runs"].append(r)
+    prepared = Accounts(max(args.bots), args.keep_accounts)
+    t0 = time.perf_counter()
+    await asyncio.to_thread(prepared.prepare)
+    print(f"accounts: {prepared.n} {'reused from' if prepared.reused else 'created in'} {prepared.template} "
+          f"in {time.perf_counter() - t0:.1f} s", flush=True)
+    results["accounts"] = {"n": prepared.n, "reused": prepared.reused, "created_s": round(prepared.setup_s, 1)}
+    try:
+        with tempfile.TemporaryDirectory(prefix="rb-cluster-") as tmp:
+            for n in args.bots:
+                for kind in args.rooms:
+                    r = await run_room(kind, n, args, Path(tmp), prepared)
+                    print(f"{kind:5s} bots={n:5d} connected={r['connected']:5d} hands/s={r['hands_per_s']:6.1f} "
+                          f"actions/s={r['actions_per_s']:7.1f} p50={r['latency_p50_ms']:6.1f} ms "
+                          f"p99={r['latency_p99_ms']:6.1f} ms cpu={r['room_cpu']:.2f} (+nats {r['nats_cpu']:.2f}) "
+                          f"cpu/action={r['cpu_ms_per_action']} ms load={r['load_avg_start']}-{r['load_avg_end']}",
+                          flush=True)
+                    results["runs"].append(r)
+    finally:
+        prepared.close()
     print(json.dumps(results))
 
 

@@ -38,7 +38,7 @@ import httpx
 import websockets
 from argon2 import PasswordHasher
 
-from riverboat.bots import CallingStation, ProtocolClient
+from riverboat.bots import CallingStation, CommandRefused, ProtocolClient
 from riverboat.bots.player import Bot
 from riverboat.server.gcpace import GcPacer
 from riverboat.store import Store
@@ -109,6 +109,10 @@ def server_cpu_seconds(pid: int) -> tuple[float, float]:
     return own, kids
 
 
+SIT_RETRY_S = 300.0
+RETRY_CODES = frozenset({"table_timeout", "table_unavailable"})
+
+
 async def client_worker() -> None:
     """One client process (``--client-worker``): reads its share of the bots as one JSON line on stdin, connects
     and seats them, prints ``{"ready": ...}``, waits for ``go``, measures for the duration after the warm-up and
@@ -136,6 +140,26 @@ async def client_worker() -> None:
     sem = asyncio.Semaphore(100)
     think_range = tuple(cfg["think_range"]) if cfg["think_range"] else None
     failures = 0
+    why: dict[str, int] = {}  # why seats failed: the refusal's code or the exception's class
+
+    async def sit_down(client: ProtocolClient, table: str, seat: int) -> None:
+        """Sit, and like a person sit again when a cluster gateway says the table's host did not answer in time
+        (``table_timeout``: the sit may still apply; then the next one is refused ``already_seated``) or the table
+        is between hosts (``table_unavailable``), for up to ``SIT_RETRY_S``."""
+        deadline = time.monotonic() + SIT_RETRY_S
+        retried = False
+        while True:
+            try:
+                await client.command({"type": "sit", "table": table, "seat": seat, "buy_in": 10_000}, timeout=600)
+                return
+            except CommandRefused as exc:
+                if exc.code == "already_seated" and retried:
+                    return  # an earlier try applied after its timeout
+                if exc.code not in RETRY_CODES or time.monotonic() > deadline:
+                    raise
+                why[f"retried_{exc.code}"] = why.get(f"retried_{exc.code}", 0) + 1
+                retried = True
+                await asyncio.sleep(random.uniform(1.0, 3.0))
 
     async def join(token: str, table: str, seat: int) -> None:
         nonlocal failures
@@ -147,15 +171,20 @@ async def client_worker() -> None:
                 clients.append(client)
                 bots.append(Bot(client, CallingStation(), think=cfg["think"] * random.uniform(0.5, 1.5),
                                 think_range=think_range, on_act=on_act))
-                await client.command({"type": "sit", "table": table, "seat": seat, "buy_in": 10_000}, timeout=600)
-            except Exception:
+                await sit_down(client, table, seat)
+            except CommandRefused as exc:
                 failures += 1
+                why[str(exc.code)] = why.get(str(exc.code), 0) + 1
+            except Exception as exc:
+                failures += 1
+                why[type(exc).__name__] = why.get(type(exc).__name__, 0) + 1
 
     pacer = GcPacer()  # the measuring client must not stall on full collections either (riverboat.server.gcpace)
     pacer.start()
     t0 = time.perf_counter()
     await asyncio.gather(*(join(tok, table, seat) for tok, table, seat in cfg["seats"]))
-    print(json.dumps({"ready": True, "connect_s": time.perf_counter() - t0, "failures": failures}), flush=True)
+    print(json.dumps({"ready": True, "connect_s": time.perf_counter() - t0, "failures": failures,
+                      "failure_reasons": why}), flush=True)
     await reader.readline()  # "go"
     await asyncio.sleep(cfg["warmup"])
     cpu0 = time.process_time()

@@ -6,11 +6,14 @@ Gateway: ``riverboat_connections`` (open WebSocket connections), ``riverboat_pla
 ``riverboat_hands_total`` (hands finished at its tables; ``rate()`` gives hands/s), ``riverboat_hands_per_second``
 (over the last 10 s), ``riverboat_host_command_seconds`` (histogram: handling one command), ``riverboat_failovers_total``
 (tables it took from a lost host), ``riverboat_voided_hands_total``. Both: ``riverboat_nats_rtt_seconds`` (the last
-PING/PONG to NATS), ``riverboat_nats_reconnects_total``, ``riverboat_node_up``.
+PING/PONG to NATS), ``riverboat_nats_reconnects_total``, ``riverboat_node_up``, ``riverboat_gc_frozen_objects``
+(objects the paced garbage collector, :mod:`riverboat.server.gcpace`, has moved out of the automatic collections:
+0 when the node runs without it, whose full collections then stall its loop and cost CPU as its heap grows).
 """
 
 from __future__ import annotations
 
+import gc
 import time
 from collections import deque
 from collections.abc import Callable
@@ -42,6 +45,9 @@ class NodeMetrics:
         self.hands_rate = Gauge("riverboat_hands_per_second", "hands finished per second (last 10 s)", registry=r)
         self.failovers = Counter("riverboat_failovers_total", "tables taken from a lost host", registry=r)
         self.voided = Counter("riverboat_voided_hands_total", "hands voided when taking a table", registry=r)
+        self.gc_frozen = Gauge("riverboat_gc_frozen_objects", "objects in the permanent generation (paced GC)",
+                               registry=r)
+        self.gc_frozen.set_function(lambda: float(gc.get_freeze_count()))
         self._hands_seen: deque[tuple[float, int]] = deque(maxlen=64)
 
     def track_hands(self, total: Callable[[], int]) -> None:

@@ -77,7 +77,10 @@ class RemoteRoom:
         self.timeout = timeout
         self.link = Link(nats_url, self.names, lease_seconds=lease_seconds, name=node)
         self.records: KvMirror[TableRecord] = KvMirror(lambda: self.link.tables, TableRecord.decode,
-                                                       name="tables")
+                                                       self._record_changed, name="tables")
+        # the ids of the Speed Poker pools and cash tables, kept with the mirror (the server asks ``pools`` at every
+        # ``act``: a scan of every record there cost O(tables) per action)
+        self._kinds: dict[str, set[str]] = {"speed": set(), "cash": set()}
         self.metrics = NodeMetrics(node, "gateway")
         self._immediate: dict[int, Callable[[Any], None]] = {}
         self._seated: dict[int, set[str]] = {}  # player -> cash tables where the last view showed them seated
@@ -143,13 +146,22 @@ class RemoteRoom:
     def lobby(self) -> list[LobbyEntry]:
         return [rec.lobby for rec in self._records() if rec.lobby is not None]
 
+    def _record_changed(self, key: str, rec: TableRecord | None) -> None:
+        for kind, ids in self._kinds.items():
+            if rec is not None and rec.kind == kind:
+                ids.add(key)
+            else:
+                ids.discard(key)
+
     @property
     def pools(self) -> set[str]:
-        return {rec.id for rec, _ in self.records.items.values() if rec.kind == "speed"}
+        """The Speed Poker pools' ids (a live set: read it, do not change it)."""
+        return self._kinds["speed"]
 
     @property
     def tables(self) -> set[str]:
-        return {rec.id for rec, _ in self.records.items.values() if rec.kind == "cash"}
+        """The cash tables' ids (a live set: read it, do not change it)."""
+        return self._kinds["cash"]
 
     def owner_of(self, table_id: str) -> str | None:
         rec = self.records.items.get(table_id)

@@ -20,6 +20,7 @@ from typing import Any
 import uvicorn
 
 from .demo import table_spec
+from .gcpace import GcPacer
 from .launch import LaunchOptions, StartedHook, server_config, table_entries
 from .runner import StopSignals, serve
 
@@ -46,8 +47,10 @@ async def launch_gateway(options: LaunchOptions, *, echo: Callable[[str], None] 
     room = RemoteRoom(options.nats_url, node, names=Names(options.cluster))
     config = server_config(options)
     signals = StopSignals()
+    pacer = GcPacer()  # as in one process: no automatic full collections of the growing heap (server.gcpace)
     with signals.installed():
         await room.start()
+        pacer.start()
         try:
             async def on_started(base_url: str) -> None:
                 room.set_url(base_url)
@@ -58,6 +61,7 @@ async def launch_gateway(options: LaunchOptions, *, echo: Callable[[str], None] 
                 await serve(store, room, host=options.host, port=options.port, config=config,
                             on_started=on_started, log_level=options.log_level, signals=signals)
         finally:
+            pacer.stop()
             await room.stop()
             store.dispose()
             echo(f"Riverboat gateway {node} stopped.")
@@ -85,8 +89,10 @@ async def launch_tables(options: LaunchOptions, *, echo: Callable[[str], None] =
     entries = table_entries(options)
     specs = [table_spec(e) for e in entries]
     signals = StopSignals()
+    pacer = GcPacer()  # as in one process: no automatic full collections of the growing heap (server.gcpace)
     with signals.installed():
         await host.start()
+        pacer.start()
         server = _Server(uvicorn.Config(host_app(host), host=options.host, port=options.port, lifespan="off",
                                         log_level=options.log_level, access_log=False))
         signals.on_stop(lambda: setattr(server, "should_exit", True))
@@ -103,6 +109,7 @@ async def launch_tables(options: LaunchOptions, *, echo: Callable[[str], None] =
                  f"{'opened the room: ' + str(len(ids)) + ' tables' if ids else 'the room was open'})")
             await serving
         finally:
+            pacer.stop()
             if stopping is not None:
                 stopping()
             if bots is not None:
