@@ -74,12 +74,14 @@ from riverboat.room import RealClock, Room, RoomError, SpeedSpec, TableSpec
 from riverboat.room.frames import RoomFrame
 from riverboat.room.speed import SpeedPool
 from riverboat.room.table import Table
+from riverboat.room.tournament.lifecycle import OVER
 from riverboat.room.tournament.spec import TournamentSpec
 
 log = logging.getLogger("riverboat.cluster")
 
 Spec = TableSpec | SpeedSpec
 TAKE_BATCH = 16  # tables taken over at once
+OVER_STATUSES = frozenset(s.value for s in OVER)  # a tournament's lobby status once it is over
 
 
 @dataclass
@@ -353,6 +355,7 @@ class TableHostNode:
             await asyncio.gather(*(self._take(*w) for w in wanted[i:i + TAKE_BATCH]))
         await self._balance(hosts)
         await self.tourneys.check_hosts(hosts)
+        await self.tourneys.service.sweep(self._tournament_over)
 
     async def _is_dead(self, owner: str, now: float) -> bool:
         if now - self.last_seen.get(owner, 0.0) < self.opt.lease_seconds:
@@ -538,6 +541,11 @@ class TableHostNode:
         """Another host about a tournament's tables (cluster/tourney_tables.py)."""
         if self.lease_ok():
             asyncio.get_running_loop().create_task(self._answer(msg, peer=True))
+
+    def _tournament_over(self, tournament_id: str) -> bool:
+        rec = self.records.items.get(tournament_id)
+        row = rec[0].tournament if rec is not None else None
+        return rec is None or (row is not None and row.get("status") in OVER_STATUSES)
 
     def _spec_of(self, tournament_id: str) -> TournamentSpec | None:
         rec = self.records.items.get(tournament_id)

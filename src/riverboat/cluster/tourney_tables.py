@@ -473,6 +473,11 @@ class TableService:
             with contextlib.suppress(Exception):
                 await sd.close()
 
+    async def sweep(self, over: Callable[[str], bool]) -> None:
+        """Drop the shadows of tournaments that are over (or gone from the cluster)."""
+        for tid in [t for t in self.shadows if over(t)]:
+            await self.drop(tid)
+
     async def close(self) -> None:
         for tid in list(self.shadows):
             await self.drop(tid)
