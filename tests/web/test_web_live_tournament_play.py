@@ -35,6 +35,9 @@ SNG = {"kind": "sng", "seats": 3, "min_entrants": 3, "buy_in": 1000, "fee": 100,
        "settings": {"between_hands_seconds": 0.3}}
 FREEROLL = {"kind": "sng", "seats": 9, "min_entrants": 9, "added_prize": 1000, "currency": "PLAY",
             "starting_stack": 1500, "payout": "sng", "levels": LEVELS}
+MTT = {"kind": "mtt", "seats": 3, "min_entrants": 4, "max_entrants": 4, "buy_in": 1000, "fee": 100,
+       "currency": "EUR", "starting_stack": 1500, "level_seconds": 600, "levels": LEVELS, "payout": "mtt",
+       "settings": {"between_hands_seconds": 0.3}}
 REBUY_HU = {"kind": "sng", "seats": 2, "min_entrants": 2, "buy_in": 1000, "fee": 100, "currency": "EUR",
             "starting_stack": 1000, "level_seconds": 600, "levels": LEVELS, "payout": "sng",
             "rebuy": {"period_levels": 3, "price": 1000, "chips": 1000, "fee": 100, "decision_seconds": 25},
@@ -46,7 +49,8 @@ class TourneyBots:
     ``tournament_register`` and plays every decision it is offered (TwisterBot: all-in when it may bet, else
     call); with ``rebuy`` it re-buys whenever a ``rebuy_offer`` comes. Every frame they receive is recorded."""
 
-    def __init__(self, live_server: Any, recorder: SecrecyRecorder, count: int, *, rebuy: bool = False) -> None:
+    def __init__(self, live_server: Any, recorder: SecrecyRecorder, count: int, *, rebuy: bool = False,
+                 passive: bool = False) -> None:
         self.live_server = live_server
         self.base_url = live_server.url
         self.loop = asyncio.new_event_loop()
@@ -55,6 +59,8 @@ class TourneyBots:
         self.clients: list[ProtocolClient] = []
         self.bots: list[TwisterBot] = []
         self.rebuys = 0
+        self.passive = passive
+        self.ids: list[int] = []
         self._run(self._connect(count, recorder, rebuy))
 
     def _run(self, coro: Any, timeout: float = 60.0) -> Any:
@@ -69,12 +75,25 @@ class TourneyBots:
             _deposit(self.live_server, name)
             client = ProtocolClient(self.base_url.replace("http://", "ws://") + "/ws", token)
             recorder.attach(client, name)
-            bot = TwisterBot(client)
+            bot = TwisterBot(client) if not self.passive else None
+            if self.passive:  # check, else fold: nobody busts (the test moves players with the operator)
+                client.on_frame.append(lambda f, c=client: self._passive(c, f))
             if rebuy:
                 client.on_frame.append(lambda f, c=client: self._offer(c, f))
-            await client.connect()
+            welcome = await client.connect()
+            self.ids.append(int(welcome["player_id"]))
             self.clients.append(client)
-            self.bots.append(bot)
+            if bot is not None:
+                self.bots.append(bot)
+
+    def _passive(self, client: ProtocolClient, frame: dict[str, Any]) -> None:
+        data = frame.get("data") or {}
+        hand = data.get("hand") if frame.get("type") == "tournament" and frame.get("event") == "state" else None
+        legal = hand.get("legal") if isinstance(hand, dict) else None
+        if isinstance(legal, dict) and legal.get("seat") == data.get("seat"):
+            kind = "check" if "check" in legal["kinds"] else "fold"
+            self.loop.create_task(client.request({"type": "tournament_act", "tournament": frame["tournament"],
+                                                  "kind": kind}))
 
     def _offer(self, client: ProtocolClient, frame: dict[str, Any]) -> None:
         if frame.get("type") == "tournament" and frame.get("event") == "rebuy_offer":
@@ -115,14 +134,18 @@ def _deposit(live_server: Any, username: str, amount: int = 20_000) -> None:
         store.dispose()
 
 
-def _create(live_server: Any, spec: dict[str, Any], prefix: str) -> str:
+def _operator(live_server: Any) -> str:
     store = _store(live_server)
     name = f"op{uuid.uuid4().hex[:8]}"
     try:
         store.accounts.register(name, PASSWORD, role="operator")
-        token = store.accounts.login(name, PASSWORD)
+        return store.accounts.login(name, PASSWORD)
     finally:
         store.dispose()
+
+
+def _create(live_server: Any, spec: dict[str, Any], prefix: str, token: str | None = None) -> str:
+    token = token or _operator(live_server)
     tid = f"{prefix}{uuid.uuid4().hex[:6]}"
     res = httpx.post(f"{live_server.url}/api/operator/tournaments", json={"spec": spec | {"name": f"Web {tid}"},
                                                                           "id": tid},
@@ -290,6 +313,55 @@ def test_r_tourn_rebuy_3_rebuy_window_through_the_page(new_page: Any, live_serve
         page.screenshot(path=str(SCREENSHOTS / "tourney_rebuy_declined.png"))
         detail = httpx.get(f"{live_server.url}/api/tournaments/{tid}", timeout=10).json()
         assert detail["status"] == "finished" and detail["prize_pool"] >= 3000  # two buy-ins and the re-buy
+    finally:
+        bots.stop()
+    _check_secrecy(live_server, recorder, tid)
+
+
+def test_r_tourn_bal_3_moved_player_sees_the_message_and_the_new_table(new_page: Any, live_server: Any) -> None:
+    """R-TOURN-BAL-3, R-TOURN-BAL-7 reading, R-INTEG-5: an MTT of four on tables of three starts on two tables of
+    two; the operator disqualifies the player's opponent (the scripted elimination); the three left fit one table,
+    so the player's table is broken after the hand: the page says they were moved, follows them to the new table
+    (its name, the new opponents in the seats) and the player plays on there; the operator then interrupts it."""
+    recorder = SecrecyRecorder()
+    token = _operator(live_server)
+    tid = _create(live_server, MTT | {"starts_at": time.time() + 12}, "wmtt", token)
+    bots = TourneyBots(live_server, recorder, 3, passive=True)
+    try:
+        bots.register(tid)
+        page = new_page()
+        _record_page(page, recorder, "page")
+        _register_player(page, live_server)
+        page.click("[data-tab='tournaments']")
+        page.click(f"[data-testid='register-{tid}']")
+        page.wait_for_selector("[data-testid='tourney-page']", timeout=40_000)  # it starts at its time
+        page.wait_for_selector("[data-hud='level']", timeout=20_000)
+        me = page.evaluate("window.riverboat.session.me.player_id")
+        detail = httpx.get(f"{live_server.url}/api/tournaments/{tid}", timeout=10).json()
+        assert len(detail["tables"]) == 2
+        mine = next(t for t in detail["tables"] if me in [p["player"] for p in t["players"]])
+        rival = next(p["player"] for p in mine["players"] if p["player"] != me)
+        other = next(t for t in detail["tables"] if t is not mine)
+        res = httpx.post(f"{live_server.url}/api/operator/players/{rival}/disqualify",
+                         json={"reason": "web test: the scripted elimination", "tournament_id": tid},
+                         headers={"Authorization": f"Bearer {token}"}, timeout=10)
+        assert res.status_code == 200, res.text
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not page.locator("[data-testid='tourney-message']:has-text('moved')").count():
+            _act_once(page)
+            page.wait_for_timeout(150)
+        message = page.get_by_test_id("tourney-message").inner_text()
+        table_no = other["id"].split("/")[-1]
+        assert "Your table was broken up" in message and f"moved to table {table_no}" in message, message
+        page.wait_for_selector(f"[data-testid='table-name']:has-text('table {table_no}')", timeout=20_000)
+        names = page.locator(".seat").all_inner_texts()
+        assert sum(1 for p in other["players"] if any(p["alias"] and p["alias"] in n for n in names)) == 2, names
+        page.screenshot(path=str(SCREENSHOTS / "tourney_moved.png"))
+        assert page.get_by_test_id("tourney-hud").inner_text().count("3 of 4") == 1
+        res = httpx.post(f"{live_server.url}/api/operator/tournaments/{tid}/interrupt",
+                         headers={"Authorization": f"Bearer {token}"}, timeout=10)
+        assert res.status_code == 200, res.text
+        page.locator("[data-testid='tourney-message']:has-text('interrupted')").wait_for()
     finally:
         bots.stop()
     _check_secrecy(live_server, recorder, tid)

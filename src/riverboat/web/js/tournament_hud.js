@@ -95,10 +95,12 @@ export class TournamentHud {
     if (countdown) countdown.textContent = clockText(Math.max(0, (this.offer.until - this.now()) / 1000));
   }
 
-  /** A moved / hand-for-hand / final-table line (stays until the next one). */
+  /** A moved / hand-for-hand / final-table line: the last three stay, newest last. */
   say(text) {
-    this.message.textContent = text;
-    this.message.classList.toggle("hidden", !text);
+    if (!text) return;
+    this.message.append(el("div", { class: "tourney-line" }, text));
+    while (this.message.childElementCount > 3) this.message.firstElementChild.remove();
+    this.message.classList.remove("hidden");
   }
 
   /** R-TOURN-REBUY-3: the busted player's decision, with its countdown. */
