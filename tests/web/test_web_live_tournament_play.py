@@ -325,13 +325,14 @@ def test_r_tourn_bal_3_moved_player_sees_the_message_and_the_new_table(new_page:
     (its name, the new opponents in the seats) and the player plays on there; the operator then interrupts it."""
     recorder = SecrecyRecorder()
     token = _operator(live_server)
-    tid = _create(live_server, MTT | {"starts_at": time.time() + 12}, "wmtt", token)
     bots = TourneyBots(live_server, recorder, 3, passive=True)
     try:
-        bots.register(tid)
         page = new_page()
         _record_page(page, recorder, "page")
         _register_player(page, live_server)
+        # everyone is ready: the MTT starts in 15 s (under the minimum of four it would be cancelled)
+        tid = _create(live_server, MTT | {"starts_at": time.time() + 15}, "wmtt", token)
+        bots.register(tid)
         page.click("[data-tab='tournaments']")
         page.click(f"[data-testid='register-{tid}']")
         page.wait_for_selector("[data-testid='tourney-page']", timeout=40_000)  # it starts at its time
