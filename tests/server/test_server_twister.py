@@ -140,9 +140,16 @@ async def test_r_wild_1_2_wild_twister_ticket_buys_the_next_twister(server: Any)
     assert server.balance(winner) == DEPOSIT - 50 + nxt[0].result["prize"]  # the buy-in came from the ticket
     after = server.http.get("/api/twister", headers={"Authorization": f"Bearer {token}"}).json()
     assert after["tickets"] == []
-    history = server.http.get("/api/twister/history", headers={"Authorization": f"Bearer {token}"}).json()
+    auth = {"Authorization": f"Bearer {token}"}
+    history = server.http.get("/api/twister/history", headers=auth).json()
     wild = next(h for h in history["history"] if h["kind"] == "wild")
-    assert wild["ticket"] == spin["prize"] and wild["place"] == 1 and history["history"][0]["paid_with_ticket"]
+    assert wild["tickets_won"] == [{"ticket": ticket["id"], "value": spin["prize"], "valid_for": "twister:*"}]
+    assert wild["prize"] == 0 and wild["place"] == 1 and wild["field"] == 3  # a ticket of its value, not 0
+    assert history["history"][0]["ticket_used"] == ticket["face_value"] and history["history"][0]["paid_buy_in"] == 0
+    # the account's tournament history holds the same rows (R-TWIST-11: one history for every kind)
+    account = server.http.get("/api/tournaments/history", headers=auth).json()["history"]
+    assert [r for r in account if r["kind"] in ("twister", "aog", "wild")] == history["history"]
+    assert account[0]["tournament"] == history["history"][0]["tournament"]
     _check_ledger(server)
 
 

@@ -6,6 +6,7 @@ the account's Twister history. Screenshots: artifacts/screenshots/twister_live_*
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -26,11 +27,12 @@ TWISTER = {"currency": "PLAY", "fill_bots": 2, "spin_seconds": 3.0,
            "table_settings": {"between_hands_seconds": 0.3}}
 
 
-@pytest.fixture
-def twister_server(tmp_path: Path) -> Iterator[str]:
+@contextlib.contextmanager
+def serve_twister(tmp_path: Path, config: dict[str, Any]) -> Iterator[str]:
+    """A real ``riverboat serve`` on a free port with no tables and this Twister config; yields its base URL."""
     port = _free_port()
     (tmp_path / "tables.json").write_text("[]")
-    (tmp_path / "twister.json").write_text(json.dumps(TWISTER))
+    (tmp_path / "twister.json").write_text(json.dumps(config))
     log = (tmp_path / "server.log").open("wb")
     proc = subprocess.Popen(
         [sys.executable, "-c", "from riverboat.cli import main; main()", "serve", "--port", str(port),
@@ -56,6 +58,12 @@ def twister_server(tmp_path: Path) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             proc.kill()
         log.close()
+
+
+@pytest.fixture
+def twister_server(tmp_path: Path) -> Iterator[str]:
+    with serve_twister(tmp_path, TWISTER) as url:
+        yield url
 
 
 def _register(page: Any, base: str) -> None:
@@ -106,8 +114,10 @@ def test_r_twist_11_play_a_twister_through_the_page(new_page: Any, twister_serve
         page.wait_for_timeout(150)
     final = page.get_by_test_id("twister-final").inner_text()
     assert final.startswith("You finished ") and "of 3" in final
-    page.wait_for_selector("[data-testid='twister-history-row']", timeout=10_000)
-    row = page.locator("[data-testid='twister-history-row']").first.inner_text()
+    assert page.locator(".twister-table .table-page").is_visible()  # the last hand stays in view
+    page.get_by_test_id("twister-back").click()  # back to the Twister lobby: the choice and the history
+    page.wait_for_selector("[data-testid='tournament-history-row']", timeout=10_000)
+    row = page.locator("[data-testid='tournament-history-row']").first.inner_text()
     assert "Twister" in row and f"{landed}x" in row
     page.screenshot(path=str(SCREENSHOTS / "twister_live_result.png"), full_page=True)
     assert shot_table

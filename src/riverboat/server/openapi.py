@@ -123,8 +123,9 @@ def _paths() -> dict[str, Any]:
         "/api/twister": {"get": _op("The Twister section (R-TWIST-11): types, buy-ins, prizes and chances, players "
                                     "waiting; with a token also your unused Twister tickets", None, auth=False,
                                     errors=("401", "404"))},
-        "/api/twister/history": {"get": _op("Your Twister tournaments, newest first: multiplier, place, prize "
-                                            "and ticket won", None)},
+        "/api/twister/history": {"get": _op("Your Twister tournaments, newest first: the rows of the account's "
+                                            "tournament history (multiplier, place, cash prize, tickets won, "
+                                            "jackpots won apart) and your unused Twister tickets", None)},
         **_operator_paths(table_param, hand_param),
 
     }

@@ -6,7 +6,7 @@ R-OPER-1..5). Registering, unregistering, re-buys and add-ons are WebSocket fram
 | --- | --- |
 | ``GET /api/tournaments`` | ``{"sng": [entry], "mtt": [entry]}``: id, name, kind, status, game, structure, seats, buy_in, fee (the "i" breakdown, R-FEE-1), currency, guarantee, entrants, players_left, prize_pool, starts_at, private, knockout, rebuys, satellite |
 | ``GET /api/tournaments/{id}`` | the entry plus ``structure`` (levels, breaks), ``payouts``, ``tables`` (players, chips) and ``results`` |
-| ``GET /api/tournaments/history`` | the caller's tournaments: place, prize, bounties, buy-in, fee, dates |
+| ``GET /api/tournaments/history`` | the caller's tournaments of every kind (SNG, MTT, Twister, AoG, Wild), newest first: date, kind, buy-in + fee paid or the ticket used, place, field, cash prize, tickets won, bounties, jackpots won apart (``riverboat.store.tournament_history``) |
 | ``POST /api/operator/tournaments`` | staff: body ``{"spec": TournamentSpec JSON, "id"?, "series"?}``: a new tournament |
 | ``POST /api/operator/flights`` | staff: body ``{"event", "day2": spec, "flights": [{"day": "1A", "levels": n, "spec": spec}, ...]}``: a flight event (R-TOURN-FLIGHT-1..6): ``{"event", "day2", "flights": [ids]}`` |
 | ``POST /api/operator/tournaments/{id}/{action}`` | staff: ``edit`` (body ``{"changes": {...}}``, before any entry), ``cancel`` (refunds), ``interrupt`` (compensation R-TOURN-INT) |

@@ -3,9 +3,9 @@ WebSocket frame (docs/protocol.md), the hands are played with ``tournament_act``
 
 | route | answer |
 | --- | --- |
-| ``GET /api/twister`` | ``{"types": [{"kind", "title", "starting_chips", "ticket_prizes", "buy_ins": [{"buy_in", "table", "waiting", "prizes": [...]}]}], "tickets": [...]}`` (tickets: the caller's unused Twister tickets, with a token) |
+| ``GET /api/twister`` | ``{"types": [{"kind", "title", "starting_chips", "ticket_prizes", "buy_ins": [{"buy_in", "table", "waiting", "prizes": [...]}]}], "tickets": [...], "playing": [...]}`` (with a token: the caller's unused Twister tickets and the ids of their Twisters not yet over, whose table state is then sent to them again over the WebSocket) |
 | ``POST /api/operator/twister/{id}/interrupt`` | staff: stop a running Twister and pay the compensation of R-TOURN-INT-9/10: ``{"rule", "payouts": {player: amount}, "from_pool", "from_house"}`` |
-| ``GET /api/twister/history`` | ``{"history": [{"tournament", "name", "kind", "buy_in", "multiplier", "prize_pool", "place", "prize", "ticket", ...}], "tickets": [...]}`` |
+| ``GET /api/twister/history`` | ``{"history": [row], "tickets": [...]}``: the rows of ``GET /api/tournaments/history`` (the same store function) of the Twister family only |
 """
 
 from __future__ import annotations
@@ -34,15 +34,19 @@ def twister_routes(hub: Hub, handler: Any) -> list[Route]:
         if hub.twister is None:
             raise ApiError(404, "not_found", "this room has no Twister")
         out = hub.twister.lobby()
-        out["tickets"] = []
+        out["tickets"], out["playing"] = [], []
         if bearer_token(request) is not None:
-            out["tickets"] = await tickets(player_id_of(await authenticate(hub, request)))
+            pid = player_id_of(await authenticate(hub, request))
+            out["tickets"] = await tickets(pid)
+            out["playing"] = hub.twister.tournaments_of(pid)
+            if out["playing"]:  # a player back on the Twister page gets their table again (as on reconnecting)
+                await hub.twister.connected(pid)
         return JSONResponse(jsonable(out))
 
     async def history(request: Request) -> Response:
         pid = player_id_of(await authenticate(hub, request))
         rows = await hub.call_store(hub.store.twister.history, pid)
-        return JSONResponse({"history": jsonable(rows), "tickets": await tickets(pid)})
+        return JSONResponse({"history": [r.to_dict() for r in rows], "tickets": await tickets(pid)})
 
     async def interrupt(request: Request) -> Response:
         await staff(hub, request)

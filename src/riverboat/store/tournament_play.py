@@ -20,7 +20,7 @@ from sqlalchemy import bindparam, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from riverboat.store._tx import Database, aware, request_hash
+from riverboat.store._tx import Database, request_hash
 from riverboat.store.errors import InvalidRequest
 from riverboat.store.fencing import check_fence
 from riverboat.store.models import (
@@ -33,6 +33,7 @@ from riverboat.store.models import (
     TournamentTable,
 )
 from riverboat.store.postings import AccountKey, check_amount, lock_accounts, post
+from riverboat.store.tournament_history import HistoryRow, player_history
 from riverboat.store.tournaments import (
     _balance,
     bounty_key,
@@ -127,33 +128,6 @@ class Snapshot:
     prize_pool: int
     bounty_pool: int
     overlay: int
-
-
-@dataclass(frozen=True, slots=True)
-class HistoryRow:
-    """One tournament of a player's history (R-TWIST-11: amount won, date, time, name)."""
-
-    tournament_id: str
-    name: str | None
-    kind: str | None
-    status: str
-    entry_status: str
-    place: int | None
-    place_to: int | None
-    prize: int
-    bounties_won: int
-    buy_in: int
-    fee: int
-    currency: str
-    started_at: datetime | None
-    finished_at: datetime | None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"tournament": self.tournament_id, "name": self.name, "kind": self.kind, "status": self.status,
-                "entry": self.entry_status, "place": self.place, "place_to": self.place_to, "prize": self.prize,
-                "bounties": self.bounties_won, "buy_in": self.buy_in, "fee": self.fee, "currency": self.currency,
-                "started_at": self.started_at.isoformat() if self.started_at else None,
-                "finished_at": self.finished_at.isoformat() if self.finished_at else None}
 
 
 @dataclass(frozen=True, slots=True)
@@ -458,19 +432,9 @@ class TournamentPlay:
             .order_by(Tournament.id))))
 
     def history(self, player_id: int, limit: int = 50) -> list[HistoryRow]:
-        """The player's tournaments, newest first (the account page's tournament history)."""
-
-        def body(s: Session) -> list[HistoryRow]:
-            rows = s.execute(
-                select(Tournament, TournamentEntry).join(TournamentEntry,
-                                                         TournamentEntry.tournament_pk == Tournament.id)
-                .where(TournamentEntry.player_id == player_id).order_by(Tournament.id.desc()).limit(limit)).all()
-            return [HistoryRow(t.tournament_id, t.name, t.kind, t.status, e.status, e.place, e.place_to, e.prize,
-                               e.bounties_won, t.buy_in, t.fee, t.currency,
-                               aware(t.started_at) if t.started_at else None,
-                               aware(t.finished_at) if t.finished_at else None) for t, e in rows]
-
-        return self._db.read(body)
+        """The player's tournaments of every kind, newest first (the account page's tournament history; see
+        :mod:`riverboat.store.tournament_history`)."""
+        return player_history(self._db, player_id, limit=limit)
 
     # ------------------------------------------------------------------ interruption (R-TOURN-INT)
     def interrupt(self, tournament_id: str, awards: Mapping[int, Award], house_in: int) -> int:

@@ -44,6 +44,7 @@ from riverboat.store.models import (
     TwisterJackpot,
 )
 from riverboat.store.postings import AccountKey, check_currency, lock_accounts, post
+from riverboat.store.tournament_history import TWISTER_KINDS, HistoryRow, player_history
 from riverboat.store.tournaments import Tournaments, get_tournament
 from riverboat.twister import (
     SEATS,
@@ -210,31 +211,12 @@ class TwisterStore:
                                             from_tournament=tournament_id)
         return tournaments.pay_prize(tournament_id, player_id, amount, key)
 
-    def history(self, player_id: int, limit: int = 50) -> list[dict[str, Any]]:
+    def history(self, player_id: int, limit: int = 50) -> list[HistoryRow]:
         """The player's Twister-family tournaments, newest first (R-TWIST-11: the result in the account's history):
-        type, buy-in, drawn multiplier and prize, the player's place, the cash won and the Twister ticket won (Wild
-        Twister, R-WILD-1), and whether they paid with a ticket."""
-
-        def body(s: Session) -> list[dict[str, Any]]:
-            rows = s.execute(
-                select(Tournament, TournamentEntry, TwisterGame)
-                .join(TournamentEntry, TournamentEntry.tournament_pk == Tournament.id)
-                .join(TwisterGame, TwisterGame.tournament_id == Tournament.tournament_id)
-                .where(TournamentEntry.player_id == player_id).order_by(Tournament.id.desc()).limit(limit)).all()
-            out = []
-            for t, e, g in rows:
-                places = list(g.places or [])
-                won = places[e.place - 1] if e.place is not None and e.place <= len(places) else 0
-                out.append({
-                    "tournament": t.tournament_id, "name": t.name, "kind": g.kind, "status": t.status,
-                    "entry": e.status, "buy_in": t.buy_in, "currency": t.currency, "multiplier": g.multiplier,
-                    "prize_pool": g.prize, "place": e.place, "prize": e.prize,
-                    "ticket": won if g.kind == "wild" else 0, "paid_with_ticket": e.ticket_id is not None,
-                    "started_at": t.started_at.isoformat() if t.started_at else None,
-                    "finished_at": t.finished_at.isoformat() if t.finished_at else None})
-            return out
-
-        return self._db.read(body)
+        the same rows as the account's tournament history (:mod:`riverboat.store.tournament_history`) — type,
+        buy-in or the ticket used, drawn multiplier and prize, place, cash won, the Twister ticket won (Wild
+        Twister, R-WILD-1) and the Age of the Gods jackpots won apart (R-WALLET-9)."""
+        return player_history(self._db, player_id, limit=limit, kinds=TWISTER_KINDS)
 
     # ------------------------------------------------------------------ audit
     def draws(self, *, tournament_id: str | None = None, kind: str | None = None) -> list[DrawRecord]:

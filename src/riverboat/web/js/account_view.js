@@ -1,12 +1,13 @@
 // Account screens: log in, register, account (alias change once, with the rules shown; four-colour deck),
 // and the cashier (balances and movements).
 
-import { el, mount, formatMoney } from "./util.js";
+import { el, mount, formatMoney, localTime } from "./util.js";
 import { api } from "./api.js";
 import { isFourColour, setFourColour } from "./cards.js";
 import { settings } from "./settings.js";
 import { gameName } from "./games.js";
 import { plainError } from "./errors.js";
+import { renderTournamentHistory } from "./history_view.js";
 
 /** R-ALIAS-5: 4 to 16 letters a-z / A-Z and digits. */
 export const ALIAS_RE = /^[A-Za-z0-9]{4,16}$/;
@@ -102,6 +103,7 @@ export async function renderAccount(root, ctx) {
   const seconds = el("select", { "data-setting": "resultsSeconds", onchange: (ev) => settings.set("resultsSeconds", Number(ev.target.value)) },
     [2, 3, 5, 8, 12].map((n) => el("option", { value: n, selected: Number(settings.get("resultsSeconds")) === n }, `${n} seconds`)));
   const stats = el("div", { class: "box wide", "data-testid": "stats" }, el("h2", {}, "Your statistics"), el("p", { class: "muted" }, "Loading…"));
+  const tournaments = el("div", { class: "box wide", "data-testid": "account-tournaments" }, el("h2", {}, "Tournament history"), el("p", { class: "muted" }, "Loading…"));
   mount(root, el("div", { class: "page" },
     el("div", { class: "box" }, el("h2", {}, "Account"),
       el("p", {}, "Username: ", el("strong", {}, me.username ?? "")),
@@ -113,7 +115,8 @@ export async function renderAccount(root, ctx) {
       check("alerts", "Alerts when it is your turn at another table (tab title, table switcher)"),
       check("animations", "Card and chip animations"),
       el("label", { class: "field-inline" }, "Show the result of a hand for ", seconds)),
-    stats));
+    tournaments, stats));
+  renderTournamentHistory(tournaments);
   renderStats(stats, ctx);
   return null;
 }
@@ -169,14 +172,6 @@ export function profitGraph(series, currency) {
 
 const CASHIER_PAGE = 25;
 
-/** A movement time as local "YYYY-MM-DD HH:MM" (the server sends ISO 8601 in UTC). */
-function movementTime(value) {
-  const d = value ? new Date(value) : null;
-  if (!d || Number.isNaN(d.getTime())) return value || "";
-  const two = (n) => String(n).padStart(2, "0");
-  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
-}
-
 /** A table's name from its id (the lobby knows open tables; a closed table's id still carries its name). */
 function tableName(id, names) {
   if (!id) return "";
@@ -190,7 +185,7 @@ function movementRow(m, names = {}) {
   const amount = m.amount ?? m.delta ?? 0;
   const at = m.time || m.created_at || m.at || "";
   return el("tr", { "data-txn": m.txn ?? "" },
-    el("td", { title: at }, movementTime(at)),
+    el("td", { title: at }, localTime(at)),
     el("td", {}, String(m.kind || m.type || m.description || "").replace(/_/g, " ")),
     el("td", { "data-testid": "movement-table" }, m.table_name || tableName(m.table || m.table_id, names) || m.reference || ""),
     el("td", { class: "num" }, formatMoney(amount, currency)));

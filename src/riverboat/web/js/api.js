@@ -65,6 +65,8 @@ export const api = {
   notes: () => request("GET", "/api/notes"),
   saveNote: (playerId, note) => request("PUT", `/api/notes/${encodeURIComponent(playerId)}`, note),
   stats: () => request("GET", "/api/stats"),
+  /** The player's tournaments of every kind, newest first (GET /api/tournaments/history). */
+  tournamentHistory: () => request("GET", "/api/tournaments/history"),
   /** The export URL of one hand, or (no hand) of the player's last hands. */
   exportUrl: (format, tableId = null, handId = null, limit = 200) => (tableId && handId
     ? `/api/hands/${encodeURIComponent(tableId)}/${encodeURIComponent(handId)}/export?format=${format}`

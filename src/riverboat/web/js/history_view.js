@@ -1,8 +1,10 @@
 // Hand histories: the player's last hands (REST), each with its table, game, the player's own cards (also in the
 // hands they folded) and result; one hand's log with every player named; the replayer; and the export of a hand or
 // of the whole list as PokerStars-format text (what PokerTracker and Hold'em Manager import) or as PHH.
+// Also the tournament history (GET /api/tournaments/history, one row per tournament of every kind), shown on the
+// account page and, for the Twister family, on the Twister page: the same rows drawn by the same table.
 
-import { el, mount, formatMoney } from "./util.js";
+import { el, mount, formatMoney, localTime } from "./util.js";
 import { api } from "./api.js";
 import { describeEvent } from "./hand_log.js";
 import { gameName, mixedName } from "./games.js";
@@ -78,4 +80,90 @@ export async function renderHistory(root, ctx) {
         : el("p", { class: "muted" }, "You have not played any hands yet.")),
     detail));
   return null;
+}
+
+// ---------------------------------------------------------------- tournament history (R-TWIST-11, issue #11 item 8)
+
+export const TOURNAMENT_KINDS = { sng: "Sit & Go", mtt: "Tournament", twister: "Twister",
+  aog: "Age of the Gods Twister", wild: "Wild Twister" };
+const FEATURES = { knockout: "Knockout", progressive: "Progressive KO", bounty: "Bounties", satellite: "Satellite",
+  freeroll: "Freeroll", rebuy: "Re-buys", private: "Private", flight: "Flight", guaranteed: "Guaranteed" };
+const TIER_NAMES = { power: "Power", extra_power: "Extra Power", super_power: "Super Power", ultimate_power: "Ultimate Power" };
+
+/** Buy-in + fee as paid, or the ticket used (R-FEE-1, R-TOURN-GEN-2); re-buys and add-ons with what they cost. */
+function buyInCell(r) {
+  const money = (v) => formatMoney(v, r.currency);
+  const lines = [];
+  if (r.ticket_used !== null && r.ticket_used !== undefined) lines.push(el("span", { "data-testid": "th-ticket-used" }, `Ticket ${money(r.ticket_used)}`));
+  else if (!r.buy_in && !r.fee) lines.push("Free");
+  else lines.push(r.fee ? `${money(r.buy_in)} + ${money(r.fee)}` : money(r.buy_in));
+  if (r.rebuys || r.addons) {
+    const parts = [r.rebuys ? `${r.rebuys} re-buy${r.rebuys > 1 ? "s" : ""}` : null, r.addons ? `${r.addons} add-on${r.addons > 1 ? "s" : ""}` : null];
+    lines.push(el("span", { class: "muted" }, `${parts.filter(Boolean).join(", ")} · paid ${money((r.paid_buy_in || 0) + (r.paid_fee || 0))}`));
+  }
+  return el("td", { class: "num th-lines", "data-testid": "th-buy-in" }, lines.map((l) => el("div", {}, l)));
+}
+
+/** Place of field, a shared range (R-TOURN-GEN-6), or what became of the entry. */
+function placeText(r) {
+  if (r.place) return `${r.place_to && r.place_to !== r.place ? `${r.place}–${r.place_to}` : r.place} of ${r.field}`;
+  if (r.status === "cancelled" || r.entry === "refunded") return "cancelled, refunded";
+  if (r.entry === "disqualified") return "disqualified";
+  if (r.status === "running") return "playing";
+  if (r.status === "registering") return "registered";
+  return r.entry || r.status || "";
+}
+
+/** What the player won: the cash prize, knockout bounties, tickets at their face value, and jackpots apart. */
+function wonCell(r) {
+  const money = (v) => formatMoney(v, r.currency);
+  const lines = [];
+  if (r.prize) lines.push(el("div", { "data-testid": "th-prize" }, money(r.prize)));
+  if (r.bounties) lines.push(el("div", { "data-testid": "th-bounties" }, `Bounties ${money(r.bounties)}`));
+  for (const t of r.tickets_won || []) {
+    const where = t.valid_for === "twister:*" ? "Twister" : t.valid_for ? `for ${t.valid_for}` : "any tournament";
+    lines.push(el("div", { "data-testid": "th-ticket" }, `Ticket ${money(t.value)} (${where})`));
+  }
+  for (const j of r.jackpots || []) {
+    lines.push(el("div", { class: "th-jackpot", "data-testid": "th-jackpot" }, `Jackpot ${TIER_NAMES[j.tier] || j.tier} ${money(j.amount)}`));
+  }
+  return el("td", { class: "num th-lines", "data-testid": "th-won" }, lines.length ? lines : el("span", { class: "muted" }, "–"));
+}
+
+/** The tournament's name after its kind ("Wild Twister PLAY 0.50" -> " PLAY 0.50", "Sunday 500" -> " · Sunday 500"). */
+function nameAfterKind(name, kind) {
+  if (!name || name === kind) return "";
+  return name.startsWith(kind) ? name.slice(kind.length) : ` · ${name}`;
+}
+
+function nameCell(r) {
+  const kind = TOURNAMENT_KINDS[r.kind] || r.kind || "";
+  const extra = [r.multiplier ? `${r.multiplier}x` : null, ...(r.features || []).map((f) => FEATURES[f] || f)].filter(Boolean);
+  return el("td", { "data-testid": "th-name" },
+    el("div", {}, el("strong", {}, kind), nameAfterKind(r.name || "", kind)),
+    extra.length ? el("div", { class: "muted" }, extra.join(" · ")) : null);
+}
+
+/** The table of history rows (one per tournament), newest first; `empty` is said when there is none. */
+export function tournamentHistoryTable(rows, empty = "No tournaments played yet.") {
+  if (!rows.length) return el("p", { class: "muted", "data-testid": "tournament-history-empty" }, empty);
+  return el("table", { class: "list tournament-history", "data-testid": "tournament-history" },
+    el("thead", {}, el("tr", {}, el("th", { class: "hide-narrow" }, "Date"), el("th", {}, "Tournament"),
+      el("th", { class: "num" }, "Buy-in"), el("th", { class: "num" }, "Place"), el("th", { class: "num" }, "Won"))),
+    el("tbody", {}, rows.map((r) => el("tr", { "data-testid": "tournament-history-row", "data-tournament": r.tournament, "data-kind": r.kind },
+      el("td", { class: "hide-narrow", title: r.date || "" }, localTime(r.date)),
+      nameCell(r), buyInCell(r),
+      el("td", { class: "num", "data-testid": "th-place" }, placeText(r)),
+      wonCell(r)))));
+}
+
+/** Fill `box` with the account's tournament history (every kind). */
+export async function renderTournamentHistory(box) {
+  const title = el("h2", {}, "Tournament history");
+  try {
+    const data = await api.tournamentHistory();
+    mount(box, title, tournamentHistoryTable(data.history || []));
+  } catch (err) {
+    mount(box, title, el("p", { class: "form-error" }, plainError(err)));
+  }
 }

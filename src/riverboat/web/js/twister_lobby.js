@@ -12,28 +12,32 @@ export function renderTwisterLobby(root, offer, { currency = "EUR", play = () =>
   const redraw = () => {
     const type = offer.types.find((t) => t.kind === state.kind);
     const typeButtons = offer.types.map((t) => el("button", {
-      class: `twister-type${t.kind === state.kind ? " active" : ""}`, "data-testid": `twister-type-${t.kind}`,
+      class: `tab twister-type${t.kind === state.kind ? " active" : ""}`, role: "tab",
+      "aria-selected": t.kind === state.kind ? "true" : "false", "data-testid": `twister-type-${t.kind}`,
       onclick: () => { state.kind = t.kind; state.buyIn = null; state.status = ""; redraw(); } }, t.title));
     const buyIns = type ? type.buy_ins.map((b) => el("button", {
-      class: `twister-buyin${b.buy_in === state.buyIn ? " active" : ""}`, "data-testid": `twister-buyin-${b.buy_in}`,
+      class: `btn btn-small twister-buyin${b.buy_in === state.buyIn ? " active" : ""}`, "data-testid": `twister-buyin-${b.buy_in}`,
+      "aria-pressed": b.buy_in === state.buyIn ? "true" : "false",
       onclick: () => { state.buyIn = b.buy_in; state.status = ""; redraw(); } }, formatMoney(b.buy_in, currency))) : [];
     const chosen = type?.buy_ins.find((b) => b.buy_in === state.buyIn);
     const details = chosen ? el("div", { class: "twister-details" },
-      el("table", { class: "twister-prizes", "data-testid": "twister-prizes" },
-        el("thead", {}, el("tr", {}, el("th", {}, "Multiplier"), el("th", {}, type.ticket_prizes ? "Ticket" : "Prize"),
-          el("th", {}, "Chance"))),
+      el("table", { class: "list twister-prizes", "data-testid": "twister-prizes" },
+        el("thead", {}, el("tr", {}, el("th", { class: "num" }, "Multiplier"), el("th", { class: "num" }, type.ticket_prizes ? "Ticket" : "Prize"),
+          el("th", { class: "num" }, "Chance"))),
         el("tbody", {}, chosen.prizes.map((p) => el("tr", {},
-          el("td", {}, `${p.multiplier}x`),
-          el("td", {}, formatMoney(p.prize, currency),
+          el("td", { class: "num" }, `${p.multiplier}x`),
+          el("td", { class: "num" }, formatMoney(p.prize, currency),
             p.split.length ? el("span", { class: "muted" }, ` (${p.split.map((a) => formatMoney(a, currency)).join(" / ")})`) : ""),
-          el("td", {}, `${p.probability_percent}%`))))),
-      el("p", { class: "muted" }, `${type.starting_chips} chips · 3 players · No-Limit Hold'em turbo`),
-      el("button", { class: "btn-primary", "data-testid": "twister-play",
-        onclick: () => { state.status = "Registering…"; redraw(); Promise.resolve(play(state.kind, state.buyIn)); } },
-        `Play ${formatMoney(chosen.buy_in, currency)}`),
-      el("span", { class: "twister-status", "data-testid": "twister-status" }, state.status)) : null;
+          el("td", { class: "num" }, `${p.probability_percent}%`))))),
+      el("div", { class: "twister-play-row" },
+        el("button", { class: "btn btn-primary", "data-testid": "twister-play",
+          onclick: () => { state.status = "Registering…"; redraw(); Promise.resolve(play(state.kind, state.buyIn)); } },
+          `Play ${formatMoney(chosen.buy_in, currency)}`),
+        el("span", { class: "muted" }, `${type.starting_chips} chips · 3 players · No-Limit Hold'em turbo`),
+        el("span", { class: "twister-status", "data-testid": "twister-status", role: "status" }, state.status)))
+      : el("p", { class: "muted twister-hint" }, "Choose a buy-in to see its prizes and their chances.");
     mount(root, el("section", { class: "twister-lobby", "data-testid": "twister-lobby" },
-      el("div", { class: "twister-types" }, typeButtons),
+      el("div", { class: "tabs twister-types", role: "tablist" }, typeButtons),
       el("div", { class: "twister-buyins" }, buyIns), details));
   };
   redraw();

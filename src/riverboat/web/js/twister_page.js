@@ -1,10 +1,15 @@
 // The Twister page (R-TWIST-11, issue #12): the lobby's Twister section (choose a type, then a buy-in, "Play"),
 // then the player's Twister table: the spin landing on the drawn multiplier before the first hand (R-TWIST-3), the
 // blinds and the prize, Age of the Gods jackpot wins (R-AOG-3), Wild Twister's automatic all-ins (R-WILD-2), the
-// result, and the account's Twister history with the tickets won (R-WILD-1).
+// result, and the Twister rows of the account's tournament history with the tickets won (R-WILD-1).
 // Server side: GET /api/twister, GET /api/twister/history, frames twister_play / tournament_act and the
 // `tournament` frames (docs/protocol.md). The hand is drawn by the shared TableStore + TableView, fed with a
 // table_state built from the `state` event's hand view (as the Speed Poker page does).
+//
+// The page has two modes (data-mode): "lobby" (choose and play, tickets, history) and "playing" (the spin, the
+// table's figures and the table itself, nothing else, so the table is in view on a laptop and a phone). A player
+// who comes back to the page during a game (another page, a reload, a lost connection) gets the game back: GET
+// /api/twister names the caller's running Twisters and the server sends their table again.
 
 import { el, mount, formatMoney } from "./util.js";
 import { getToken } from "./api.js";
@@ -13,9 +18,11 @@ import { TableStore } from "./table_model.js";
 import { TableView } from "./table_view.js";
 import { renderTwisterLobby } from "./twister_lobby.js";
 import { showSpin } from "./twister_spin.js";
+import { tournamentHistoryTable } from "./history_view.js";
 
 const TITLES = { twister: "Twister", aog: "Age of the Gods Twister", wild: "Wild Twister" };
 const TIERS = { power: "Power", extra_power: "Extra Power", super_power: "Super Power", ultimate_power: "Ultimate Power" };
+const PLACES = ["", "1st", "2nd", "3rd"];
 
 function useStylesheet() {
   if (document.querySelector("link[data-twister-css]")) return;
@@ -29,13 +36,21 @@ async function getJson(path) {
   return response.json();
 }
 
+/** The type of a Twister from its id (ids start "twister:<kind>-..." or "wild:..."; docs/twister.md). */
+function kindOf(tournamentId) {
+  const m = /^(?:twister|wild):(twister|aog|wild)-/.exec(String(tournamentId || ""));
+  return m ? m[1] : null;
+}
+
 export class TwisterPage {
   constructor(root, ctx) {
     useStylesheet();
     this.ctx = ctx;
     this.offer = null;
     this.tournament = null;
+    this.done = new Set();  // tournaments this page has seen finish: their late frames are not a new game
     this.kind = null;
+    this.buyIn = null;
     this.table = null;
     this.seat = null;
     this.store = null;
@@ -47,11 +62,18 @@ export class TwisterPage {
     this.hud = el("div", { class: "twister-hud", "data-testid": "twister-hud" });
     this.notes = el("div", { class: "twister-notes", "data-testid": "twister-notes" });
     this.tableBox = el("div", { class: "twister-table", "data-testid": "twister-table" });
-    this.result = el("div", { class: "twister-final", "data-testid": "twister-result" });
+    this.result = el("div", { class: "twister-final-box", "data-testid": "twister-result" });
     this.history = el("div", { class: "twister-history", "data-testid": "twister-history" });
-    mount(root, el("section", { class: "twister-page", "data-testid": "twister-page" },
-      el("h2", {}, "Twister"), this.lobbyBox, this.tickets, this.spinBox, this.hud, this.notes, this.result,
-      this.tableBox, el("h3", {}, "Your Twister history"), this.history));
+    this.page = el("div", { class: "page twister-page", "data-testid": "twister-page", "data-mode": "lobby" },
+      el("div", { class: "box wide twister-choose" }, el("h2", {}, "Twister"),
+        el("p", { class: "muted twister-intro" }, "Three players, one table, a prize drawn before the first hand."),
+        this.lobbyBox, this.tickets),
+      el("div", { class: "twister-game" },
+        el("div", { class: "box wide twister-bar" }, this.spinBox,
+          el("div", { class: "twister-figures" }, this.hud, this.result, this.notes))),
+      this.tableBox,
+      el("div", { class: "box wide twister-history-box" }, el("h2", {}, "Your Twister history"), this.history));
+    mount(root, this.page);
     this.unsubs = [
       ctx.connection.on("tournament", (f) => this.onTournament(f)),
       ctx.connection.on("event", (f) => this.onEvent(f)),
@@ -64,52 +86,57 @@ export class TwisterPage {
     if (this.view) this.view.destroy();
   }
 
+  setMode(mode) {
+    this.page.dataset.mode = mode;
+  }
+
   async load() {
     this.offer = await getJson("/api/twister");
     this.currency = this.offer.currency || "EUR";
     this.section = renderTwisterLobby(this.lobbyBox, this.offer, { currency: this.currency,
       play: (kind, buyIn) => this.play(kind, buyIn) });
     this.showTickets(this.offer.tickets || []);
+    const playing = (this.offer.playing || []).find((tid) => !this.done.has(tid));
+    if (playing && !this.tournament) this.resume(playing);
     await this.loadHistory();
+  }
+
+  /** Back into a running Twister (the server sends its table again when GET /api/twister names it). */
+  resume(tournamentId) {
+    this.tournament = tournamentId;
+    this.kind = kindOf(tournamentId) || this.kind;
+    this.playing = true;
+    this.setMode("playing");
+    if (!this.table) mount(this.hud, "Your Twister is running: its table is on the way…");
   }
 
   showTickets(tickets) {
     mount(this.tickets, tickets.length ? el("p", {}, "Your Twister tickets: ",
       tickets.map((t) => el("span", { class: "twister-ticket", "data-testid": "twister-ticket" },
-        `${formatMoney(t.face_value, t.currency)} `))) : "");
+        `${formatMoney(t.face_value, t.currency)} `)), el("span", { class: "muted" }, "(used when you play that buy-in)")) : "");
   }
 
   async loadHistory() {
     if (!getToken()) return;
     const data = await getJson("/api/twister/history");
     this.showTickets(data.tickets || []);
-    const rows = (data.history || []).map((h) => el("tr", { "data-testid": "twister-history-row" },
-      el("td", {}, TITLES[h.kind] || h.kind),
-      el("td", {}, formatMoney(h.buy_in, h.currency)),
-      el("td", {}, h.multiplier ? `${h.multiplier}x` : "–"),
-      el("td", {}, h.place ? `${h.place}` : h.status),
-      el("td", {}, h.ticket ? `${formatMoney(h.ticket, h.currency)} ticket` : formatMoney(h.prize, h.currency)),
-      el("td", {}, h.finished_at ? new Date(h.finished_at).toLocaleString() : "")));
-    mount(this.history, rows.length ? el("table", { class: "twister-history-table" },
-      el("thead", {}, el("tr", {}, ["Type", "Buy-in", "Multiplier", "Place", "Won", "Finished"].map((t) => el("th", {}, t)))),
-      el("tbody", {}, rows)) : el("p", { class: "muted" }, "No Twister played yet."));
+    if (this.offer) this.offer.tickets = data.tickets || [];
+    mount(this.history, tournamentHistoryTable(data.history || [], "No Twister played yet."));
   }
 
   async play(kind, buyIn) {
-    const ticket = (this.offer.tickets || []).find((t) => t.face_value === buyIn);
+    const ticket = kind !== "wild" ? (this.offer.tickets || []).find((t) => t.face_value === buyIn) : null;
     const fields = { kind, buy_in: buyIn };
-    if (ticket && kind !== "wild") fields.ticket = ticket.id;
-    mount(this.result, "");
-    mount(this.spinBox, "");
-    this.tournament = null;
-    this.table = null;
+    if (ticket) fields.ticket = ticket.id;
+    this.reset();
     this.kind = kind;
+    this.buyIn = buyIn;
     this.playing = true;
     try {
       const ack = await this.ctx.connection.send("twister_play", fields);
       const result = (ack && ack.result) || {};
       this.tournament = result.tournament || this.tournament;
-      if (!this.table) this.section.setStatus(`${ticket && fields.ticket ? "Playing with your ticket. " : ""}Waiting for players: ${result.entrants || 1} of 3`);
+      if (!this.table) this.section.setStatus(`${ticket ? "Playing with your ticket. " : ""}Waiting for players: ${result.entrants || 1} of 3`);
       this.ctx.session.refresh().catch(() => {});
     } catch (err) {
       this.playing = false;
@@ -117,9 +144,33 @@ export class TwisterPage {
     }
   }
 
+  /** Forget the last game's table and figures (a new "Play", or back to the lobby). */
+  reset() {
+    if (this.tournament) this.done.add(this.tournament);
+    mount(this.result, "");
+    mount(this.spinBox, "");
+    mount(this.hud, "");
+    mount(this.notes, "");
+    this.tournament = null;
+    this.multiplier = null;
+    this.table = null;
+    this.store = null;
+    if (this.view) { this.view.destroy(); this.view = null; }
+    mount(this.tableBox, "");
+    delete this.page.dataset.dealt;
+    delete this.page.dataset.over;
+    this.setMode("lobby");
+  }
+
   onTournament(frame) {
-    // the tournament's first frames (registered, started, the spin) may come before the ack of "Play"
-    if (!this.tournament && this.playing) this.tournament = frame.tournament;
+    // The tournament's first frames (registered, started, the spin) may come before the ack of "Play"; a player
+    // who comes back during a game gets its frames without having pressed Play on this page.
+    const adopt = !this.tournament && !this.done.has(frame.tournament) && (this.playing || kindOf(frame.tournament));
+    if (adopt) {
+      this.tournament = frame.tournament;
+      this.kind = kindOf(frame.tournament) || this.kind;
+      this.playing = true;
+    }
     if (!this.tournament || frame.tournament !== this.tournament) return;
     const data = frame.data || {};
     switch (frame.event) {
@@ -129,11 +180,14 @@ export class TwisterPage {
       case "started":
         this.table = data.table;
         this.seat = data.seat;
-        if (this.section) this.section.setStatus("Three players are in: the prize is spun…");
+        this.setMode("playing");
+        if (!this.multiplier) mount(this.hud, "Three players are in: the prize is spun…");  // (the spin may come first)
         break;
       case "twister_spin":
+        this.multiplier = data.multiplier;
         this.table = data.table;
         this.seat = data.seat;
+        this.setMode("playing");
         this.showHud(data);
         showSpin(this.spinBox, data, { durationMs: Math.max(400, (data.seconds || 3) * 1000 - 600) });
         break;
@@ -143,6 +197,9 @@ export class TwisterPage {
           + `${formatMoney(data.amount, this.currency)} — the game resumes in ${data.seconds} s`));
         break;
       case "state":
+        this.table = data.table || this.table;
+        if (data.seat !== undefined) this.seat = data.seat;
+        this.setMode("playing");
         this.showHud(data);
         if (data.hand) this.showHand(data);
         break;
@@ -150,7 +207,11 @@ export class TwisterPage {
         this.finished(data);
         break;
       case "interrupted":
-        mount(this.result, el("p", { class: "twister-result-line" }, `Interrupted: you were paid ${formatMoney(data.paid, this.currency)} (${data.rule}).`));
+        this.playing = false;
+        this.done.add(this.tournament);
+        this.page.dataset.over = "1";
+        mount(this.result, el("p", { class: "twister-result-line" }, `Interrupted: you were paid ${formatMoney(data.paid, this.currency)} (${data.rule}).`),
+          this.afterButtons());
         break;
       default:
         break;
@@ -159,29 +220,32 @@ export class TwisterPage {
 
   showHud(data) {
     const parts = [];
+    if (this.kind) parts.push(`${TITLES[this.kind] || this.kind}${this.multiplier ? ` ${this.multiplier}x` : ""}`);
     if (data.small_blind !== undefined) parts.push(`Blinds ${data.small_blind}/${data.big_blind}`);
     if (data.level) parts.push(`level ${data.level}`);
     const prize = data.prize ?? data.prize_pool;
-    if (prize !== undefined) parts.push(`${this.kind === "wild" ? "Ticket" : "Prize"} ${formatMoney(prize, this.currency)}`);
+    if (prize !== undefined && !this.multiplier) parts.push(`${this.kind === "wild" ? "Ticket" : "Prize"} ${formatMoney(prize, this.currency)}`);
     if (data.players_left) parts.push(`${data.players_left} left`);
     if (this.kind === "wild") parts.push("every hand all-in automatically");
     if (parts.length) mount(this.hud, parts.join(" · "));
   }
 
   showHand(data) {
+    this.page.dataset.dealt = "1";  // the spin has been shown: it shrinks to its result above the table
     if (!this.view) {
       this.view = new TableView(this.tableBox, {
         act: (kind, fields) => this.ctx.connection.send("tournament_act", { tournament: this.tournament, kind, ...fields })
           .catch((err) => this.ctx.toast(err.message || String(err))),
         lobby: () => this.ctx.navigate("#/lobby"),
-      });
+        history: () => this.ctx.navigate("#/history"),
+      }, { tournament: true });
     }
     const key = data.table;
     if (!this.store || this.store.tableId !== key) {
       this.store = new TableStore(key);
       this.store.subscribe((model) => {
         if (this.kind === "wild" && model) model.legal = null;  // R-WILD-2: nobody decides
-        this.view.render(model);
+        if (this.view) this.view.render(model);
       });
     }
     const hand = data.hand;
@@ -192,7 +256,7 @@ export class TwisterPage {
         currency: "chips", small_blind: data.small_blind, big_blind: data.big_blind, max_seats: 3 },
       seats: players.map((p) => ({ seat: p.seat, player: p.seat === data.seat ? me.player_id : `seat-${p.seat}`,
         alias: p.seat === data.seat ? this.ctx.session.alias() : `Seat ${p.seat + 1}`, stack: p.stack })),
-      hand_id: `${key}:${hand.hand_id || ""}`, hand, timer: null, you: { seat: data.seat } } });
+      hand_id: hand.hand_id ? `${key}:${hand.hand_id}` : null, hand, timer: null, you: { seat: data.seat } } });
   }
 
   onEvent(frame) {
@@ -203,21 +267,32 @@ export class TwisterPage {
       const line = el("div", { class: "twister-auto", "data-testid": "twister-auto-allin" },
         `Seat ${ev.seat + 1}: all-in (automatic)`);
       this.notes.append(line);
-      while (this.notes.childElementCount > 12) this.notes.firstElementChild.remove();
+      while (this.notes.childElementCount > 6) this.notes.firstElementChild.remove();
     }
+  }
+
+  /** "Play again" (same type and buy-in) and back to the Twister lobby, under the result. */
+  afterButtons() {
+    const again = this.kind && this.buyIn ? el("button", { class: "btn btn-primary", "data-testid": "twister-again",
+      onclick: () => this.play(this.kind, this.buyIn) }, `Play again ${formatMoney(this.buyIn, this.currency)}`) : null;
+    return el("div", { class: "twister-after" }, again,
+      el("button", { class: "btn", "data-testid": "twister-back", onclick: () => this.reset() }, "Twister lobby"));
   }
 
   finished(data) {
     const ticket = this.kind === "wild";
+    this.playing = false;
+    this.done.add(this.tournament);
     const won = data.prize ? (ticket ? `a ${formatMoney(data.prize, this.currency)} Twister ticket`
       : formatMoney(data.prize, this.currency)) : "nothing this time";
-    const place = data.place_to && data.place_to !== data.place ? `${data.place}-${data.place_to}` : `${data.place}`;
+    const nth = (n) => PLACES[n] || String(n);
+    const place = data.place_to && data.place_to !== data.place ? `${nth(data.place)}–${nth(data.place_to)}` : nth(data.place);
+    this.page.dataset.over = "1";  // the table stays in view with its last hand, without an action bar
     mount(this.result, el("p", { class: "twister-result-line", "data-testid": "twister-final" },
-      `You finished ${place} of 3 and won ${won}.`));
+      `You finished ${place} of 3 and won ${won}.`), this.afterButtons());
     if (this.section) this.section.setStatus("");
     this.ctx.session.refresh().catch(() => {});
     this.loadHistory().catch(() => {});
-    getJson("/api/twister").then((o) => { this.offer = o; }).catch(() => {});
   }
 }
 

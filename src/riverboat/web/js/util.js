@@ -70,6 +70,14 @@ export function parseMoney(text, currency = "PLAY") {
   return /^\d+$/.test(cleaned) ? Number(cleaned) : null;
 }
 
+/** A server time (ISO 8601, UTC) as local "YYYY-MM-DD HH:MM". */
+export function localTime(value) {
+  const d = value ? new Date(value) : null;
+  if (!d || Number.isNaN(d.getTime())) return value || "";
+  const two = (n) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
+}
+
 export function formatSeconds(seconds) {
   const s = Math.max(0, Math.ceil(seconds));
   return s >= 60 ? `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}` : `${s}s`;
