@@ -170,9 +170,10 @@ def test_r_twist_11_the_demo_offers_a_twister_in_play_money() -> None:
 
 
 async def test_r_twist_11_a_reconnecting_player_gets_the_table_back(server: Any) -> None:
-    """R-TOURN-DISC-1 / R-TWIST-11: a Twister player whose connection drops while it is their turn connects again
-    and is sent their table (the ``state`` event with the hand and their legal actions) at once, then plays on to
-    the end."""
+    """R-TOURN-DISC-1 / R-TWIST-11: a Twister player who opens the Twister page again during a game (GET
+    /api/twister) is told the running Twister and sent its table again; one whose connection drops while it is
+    their turn connects again and is sent their table (the ``state`` event with the hand and their legal actions)
+    at once, then plays on to the end."""
     players = [server.player(eur=DEPOSIT) for _ in range(3)]
     clients = [ProtocolClient(server.ws_url, token) for _, token in players[:2]]
     bots = [TwisterBot(c) for c in clients]
@@ -187,7 +188,16 @@ async def test_r_twist_11_a_reconnecting_player_gets_the_table_back(server: Any)
             lambda f: f.get("type") == "tournament" and f.get("event") == "state"
             and isinstance((f.get("data") or {}).get("hand"), dict) and "legal" in f["data"]["hand"], timeout=60))
         await lost.command({"type": "twister_play", "kind": "twister", "buy_in": 200, "id": "lost-play"})
-        await turn
+        first = await turn
+        # back on the Twister page without reconnecting: GET /api/twister names the running Twister and the table
+        # (the same hand, still waiting for this player) is sent again on the open socket
+        resent = asyncio.ensure_future(lost.next_frame(
+            lambda f: f.get("type") == "tournament" and f.get("event") == "state", timeout=10))
+        await asyncio.sleep(0)
+        auth = {"Authorization": f"Bearer {players[2][1]}"}
+        assert server.http.get("/api/twister", headers=auth).json()["playing"] == [first["tournament"]]
+        again_sent = (await resent)["data"]
+        assert again_sent["hand"]["legal"] == first["data"]["hand"]["legal"]
         await lost.close()
         await asyncio.sleep(0.2)
         back = TwisterBot(again)
@@ -200,6 +210,7 @@ async def test_r_twist_11_a_reconnecting_player_gets_the_table_back(server: Any)
     finally:
         for c in (*clients, again):
             await c.close()
+    assert server.http.get("/api/twister", headers=auth).json()["playing"] == []  # over: nothing to go back to
     _check_ledger(server)
 
 

@@ -11,7 +11,6 @@ is the room's setting (R-WILD-5).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import itertools
 import secrets
@@ -166,15 +165,24 @@ class TwisterOffers:
         return await self.director(tournament_id).act(player_id, kind, amount, cards)
 
     def tournaments_of(self, player_id: int) -> list[str]:
+        """The player's Twisters not yet over (one that has just finished is left out while it is being closed)."""
         return [tid for tid, d in self.directors.items()
-                if player_id in d.registered or player_id in d.entrants_by_id]
+                if not d.done.is_set() and (player_id in d.registered or player_id in d.entrants_by_id)]
 
     async def connected(self, player_id: int) -> None:
-        """A (re)connected player gets their table's state again and is no longer folded away."""
+        """A (re)connected player gets their table's state again and is no longer folded away. A tournament that
+        ends meanwhile (its actor stops and drops the request) is skipped."""
         for tid in self.tournaments_of(player_id):
             d = self.directors[tid]
-            with contextlib.suppress(RoomError):
+            try:
                 await d.actor.submit(functools.partial(d.connected, player_id))
+            except RoomError:
+                continue
+            except asyncio.CancelledError:
+                task = asyncio.current_task()
+                if task is not None and task.cancelling():
+                    raise  # the caller itself is being cancelled
+                continue  # the actor stopped (the Twister is over): nothing to send
 
     async def close(self) -> None:
         """A server stop: every running Twister's hand in progress is voided (R-SERVER-1)."""
