@@ -243,6 +243,15 @@ async def test_r_wild_5_type_not_offered_is_refused() -> None:
         twister_spec("twister", 300)
 
 
+def test_r_twist_11_the_name_shows_the_buy_in_as_the_client_does() -> None:
+    """R-TWIST-11 (the history row names the tournament): a play-money Twister is named in whole chips as the
+    client shows play money ("100 chips", not "PLAY 1"), a real-money one in units and cents."""
+    assert twister_spec("aog", 100, currency="PLAY").name == "Age of the Gods Twister 100 chips"
+    assert twister_spec("twister", 10_000, currency="PLAY").name == "Twister 10,000 chips"
+    assert twister_spec("wild", 50).name == "Wild Twister EUR 0.50"
+    assert twister_spec("twister", 200).name == "Twister EUR 2"
+
+
 async def test_r_tourn_int_9_interrupted_twister_below_threshold(tstore: Store) -> None:
     """R-TOURN-INT-9, INT-11(e): a EUR 1 Twister spun at 5x (random value 5000 of the 1-20 table) is interrupted
     before its first hand: pool 500; each gets the buy-in back (300) and the 200 left is split by chips (500

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -21,7 +22,7 @@ from typing import Any
 import httpx
 import pytest
 
-from .conftest import SCREENSHOTS, _free_port
+from .conftest import DESKTOP, SCREENSHOTS, _free_port
 
 TWISTER = {"currency": "PLAY", "fill_bots": 2, "spin_seconds": 3.0,
            "table_settings": {"between_hands_seconds": 0.3}}
@@ -78,7 +79,9 @@ def _register(page: Any, base: str) -> None:
 def test_r_twist_11_play_a_twister_through_the_page(new_page: Any, twister_server: str) -> None:
     """R-TWIST-11/1/3/5: choose Twister, then PLAY 1.00, Play; two bots fill the table; the spin lands on the
     drawn multiplier before the first hand, the prize shown is multiplier x buy-in; the player plays through the
-    action buttons to the end and sees the result and the game in the Twister history."""
+    action buttons to the end and sees the result and the game in the Twister history. The table and its action
+    buttons are in view at 1366x768 without the cash-seat controls; a reload mid-game gives the table back
+    (R-TOURN-DISC-1); the figures do not show the multiplier before the reel lands on it."""
     page = new_page()
     _register(page, twister_server)
     page.goto(f"{twister_server}/#/twister")
@@ -86,6 +89,9 @@ def test_r_twist_11_play_a_twister_through_the_page(new_page: Any, twister_serve
     page.get_by_test_id("twister-buyin-100").click()
     page.get_by_test_id("twister-play").click()
     page.wait_for_selector("[data-testid='twister-spin']", timeout=30_000)
+    during = page.get_by_test_id("twister-hud").inner_text()
+    if page.get_attribute("[data-testid='twister-spin-box']", "data-landed") is None:  # still spinning:
+        assert "Prize" not in during and not re.search(r"\d+x", during), during  # the figures do not tell it
     page.wait_for_selector("[data-testid='twister-spin-box'][data-landed]", timeout=15_000)
     landed = int(page.get_attribute("[data-testid='twister-spin-box']", "data-landed") or "0")
     assert landed in (2, 3, 5, 8, 50, 1000)
@@ -104,6 +110,15 @@ def test_r_twist_11_play_a_twister_through_the_page(new_page: Any, twister_serve
             if not shot_table:
                 page.screenshot(path=str(SCREENSHOTS / "twister_live_table.png"))
                 shot_table = True
+                # in view without scrolling at 1366x768: the felt and the action buttons; no cash-seat controls
+                felt, button = page.locator(".twister-table .felt").bounding_box(), bar.first.bounding_box()
+                assert felt is not None and button is not None and felt["y"] >= 0
+                assert button["y"] + button["height"] <= DESKTOP["height"], button
+                assert page.locator("[data-testid='top-up'], [data-testid='sit-out']").count() == 0
+                # a reload in the middle of the game gives the table back (GET /api/twister names it)
+                page.reload()
+                page.wait_for_selector(".twister-table .felt", timeout=30_000)
+                continue
             actions = [bar.nth(i).get_attribute("data-action") for i in range(bar.count())]
             choice = next((a for a in ("call", "check", "fold") if a in actions), None)
             if choice is not None:

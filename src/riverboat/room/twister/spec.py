@@ -7,12 +7,17 @@ from __future__ import annotations
 from typing import Any
 
 from riverboat.room.tournament.spec import Level, TournamentSpec
+from riverboat.store.postings import PLAY
 from riverboat.twister import SEATS, TwisterSettings, table_for
 from riverboat.twister.lobby import TITLES
 from riverboat.twister.structure import structure_for
 
 
 def money(amount: int, currency: str) -> str:
+    """The buy-in in the tournament's name as the client shows amounts: play money in whole chips ("100 chips"),
+    a currency in units and cents ("EUR 0.50")."""
+    if currency == PLAY:
+        return f"{amount:,} chips"
     whole, cents = divmod(amount, 100)
     return f"{currency} {whole}" if not cents else f"{currency} {whole}.{cents:02d}"
 

@@ -132,11 +132,12 @@ export class TwisterPage {
     this.kind = kind;
     this.buyIn = buyIn;
     this.playing = true;
+    this.ticketNote = ticket ? `Playing with your ${formatMoney(ticket.face_value, this.currency)} ticket. ` : "";
     try {
       const ack = await this.ctx.connection.send("twister_play", fields);
       const result = (ack && ack.result) || {};
       this.tournament = result.tournament || this.tournament;
-      if (!this.table) this.section.setStatus(`${ticket ? "Playing with your ticket. " : ""}Waiting for players: ${result.entrants || 1} of 3`);
+      if (!this.table) this.section.setStatus(`${this.ticketNote}Waiting for players: ${result.entrants || 1} of 3`);
       this.ctx.session.refresh().catch(() => {});
     } catch (err) {
       this.playing = false;
@@ -153,6 +154,7 @@ export class TwisterPage {
     mount(this.notes, "");
     this.tournament = null;
     this.multiplier = null;
+    this.spinning = false;
     this.table = null;
     this.store = null;
     if (this.view) { this.view.destroy(); this.view = null; }
@@ -175,7 +177,7 @@ export class TwisterPage {
     const data = frame.data || {};
     switch (frame.event) {
       case "registered":
-        if (this.section && data.entrants) this.section.setStatus(`Waiting for players: ${data.entrants} of 3`);
+        if (this.section && data.entrants) this.section.setStatus(`${this.ticketNote || ""}Waiting for players: ${data.entrants} of 3`);
         break;
       case "started":
         this.table = data.table;
@@ -184,12 +186,18 @@ export class TwisterPage {
         if (!this.multiplier) mount(this.hud, "Three players are in: the prize is spun…");  // (the spin may come first)
         break;
       case "twister_spin":
-        this.multiplier = data.multiplier;
         this.table = data.table;
         this.seat = data.seat;
         this.setMode("playing");
+        this.spinning = true;  // the figures do not give the multiplier away before the reel lands on it
         this.showHud(data);
-        showSpin(this.spinBox, data, { durationMs: Math.max(400, (data.seconds || 3) * 1000 - 600) });
+        showSpin(this.spinBox, data, { durationMs: Math.max(400, (data.seconds || 3) * 1000 - 600),
+          seatName: (seat) => (seat === data.seat ? "you" : `Seat ${seat + 1}`) }).then(() => {
+          if (this.tournament !== frame.tournament) return;
+          this.spinning = false;
+          this.multiplier = data.multiplier;
+          this.showHud(this.lastHud || data);
+        });
         break;
       case "jackpot":
         this.notes.append(el("div", { class: "twister-jackpot", "data-testid": "twister-jackpot-note" },
@@ -219,12 +227,13 @@ export class TwisterPage {
   }
 
   showHud(data) {
+    this.lastHud = data;
     const parts = [];
     if (this.kind) parts.push(`${TITLES[this.kind] || this.kind}${this.multiplier ? ` ${this.multiplier}x` : ""}`);
     if (data.small_blind !== undefined) parts.push(`Blinds ${data.small_blind}/${data.big_blind}`);
     if (data.level) parts.push(`level ${data.level}`);
     const prize = data.prize ?? data.prize_pool;
-    if (prize !== undefined && !this.multiplier) parts.push(`${this.kind === "wild" ? "Ticket" : "Prize"} ${formatMoney(prize, this.currency)}`);
+    if (prize !== undefined && !this.multiplier && !this.spinning) parts.push(`${this.kind === "wild" ? "Ticket" : "Prize"} ${formatMoney(prize, this.currency)}`);
     if (data.players_left) parts.push(`${data.players_left} left`);
     if (this.kind === "wild") parts.push("every hand all-in automatically");
     if (parts.length) mount(this.hud, parts.join(" · "));
