@@ -42,8 +42,8 @@ async def test_r_tourn_sat_1_resume_counts_the_tickets_already_issued(tstore: St
     bots = {p: ShoveBot(random.Random(p)) for p in players}
     spec = default_spec("mtt", 20, 10, "holdem", "NL", satellite={"target": "main-event", "seat_value": SEAT})
     clock = FakeClock()
-    host = SimHost(clock, seeded_rng(3), StoreGateway(store, inline=True))
-    d = Director(host, "satr1", spec, bots=bots, seed=3, on_hand=Checker(), notify_players=False)
+    host = SimHost(clock, seeded_rng(4), StoreGateway(store, inline=True))
+    d = Director(host, "satr1", spec, bots=bots, seed=4, on_hand=Checker(), notify_players=False)
     clock.add_settle_hook(d.quiesce)
     await d.open()
     for p in players:

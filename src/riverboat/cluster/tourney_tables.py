@@ -215,6 +215,9 @@ class ClusterDirector(Director):
 
     def __init__(self, host: DirectorHost, tournament_id: str, spec: TournamentSpec, *, peers: Peers,
                  **options: Any) -> None:
+        # each hand recorded as soon as it is decided (no group commit: a hand played on another host arrives
+        # alone, and hosts_lost must never find a played hand still waiting for its record)
+        options.setdefault("batch_hands", False)
         super().__init__(host, tournament_id, spec, **options)
         self.peers = peers
 
@@ -371,14 +374,14 @@ class ShadowDirector(Director):
     def chip_rank(self, chips: int) -> int:
         return self._ranks.get(chips, 0)
 
-    def rebuy_open(self, e: Entrant) -> bool:
+    def rebuy_open(self, e: Entrant, chips: int | None = None) -> bool:
         return e.player_id in self._rebuy
 
     def addon_open(self, e: Entrant) -> bool:
         return e.player_id in self._addon
 
     async def hand_settled(self, table: TourneyTable, driver: HandDriver) -> None:
-        return None  # the director decides what follows
+        table.hand_over()  # the director decides what follows
 
     def _void(self, table: TourneyTable) -> None:
         if table.driver is not None:

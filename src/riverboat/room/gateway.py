@@ -24,6 +24,7 @@ under load the per-transaction cost (BEGIN, COMMIT, fsync) is shared by the whol
 from __future__ import annotations
 
 import asyncio
+import functools
 import itertools
 import logging
 import multiprocessing
@@ -31,7 +32,7 @@ import pickle
 import queue
 import signal
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -210,6 +211,23 @@ class StoreGateway:
         else:
             self._queue.put(_Job(lambda: fn(*args, **kwargs), loop, fut))
         return await fut
+
+    async def call_all(self, calls: Sequence[tuple[Callable[..., Any], tuple[Any, ...]]]
+                       ) -> list[tuple[bool, Any]]:
+        """Hand several store calls ``(fn, args)`` over at once, for the group commit: inline, they run here in
+        transactions of up to ``max_batch`` calls (:func:`run_group`); on the worker thread or the store process
+        they are queued together, and the worker groups them the same way. Returns ``(ok, result or error)`` per
+        call, in order, once each is committed (errors as :meth:`call` raises them); a refused call changes
+        nothing and the others stand."""
+        if self.inline:
+            out: list[tuple[bool, Any]] = []
+            for lo in range(0, len(calls), self.max_batch):
+                chunk: list[Callable[[], Any]] = [functools.partial(fn, *args)
+                                                  for fn, args in calls[lo:lo + self.max_batch]]
+                out.extend((ok, value if ok else _room_error(value)) for ok, value in run_group(self._batch, chunk))
+            return out
+        results = await asyncio.gather(*(self.call(fn, *args) for fn, args in calls), return_exceptions=True)
+        return [(not isinstance(r, BaseException), r) for r in results]
 
     def name_of(self, fn: Callable[..., Any]) -> str | None:
         """``"service.method"`` if ``fn`` is the store's method of that name listed in :data:`PROCESS_CALLS` or

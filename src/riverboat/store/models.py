@@ -138,7 +138,8 @@ class Tournament(Base):
 
 class TournamentEntry(Base):
     __tablename__ = "tournament_entries"
-    __table_args__ = (UniqueConstraint("tournament_pk", "player_id", name="uq_tentry_player"),)
+    __table_args__ = (UniqueConstraint("tournament_pk", "player_id", name="uq_tentry_player"),
+                      Index("ix_tentry_order", "tournament_pk", "entry_no"))  # the next entry number, by index
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     tournament_pk: Mapped[int] = mapped_column(ForeignKey("tournaments.id"))

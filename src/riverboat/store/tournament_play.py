@@ -14,14 +14,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import bindparam, select, update
+from sqlalchemy import Connection, Table, bindparam, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from riverboat.store._tx import Database, request_hash
-from riverboat.store.errors import InvalidRequest
+from riverboat.store.errors import InvalidRequest, NotFound
 from riverboat.store.fencing import check_fence
 from riverboat.store.models import (
     Hand,
@@ -44,6 +44,44 @@ from riverboat.store.tournaments import (
 )
 
 PAYMENT_KINDS = ("prize", "bounty", "ticket")
+
+# The statements of a hand's record, built once (hand_done runs once per hand: no ORM unit of work, no statement
+# built per call). Bound parameters are named k_* (a name may not repeat a column the statement sets).
+_HANDS = cast(Table, Hand.__table__)
+_HAND_PLAYERS = cast(Table, HandPlayer.__table__)
+_ENTRIES = cast(Table, TournamentEntry.__table__)
+_TABLES = cast(Table, TournamentTable.__table__)
+_TOURNAMENTS = cast(Table, Tournament.__table__)
+_HAND_EXISTS = select(_HANDS.c.id).where(_HANDS.c.table_id == bindparam("k_table"),
+                                         _HANDS.c.hand_id == bindparam("k_hand"))
+_TOURNAMENT_STATUS = select(_TOURNAMENTS.c.id, _TOURNAMENTS.c.status).where(
+    _TOURNAMENTS.c.tournament_id == bindparam("k_tid"))
+_SET_CHIPS = (update(_ENTRIES).where(_ENTRIES.c.tournament_pk == bindparam("k_t"),
+                                     _ENTRIES.c.player_id == bindparam("k_p"), _ENTRIES.c.status == "registered")
+              .values(chips=bindparam("k_c")))
+_SET_BOUNTY = (update(_ENTRIES).where(_ENTRIES.c.tournament_pk == bindparam("k_t"),
+                                      _ENTRIES.c.player_id == bindparam("k_p"))
+               .values(bounty=bindparam("k_b")))
+_ENTRY_STATUS = select(_ENTRIES.c.player_id, _ENTRIES.c.status).where(
+    _ENTRIES.c.tournament_pk == bindparam("k_t"), _ENTRIES.c.player_id.in_(bindparam("k_ps", expanding=True)))
+_FINISH = (update(_ENTRIES).where(_ENTRIES.c.tournament_pk == bindparam("k_t"),
+                                  _ENTRIES.c.player_id == bindparam("k_p"))
+           .values(status=bindparam("k_status"), place=bindparam("k_place"), place_to=bindparam("k_place_to"),
+                   eliminated_at=bindparam("k_at"), table_id=None, seat=None))
+_TABLE_HAND = (update(_TABLES).where(_TABLES.c.tournament_pk == bindparam("k_t"),
+                                     _TABLES.c.table_id == bindparam("k_table"))
+               .values(button=bindparam("k_button"), big_blind=bindparam("k_bb"), hands=_TABLES.c.hands + 1,
+                       elapsed=bindparam("k_elapsed")))
+
+
+def _running(conn: Connection, tournament_id: str) -> int:
+    """The row id of a running tournament (refused if it is unknown or not running)."""
+    row = conn.execute(_TOURNAMENT_STATUS, {"k_tid": tournament_id}).first()
+    if row is None:
+        raise NotFound(f"no tournament {tournament_id!r}")
+    if row[1] != "running":
+        raise InvalidRequest(f"tournament {tournament_id!r} is {row[1]}")
+    return int(row[0])
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,37 +288,27 @@ class TournamentPlay:
 
         def body(s: Session) -> bool:
             check_fence(s, tournament_id, epoch)
-            if s.scalar(select(Hand.id).where(Hand.table_id == cp.table_id, Hand.hand_id == cp.hand_id)):
-                return False
-            t = self._get(s, tournament_id)
-            if t.status != "running":
-                raise InvalidRequest(f"tournament {tournament_id!r} is {t.status}")
-            now = self._db.now()
-            hand = Hand(table_id=cp.table_id, hand_id=cp.hand_id, currency=None, status="recorded", started_at=now,
-                        ended_at=now, rake=0, phh=cp.phh, events=[dict(e) for e in cp.events])
-            s.add(hand)
-            s.flush()
             conn = s.connection()
-            conn.execute(HandPlayer.__table__.insert(), [  # type: ignore[attr-defined]
-                {"hand_pk": hand.id, "player_id": p, "start_stack": cp.start_stacks[p],
+            if conn.execute(_HAND_EXISTS, {"k_table": cp.table_id, "k_hand": cp.hand_id}).first() is not None:
+                return False
+            tpk = _running(conn, tournament_id)
+            now = self._db.now()
+            inserted = conn.execute(_HANDS.insert(), {
+                "table_id": cp.table_id, "hand_id": cp.hand_id, "currency": None, "status": "recorded",
+                "started_at": now, "ended_at": now, "rake": 0, "phh": cp.phh,
+                "events": [dict(e) for e in cp.events]}).inserted_primary_key
+            assert inserted is not None
+            hand_pk = inserted[0]
+            conn.execute(_HAND_PLAYERS.insert(), [
+                {"hand_pk": hand_pk, "player_id": p, "start_stack": cp.start_stacks[p],
                  "change": cp.stacks[p] - cp.start_stacks[p]} for p in cp.stacks])
-            entry_t = TournamentEntry.__table__
-            conn.execute(update(entry_t)  # type: ignore[arg-type]
-                         .where(entry_t.c.tournament_pk == t.id, entry_t.c.player_id == bindparam("pid"),
-                                entry_t.c.status == "registered")
-                         .values(chips=bindparam("c")),
-                         [{"pid": p, "c": c} for p, c in cp.stacks.items()])
-            self._finish_players(s, t, cp.finishes, now)
-            self._pay(s, t, cp, now)
+            conn.execute(_SET_CHIPS, [{"k_t": tpk, "k_p": p, "k_c": c} for p, c in cp.stacks.items()])
+            self._finish_players(s, tpk, tournament_id, cp.finishes, now)
+            self._pay(s, tpk, cp, now)
             if cp.bounties:
-                conn.execute(update(entry_t)  # type: ignore[arg-type]
-                             .where(entry_t.c.tournament_pk == t.id, entry_t.c.player_id == bindparam("pid"))
-                             .values(bounty=bindparam("b")),
-                             [{"pid": p, "b": b} for p, b in cp.bounties.items()])
-            s.execute(update(TournamentTable).where(TournamentTable.tournament_pk == t.id,
-                                                    TournamentTable.table_id == cp.table_id)
-                      .values(button=cp.button, big_blind=cp.big_blind, hands=TournamentTable.hands + 1,
-                              elapsed=cp.elapsed))
+                conn.execute(_SET_BOUNTY, [{"k_t": tpk, "k_p": p, "k_b": b} for p, b in cp.bounties.items()])
+            conn.execute(_TABLE_HAND, {"k_t": tpk, "k_table": cp.table_id, "k_button": cp.button,
+                                       "k_bb": cp.big_blind, "k_elapsed": cp.elapsed})
             return True
 
         try:
@@ -290,24 +318,28 @@ class TournamentPlay:
                                  "or a concurrent record)") from None
 
     @staticmethod
-    def _finish_players(s: Session, t: Tournament, finishes: Sequence[Finish], now: datetime) -> None:
+    def _finish_players(s: Session, tpk: int, tournament_id: str, finishes: Sequence[Finish],
+                        now: datetime) -> None:
         if not finishes:
             return
-        entries = {e.player_id: e for e in s.scalars(select(TournamentEntry).where(
-            TournamentEntry.tournament_pk == t.id, TournamentEntry.player_id.in_([f.player_id for f in finishes])))}
+        conn = s.connection()
+        status = dict(conn.execute(_ENTRY_STATUS, {"k_t": tpk, "k_ps": [f.player_id for f in finishes]}).all())
         for f in finishes:
-            e = entries.get(f.player_id)
-            if e is None or e.status != "registered":
-                raise InvalidRequest(f"player {f.player_id} is not in tournament {t.tournament_id!r}")
+            if status.get(f.player_id) != "registered":
+                raise InvalidRequest(f"player {f.player_id} is not in tournament {tournament_id!r}")
             if not 1 <= f.place <= f.place_to:
                 raise InvalidRequest(f"bad place {f.place}-{f.place_to}")
-            e.status = "won" if f.won else "eliminated"
-            e.place, e.place_to, e.eliminated_at = f.place, f.place_to, now
-            e.table_id = e.seat = None
-            if f.won:
-                t.status, t.finished_at = "finished", now
+        conn.execute(_FINISH, [{"k_t": tpk, "k_p": f.player_id, "k_status": "won" if f.won else "eliminated",
+                                "k_place": f.place, "k_place_to": f.place_to, "k_at": now} for f in finishes])
+        if any(f.won for f in finishes):
+            conn.execute(_TOURNAMENTS.update().where(_TOURNAMENTS.c.id == tpk)
+                         .values(status="finished", finished_at=now))
 
-    def _pay(self, s: Session, t: Tournament, cp: HandCheckpoint, now: datetime) -> None:
+    def _pay(self, s: Session, tpk: int, cp: HandCheckpoint, now: datetime) -> None:
+        if not cp.payments:
+            return
+        t = s.get(Tournament, tpk)
+        assert t is not None
         for i, p in enumerate(cp.payments):
             entry = s.scalar(select(TournamentEntry).where(TournamentEntry.tournament_pk == t.id,
                                                            TournamentEntry.player_id == p.player_id))
@@ -345,10 +377,10 @@ class TournamentPlay:
 
         def body(s: Session) -> None:
             check_fence(s, tournament_id, epoch)
-            t = self._get(s, tournament_id)
+            tpk = self._get(s, tournament_id).id
             now = self._db.now()
-            self._finish_players(s, t, finishes, now)
-            self._pay(s, t, cp, now)
+            self._finish_players(s, tpk, tournament_id, finishes, now)
+            self._pay(s, tpk, cp, now)
 
         self._db.run(body)
 

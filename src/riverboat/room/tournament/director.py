@@ -25,6 +25,7 @@ import bisect
 import logging
 import random
 import secrets
+from collections import deque
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -38,7 +39,7 @@ from riverboat.room.clock import Clock, TimerHandle
 from riverboat.room.errors import RoomError
 from riverboat.room.frames import RoomFrame, TournamentData, TournamentEventName
 from riverboat.room.gateway import StoreGateway
-from riverboat.room.hand_driver import HandDriver, event_record, fallback_kind
+from riverboat.room.hand_driver import SETTLE_RETRY_SECONDS, HandDriver, event_record, fallback_kind
 from riverboat.room.history_text import hand_history_text
 from riverboat.room.settings import TableSettings
 from riverboat.room.tournament import awards, flights
@@ -88,6 +89,7 @@ class Stats:
     hand_for_hand_rounds: int = 0
     chips_conserved: bool = True
     naive_scan: int = 0  # tables a balancer that scans every table per elimination would read (the peer)
+    hand_commits: int = 0  # store commits of hands (a group commit of several hands counts once)
 
 
 class Director:
@@ -97,7 +99,7 @@ class Director:
                  bots: Mapping[int, BotPolicy] | None = None, notify_players: bool = True,
                  record_history: bool = True, seed: int | None = None,
                  on_hand: Callable[[Director, TourneyTable, HandDriver], None] | None = None,
-                 on_start: Callable[[Director], Awaitable[None]] | None = None) -> None:
+                 on_start: Callable[[Director], Awaitable[None]] | None = None, batch_hands: bool = True) -> None:
         self.host = host
         self.id = tournament_id
         self.spec = spec
@@ -140,7 +142,6 @@ class Director:
         self._in_hand = 0
         self._h4h_round = 0  # > 0: hand-for-hand round number
         self._round_busts: list[tuple[Bust, str]] = []
-        self._outcomes: dict[tuple[str, str], tuple[Outcome, list[int], list[int]]] = {}
         self._timer: TimerHandle | None = None
         self._break_timer: TimerHandle | None = None
         self._level_seen = 0
@@ -153,6 +154,21 @@ class Director:
         self.carried: dict[int, int] = {}  # a Day 2: each qualifier's stack from Day 1 (R-TOURN-FLIGHT-3)
         self.advanced: dict[int, int] = {}  # a Day 1 flight once over: each survivor's Day 2 stack
         self.on_end: Callable[[Director], Awaitable[None]] | None = None  # a flight over (the lobby pokes Day 2)
+        self._init_recording(batch_hands)
+
+    def _init_recording(self, batch_hands: bool) -> None:
+        """The bookkeeping of hands recorded in groups (:meth:`record_hand`): hands decided and waiting for their
+        group commit (in decision order), hands settled by their table and carried on once committed (in order),
+        players ranked but not carried on yet (still in ``entrants_by_id`` and ``alive``)."""
+        self.batch_hands = batch_hands
+        self._outcomes: dict[tuple[str, str], tuple[Outcome, list[int], list[int], bool]] = {}
+        self.seated = 0  # players seated at the tables (kept by TourneyTable.add/remove)
+        self._staged: dict[tuple[str, str], HandCheckpoint] = {}
+        self._committed: set[tuple[str, str]] = set()
+        self._flush_posted = False
+        self._settling: deque[tuple[TourneyTable, HandDriver]] = deque()
+        self._out_pending: set[int] = set()
+        self._ready_at: dict[float, list[str]] = {}  # tables dealing again at the same instant (one timer each)
 
     # ------------------------------------------------------------------ basics
     @property
@@ -599,13 +615,14 @@ class Director:
                 self.aliases[pid] = await alias_of(pid)
 
     # ------------------------------------------------------------------ re-buys and add-ons (R-TOURN-REBUY)
-    def rebuy_open(self, e: Entrant) -> bool:
+    def rebuy_open(self, e: Entrant, chips: int | None = None) -> bool:
+        """A re-buy is open to ``e`` now (``chips``: their stack after the hand just decided, else ``e.chips``)."""
         rb = self.spec.rebuy
         if rb is None or self.level_index() >= rb.period_levels:
             return False
         if rb.max_rebuys and e.rebuys >= rb.max_rebuys:
             return False
-        return e.chips <= (rb.max_stack or self.spec.starting_stack)
+        return (e.chips if chips is None else chips) <= (rb.max_stack or self.spec.starting_stack)
 
     def addon_open(self, e: Entrant) -> bool:
         rb = self.spec.rebuy
@@ -654,18 +671,46 @@ class Director:
             await self._decided(player_id, rebuy=True)
         return {"tournament": self.id, "chips": e.chips}
 
-    def _wants_rebuy(self, e: Entrant) -> bool:
-        return (e.player_id in self.bots or e.auto_rebuy) and self.rebuy_open(e)
+    def _wants_rebuy(self, e: Entrant, chips: int | None = None) -> bool:
+        return (e.player_id in self.bots or e.auto_rebuy) and self.rebuy_open(e, chips)
 
     # ------------------------------------------------------------------ one hand recorded (the settler)
     async def record_hand(self, driver: HandDriver) -> None:
-        """Everything the hand decided, in ONE store transaction: stacks, eliminations, places, prizes, bounties
-        (R-TOURN-GEN-5/6, R-WALLET-6, R-TOURN-KO/PKO/BOUNTY). Idempotent: a retry sends the same checkpoint."""
+        """Decide everything the hand decided (stacks, eliminations, places, prizes, bounties; R-TOURN-GEN-5/6,
+        R-WALLET-6, R-TOURN-KO/PKO/BOUNTY) and record it in ONE store call, ``tournament_play.hand_done``.
+
+        Group commit: hands that end together at several tables are decided one after the other, in the order
+        their tables settle, and then recorded together (:meth:`_commit_staged`: the gateway's group commit, one
+        database transaction for up to ``max_batch`` hands, each in its own savepoint). Nothing a hand decided is
+        acted on before its commit: its table stays in the hand, its players hear nothing and the next hand
+        there is not dealt (:meth:`hand_settled` waits for the commit), so a crash loses only hands nobody was
+        told the outcome of, and resume starts from the stacks after the last committed hand (R-SERVER-1).
+        Hands are recorded one by one (as soon as decided) while money can still come in (re-buys, add-ons, late
+        registration, a pool not yet final), when prizes could change between two decisions. Idempotent: a retry
+        (the driver's, after a failed commit) sends the same checkpoint."""
         table = self._table_of(driver)
         key = (table.id, driver.hand_id)
+        if key in self._committed:
+            return
         if key not in self._outcomes:
             self._outcomes[key] = self._decide(table, driver)
-        outcome, _, _ = self._outcomes[key]
+            self._staged[key] = self._checkpoint(table, driver, self._outcomes[key][0])
+        if self._can_batch():
+            if not self._flush_posted:
+                self._flush_posted = True
+                self.actor.post(self._flush)  # after the other tables' settlements already queued
+            return
+        await self._commit_staged()
+
+    def _can_batch(self) -> bool:
+        """Hands are decided ahead of their commit only when no decision can change the next one's prizes: the pool
+        is final and no re-buy or add-on can come in."""
+        if not self.batch_hands or not self.pool_final:
+            return False
+        rb = self.spec.rebuy
+        return rb is None or self.level_index() > rb.period_levels
+
+    def _checkpoint(self, table: TourneyTable, driver: HandDriver, outcome: Outcome) -> HandCheckpoint:
         hand = driver.hand
         result = hand.result
         assert result is not None
@@ -675,11 +720,43 @@ class Director:
             self.stats.chips_conserved = False
         elapsed = self.levels.elapsed(self.now) if self.levels is not None else 0.0
         phh, events = self.history(table, driver)
-        cp = HandCheckpoint(
+        return HandCheckpoint(
             table_id=table.id, hand_id=driver.hand_id, start_stacks=start, stacks=after, phh=phh, events=events,
             button=table.button, big_blind=table.big_blind, elapsed=elapsed, finishes=outcome.finishes,
             payments=outcome.payments, bounties=outcome.bounties)
-        await self.gw.call(self.gw.store.tournament_play.hand_done, self.id, cp)
+
+    async def _commit_staged(self) -> None:
+        """Record every staged hand, in decision order, through the gateway's group commit. A hand the store
+        refused stays staged (its table waits; the next commit or the driver's retry sends it again) and the first
+        refusal is raised."""
+        if not self._staged:
+            return
+        items = list(self._staged.items())
+        calls = [(self.gw.store.tournament_play.hand_done, (self.id, cp)) for _, cp in items]
+        outcomes = await self.gw.call_all(calls)
+        self.stats.hand_commits += -(-len(items) // self.gw.max_batch)
+        failed: BaseException | None = None
+        for (key, _cp), (ok, value) in zip(items, outcomes, strict=True):
+            if ok:
+                del self._staged[key]
+                self._committed.add(key)
+            elif failed is None:
+                failed = value
+            else:
+                log.error("tournament %s: recording hand %s failed: %r", self.id, key, value)
+        if failed is not None:
+            raise failed
+
+    async def _flush(self) -> None:
+        """The group commit of the hands staged since the last one, then each of their tables carries on."""
+        self._flush_posted = False
+        try:
+            await self._commit_staged()
+        except Exception:
+            log.exception("tournament %s: recording %d hands failed; retrying in %s s", self.id, len(self._staged),
+                          SETTLE_RETRY_SECONDS)
+            self.clock.call_later(SETTLE_RETRY_SECONDS, lambda: self.actor.post(self._flush))
+        await self._carry_on()
 
     def history(self, table: TourneyTable, driver: HandDriver) -> tuple[str, list[dict[str, Any]]]:
         """The hand's history text and event records (empty without ``record_history``); a hand dealt on another
@@ -695,8 +772,9 @@ class Director:
         assert isinstance(host, TourneyTable)
         return host
 
-    def _decide(self, table: TourneyTable, driver: HandDriver) -> tuple[Outcome, list[int], list[int]]:
-        """(outcome, players out now, players who re-buy) of a finished hand."""
+    def _decide(self, table: TourneyTable, driver: HandDriver) -> tuple[Outcome, list[int], list[int], bool]:
+        """(outcome, players out now, players who re-buy, whether they were ranked now: not while hand-for-hand,
+        where they are ranked with the whole round) of a finished hand."""
         result = driver.hand.result
         assert result is not None
         hand = driver.hand
@@ -707,9 +785,8 @@ class Director:
         rebuyers: list[int] = []
         gone: list[Bust] = []
         for seat in busted:
-            e = self.entrants_by_id[driver.players[seat]]
-            e.chips = 0
-            if self._wants_rebuy(e) or self._may_decide(e):
+            e = self.entrants_by_id[driver.players[seat]]  # its chips stay as before the hand until it is carried on
+            if self._wants_rebuy(e, 0) or self._may_decide(e, 0):
                 rebuyers.append(e.player_id)
                 continue
             killers = [driver.players[w] for w in eliminators(seat, pots)]
@@ -718,33 +795,52 @@ class Director:
             if awards.named_bounty(e.player_id, self.named_left, killers, out):
                 self.named_left.pop(e.player_id, None)
             gone.append(Bust(e.player_id, start[seat], e.entry_no))
-        if self._h4h_round:
-            self._round_busts.extend((b, table.id) for b in gone)
-        else:
+        ranked = not self._h4h_round
+        if ranked:
             self._rank(gone, out)
-        return out, [b.player_id for b in gone], rebuyers
+        else:
+            self._round_busts.extend((b, table.id) for b in gone)
+        return out, [b.player_id for b in gone], rebuyers, ranked
 
     def _rank(self, gone: list[Bust], out: Outcome) -> None:
         if not gone:
             return
         prizes = self.place_awards()
-        awards.rank_and_pay(self.spec, gone, self.alive, prizes, out)
-        left = self.alive - len(gone)
-        if left == 1 and self.spec.flight is None:  # the last of a flight goes to Day 2, not wins
-            out_ids = {b.player_id for b in gone}
-            last = next(pid for pid in self.entrants_by_id if pid not in out_ids and pid not in
-                        {b.player_id for b, _ in self._round_busts})
+        # players ranked by a hand decided before this one (another table, same group commit) count as out
+        alive = self.alive - len(self._out_pending)
+        awards.rank_and_pay(self.spec, gone, alive, prizes, out)
+        self._out_pending.update(b.player_id for b in gone)
+        if alive - len(gone) == 1 and self.spec.flight is None:  # the last of a flight goes to Day 2, not wins
+            waiting = {b.player_id for b, _ in self._round_busts}
+            last = next(pid for pid in self.entrants_by_id if pid not in self._out_pending and pid not in waiting)
             e = self.entrants_by_id[last]
             awards.winner(self.spec, last, prizes, out.bounties.get(last, e.bounty) if self.spec.knockout else 0,
                           sum(self.named_left.values()), out)
             self.named_left.clear()
+            self._out_pending.add(last)
 
     # ------------------------------------------------------------------ after the hand
     async def hand_settled(self, table: TourneyTable, driver: HandDriver) -> None:
+        """The table's hand is over and settled: it carries on once recorded, in the order the tables settled."""
+        self._settling.append((table, driver))
+        await self._carry_on()
+
+    async def _carry_on(self) -> None:
+        while self._settling:
+            table, driver = self._settling[0]
+            key = (table.id, driver.hand_id)
+            if key not in self._committed:
+                return
+            self._settling.popleft()
+            self._committed.discard(key)
+            await self._after_hand(table, driver)
+
+    async def _after_hand(self, table: TourneyTable, driver: HandDriver) -> None:
+        table.hand_over()
         self._in_hand -= 1
         self.stats.hands += 1
         self.balancer.set_idle(table.id, True)
-        outcome, gone, rebuyers = self._outcomes.pop((table.id, driver.hand_id))
+        outcome, gone, rebuyers, ranked = self._outcomes.pop((table.id, driver.hand_id))
         result = driver.hand.result
         assert result is not None
         for s, st in result.stacks.items():
@@ -766,10 +862,10 @@ class Director:
         if self.on_hand is not None:
             self.on_hand(self, table, driver)
         self._count(outcome)
-        if self._h4h_round:
-            self._mark_round(gone)
-        else:
+        if ranked:
             self._finish_players(outcome, gone)
+        else:
+            self._mark_round(gone)
         if self.status in PLAYING and not self._in_hand and self._round_busts:
             await self._close_round()
         await self._after_field_change(table)
@@ -813,10 +909,10 @@ class Director:
         self._finish_players(out, [pid])
 
     # ------------------------------------------------------------------ the re-buy decision (R-TOURN-REBUY-3)
-    def _may_decide(self, e: Entrant) -> bool:
+    def _may_decide(self, e: Entrant, chips: int | None = None) -> bool:
         """A busted human during the re-buy period gets ``decision_seconds`` to re-buy before being ranked."""
         rb = self.spec.rebuy
-        return rb is not None and rb.decision_seconds > 0 and self.rebuy_open(e)
+        return rb is not None and rb.decision_seconds > 0 and self.rebuy_open(e, chips)
 
     def _offer_rebuy(self, pid: int) -> None:
         """Tell the busted player they may re-buy (``rebuy_offer``); they keep their seat with no chips (not dealt
@@ -890,36 +986,39 @@ class Director:
                 self._early[pid] = self._early.get(pid, 0) + amount
 
     def _finish_players(self, out: Outcome, gone: list[int]) -> None:
+        """Players ranked by :meth:`_rank` leave their tables and hear their place and prize."""
         self._stacks_dirty = True
         for f in out.finishes:
             prize = out.prizes.get(f.player_id, 0) + self._early.pop(f.player_id, 0)
             self.results[f.player_id] = Result(f.player_id, f.place, f.place_to, prize)
         self.stats.naive_scan += len(gone) * len(self.tables)
         for pid in gone:
-            e = self.entrants_by_id.pop(pid)
-            table = self.tables.get(e.table_id or "")
-            if table is not None:
-                table.remove(e)
-                self.balancer.change(table.id, -1)
-            self.alive -= 1
+            self._leave(pid)
             r = self.results[pid]
             self.notify(pid, "finished", {"place": r.place, "place_to": r.place_to, "prize": r.prize})
         for f in out.finishes:
             if f.won:
-                e = self.entrants_by_id.pop(f.player_id)
-                table = self.tables.get(e.table_id or "")
-                if table is not None:
-                    table.remove(e)
-                self.alive -= 1
+                e = self._leave(f.player_id, balance=False)
                 self.notify(f.player_id, "finished", {"place": 1, "place_to": 1,
                                                       "prize": self.results[f.player_id].prize})
                 if e.chips != self.chips_issued:
                     self.stats.chips_conserved = False
 
+    def _leave(self, pid: int, *, balance: bool = True) -> Entrant:
+        e = self.entrants_by_id.pop(pid)
+        self._out_pending.discard(pid)
+        self.alive -= 1
+        table = self.tables.get(e.table_id or "")
+        if table is not None:
+            table.remove(e)
+            if balance:
+                self.balancer.change(table.id, -1)
+        return e
+
     async def _after_field_change(self, table: TourneyTable) -> None:
         if self.status not in PLAYING:
             return
-        if self.alive <= 1 and not self._round_busts:
+        if self.alive <= 1 and not self._round_busts and not self._settling and not self._staged:
             await (self._end_flight() if self.spec.flight is not None else self._finished())
             return
         if self._flight_over:
@@ -937,20 +1036,27 @@ class Director:
         await self._pump()
 
     def _ready(self, table: TourneyTable) -> None:
-        """The table deals again after the pause between hands (at once in hand-for-hand play)."""
+        """The table deals again after the pause between hands (at once in hand-for-hand play). Tables ready at the
+        same instant share one timer and are dealt together (their hands then end, and are recorded, together)."""
         if len(table.seats) < 2:
             return
         delay = self.settings.between_hands_seconds
         if delay <= 0 or self._h4h_round:
             self._waiting.add(table.id)
             return
-        tid = table.id
+        when = self.clock.now() + delay
+        group = self._ready_at.get(when)
+        if group is not None:
+            group.append(table.id)
+            return
+        self._ready_at[when] = [table.id]
 
         async def ready() -> None:
-            t = self.tables.get(tid)
-            if t is not None and len(t.seats) >= 2 and not t.in_hand:
-                self._waiting.add(tid)
-                await self._pump()
+            for tid in self._ready_at.pop(when, ()):
+                t = self.tables.get(tid)
+                if t is not None and len(t.seats) >= 2 and not t.in_hand:
+                    self._waiting.add(tid)
+            await self._pump()
 
         self.clock.call_later(delay, lambda: self.actor.post(ready))
 

@@ -78,6 +78,8 @@ class SimReport:
     hands_per_s: float = 0.0
     max_gap_waiting_for_a_hand: int = 0
     naive_scan_per_elimination: float = 0.0  # the peer: tables a full scan per elimination would read
+    hands_per_commit: float = 0.0  # hands recorded per store transaction (group commit)
+    full_scans: int = 0  # full seating and chip scans done besides the per-hand checks
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -103,7 +105,19 @@ def make_bots(store: Store, n: int, deposit: int, currency: str, prefix: str = "
 
 
 class Checker:
-    """Invariants checked after every hand (see the module docstring)."""
+    """Invariants checked after every hand, at a cost that does not grow with the field (O(seats) per hand plus the
+    places of the players just out):
+
+    - chips conserved: a running total of every stack, updated with the stacks of the hand's players and of the
+      table's players (re-buys, add-ons), equals the chips issued;
+    - nobody seated twice or lost: every player of the table and of the hand sits where they think they sit (or is
+      out with a place, or waits for the hand-for-hand round to end), and the players seated at all tables plus
+      those waiting are exactly the players still in;
+    - places unique: each player out holds a place range no other group of tied players holds, and no range holds
+      more players than places.
+
+    ``every`` > 0 adds the full scan of every table and stack (:meth:`Director.check_seating`) every ``every``
+    hands."""
 
     def __init__(self, every: int = 1,
                  then: Callable[[Director, TourneyTable, HandDriver], None] | None = None) -> None:
@@ -111,11 +125,26 @@ class Checker:
         self.then = then
         self.ok_chips = True
         self.ok_seating = True
+        self.ok_places = True
         self.count = 0
+        self.full_scans = 0
+        self._known: dict[int, int] | None = None  # player -> stack as last seen
+        self._total = 0
+        self._busted: set[int] = set()  # at 0 chips after a hand, place not seen yet
+        self._placed: set[int] = set()
+        self._slots: dict[int, tuple[int, int]] = {}  # place -> the (place, place_to) group holding it
+        self._groups: dict[tuple[int, int], int] = {}
 
     def __call__(self, director: Director, table: TourneyTable, driver: HandDriver) -> None:
         self.count += 1
+        try:
+            self._seating(director, table, driver)
+        except AssertionError:
+            self.ok_seating = False
+        self._chips(director, table, driver)
+        self._places(director, driver)
         if self.every and self.count % self.every == 0:
+            self.full_scans += 1
             try:
                 director.check_seating()
             except AssertionError:
@@ -124,6 +153,65 @@ class Checker:
                 self.ok_chips = False
         if self.then is not None:
             self.then(director, table, driver)
+
+    @staticmethod
+    def _seating(d: Director, table: TourneyTable, driver: HandDriver) -> None:
+        for seat, e in table.seats.items():
+            assert e.table_id == table.id and e.seat == seat and d.entrants_by_id.get(e.player_id) is e
+        for pid in driver.players.values():
+            p = d.entrants_by_id.get(pid)
+            if p is None:
+                assert pid in d.results or pid in d.disqualified, f"player {pid} lost"
+            elif not p.busted_round:
+                t = d.tables.get(p.table_id or "")
+                assert t is not None and p.seat is not None and t.seats.get(p.seat) is p, f"player {pid} lost"
+        waiting = sum(1 for b, _ in d._round_busts
+                      if (w := d.entrants_by_id.get(b.player_id)) is not None and w.busted_round)
+        assert d.seated + waiting == len(d.entrants_by_id), "a player is seated twice or lost"
+
+    def _chips(self, d: Director, table: TourneyTable, driver: HandDriver) -> None:
+        known = self._known
+        if known is None:  # once: every stack
+            known = self._known = {pid: e.chips for pid, e in d.entrants_by_id.items()}
+            self._total = sum(known.values())
+        changed = set(driver.players.values())
+        changed.update(e.player_id for e in table.seats.values())
+        for pid in changed:
+            e = d.entrants_by_id.get(pid)
+            now = e.chips if e is not None else 0
+            self._total += now - known.get(pid, 0)
+            known[pid] = now
+        if d.alive > 0 and self._total != d.chips_issued:
+            self.ok_chips = False
+
+    def _places(self, d: Director, driver: HandDriver) -> None:
+        for pid in list(self._busted):
+            if pid in d.results:
+                self._busted.discard(pid)
+                self._place(d, pid)
+        for pid in driver.players.values():
+            e = d.entrants_by_id.get(pid)
+            if e is None:
+                if pid in d.results:
+                    self._place(d, pid)
+            elif e.chips == 0:
+                self._busted.add(pid)
+
+    def _place(self, d: Director, pid: int) -> None:
+        if pid in self._placed:
+            return
+        self._placed.add(pid)
+        r = d.results[pid]
+        group = (r.place, r.place_to)
+        if not 1 <= r.place <= r.place_to <= d.entries:
+            self.ok_places = False
+            return
+        for p in range(r.place, r.place_to + 1):
+            if self._slots.setdefault(p, group) != group:
+                self.ok_places = False
+        self._groups[group] = self._groups.get(group, 0) + 1
+        if self._groups[group] > r.place_to - r.place + 1:
+            self.ok_places = False
 
 
 async def play(director: Director, clock: FakeClock, *, step: float = 60.0, max_steps: int = 10_000_000,
@@ -151,7 +239,7 @@ def audit(store: Store, director: Director, start_wall: float, checker: Checker)
         LedgerTxn.kind.in_(("t_prize", "t_bounty", "ticket_issue")))))
     places = director.places()
     results = director.results
-    places_ok = (len(places) == director.entries and len(set(places)) == len(places)
+    places_ok = (checker.ok_places and len(places) == director.entries and len(set(places)) == len(places)
                  and sorted(r.place for r in results.values()) == _expected_places(results))
     prize_paid = director.prize_paid
     if prize_paid != sum(r.prize for r in results.values()):
@@ -169,7 +257,9 @@ def audit(store: Store, director: Director, start_wall: float, checker: Checker)
         places_ok=places_ok, payments_are_ledger_entries=n_pay == director.payments_made,
         balancing_work_per_elimination=round(b.work / elim, 3), hands_per_s=round(director.stats.hands / wall, 1),
         max_gap_waiting_for_a_hand=b.max_gap_waiting,
-        naive_scan_per_elimination=round(director.stats.naive_scan / elim, 1))
+        naive_scan_per_elimination=round(director.stats.naive_scan / elim, 1),
+        hands_per_commit=round(director.stats.hands / max(1, director.stats.hand_commits), 1),
+        full_scans=checker.full_scans)
 
 
 def _expected_places(results: dict[int, Any]) -> list[int]:
@@ -210,8 +300,10 @@ async def run(spec: TournamentSpec, entrants: int, *, store: Store, seed: int = 
               record_history: bool = True, progress: Callable[[Director], None] | None = None,
               tournament_id: str | None = None, named: int = 0, capture: list[Director] | None = None,
               players: list[int] | None = None,
-              on_hand: Callable[[Director, TourneyTable, HandDriver], None] | None = None) -> SimReport:
-    """Register ``entrants`` bots for ``spec`` and play it to the winner."""
+              on_hand: Callable[[Director, TourneyTable, HandDriver], None] | None = None,
+              batch_hands: bool = True) -> SimReport:
+    """Register ``entrants`` bots for ``spec`` and play it to the winner (``batch_hands=False``: every hand
+    recorded in a transaction of its own, see :meth:`Director.record_hand`)."""
     start = time.perf_counter()
     clock = FakeClock()
     gateway = StoreGateway(store, inline=True)
@@ -227,7 +319,7 @@ async def run(spec: TournamentSpec, entrants: int, *, store: Store, seed: int = 
     bots = {pid: ShoveBot(random.Random(rng.random())) for pid in players}
     checker = Checker(check_every, then=on_hand)
     director = Director(host, tournament_id or f"sim-{seed}-{entrants}", spec, bots=bots, notify_players=False,
-                        record_history=record_history, seed=seed, on_hand=checker)
+                        record_history=record_history, seed=seed, on_hand=checker, batch_hands=batch_hands)
     clock.add_settle_hook(director.quiesce)
     if capture is not None:
         capture.append(director)

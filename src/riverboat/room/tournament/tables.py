@@ -66,7 +66,8 @@ def level_stakes(level: Level, game: Game, structure: Structure) -> Stakes:
 class TournamentSettler:
     """No rake (R-RAKE-12); nothing is written before a hand (a crash voids it: every stack stays as after the
     last completed hand, R-SERVER-1); after it the director records the hand, its eliminations and payments in
-    one store transaction (R-TOURN-GEN-5)."""
+    one store transaction (R-TOURN-GEN-5), possibly the group commit of several tables' hands
+    (:meth:`~riverboat.room.tournament.director.Director.record_hand`)."""
 
     rake: RakeRule | None = None
 
@@ -132,10 +133,14 @@ class TourneyTable:
         self.director.send_table_state(self, player_id)
 
     async def on_settled(self, driver: HandDriver) -> None:
-        self.driver = None
         if self.rotation is not None:
             self.rotation.hand_finished()
-        await self.director.hand_settled(self, driver)
+        await self.director.hand_settled(self, driver)  # the director calls hand_over once it is recorded
+
+    def hand_over(self) -> None:
+        """The hand is recorded and carried on: the table is between hands again (until then it stays in the
+        hand: nobody moves from it, nobody re-buys at it, it is not dealt)."""
+        self.driver = None
 
     # ------------------------------------------------------------------ seats
     def free_seats(self) -> list[int]:
@@ -145,11 +150,13 @@ class TourneyTable:
         assert seat not in self.seats
         self.seats[seat] = e
         e.table_id, e.seat = self.id, seat
+        self.director.seated += 1
 
     def remove(self, e: Entrant) -> None:
         assert e.seat is not None and self.seats.get(e.seat) is e
         del self.seats[e.seat]
         e.table_id = e.seat = None
+        self.director.seated -= 1
 
     @property
     def in_hand(self) -> bool:
