@@ -174,8 +174,11 @@ async def _operator(c: Cluster, base: str, connect: Any) -> None:
                                     "id": f"reg-{secrets.token_hex(6)}"})
         assert ack["result"]["registered"] is True
         assert c.store.ledger.balance(pid, CUR) == DEPOSIT - 1100
-        res = await post(f"/api/operator/tournaments/{edited['id']}/edit", {"changes": {"name": "Too late"}})
-        assert res.status_code == 400 and res.json()["error"]["code"] == "bad_state", res.text  # somebody entered
+        res = await post(f"/api/operator/tournaments/{edited['id']}/edit", {"changes": {"buy_in": 2000, "fee": 200}})
+        assert res.status_code == 400 and res.json()["error"]["code"] == "bad_state", res.text  # somebody paid
+        res = await post(f"/api/operator/tournaments/{edited['id']}/edit", {"changes": {"name": "Renamed"}})
+        assert res.status_code == 200 and res.json()["id"] == edited["id"], res.text  # in place (R-OPER-2)
+        assert res.json()["name"] == "Renamed" and c.store.ledger.balance(pid, CUR) == DEPOSIT - 1100
         res = await post(f"/api/operator/tournaments/{edited['id']}/cancel", {})
         assert res.status_code == 200 and res.json()["status"] == "cancelled", res.text
         assert c.store.ledger.balance(pid, CUR) == DEPOSIT

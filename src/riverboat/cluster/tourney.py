@@ -201,7 +201,12 @@ class TournamentHosting:
 
     async def _edit(self, tid: str, changes: dict[str, Any]) -> dict[str, Any]:
         """R-OPER-2 in the cluster: the edited tournament is a new record (a new id, as in one process), declared in
-        the cluster and taken by this host at once, so that its detail can be read as soon as the answer arrives."""
+        the cluster and taken by this host at once, so that its detail can be read as soon as the answer arrives.
+        A tournament players have entered is changed in place (same id, :func:`~riverboat.room.tournament.lobby.
+        edit_in_place`)."""
+        if self.lobby.get(tid).registered or self.lobby.get(tid).status.value not in ("scheduled", "registering"):
+            await self.lobby.edit(tid, changes)
+            return {"tournament": tid, "edited": tid}
         spec = await self.lobby.retire_for_edit(tid, changes)
         gw = self.room.gateway
         root = tid.split(".")[0]

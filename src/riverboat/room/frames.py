@@ -20,7 +20,7 @@ Table events that name a player carry their ``alias`` (R-ALIAS-1), so no layer a
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Annotated, Literal, NotRequired, cast
+from typing import Annotated, Any, Literal, NotRequired, cast
 
 from pydantic import ConfigDict, Field
 from typing_extensions import TypedDict
@@ -500,6 +500,14 @@ class TournamentRuleData(TypedDict):
     rule: str
 
 
+class TournamentEditedData(TypedDict):
+    """The operator changed the tournament (R-OPER-2): ``changes`` maps each changed field of the tournament's
+    description (docs/tournaments.md) to its new value."""
+
+    changes: dict[str, Any]
+    rule: str
+
+
 class TournamentFinishedData(TypedDict):
     """The player's place (``place``..``place_to`` when shared, R-TOURN-GEN-6) and prize, paid at once
     (R-TOURN-GEN-5)."""
@@ -598,16 +606,17 @@ TOURNAMENT_DATA: dict[str, type] = {
     "finished": TournamentFinishedData, "final_table": TournamentFinalTableData,
     "hand_for_hand": TournamentHandForHandData, "moved": TournamentMovedData,
     "rebuy_offer": TournamentRebuyOfferData, "interrupted": TournamentInterruptedData,
+    "edited": TournamentEditedData,
     "twister_spin": TwisterSpinData, "jackpot": JackpotData,
 }
 TournamentEventName = Literal["registered", "unregistered", "cancelled", "started", "state", "level", "break",
                               "flight_over", "disqualified", "finished", "final_table", "hand_for_hand", "moved",
-                              "rebuy_offer", "interrupted", "twister_spin", "jackpot"]
+                              "rebuy_offer", "interrupted", "twister_spin", "jackpot", "edited"]
 TournamentData = (TournamentRegisteredData | TournamentEmptyData | TournamentReasonData | TournamentStartedData
                   | TournamentStateData | TournamentLevelData | TournamentBreakData | TournamentFlightOverData
                   | TournamentRuleData | TournamentFinishedData | TournamentFinalTableData | TournamentHandForHandData
                   | TournamentMovedData | TournamentRebuyOfferData | TournamentInterruptedData | TwisterSpinData
-                  | JackpotData)
+                  | JackpotData | TournamentEditedData)
 
 
 class TournamentFrame(TypedDict):

@@ -181,15 +181,16 @@ def _tournament_operator_paths() -> dict[str, Any]:
 
     def staff(summary: str, model: type[BaseModel] | None, *params: dict[str, Any], status: str = "200",
               required: bool = True) -> dict[str, Any]:
-        op = _op(summary, None, status=status, errors=("403", "404", "409", "422"),
-                 notes={"403": "not operator or security staff (R-OPER-5)",
-                        "409": "not allowed in the tournament's state (error code bad_state)",
-                        "422": "refused: the message says which field or rule"})
+        op = _op(summary, None, status=status, errors=("400", "403", "404", "422"),
+                 notes={"400": "refused: not allowed in the tournament's state or a change the rules refuse "
+                               "(error codes bad_state, bad_settings, not_running; the message says why), or "
+                               "the body is not JSON",
+                        "403": "not operator or security staff (R-OPER-5)",
+                        "422": "the body is malformed (the message says which field)"})
         if model is not None:
             op["requestBody"] = {"required": required, "content": {"application/json": {"schema":
                                                                                       model.model_json_schema()}}}
-            for code in ("400", "413"):
-                op["responses"][code] = {"description": _ERRORS[code], "content": _json("ErrorOut")}
+            op["responses"]["413"] = {"description": _ERRORS["413"], "content": _json("ErrorOut")}
         return {**op, "parameters": list(params)} if params else op
 
     tid = {"name": "tid", "in": "path", "required": True, "schema": {"type": "string"}}

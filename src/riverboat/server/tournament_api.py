@@ -9,7 +9,7 @@ R-OPER-1..5). Registering, unregistering, re-buys and add-ons are WebSocket fram
 | ``GET /api/tournaments/history`` | the caller's tournaments of every kind (SNG, MTT, Twister, AoG, Wild), newest first: date, kind, buy-in + fee paid or the ticket used, place, field, cash prize, tickets won, bounties, jackpots won apart (``riverboat.store.tournament_history``) |
 | ``POST /api/operator/tournaments`` | staff: body ``{"spec": TournamentSpec JSON, "id"?, "series"?}``: a new tournament |
 | ``POST /api/operator/flights`` | staff: body ``{"event", "day2": spec, "flights": [{"day": "1A", "levels": n, "spec": spec}, ...]}``: a flight event (R-TOURN-FLIGHT-1..6): ``{"event", "day2", "flights": [ids]}`` |
-| ``POST /api/operator/tournaments/{id}/{action}`` | staff: ``edit`` (body ``{"changes": {...}}``, before any entry), ``cancel`` (refunds), ``interrupt`` (compensation R-TOURN-INT) |
+| ``POST /api/operator/tournaments/{id}/{action}`` | staff: ``edit`` (body ``{"changes": {...}}``; with entrants only what room/tournament/edits.py allows, R-OPER-2), ``cancel`` (refunds), ``interrupt`` (compensation R-TOURN-INT) |
 """
 
 from __future__ import annotations

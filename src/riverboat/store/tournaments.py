@@ -276,6 +276,23 @@ class Tournaments:
 
         return self._db.run(body)
 
+    def edit(self, tournament_id: str, *, spec: dict[str, Any], name: str | None, guarantee: int,
+             unregister_deadline: datetime | None) -> None:
+        """An operator's edit of a registering or running tournament (R-OPER-2; the room decides what may change):
+        its description, name, guarantee (overlay still unpaid) and unregistration deadline. No money moves."""
+        check_amount(guarantee, "guarantee", allow_zero=True)
+
+        def body(s: Session) -> None:
+            t = self._get(s, tournament_id, lock=True)
+            if t.status not in ("registering", "running"):
+                raise InvalidRequest(f"tournament {tournament_id!r} is {t.status} and cannot be edited")
+            if guarantee != t.guarantee and t.overlay:
+                raise InvalidRequest(f"the overlay of {tournament_id!r} is paid: its guarantee is final")
+            t.spec, t.name, t.guarantee = spec, name, guarantee
+            t.unregister_deadline = aware(unregister_deadline) if unregister_deadline else None
+
+        self._db.run(body)
+
     def add_to_prize_pool(self, tournament_id: str, amount: int, idem_key: str) -> int:
         """Room money added to the prize pool (guarantees, freerolls: R-TOURN-GEN-1/3)."""
         check_amount(amount)

@@ -270,6 +270,9 @@ class Director:
         except LifecycleError as exc:
             raise RoomError(exc.code, exc.message) from None
         late = self.status in PLAYING
+        if late and self.pool_final:
+            raise RoomError("registration_closed", "the tournament is in the money: its prizes are fixed and late "
+                                                   "registration is over (R-TOURN-REG-1)")
         await self.gw.call(self.gw.store.tournaments.register, player_id, self.id,
                            f"t_register:{self.id}:{player_id}:{secrets.token_hex(6)}", ticket_id=ticket_id,
                            late=late)
@@ -425,16 +428,17 @@ class Director:
     def paid_places(self) -> int:
         return len(self.place_awards())
 
-    async def _maybe_finalize_pool(self) -> None:
+    async def _maybe_finalize_pool(self, *, money: bool = False) -> None:
         """Once no more money can come in (late registration and re-buy/add-on periods over), the house pays any
-        overlay of the guarantee (R-TOURN-MTT-4, R-TOURN-GEN-1) and the prizes are fixed."""
+        overlay of the guarantee (R-TOURN-MTT-4, R-TOURN-GEN-1) and the prizes are fixed. ``money``: a hand about
+        to be recorded pays the first prize: the pool is final now (late registration and re-buys end with it)."""
         if self.pool_final:
             return
         spec = self.spec
         last_money_level = spec.late_registration_levels
         if spec.rebuy is not None:
             last_money_level = max(last_money_level, spec.rebuy.period_levels + (1 if spec.rebuy.addon_price else 0))
-        if self.level_index() < last_money_level and self.alive > self.paid_places():
+        if not money and self.level_index() < last_money_level and self.alive > self.paid_places():
             return
         self.pool_final = True
         if spec.guarantee:
@@ -618,15 +622,15 @@ class Director:
     def rebuy_open(self, e: Entrant, chips: int | None = None) -> bool:
         """A re-buy is open to ``e`` now (``chips``: their stack after the hand just decided, else ``e.chips``)."""
         rb = self.spec.rebuy
-        if rb is None or self.level_index() >= rb.period_levels:
-            return False
+        if rb is None or self.level_index() >= rb.period_levels or self.pool_final:
+            return False  # the period is over, or the money reached (the pool is final)
         if rb.max_rebuys and e.rebuys >= rb.max_rebuys:
             return False
         return (e.chips if chips is None else chips) <= (rb.max_stack or self.spec.starting_stack)
 
     def addon_open(self, e: Entrant) -> bool:
         rb = self.spec.rebuy
-        if rb is None or not rb.addon_price or e.addons:
+        if rb is None or not rb.addon_price or e.addons or self.pool_final:
             return False
         pos = self.levels.position(self.now) if self.levels is not None else None
         return pos is not None and (pos.level == rb.period_levels or (pos.on_break and pos.level + 1 ==
@@ -693,6 +697,7 @@ class Director:
         if key in self._committed:
             return
         if key not in self._outcomes:
+            await self._money_reached(driver)
             self._outcomes[key] = self._decide(table, driver)
             self._staged[key] = self._checkpoint(table, driver, self._outcomes[key][0])
         if self._can_batch():
@@ -766,6 +771,26 @@ class Director:
         hand = driver.hand
         return (hand_history_text(hand, table.id, driver.hand_id, driver.players),
                 [event_record(e) for e in hand.events])
+
+    async def _money_reached(self, driver: HandDriver) -> None:
+        """Before the hand's eliminations are ranked: if they reach a paid place while late registration or
+        re-buys still keep the pool open, the pool becomes final first, so that the guarantee's overlay is in it
+        before the first prize is paid (R-TOURN-MTT-4, R-TOURN-GEN-5); no entry or re-buy comes in after that."""
+        result = driver.hand.result
+        if self.pool_final or result is None:
+            return
+        out = 0
+        for s, st in result.stacks.items():
+            e = self.entrants_by_id[driver.players[s]]
+            out += st == 0 and not (self._wants_rebuy(e) or self._may_decide(e))
+        await self._money_at(out)
+
+    async def _money_at(self, out: int) -> None:
+        """``out`` players are about to be ranked: if that pays a place (or decides the winner) while the pool is
+        still open, it becomes final first (:meth:`_money_reached`)."""
+        if out and not self.pool_final and self.spec.flight is None and \
+                self.alive - out < max(self.paid_places(), 2):
+            await self._maybe_finalize_pool(money=True)
 
     def _table_of(self, driver: HandDriver) -> TourneyTable:
         host = driver.host
@@ -901,6 +926,7 @@ class Director:
     async def _out_without_rebuy(self, pid: int) -> None:
         """A busted player who did not re-buy is out now: ranked at this moment (R-TOURN-GEN-6) and paid."""
         e = self.entrants_by_id[pid]
+        await self._money_at(1)
         out = Outcome()
         self._rank([Bust(pid, 0, e.entry_no)], out)
         await self.gw.call(self.gw.store.tournament_play.finish_unplayed, self.id, out.finishes, out.payments,

@@ -20,10 +20,14 @@ from __future__ import annotations
 import dataclasses
 import itertools
 from collections.abc import Mapping
+from datetime import UTC, datetime
 from typing import Any
 
 from riverboat.errors import declare
 from riverboat.room.errors import RoomError
+from riverboat.room.settings import TableSettings
+from riverboat.room.tournament import edits
+from riverboat.room.tournament.balancing import Balancer
 from riverboat.room.tournament.compensation import CompensationInput, Remaining, compensate
 from riverboat.room.tournament.director import BotPolicy, Director, DirectorHost
 from riverboat.room.tournament.flights import FlightEvent
@@ -99,7 +103,13 @@ class TournamentLobby:
 
     # ------------------------------------------------------------------ operator powers (R-OPER)
     async def edit(self, tournament_id: str, changes: Mapping[str, Any]) -> Director:
-        """R-OPER-2: change a tournament that has not started (its time, guarantee, conditions)."""
+        """R-OPER-2: change a tournament's time, guarantee or conditions. Nobody entered yet: any field, the
+        tournament re-created under a new id. Players in: the same tournament, changed in place as far as
+        :mod:`.edits` allows (else ``bad_state`` / ``bad_settings`` and nothing changes), every player told."""
+        d = self.get(tournament_id)
+        if d.registered or d.status not in (Status.SCHEDULED, Status.REGISTERING):
+            await d.actor.submit(lambda: edit_in_place(d, changes))
+            return d
         spec = await self.retire_for_edit(tournament_id, changes)
         return await self.create(spec, f"{tournament_id.split('.')[0]}.{next(self._seq)}")
 
@@ -280,6 +290,35 @@ def entry(d: Director) -> dict[str, Any]:
             "late_registration": d.status in PLAYING and d.level_index() < spec.late_registration_levels,
             "event": spec.flight.event if spec.flight else spec.day2_of,  # R-TOURN-FLIGHT-1: Day 1A, 1B..., Day 2
             "day": spec.flight.day if spec.flight else "2" if spec.day2_of else None}
+
+
+async def edit_in_place(d: Director, changes: Mapping[str, Any]) -> dict[str, Any]:
+    """R-OPER-2 on a tournament players have entered (inside its actor): validate, refuse by :func:`.edits.refusal`,
+    store the new description, swap it in and tell every player (``edited`` event). Returns the changes."""
+    if d.status not in {Status.SCHEDULED, Status.REGISTERING} | PLAYING:
+        raise RoomError("bad_state", f"a {d.status.value} tournament cannot be edited")
+    spec = edits.apply(d.spec, changes)
+    entrants = len(d.registered) if d.status not in PLAYING else d.entries
+    why = edits.refusal(d.spec, spec, entrants=entrants, started=d.status in PLAYING, prizes_fixed=d.pool_final,
+                        now=d.now)
+    if why is not None:
+        raise RoomError("bad_state", why)
+    diff = edits.changed(d.spec, spec)
+    if not diff:
+        return {}
+    deadline = (datetime.fromtimestamp(spec.unregister_deadline, UTC)
+                if spec.unregister_deadline is not None else None)
+    await d.gw.call(d.gw.store.tournaments.edit, d.id, spec=spec.to_dict(), name=spec.name,
+                    guarantee=spec.guarantee, unregister_deadline=deadline)
+    d.spec = d.lifecycle.spec = spec
+    d.settings = TableSettings.from_dict(spec.settings)
+    if d.status not in PLAYING:  # seats per table (an MTT) are used from the start on
+        d.balancer = Balancer(spec.seats, rng=d._choice)
+    d._awards = None
+    d.notify_all("edited", {"changes": diff, "rule": "R-OPER-2"})
+    if d.status not in PLAYING:
+        await d._tick()  # the start time may have moved: the timer follows it
+    return diff
 
 
 def compensation_input(d: Director) -> CompensationInput:
