@@ -46,11 +46,7 @@ def create_app(store: Any, room: Any, config: ServerConfig | None = None) -> Sta
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         if hub.config.manage_room:
             await room.start()
-        if hub.tournaments is not None:
-            try:  # R-SERVER-1: running tournaments resume from the store, registering ones are refunded
-                await hub.tournaments.recover()
-            except Exception:
-                log.exception("recovering the tournaments failed")
+        await recover_tournaments(hub)
         if hub.tournaments is not None and hub.config.tournaments:
             try:
                 await open_tournaments(hub, hub.config.tournaments)
@@ -85,6 +81,18 @@ def create_app(store: Any, room: Any, config: ServerConfig | None = None) -> Sta
         app.router.default = static
     app.state.hub = hub
     return app
+
+
+async def recover_tournaments(hub: Hub) -> None:
+    """R-SERVER-1: running tournaments and Twisters resume from the store (a Twister with its spin), registering
+    ones are refunded (a Day 2 waiting for its flights opens again)."""
+    for what, lobby in (("tournaments", hub.tournaments), ("Twisters", hub.twister)):
+        if lobby is None:
+            continue
+        try:
+            await lobby.recover()
+        except Exception:
+            log.exception("recovering the %s failed", what)
 
 
 def twister_offers(room: Any, config: dict[str, Any]) -> Any:

@@ -37,6 +37,7 @@ async def resume(host: DirectorHost, tournament_id: str, *, bots: Mapping[int, B
     d = director_class(host, tournament_id, spec, bots=bots, seed=seed, **options)
     _restore_field(d, snap)
     _restore_tables(d, snap)
+    await d.variant.on_resume(d)  # e.g. the Twister spin and its prizes, kept by the variant's store
     d.actor.start()
     await d.actor.submit(lambda: _restart(d))
     return d

@@ -13,6 +13,8 @@ names it in ``variant`` and the director calls the hooks:
   all-in, R-WILD-2); None: the player (or the bot) decides;
 - ``start_delay(ctx)``: seconds between ``before_start`` and the first deal (the Twister spin shown to the table,
   R-TWIST-3; the Age of the Gods jackpot game, R-AOG-3); the level clock starts at the first deal;
+- ``on_resume(ctx)`` (async): after a restart, the director rebuilt from the store (:mod:`.resume`) before it
+  deals again -- a variant restores what it keeps outside the store snapshot (the Twister spin and its prizes);
 - ``level_hands(ctx)``/``on_finished(ctx)``: informational hooks.
 
 ``ctx`` is the running :class:`~riverboat.room.tournament.director.Director` (read its ``spec``, ``entrants``,
@@ -45,6 +47,8 @@ class Variant(Protocol):
 
     async def on_finished(self, ctx: Director) -> None: ...
 
+    async def on_resume(self, ctx: Director) -> None: ...
+
 
 class BaseVariant:
     """Defaults for every hook: subclass and override what the variant changes."""
@@ -65,6 +69,9 @@ class BaseVariant:
         return None
 
     async def on_finished(self, ctx: Director) -> None:
+        return None
+
+    async def on_resume(self, ctx: Director) -> None:
         return None
 
 

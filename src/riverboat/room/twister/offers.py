@@ -131,15 +131,9 @@ class TwisterOffers:
                 del self.open[key]
 
         d = Director(self.host, tid, spec, bots=self.bots, on_start=started)
-        clock = self.host.clock
-        if isinstance(clock, FakeClock):
-            clock.add_settle_hook(d.quiesce)
         await d.open()
         self.open[key] = d
-        self.directors[tid] = d
-        task = asyncio.get_running_loop().create_task(self._reap(d))
-        self._watchers.add(task)
-        task.add_done_callback(self._watchers.discard)
+        self._watch(d)
         return d
 
     async def _reap(self, d: Director) -> None:
@@ -149,6 +143,40 @@ class TwisterOffers:
         clock = self.host.clock
         if isinstance(clock, FakeClock):
             clock.remove_settle_hook(d.quiesce)
+
+    # ------------------------------------------------------------------ after a restart (R-SERVER-1)
+    async def recover(self) -> dict[str, list[str]]:
+        """Every Twister-family tournament the store has running resumes from the stacks after its last completed
+        hand (the hand in progress was never written: void), with its stored spin and prizes, as any tournament
+        (:mod:`riverboat.room.tournament.resume`); one still registering (fewer than three players when the server
+        stopped) is cancelled and every stake refunded, to the balance or the ticket (R-TOURN-REG-4 reading, as
+        the lobby's tournaments). Returns the ids."""
+        from riverboat.room.tournament.resume import resume
+
+        gw = self.host.gateway
+        out: dict[str, list[str]] = {"resumed": [], "cancelled": []}
+        for tid in await gw.call(gw.store.tournament_play.unfinished):
+            if tid in self.directors or not tid.startswith(tuple(set(ID_PREFIX.values()))):
+                continue
+            if await gw.call(gw.store.tournaments.status, tid) == "registering":
+                await gw.call(gw.store.tournaments.cancel, tid)
+                out["cancelled"].append(tid)
+                continue
+            kind = await gw.call(gw.store.twister.kind, tid)
+            VARIANTS[kind].configure(tid, self.settings, self.rng)
+            d = await resume(self.host, tid, bots=self.bots)
+            self._watch(d)
+            out["resumed"].append(tid)
+        return out
+
+    def _watch(self, d: Director) -> None:
+        self.directors[d.id] = d
+        clock = self.host.clock
+        if isinstance(clock, FakeClock):
+            clock.add_settle_hook(d.quiesce)
+        task = asyncio.get_running_loop().create_task(self._reap(d))
+        self._watchers.add(task)
+        task.add_done_callback(self._watchers.discard)
 
     # ------------------------------------------------------------------ at the table
     def director(self, tournament_id: str) -> Director:

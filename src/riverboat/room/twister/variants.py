@@ -113,6 +113,16 @@ class TwisterVariant(BaseVariant):
                 ctx.notify(pid, "state", data)
         return wild_action(driver.hand.legal_actions())  # R-WILD-2: all-in at every decision
 
+    async def on_resume(self, ctx: Director) -> None:
+        """After a restart (R-SERVER-1): the stored spin fixes the prizes again (cash, or Wild Twister tickets),
+        as before the stop; a tournament stopped between its start and its spin is spun now."""
+        spin: SpinResult | None = await ctx.gw.call(ctx.gw.store.twister.result, ctx.id)
+        if spin is None:
+            await self.before_start(ctx)
+            return
+        self.spins[ctx.id] = spin
+        ctx.set_prizes(list(spin.places), ticket_for=TICKET_SCOPE if self.kind == "wild" else None)
+
     async def on_finished(self, ctx: Director) -> None:
         self._configs.pop(ctx.id, None)
         self.spins.pop(ctx.id, None)

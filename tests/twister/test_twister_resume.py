@@ -1,0 +1,136 @@
+"""A server restart in the middle of a Twister (R-SERVER-1, issue #12 item left open): the room's Twister "Play"
+(:class:`TwisterOffers`) stops with a hand in progress (never written: void), a new one on the same store resumes
+every running Twister from the stacks after its last completed hand with the spin it had (the same multiplier, the
+same prizes: cash, or for Wild Twister a Twister ticket), and plays it to the winner; a Twister still waiting for
+its third player is cancelled with the stakes refunded (SQLite and PostgreSQL)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from sqlalchemy import select
+
+from riverboat.cards import seeded_rng
+from riverboat.room.clock import FakeClock
+from riverboat.room.gateway import StoreGateway
+from riverboat.room.tournament.bots import ShoveBot
+from riverboat.room.tournament.director import BotPolicy
+from riverboat.room.tournament.lifecycle import PLAYING, Status
+from riverboat.room.tournament.simulate import SimHost, make_bots
+from riverboat.room.twister.offers import TwisterOffers
+from riverboat.store import Store
+from riverboat.store.models import Hand, HandPlayer
+from riverboat.store.twister import TICKET_SCOPE
+from riverboat.twister import TwisterSettings
+
+
+def resumed_hand_starts(store: Store, tid: str, n_before: int) -> dict[int, int]:
+    """Each player's stack at the start of the first hand recorded after the ``n_before`` hands of ``tid``."""
+    def body(s: Any) -> dict[int, int]:
+        hands = list(s.scalars(select(Hand).where(Hand.table_id.startswith(f"{tid}/")).order_by(Hand.id)))
+        assert len(hands) > n_before
+        rows = s.scalars(select(HandPlayer).where(HandPlayer.hand_pk == hands[n_before].id))
+        return {r.player_id: r.start_stack for r in rows}
+
+    return store._db.read(body)
+
+
+def offers_for(store: Store, clock: FakeClock, seed: int, bots: dict[int, BotPolicy],
+               connected: set[int]) -> TwisterOffers:
+    host = SimHost(clock, seeded_rng(seed), StoreGateway(store, inline=True), connected=connected)
+    offers = TwisterOffers(host, TwisterSettings(), rng=random.Random(seed))
+    offers.bots.update(bots)
+    return offers
+
+
+async def test_r_server_1_twister_resumes_with_its_spin_after_a_restart(tstore: Store) -> None:
+    """R-SERVER-1 / R-TWIST-3/5 / R-TOURN-GEN-5: a EUR 1 Twister with one connected player (who decides on the
+    table's timers) and two bots. The server stops while the human's hand is in progress after at least one
+    completed hand: the store holds the stacks of before that hand (the hand is void). A new TwisterOffers resumes
+    it: same stacks, same spin (multiplier, prize of every place), nobody spun again; the human, no longer
+    connected, is folded away; played to the winner, who is paid the drawn prize once; chips conserved, the
+    ledger balanced."""
+    players = make_bots(tstore, 3, 1_000, "EUR", prefix="twr")
+    human = players[0]
+    bots: dict[int, BotPolicy] = {p: ShoveBot(random.Random(p), shove=0.05, call=0.2) for p in players[1:]}
+    clock = FakeClock()
+    offers = offers_for(tstore, clock, 1, bots, {human})
+    for p in players:
+        await offers.play(p, "twister", 100)
+    (tid,) = offers.directors
+    d = offers.director(tid)
+    spin = tstore.twister.result(tid)
+    assert spin is not None and d.status in PLAYING
+    for _ in range(2_000):
+        e = d.entrants_by_id.get(human)
+        table = d.tables.get(e.table_id or "") if e is not None else None
+        if d.stats.hands >= 1 and table is not None and table.driver is not None and d.alive >= 2:
+            break
+        await clock.advance(1)
+    else:
+        raise AssertionError("no hand of the human in progress after a completed hand")
+    driver = table.driver
+    assert driver is not None and not driver.hand.is_over
+    before = {pid: e.chips for pid, e in d.entrants_by_id.items()}  # after the last completed hand
+    await offers.close()  # ---- the server stops: the hand in progress is void
+    snap = {e.player_id: e.chips for e in tstore.tournament_play.snapshot(tid).entries if e.status == "registered"}
+    assert snap == before and sum(snap.values()) == 1_500
+    draws = len(tstore.twister.draws(tournament_id=tid))
+    hands_before = d.stats.hands
+    # ---- the restart
+    clock2 = FakeClock(wall_start=clock.wall() + 60)
+    offers2 = offers_for(tstore, clock2, 2, bots, set())
+    assert await offers2.recover() == {"resumed": [tid], "cancelled": []}
+    d2 = offers2.director(tid)
+    assert d2.chips_issued == sum(before.values()) == 1_500
+    first = resumed_hand_starts(tstore, tid, hands_before)  # the resumed director dealt at once
+    assert first == before  # the first hand after the restart starts from the stacks of before the void hand
+    assert [a.cash for a in d2.place_awards()] == list(spin.places) and d2.prize_pool == spin.prize
+    assert d2.entrants_by_id[human].sitting_out if human in d2.entrants_by_id else True
+    for _ in range(5_000):
+        if d2.done.is_set():
+            break
+        await clock2.advance(5)
+    assert d2.status is Status.FINISHED and d2.stats.chips_conserved
+    assert len(tstore.twister.draws(tournament_id=tid)) == draws  # not spun again
+    winner = d2.places()[0]
+    assert d2.results[winner].prize == spin.prize
+    paid = {p: tstore.ledger.balance(p) - (1_000 - 100) for p in players}
+    assert paid[winner] == spin.prize and sum(paid.values()) == spin.prize
+    assert tstore.tournaments.status(tid) == "finished" and tstore.ledger.total("EUR") == 0
+    await offers2.close()
+
+
+async def test_r_wild_1_wild_twister_resumes_and_pays_its_ticket(tstore: Store) -> None:
+    """R-SERVER-1 / R-WILD-1/2: a Wild Twister stopped after its spin and before its first hand resumes with the
+    stored spin and pays the drawn prize as a Twister ticket (scope ``twister:*``), not cash; a Wild Twister still
+    waiting for its third player is cancelled by the restart and both stakes are refunded."""
+    players = make_bots(tstore, 5, 1_000, "EUR", prefix="wir")
+    bots: dict[int, BotPolicy] = {p: ShoveBot(random.Random(p)) for p in players}
+    clock = FakeClock()
+    offers = offers_for(tstore, clock, 3, bots, set())
+    for p in players[:3]:
+        await offers.play(p, "wild", 50)
+    for p in players[3:]:
+        await offers.play(p, "wild", 50)  # the next Wild Twister, two of three seats taken
+    running = next(t for t, d in offers.directors.items() if d.status in PLAYING)
+    waiting = next(t for t, d in offers.directors.items() if d.status is Status.REGISTERING)
+    spin = tstore.twister.result(running)
+    assert spin is not None and offers.director(running).stats.hands == 0  # the spin is shown, no hand yet
+    await offers.close()  # ---- the server stops
+    clock2 = FakeClock(wall_start=clock.wall() + 60)
+    offers2 = offers_for(tstore, clock2, 4, bots, set())
+    assert await offers2.recover() == {"resumed": [running], "cancelled": [waiting]}
+    assert all(tstore.ledger.balance(p) == 1_000 for p in players[3:])  # stakes back
+    d2 = offers2.director(running)
+    for _ in range(1_000):
+        if d2.done.is_set():
+            break
+        await clock2.advance(5)
+    assert d2.status is Status.FINISHED
+    winner = d2.places()[0]
+    tickets = tstore.tournaments.tickets(winner)
+    assert [(t.face_value, t.tournament_id) for t in tickets] == [(spin.prize, TICKET_SCOPE)]
+    assert all(tstore.ledger.balance(p) == 1_000 - 50 for p in players[:3])  # no cash prize in Wild Twister
+    await offers2.close()
