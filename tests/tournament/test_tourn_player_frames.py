@@ -108,3 +108,34 @@ async def test_r_tourn_bal_3_the_moved_player_is_told_and_shown_the_new_table(sq
     finally:
         clock.remove_settle_hook(director.quiesce)
         await director.close()
+
+
+async def test_r_tourn_free_1_the_lobby_shows_a_freeroll_pool_before_the_start(sqlite_store: Store) -> None:
+    """R-TOURN-FREE-1, R-TOURN-GEN-4, R-FEE-1: a freeroll's lobby row and detail show the pool the room adds (and
+    the payouts of it for the minimum field) before anyone plays; once it starts the pool is the same, counted
+    once; the detail lists the entrants by alias, the structure and no fee."""
+    from riverboat.room.tournament.lobby import TournamentLobby, entry
+
+    clock = FakeClock(wall_start=START)
+    host = Players(clock, StoreGateway(sqlite_store, inline=True))
+    lobby = TournamentLobby(host)
+    spec = TournamentSpec.from_dict({"name": "Free 3", "kind": "sng", "seats": 3, "min_entrants": 3,
+                                     "added_prize": 6000, "currency": "PLAY", "starting_stack": 1500,
+                                     "payout": "sng", "levels": [{"small_blind": 10, "big_blind": 20}]})
+    d = await lobby.create(spec, "free3")
+    host.director = d
+    clock.add_settle_hook(d.quiesce)
+    try:
+        before = lobby.detail("free3")
+        assert (before["prize_pool"], before["buy_in"], before["fee"], before["payouts"]) == (6000, 0, 0, [3900, 2100])
+        assert before["overlay"] == 0 and before["rebuy"] is None and before["limit"] == "NL"
+        assert before["structure"]["levels"][0]["big_blind"] == 20
+        players = make_bots(sqlite_store, 3, 0, "PLAY", prefix="fr")
+        for pid in players[:2]:
+            await d.register(pid)
+        assert [e["player"] for e in lobby.detail("free3")["entrant_list"]] == players[:2]
+        await d.register(players[2])  # full: it starts
+        assert d.status.value == "running" and entry(d)["prize_pool"] == 6000 and d.pool_collected == 6000
+    finally:
+        clock.remove_settle_hook(d.quiesce)
+        await lobby.close()

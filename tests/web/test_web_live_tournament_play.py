@@ -299,7 +299,7 @@ def test_r_tourn_rebuy_3_rebuy_window_through_the_page(new_page: Any, live_serve
                 if decided == 0:
                     page.screenshot(path=str(SCREENSHOTS / "tourney_rebuy_offer.png"))
                     page.click("[data-testid='rebuy-accept']")
-                    page.wait_for_selector("[data-testid='rebuy-decision']", state="hidden")
+                    page.wait_for_selector("[data-testid='rebuy-decision']", state="hidden", timeout=5000)
                     decided = 1
                 else:
                     page.click("[data-testid='rebuy-decline']")
@@ -366,3 +366,29 @@ def test_r_tourn_bal_3_moved_player_sees_the_message_and_the_new_table(new_page:
     finally:
         bots.stop()
     _check_secrecy(live_server, recorder, tid)
+
+
+def test_r_tourn_priv_1_private_entry_with_promo_code_and_password(new_page: Any, live_server: Any) -> None:
+    """R-TOURN-PRIV-1: a private tournament asks for its promo code and password in a dialog; a wrong password is
+    refused with a clear message and changes nothing (0/9 still); both right, the player is registered."""
+    tid = _create(live_server, FREEROLL | {"private": {"promo_code": "RIVER24", "password": "s3cret"}}, "wpriv")
+    page = new_page()
+    _register_player(page, live_server)
+    page.click("[data-tab='sng']")
+    row = page.locator(f"tr[data-tournament='{tid}']")
+    row.wait_for()
+    assert "Private" in row.inner_text()
+    page.click(f"[data-testid='register-{tid}']")
+    page.fill("[data-testid='promo-code']", "RIVER24")
+    page.fill("[data-testid='private-password']", "wrong")
+    page.click("[data-testid='private-ok']")
+    page.locator("[data-testid='tournament-news']:has-text('promo code and password')").wait_for(timeout=5000)
+    assert "0/9" in page.locator(f"tr[data-tournament='{tid}']").inner_text()
+    page.click(f"[data-testid='register-{tid}']")
+    page.fill("[data-testid='promo-code']", "RIVER24")
+    page.fill("[data-testid='private-password']", "s3cret")
+    page.screenshot(path=str(SCREENSHOTS / "tourney_private_dialog.png"))
+    page.click("[data-testid='private-ok']")
+    # the answer is matched to the command at once (a frame id of the page's own would leave it to a 15 s timeout)
+    page.locator("[data-testid='tournament-news']:has-text('Registered')").wait_for(timeout=5000)
+    page.locator(f"tr[data-tournament='{tid}'] :text('1/9')").wait_for()

@@ -403,7 +403,10 @@ class Director:
 
     @property
     def prize_pool(self) -> int:
-        return self.pool_collected + self.overlay
+        """The pool: what was collected plus the overlay; before the start also the room's added prize
+        (R-TOURN-FREE-1: a freeroll's lobby shows the pool it will play for), which is paid in at the start."""
+        added = self.spec.added_prize if self.status in (Status.SCHEDULED, Status.REGISTERING) else 0
+        return self.pool_collected + self.overlay + added
 
     def place_awards(self) -> list[PlaceAward]:
         """The award of each place; before the start, for the field registered so far (at least the minimum)."""

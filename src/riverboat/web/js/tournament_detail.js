@@ -124,7 +124,7 @@ export function renderTournamentDetail(root, ctx, id) {
     if (!data) return;
     mount(page,
       el("p", {}, el("a", { href: "#/lobby" }, "← Lobby")),
-      el("h1", {}, data.name, data.private ? " 🔒" : ""),
+      el("h1", {}, data.name, data.private ? el("span", { class: "muted" }, " (private)") : null),
       news,
       el("div", { class: "tourney-actions" }, tournamentAction(data, ctx, (text) => { news.textContent = text; load(); })),
       el("div", { class: "tourney-grid" },

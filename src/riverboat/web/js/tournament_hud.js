@@ -79,7 +79,8 @@ export class TournamentHud {
       cell("level", "Level", d.on_break ? `${d.level} · break` : String(d.level)),
       cell("blinds", "Blinds", blinds),
       el("div", { class: `hud-cell hud-clock${d.on_break ? " on-break" : ""}`, "data-hud": "clock", "data-testid": "hud-clock" }, this.clockLine()),
-      cell("place", "Place", d.rank ? `${d.rank} / ${d.players_left}` : `${d.players_left} left`),
+      cell("place", this.over ? "Finished" : "Place", this.over ? this.place
+        : d.rank ? `${d.rank} / ${d.players_left}` : `${d.players_left} left`),
       cell("players", "Players left", `${d.players_left} of ${d.entrants}`),
       cell("average", "Average stack", String(d.average_stack)),
       d.hand_for_hand ? el("div", { class: "hud-cell hud-h4h", "data-testid": "hud-h4h" }, "Hand-for-hand: every table plays one hand at a time") : null,
@@ -134,6 +135,7 @@ export class TournamentHud {
     this.offer = null;
     this.over = true;
     const place = data.place_to && data.place_to !== data.place ? `${ordinal(data.place)}-${ordinal(data.place_to)}` : ordinal(data.place);
+    this.place = place;
     const won = data.prize ? `You won ${formatMoney(data.prize, currency)}: it is in your balance.` : "No prize this time.";
     mount(this.result, el("b", { "data-testid": "tourney-place" }, data.place === 1 ? "You won the tournament!" : `You finished ${place}.`), " ", won);
     this.result.classList.remove("hidden");

@@ -76,8 +76,9 @@ export function privateDialog(name) {
 
 /** Register (on) or unregister for `t`; returns the line to show the player. */
 export async function registerFor(t, ctx, on) {
-  const fields = { tournament: t.id, id: `t-${t.id}-${Date.now()}` };
-  if (!on) delete fields.id;
+  // the connection numbers the frame (its id makes the money frame idempotent): no id of our own here, or its
+  // reply would not be matched to the command
+  const fields = { tournament: t.id };
   if (on && t.private) {
     const secret = await privateDialog(t.name);
     if (!secret) return "";
@@ -123,7 +124,7 @@ function tournamentRows(rows, ctx, reload) {
         el("th", {}, "Status"), el("th", {}, ""))),
       el("tbody", {}, rows.map((t) => el("tr", { "data-tournament": t.id },
         el("td", {}, el("a", { href: `#/tournament/${encodeURIComponent(t.id)}`, "data-testid": `detail-${t.id}` }, t.name),
-          t.private ? " 🔒" : "", el("div", { class: "muted" }, tournamentKinds(t).join(" · "))),
+          el("div", { class: "muted" }, tournamentKinds(t).join(" · "))),
         el("td", {}, `${t.mixed ? gameName(t.mixed) : gameName(t.game)} ${structureName(t.structure)}`),
         el("td", {}, buyInText(t), " ", ...feeInfo(t)),
         el("td", { class: "num" }, `${t.registered ?? 0}${t.max_players ? "/" + t.max_players : ""}`),

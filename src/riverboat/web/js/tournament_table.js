@@ -48,9 +48,9 @@ export class TournamentTablePage {
         el("a", { href: `#/tournament/${encodeURIComponent(tournament)}`, "data-testid": "tourney-lobby-link" }, "Tournament lobby")),
       hudBox, this.waiting, tableBox));
     this.hud = new TournamentHud(hudBox, {
-      rebuy: () => this.send("tournament_rebuy", { what: "rebuy", id: `rb-${tournament}-${Date.now()}` })
+      rebuy: () => this.send("tournament_rebuy", { what: "rebuy" })
         .then((ok) => { if (ok) { this.hud.closeOffer(); this.hud.say("Re-buy done: your chips are added before the next hand."); } }),
-      addon: () => this.send("tournament_rebuy", { what: "addon", id: `ao-${tournament}-${Date.now()}` }),
+      addon: () => this.send("tournament_rebuy", { what: "addon" }),
       decline: () => this.send("tournament_decline_rebuy", {}).then((ok) => { if (ok) this.hud.closeOffer(); }),
     });
     this.view = new TableView(tableBox, {

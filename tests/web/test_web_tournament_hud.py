@@ -1,0 +1,85 @@
+"""The tournament table's HUD in the browser (issue #11 item 8), driven with ``state`` data built by the room's
+own models (``riverboat.room.frames``) and a hand-moved clock: the countdown to the next level and to the break
+is counted down on the client from the server's seconds; a break is shown with the time until play resumes
+(R-TOURN-BREAK-1); place / players left and the average stack; hand-for-hand on the bubble; the Re-buy and Add-on
+buttons only while their windows are open (R-TOURN-REBUY-3); the balancing message (R-TOURN-BAL-3); the re-buy
+decision with its countdown; the place and prize at once (R-TOURN-GEN-5)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from riverboat.room import frames
+from riverboat.server import protocol
+
+from .conftest import SCREENSHOTS
+
+
+def _state(**changes: Any) -> dict[str, Any]:
+    hud: frames.TournamentHud = {"level": 2, "small_blind": 50, "big_blind": 100, "ante": 10, "on_break": False,
+                                 "seconds_left": 125.0, "next_break_in": 725.0, "players_left": 37, "entrants": 90,
+                                 "average_stack": 7297, "prize_pool": 90_000, "hand_for_hand": False}
+    data = frames.tournament_state("mtt1/t3", 4, None, hud)
+    data.update({"seats": [], "rank": 12, "rebuy": False, "addon": False, **changes})  # type: ignore[typeddict-item]
+    protocol.validate_server_frame({"v": 1, **frames.tournament_frame("mtt1", "state", data)})  # a real frame
+    return dict(data)
+
+
+def _open(new_page: Any, static_url: str) -> Any:
+    page = new_page()
+    page.goto(f"{static_url}/harness/tournament_hud.html")
+    page.wait_for_selector("body[data-ready='1']")
+    return page
+
+
+def test_r_tourn_break_1_hud_counts_down_and_shows_the_break(new_page: Any, static_url: str) -> None:
+    """R-TOURN-BREAK-1, R-GEN-6: level 2, 50/100 ante 10, 2:05 to level 3 and 12:05 to the break; 65 s later
+    the client shows 1:00 and 11:00 without a new frame; on the break it shows when play resumes; place 12 / 37,
+    37 of 90 left, average stack; hand-for-hand."""
+    page = _open(new_page, static_url)
+    page.evaluate("(d) => window.__hud.update(d)", _state())
+    hud = page.get_by_test_id("tourney-hud")
+    text = hud.inner_text()
+    assert "50/100 ante 10" in text and "12 / 37" in text and "37 of 90" in text and "7297" in text
+    assert page.get_by_test_id("hud-clock").inner_text() == "Next level in 2:05 · break in 12:05"
+    page.evaluate("() => window.__advance(65000)")
+    assert page.get_by_test_id("hud-clock").inner_text() == "Next level in 1:00 · break in 11:00"
+    assert not page.locator("[data-testid='hud-rebuy'], [data-testid='hud-addon']").count()
+    page.evaluate("(d) => window.__hud.update(d)", _state(on_break=True, seconds_left=300.0, next_break_in=0.0,
+                                                           hand_for_hand=True))
+    assert page.get_by_test_id("hud-clock").inner_text() == "Break: play resumes in 5:00"
+    assert "2 · break" in hud.inner_text()
+    page.get_by_test_id("hud-h4h").wait_for()
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "tourney_hud_break.png"))
+
+
+def test_r_tourn_rebuy_3_hud_buttons_in_their_windows_and_the_decision(new_page: Any, static_url: str) -> None:
+    """R-TOURN-REBUY-3, R-TOURN-BAL-3, R-TOURN-GEN-5: Re-buy and Add-on buttons while the state says their
+    windows are open (a click reaches the page's handler); the moved line; a rebuy_offer shows the price split
+    and counts down; Decline reaches the handler; the finished player sees their place and prize, and no button."""
+    page = _open(new_page, static_url)
+    page.evaluate("(d) => window.__hud.update(d)", _state(rebuy=True, addon=True))
+    page.click("[data-testid='hud-rebuy']")
+    page.click("[data-testid='hud-addon']")
+    assert page.evaluate("window.__clicks") == ["rebuy", "addon"]
+    page.evaluate("(d) => window.__hud.update(d)", _state(rebuy=False, addon=False))
+    assert not page.locator("[data-testid='hud-rebuy'], [data-testid='hud-addon']").count()
+    page.evaluate("() => window.__hud.say('Your table was broken up: you were moved to table t5, seat 3.')")
+    assert "moved to table t5" in page.get_by_test_id("tourney-message").inner_text()
+    offer: frames.TournamentRebuyOfferData = {"seconds": 20.0, "price": 1000, "fee": 100, "chips": 1500,
+                                              "currency": "EUR", "rule": "R-TOURN-REBUY-3"}
+    page.evaluate("(d) => window.__hud.rebuyOffer(d)", dict(offer))
+    decision = page.get_by_test_id("rebuy-decision").inner_text()
+    assert "Re-buy 1500 chips for €11.00 (€10.00 to the prize pool + €1.00 fee)" in decision
+    assert page.get_by_test_id("rebuy-countdown").inner_text() == "0:20"
+    page.evaluate("() => window.__advance(7000)")
+    assert page.get_by_test_id("rebuy-countdown").inner_text() == "0:13"
+    page.screenshot(path=str(SCREENSHOTS / "tourney_hud_rebuy.png"))
+    page.click("[data-testid='rebuy-decline']")
+    assert page.evaluate("window.__clicks")[-1] == "decline"
+    finished: frames.TournamentFinishedData = {"place": 7, "place_to": 7, "prize": 2500}
+    page.evaluate("(d) => window.__hud.finished(d, 'EUR')", dict(finished))
+    assert page.get_by_test_id("tourney-result").inner_text() == "You finished 7th. You won €25.00: it is in your balance."
+    assert page.get_by_test_id("hud-clock").inner_text() == "Your tournament is over"
+    assert not page.locator("[data-testid='rebuy-accept']").count()
