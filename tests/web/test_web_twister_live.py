@@ -61,9 +61,9 @@ def serve_twister(tmp_path: Path, config: dict[str, Any]) -> Iterator[str]:
         log.close()
 
 
-@pytest.fixture
-def twister_server(tmp_path: Path) -> Iterator[str]:
-    with serve_twister(tmp_path, TWISTER) as url:
+@pytest.fixture(scope="module")
+def twister_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with serve_twister(tmp_path_factory.mktemp("twister-live"), TWISTER) as url:
         yield url
 
 
@@ -136,3 +136,29 @@ def test_r_twist_11_play_a_twister_through_the_page(new_page: Any, twister_serve
     assert "Twister" in row and f"{landed}x" in row
     page.screenshot(path=str(SCREENSHOTS / "twister_live_result.png"), full_page=True)
     assert shot_table
+
+
+def test_r_twist_11_the_lobby_twister_tab_plays_on_the_twister_page(new_page: Any, twister_server: str) -> None:
+    """R-TWIST-11: the lobby's Twister tab offers the section itself (type, then buy-in, its prizes, Play) — it
+    said "no Twister tournaments" while the room offered them; the choice survives the lobby's 5-second refresh;
+    "Play" opens the Twister page, which plays that choice once: the spin is shown, and a reload of the page comes
+    back to the same game without registering again."""
+    page = new_page()
+    _register(page, twister_server)
+    page.goto(f"{twister_server}/#/lobby")
+    page.locator(".tabs [data-tab='twister']").click()
+    page.get_by_test_id("twister-type-aog").click()
+    page.get_by_test_id("twister-buyin-500").click()
+    assert page.locator("[data-testid='twister-prizes'] tbody tr").count() == 6
+    page.wait_for_timeout(5_500)  # one lobby refresh
+    assert page.get_by_test_id("twister-play").inner_text() == "Play 500"
+    page.get_by_test_id("twister-play").click()
+    page.wait_for_selector("[data-testid='twister-spin']", timeout=30_000)
+    assert page.url.endswith("#/twister")
+    assert page.get_by_test_id("twister-spin").inner_text().startswith("Age of the Gods Twister")
+    page.reload()
+    page.wait_for_function("document.getElementById('conn').dataset.status === 'online'")
+    page.wait_for_selector("[data-testid='twister-page'][data-mode='playing']", timeout=20_000)
+    token = page.evaluate("localStorage.getItem('rb.token')")
+    offer = httpx.get(f"{twister_server}/api/twister", headers={"Authorization": f"Bearer {token}"}).json()
+    assert len(offer["playing"]) == 1  # one game: the reload did not play the choice again

@@ -5,10 +5,13 @@ import { el, formatMoney, mount } from "/js/util.js";
 
 /**
  * Render into `root`. `play(kind, buyIn)` is called on "Play" and may return a promise; while it is pending and
- * after it resolves the section shows `status` text set with the returned `setStatus(text)`.
+ * after it resolves the section shows `status` text set with the returned `setStatus(text)`. `kind` and `buyIn`
+ * preselect a choice (ignored if the offer has no such type or buy-in).
  */
-export function renderTwisterLobby(root, offer, { currency = "EUR", play = () => {} } = {}) {
-  const state = { kind: offer.types[0]?.kind, buyIn: null, status: "" };
+export function renderTwisterLobby(root, offer, { currency = "EUR", play = () => {}, kind = null, buyIn = null } = {}) {
+  const chosen0 = offer.types.find((t) => t.kind === kind);
+  const state = { kind: chosen0 ? kind : offer.types[0]?.kind, status: "",
+    buyIn: chosen0 && chosen0.buy_ins.some((b) => b.buy_in === buyIn) ? buyIn : null };
   const redraw = () => {
     const type = offer.types.find((t) => t.kind === state.kind);
     const typeButtons = offer.types.map((t) => el("button", {

@@ -13,7 +13,7 @@
 
 import { el, mount, formatMoney } from "./util.js";
 import { getToken } from "./api.js";
-import { registerView } from "./views.js";
+import { registerView, registerLobbyTab } from "./views.js";
 import { TableStore } from "./table_model.js";
 import { TableView } from "./table_view.js";
 import { renderTwisterLobby } from "./twister_lobby.js";
@@ -23,6 +23,17 @@ import { tournamentHistoryTable } from "./history_view.js";
 const TITLES = { twister: "Twister", aog: "Age of the Gods Twister", wild: "Wild Twister" };
 const TIERS = { power: "Power", extra_power: "Extra Power", super_power: "Super Power", ultimate_power: "Ultimate Power" };
 const PLACES = ["", "1st", "2nd", "3rd"];
+const CHOSEN = "rb.twister.play";  // sessionStorage: the lobby tab's "Play" choice, played once by the Twister page
+
+function takeChoice() {
+  try {
+    const raw = sessionStorage.getItem(CHOSEN);
+    sessionStorage.removeItem(CHOSEN);  // once: a reload of the Twister page does not play again
+    const choice = raw ? JSON.parse(raw) : null;
+    const fresh = choice && Date.now() - Number(choice.at || 0) < 60_000;  // not a choice made long before a login
+    return fresh && typeof choice.kind === "string" && Number.isInteger(choice.buyIn) ? choice : null;
+  } catch { return null; }
+}
 
 function useStylesheet() {
   if (document.querySelector("link[data-twister-css]")) return;
@@ -93,11 +104,13 @@ export class TwisterPage {
   async load() {
     this.offer = await getJson("/api/twister");
     this.currency = this.offer.currency || "EUR";
+    const choice = takeChoice();
     this.section = renderTwisterLobby(this.lobbyBox, this.offer, { currency: this.currency,
-      play: (kind, buyIn) => this.play(kind, buyIn) });
+      play: (kind, buyIn) => this.play(kind, buyIn), kind: choice?.kind, buyIn: choice?.buyIn });
     this.showTickets(this.offer.tickets || []);
     const playing = (this.offer.playing || []).find((tid) => !this.done.has(tid));
     if (playing && !this.tournament) this.resume(playing);
+    else if (choice && !this.tournament) this.play(choice.kind, choice.buyIn);  // "Play" pressed in the lobby's tab
     await this.loadHistory();
   }
 
@@ -306,3 +319,25 @@ export class TwisterPage {
 }
 
 registerView("twister", { render: (root, ctx) => new TwisterPage(root, ctx), nav: { label: "Twister", order: 35 } });
+
+/** The lobby's Twister tab (R-TWIST-11): the same choice as the Twister page; "Play" opens the page, which plays it
+ * (so the page is there for the spin). The tab is not refreshed under the player's choice (data-keep-open). */
+function twisterTab(ctx) {
+  useStylesheet();
+  const box = el("div", { class: "box wide twister-lobby-tab", "data-testid": "lobby-twister", "data-keep-open": "1" },
+    el("p", { class: "muted" }, "Loading…"));
+  getJson("/api/twister").then((offer) => {
+    mount(box, el("p", { class: "muted twister-intro-tab" }, "Three players, one table, a prize drawn before the first hand. ",
+      el("a", { href: "#/twister" }, "Your Twister history and tickets")));
+    const section = el("div");
+    box.append(section);
+    renderTwisterLobby(section, offer, { currency: offer.currency || "EUR", play: (kind, buyIn) => {
+      try { sessionStorage.setItem(CHOSEN, JSON.stringify({ kind, buyIn, at: Date.now() })); } catch { /* the page opens without it */ }
+      ctx.navigate("#/twister");
+    } });
+  }).catch(() => mount(box, el("p", { class: "muted", "data-testid": "no-twister" }, "This room offers no Twister.")));
+  return box;
+}
+
+registerLobbyTab({ id: "twister", label: "Twister", order: 50, filters: false, rows: () => [{}],
+  render: (rows, ctx) => twisterTab(ctx) });
