@@ -285,3 +285,46 @@ async def test_r_tourn_int_10_interrupted_twister_from_threshold(tstore: Store) 
     assert sorted(result.payouts.values()) == [33_333, 33_333, 33_334] and result.from_house == 0
     assert tstore.tournament_play.snapshot("twister:int10").prize_pool == 0
     game.host.clock.remove_settle_hook(game.director.quiesce)
+
+
+async def test_r_tourn_int_9_interrupted_wild_twister_pays_its_share_in_tickets(tstore: Store) -> None:
+    """R-TOURN-INT-9 / INT-11(e) with the Wild Twister reading (docs/twister.md; R-TOURN-GEN-2, R-WILD-1): a EUR 0.50
+    Wild Twister whose deck gives 100x (prize EUR 50 = 5,000, a Twister ticket) is interrupted before its first hand.
+    By hand: each gets the 50 buy-in back in cash; the 4,850 left is split by chips (500 each): 1,616 each, the 2
+    cents to the first listed; each share is paid in Twister tickets of the published buy-ins, largest first
+    (1,618 -> 1,000 + 500 + 100; 1,616 -> 1,000 + 500 + 100); the residues 18 + 16 + 16 = 50 make no ticket and go
+    back to the house with the pool. No share becomes cash; a ticket then buys into a EUR 5 Twister."""
+    from riverboat.room.twister.interrupt import in_tickets, ticket_values
+
+    assert ticket_values() == (100, 200, 500, 1_000, 2_000, 5_000, 10_000)
+    game = await open_game(tstore, "wild", 50, tid="wild:int9", seed=13, rng=Values(0), register=False)
+    before = {p: tstore.ledger.balance(p, "EUR") for p in game.players}
+    for p in game.players:
+        await game.director.register(p)
+    await game.host.clock.advance(1.0)  # spun, the first hand not dealt yet
+    assert game.host.events("twister_spin")[0][2]["data"]["multiplier"] == 100
+    result = await interrupt_twister(game.director)
+    first = tstore.tournament_play.snapshot("wild:int9").entries[0].player_id
+    assert result.rule == "R-TOURN-INT-9" and result.from_house == 0
+    assert {int(k): v for k, v in result.payouts.items()} == {p: 50 + (1_618 if p == first else 1_616)
+                                                             for p in game.players}
+    assert {int(k): v for k, v in result.tickets.items()} == {p: [1_000, 500, 100] for p in game.players}
+    for p in game.players:
+        assert tstore.ledger.balance(p, "EUR") == before[p]  # the 50 back in cash, nothing more in cash
+        owned = tstore.tournaments.tickets(p)
+        assert sorted(t.face_value for t in owned) == [100, 500, 1_000]
+        assert {t.tournament_id for t in owned} == {"twister:*"}
+    snap = tstore.tournament_play.snapshot("wild:int9")
+    assert snap.status == "interrupted" and snap.prize_pool == 0
+    notes = [f for _, _, f in game.host.events("interrupted")]
+    assert sorted(n["data"]["tickets"] for n in notes) == [[1_000, 500, 100]] * 3
+    assert all(n["data"]["paid"] == 50 for n in notes)
+    assert in_tickets({"a": 1_618, "b": 1_616, "c": 1_616}, ticket_values(), "a") == (
+        {"a": [1_000, 500, 100], "b": [1_000, 500, 100], "c": [1_000, 500, 100]}, 50)
+    assert in_tickets({"a": 90, "b": 60, "c": 55}, ticket_values(), "b") == ({"a": [], "b": [200], "c": []}, 5)
+    ticket = next(t for t in tstore.tournaments.tickets(first) if t.face_value == 500)
+    tstore.twister.create("twister:five", "twister", 500)
+    tstore.tournaments.register(first, "twister:five", "wild-int-ticket", ticket_id=ticket.id)
+    assert tstore.tournaments.registered("twister:five") == [first]
+    tstore.tournaments.cancel("twister:five")  # the ticket comes back as a ticket (R-TOURN-GEN-2)
+    game.host.clock.remove_settle_hook(game.director.quiesce)

@@ -557,6 +557,7 @@ class TournamentInterruptedData(TypedDict):
     paid: NotRequired[int]
     rule: NotRequired[str]
     reason: NotRequired[str]
+    tickets: NotRequired[list[int]]  # Wild Twister: the share of the prize as Twister tickets (face values)
 
 
 class JackpotNoticeView(TypedDict):

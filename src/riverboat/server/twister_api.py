@@ -4,7 +4,7 @@ WebSocket frame (docs/protocol.md), the hands are played with ``tournament_act``
 | route | answer |
 | --- | --- |
 | ``GET /api/twister`` | ``{"types": [{"kind", "title", "starting_chips", "ticket_prizes", "buy_ins": [{"buy_in", "table", "waiting", "prizes": [...]}]}], "tickets": [...], "playing": [...]}`` (with a token: the caller's unused Twister tickets and the ids of their Twisters not yet over, whose table state is then sent to them again over the WebSocket) |
-| ``POST /api/operator/twister/{id}/interrupt`` | staff: stop a running Twister and pay the compensation of R-TOURN-INT-9/10: ``{"rule", "payouts": {player: amount}, "from_pool", "from_house"}`` |
+| ``POST /api/operator/twister/{id}/interrupt`` | staff: stop a running Twister and pay the compensation of R-TOURN-INT-9/10: ``{"rule", "payouts": {player: amount}, "from_pool", "from_house"}`` (Wild Twister also ``"tickets": {player: [face values]}``: the share of the prize as Twister tickets) |
 | ``GET /api/twister/history`` | ``{"history": [row], "tickets": [...]}``: the rows of ``GET /api/tournaments/history`` (the same store function) of the Twister family only |
 """
 
@@ -53,7 +53,10 @@ def twister_routes(hub: Hub, handler: Any) -> list[Route]:
         if hub.twister is None:
             raise ApiError(404, "not_found", "this room has no Twister")
         result = await interrupt_twister(hub.twister.director(request.path_params["tid"]))
-        return JSONResponse({"rule": result.rule, **result.to_dict()})
+        out: dict[str, Any] = {"rule": result.rule, **result.to_dict()}
+        if result.tickets:  # Wild Twister: the shares of the prize paid as Twister tickets (docs/twister.md)
+            out["tickets"] = result.tickets
+        return JSONResponse(out)
 
     return [
         Route("/api/twister", handler(offer)),

@@ -171,10 +171,13 @@ class Snapshot:
 @dataclass(frozen=True, slots=True)
 class Award:
     """Compensation of one remaining player (R-TOURN-INT): ``refund`` gives back every buy-in and fee the entry
-    paid (a ticket entry gets its ticket back); ``cash`` is paid from the prize pool on top."""
+    paid (a ticket entry gets its ticket back); ``cash`` is paid from the prize pool on top, and ``tickets`` (face
+    values, valid for ``ticket_for``) from the pool as non-cashable tickets (an interrupted Wild Twister)."""
 
     refund: bool
     cash: int
+    tickets: tuple[int, ...] = ()
+    ticket_for: str | None = None
 
 
 def _entry_row(e: TournamentEntry, tickets: int = 0) -> EntryRow:
@@ -368,6 +371,20 @@ class TournamentPlay:
             else:
                 entry.bounties_won += p.amount
 
+    @staticmethod
+    def _ticket(s: Session, t: Tournament, pid: int, value: int, scope: str | None, idem: str, now: datetime) -> None:
+        """A ticket worth ``value`` from the tournament's pool to the player (R-TOURN-GEN-2: never cash)."""
+        check_amount(value, "ticket")
+        source, dest = pool_key(t), AccountKey.ticket(pid, t.currency)
+        ticket = Ticket(player_id=pid, currency=t.currency, face_value=value, tournament_id=scope, status="issued",
+                        created_at=now)
+        s.add(ticket)
+        s.flush()
+        accts = lock_accounts(s, [source, dest])
+        post(s, accts, idem_key=idem, kind="ticket_issue", now=now, transfers=[(source, dest, value)],
+             req_hash=request_hash("ticket_issue", tournament_id=t.tournament_id, player_id=pid, value=value,
+                                   scope=scope), result=ticket.id)
+
     def finish_unplayed(self, tournament_id: str, finishes: Sequence[Finish], payments: Sequence[Payment],
                         key: str, *, epoch: int | None = None) -> None:
         """Eliminations and payments outside a hand (a player who does not re-buy in time, a disqualification's
@@ -507,6 +524,8 @@ class TournamentPlay:
                          req_hash=request_hash("t_int_cash", tournament_id=tournament_id, player_id=pid,
                                                amount=a.cash), now=now, transfers=[(prize, wallet, a.cash)])
                     e.prize += a.cash
+                for i, value in enumerate(a.tickets):
+                    self._ticket(s, t, pid, value, a.ticket_for, f"t_int_ticket:{tournament_id}:{pid}:{i}", now)
                 e.status = "compensated"
             t.status, t.finished_at = "interrupted", now
             return close_pools(s, t, f"t_int_close:{tournament_id}", "t_close", now)

@@ -132,6 +132,7 @@ class CompensationResult:
     from_house: int
     rule: str
     parts: dict[str, dict[str, int]] = field(default_factory=dict)  # per player: refund, fee, prize, equal, chips
+    tickets: dict[str, list[int]] = field(default_factory=dict)  # an interrupted Wild Twister: shares as tickets
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form of ``riverboat tournament compensation``."""

@@ -7,11 +7,20 @@ Figures: the pool is the drawn prize (``multiplier x buy-in``), what the elimina
 the prize less what the pool still holds; each remaining player gets their buy-in back (a ticket entry: its ticket
 back) and, below ``split_threshold``, the rest of the pool by chips (INT-9); from it, also 10% of the pool left
 after the refunds each (INT-10, INT-11d), the rest by chips. A shortfall (a 2x prize cannot refund three buy-ins)
-is paid by the house. Wild Twister is compensated the same way, in cash (the rule names no ticket for it).
+is paid by the house.
+
+Wild Twister (reading, docs/twister.md): the same figures, each part paid in the form of what it stands for. The
+buy-in goes back as it was paid (cash: a Wild Twister is not entered with a ticket). The share of the prize (by
+chips, and from the threshold the 10%) stands for a prize that is a Twister ticket, whose value must never become
+cash (R-TOURN-GEN-2, R-WILD-1): it is paid in Twister tickets (scope ``twister:*``) of the published Twister and AoG
+buy-ins it covers, largest first, since a ticket only buys in at its face value (:func:`in_tickets`). What each
+share leaves below the smallest buy-in is pooled and goes, as tickets again, to the largest stack (the remainder
+rule of INT-11e); what is left below one ticket after that stays in the pool and returns to the house with it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from riverboat.room.errors import RoomError
@@ -23,6 +32,8 @@ from riverboat.room.tournament.compensation import (
 )
 from riverboat.room.tournament.lifecycle import PLAYING, Status, Transition
 from riverboat.store.tournament_play import Award
+from riverboat.store.twister import TICKET_SCOPE
+from riverboat.twister.tables import buy_ins
 
 if TYPE_CHECKING:  # pragma: no cover
     from riverboat.room.tournament.director import Director
@@ -61,13 +72,53 @@ async def _interrupt(director: Director, split_threshold: int, reason: str) -> C
         paid_so_far=max(0, prize - snap.prize_pool), split_threshold=split_threshold,
         remaining=tuple(Remaining(str(e.player_id), e.chips) for e in remaining))
     result = compensate(inp)
-    awards = {e.player_id: Award(refund=True, cash=result.payouts[str(e.player_id)] - snap.buy_in)
-              for e in remaining}
+    shares = {str(e.player_id): result.payouts[str(e.player_id)] - snap.buy_in for e in remaining}
+    if director.spec.variant == "wild":  # the prize is a ticket: so is its share (module docstring)
+        largest = max(remaining, key=lambda e: e.chips).player_id if remaining else 0
+        tickets, _left = in_tickets(shares, ticket_values(), str(largest))
+        awards = {e.player_id: Award(refund=True, cash=0, tickets=tuple(tickets[str(e.player_id)]),
+                                     ticket_for=TICKET_SCOPE) for e in remaining}
+        result.tickets = tickets
+    else:
+        awards = {e.player_id: Award(refund=True, cash=shares[str(e.player_id)]) for e in remaining}
     await gw.call(gw.store.tournament_play.interrupt, director.id, awards, result.from_house)
     director.lifecycle.apply(Transition(Status.INTERRUPTED, reason), director.now)
     for e in remaining:
-        director.notify(e.player_id, "interrupted", {"rule": result.rule, "reason": reason,
-                                                     "paid": result.payouts[str(e.player_id)]})
+        name = str(e.player_id)
+        if result.tickets:  # Wild Twister: the buy-in in cash, the share in Twister tickets
+            director.notify(e.player_id, "interrupted", {"rule": result.rule, "reason": reason,
+                                                         "paid": snap.buy_in,  # the buy-in back, in cash
+                                                         "tickets": result.tickets[name]})
+        else:
+            director.notify(e.player_id, "interrupted", {"rule": result.rule, "reason": reason,
+                                                         "paid": result.payouts[name]})
     await VARIANTS[director.spec.variant or ""].on_finished(director)
     director.done.set()
     return result
+
+
+def ticket_values() -> tuple[int, ...]:
+    """Face values a Wild Twister compensation ticket can take: the buy-ins its scope (``twister:*``) admits."""
+    return tuple(sorted(set(buy_ins("twister")) | set(buy_ins("aog"))))
+
+
+def in_tickets(shares: Mapping[str, int], values: Sequence[int], largest: str) -> tuple[dict[str, list[int]], int]:
+    """Each player's ``shares`` as tickets of ``values`` (largest first); the parts below the smallest value are
+    pooled and paid to ``largest`` as tickets too. Returns (tickets per player, what is left below one ticket)."""
+    order = sorted(values, reverse=True)
+
+    def split(amount: int) -> tuple[list[int], int]:
+        out: list[int] = []
+        for v in order:
+            n, amount = divmod(amount, v)
+            out += [v] * n
+        return out, amount
+
+    tickets: dict[str, list[int]] = {}
+    rest = 0
+    for name, share in shares.items():
+        tickets[name], left = split(max(0, share))
+        rest += left
+    extra, rest = split(rest)
+    tickets.setdefault(largest, []).extend(extra)
+    return tickets, rest
