@@ -83,11 +83,17 @@ class Room:
         self.prefix = prefix
         self.port = free_port()
         self.host_ports: list[int] = []
+        self.profile_dir: Path | None = None
 
     def _start(self, name: str, *args: str) -> subprocess.Popen[bytes]:
         log = (self.tmp / f"{self.prefix}-{name}.log").open("wb")
         self.logs.append(log)
-        proc = subprocess.Popen([sys.executable, "-c", "from riverboat.cli import main; main()", "serve", *args,
+        code = "from riverboat.cli import main; main()"
+        if self.profile_dir is not None:  # --profile: the node's event-loop thread under cProfile, by CPU time
+            out = self.profile_dir / f"{self.kind}-{name}.prof"
+            code = ("import cProfile, time; from riverboat.cli import main; p = cProfile.Profile(time.thread_time)\n"
+                    f"try:\n    p.runcall(main)\nfinally:\n    p.dump_stats({str(out)!r})")
+        proc = subprocess.Popen([sys.executable, "-c", code, "serve", *args,
                                  "--database-url", self.db_url, "--no-bots", "--frame-rate", "1000",
                                  "--log-level", "warning"], stdout=log, stderr=subprocess.STDOUT, cwd=str(self.tmp))
         self.procs.append(proc)
@@ -262,6 +268,7 @@ async def run_room(kind: str, n: int, args: argparse.Namespace, tmp: Path, prepa
         tables_file = tmp / f"tables-{prefix}.json"
         tables_file.write_text(json.dumps(tables))
         room = Room(kind, tmp, db_url, tables_file, prefix)
+        room.profile_dir = args.profile
         await asyncio.to_thread(room.start)
         if kind == "all":
             async with httpx.AsyncClient(timeout=30) as http:
@@ -279,7 +286,8 @@ async def run_room(kind: str, n: int, args: argparse.Namespace, tmp: Path, prepa
             assert w.stdin is not None
             share = [s for i, s in enumerate(seats) if (i // 6) % args.client_procs == k]
             cfg = {"ws_url": f"ws://127.0.0.1:{room.port}/ws", "seats": share, "think": 0.0,
-                   "think_range": list(args.human), "batch": True, "warmup": args.warmup, "duration": args.duration}
+                   "think_range": list(args.human), "batch": True, "warmup": args.warmup, "duration": args.duration,
+                   "concurrency": args.join_concurrency}
             w.stdin.write((json.dumps(cfg) + "\n").encode())
             await w.stdin.drain()
             workers.append(w)
@@ -310,6 +318,7 @@ async def run_room(kind: str, n: int, args: argparse.Namespace, tmp: Path, prepa
             "room": kind, "bots": n, "tables": n_tables, "connected": sum(o["connected"] for o in outs),
             "seat_failures": sum(r["failures"] for r in readies),
             "seat_failure_reasons": merge_counts(r.get("failure_reasons", {}) for r in readies),
+            "sat_in_again": sum(o.get("sat_in_again", 0) for o in outs),
             "accounts_s": round(setup_s, 1),
             "accounts_reused": prepared.reused, "db_copy_s": round(copy_s, 1),
             "connect_s": round(connect_s, 1), "seconds": round(seconds, 1),
@@ -350,6 +359,13 @@ async def main() -> None:
     parser.add_argument("--warmup", type=float, default=20.0)
     parser.add_argument("--human", nargs=2, type=float, metavar=("LO", "HI"), default=(1.0, 4.0))
     parser.add_argument("--client-procs", type=int, default=2)
+    parser.add_argument("--join-concurrency", type=int, default=32,
+                        help="bots of one client process connecting and sitting down at once (a cluster gateway "
+                             "answers table_timeout after 5 s: more sits in flight than the store settles in 5 s "
+                             "time out and are sat again)")
+    parser.add_argument("--profile", type=Path, default=None, metavar="DIR",
+                        help="run every node's event-loop thread under cProfile (CPU time) and write DIR/<room>-<node>"
+                             ".prof at its end (slows the nodes: not for figures)")
     parser.add_argument("--keep-accounts", action="store_true",
                         help="keep the accounts' template database and tokens for later runs (12 h sessions)")
     args = parser.parse_args()

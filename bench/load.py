@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import math
 import os
@@ -137,7 +138,7 @@ async def client_worker() -> None:
 
     clients: list[ProtocolClient] = []
     bots: list[Bot] = []
-    sem = asyncio.Semaphore(100)
+    sem = asyncio.Semaphore(cfg.get("concurrency", 100))  # bots connecting and sitting down at once
     think_range = tuple(cfg["think_range"]) if cfg["think_range"] else None
     failures = 0
     why: dict[str, int] = {}  # why seats failed: the refusal's code or the exception's class
@@ -179,12 +180,29 @@ async def client_worker() -> None:
                 failures += 1
                 why[type(exc).__name__] = why.get(type(exc).__name__, 0) + 1
 
+    sat_in = 0
+
+    async def back_in() -> None:
+        """A bot sat out by its table (it missed a decision while the machine or the room was too slow, R-TIME) sits
+        in again, as a person clicks "I'm back"; counted in ``sat_in_again``."""
+        nonlocal sat_in
+        while True:
+            await asyncio.sleep(5.0)
+            for client in list(clients):
+                for table, view in list(client.views.items()):
+                    you = view.get("you") if isinstance(view, dict) else None
+                    if isinstance(you, dict) and you.get("sitting_out") and not client.closed.is_set():
+                        sat_in += 1
+                        with contextlib.suppress(Exception):
+                            await client.command({"type": "sit_in", "table": table}, timeout=30)
+
     pacer = GcPacer()  # the measuring client must not stall on full collections either (riverboat.server.gcpace)
     pacer.start()
     t0 = time.perf_counter()
+    returning = asyncio.get_running_loop().create_task(back_in())
     await asyncio.gather(*(join(tok, table, seat) for tok, table, seat in cfg["seats"]))
     print(json.dumps({"ready": True, "connect_s": time.perf_counter() - t0, "failures": failures,
-                      "failure_reasons": why}), flush=True)
+                      "failure_reasons": why, "sat_in_again": sat_in}), flush=True)
     await reader.readline()  # "go"
     await asyncio.sleep(cfg["warmup"])
     cpu0 = time.process_time()
@@ -196,7 +214,8 @@ async def client_worker() -> None:
     elapsed = time.perf_counter() - t_start
     result = {"latencies": latencies, "hands": sorted(hands), "actions": sum(b.actions for b in bots) - actions0,
               "cpu": (time.process_time() - cpu0) / elapsed, "seconds": elapsed,
-              "connected": sum(1 for c in clients if not c.closed.is_set())}
+              "connected": sum(1 for c in clients if not c.closed.is_set()), "sat_in_again": sat_in}
+    returning.cancel()
     print(json.dumps(result), flush=True)
     for bot in bots:
         bot.stopped = True
@@ -266,6 +285,7 @@ async def run_riverboat(n: int, duration: float, warmup: float, think: float, tm
         return {
             "bots": n, "tables": n_tables, "connected": sum(o["connected"] for o in outs),
             "seat_failures": sum(r["failures"] for r in readies), "client_procs": client_procs,
+            "sat_in_again": sum(o.get("sat_in_again", 0) for o in outs),
             "think": f"uniform {think_range[0]}-{think_range[1]} s" if think_range else f"{think} s x U(0.5, 1.5)",
             "setup_s": round(setup_s, 1), "connect_s": round(connect_s, 1), "seconds": round(seconds, 1),
             "hands_per_s": round(len(hands) / seconds, 1),
