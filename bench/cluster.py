@@ -69,6 +69,16 @@ def proc_cpu(pid: int) -> float:
     return own + kids
 
 
+def nats_cpu(pid: int | None) -> float | None:
+    """CPU seconds of the NATS server, None if it is not running or was restarted (another test may do that)."""
+    if pid is None or nats_pid() != pid:
+        return None
+    try:
+        return proc_cpu(pid)
+    except OSError:
+        return None
+
+
 class Room:
     """The processes of one room under test."""
 
@@ -301,11 +311,11 @@ async def run_room(kind: str, n: int, args: argparse.Namespace, tmp: Path, prepa
               f"warm-up {args.warmup:.0f} s, then measuring {args.duration:.0f} s", file=sys.stderr, flush=True)
         await asyncio.sleep(args.warmup)
         nats = nats_pid()
-        parts0, nats0, load0 = room.cpu_parts(), proc_cpu(nats) if nats else 0.0, os.getloadavg()[0]
+        parts0, nats0, load0 = room.cpu_parts(), nats_cpu(nats), os.getloadavg()[0]
         t_start = time.perf_counter()
         outs = [json.loads(await w.stdout.readline()) for w in workers]  # type: ignore[union-attr]
         elapsed = time.perf_counter() - t_start
-        parts1, nats1, load1 = room.cpu_parts(), proc_cpu(nats) if nats else 0.0, os.getloadavg()[0]
+        parts1, nats1, load1 = room.cpu_parts(), nats_cpu(nats), os.getloadavg()[0]
         cpu0, cpu1 = sum(parts0.values()), sum(parts1.values())
         await asyncio.gather(*(w.wait() for w in workers))
         latencies = [x for o in outs for x in o["latencies"]]
@@ -313,7 +323,8 @@ async def run_room(kind: str, n: int, args: argparse.Namespace, tmp: Path, prepa
         seconds = max(o["seconds"] for o in outs)
         actions = sum(o["actions"] for o in outs)
         room_cpu = (cpu1 - cpu0) / elapsed
-        nats_cpu = (nats1 - nats0) / elapsed if kind != "all" else 0.0
+        nats_used = (nats1 - nats0) / elapsed if kind != "all" and nats0 is not None and nats1 is not None else None
+        restarted = kind != "all" and nats_used is None  # the NATS server was restarted meanwhile: noted, not hidden
         return {
             "room": kind, "bots": n, "tables": n_tables, "connected": sum(o["connected"] for o in outs),
             "seat_failures": sum(r["failures"] for r in readies),
@@ -326,10 +337,11 @@ async def run_room(kind: str, n: int, args: argparse.Namespace, tmp: Path, prepa
             "latency_p50_ms": round(pct(latencies, 50) * 1000, 1),
             "latency_p99_ms": round(pct(latencies, 99) * 1000, 1),
             "latency_max_ms": round(max(latencies) * 1000, 1) if latencies else None,
-            "latency_samples": len(latencies), "room_cpu": round(room_cpu, 3), "nats_cpu": round(nats_cpu, 3),
+            "latency_samples": len(latencies), "room_cpu": round(room_cpu, 3),
+            "nats_cpu": round(nats_used, 3) if nats_used is not None else None, "nats_restarted": restarted,
             "cpu_ms_per_action": round(1000 * room_cpu / (actions / seconds), 3) if actions else None,
-            "cpu_ms_per_action_with_nats": round(1000 * (room_cpu + nats_cpu) / (actions / seconds), 3)
-            if actions else None,
+            "cpu_ms_per_action_with_nats": round(1000 * (room_cpu + nats_used) / (actions / seconds), 3)
+            if actions and nats_used is not None else None,
             "cpu_ms_per_action_by_process": {
                 k: round(1000 * (parts1[k] - parts0.get(k, 0.0)) / elapsed / (actions / seconds), 3)
                 for k in parts1} if actions else None,
@@ -384,7 +396,7 @@ async def main() -> None:
                     r = await run_room(kind, n, args, Path(tmp), prepared)
                     print(f"{kind:5s} bots={n:5d} connected={r['connected']:5d} hands/s={r['hands_per_s']:6.1f} "
                           f"actions/s={r['actions_per_s']:7.1f} p50={r['latency_p50_ms']:6.1f} ms "
-                          f"p99={r['latency_p99_ms']:6.1f} ms cpu={r['room_cpu']:.2f} (+nats {r['nats_cpu']:.2f}) "
+                          f"p99={r['latency_p99_ms']:6.1f} ms cpu={r['room_cpu']:.2f} (+nats {r['nats_cpu']}) "
                           f"cpu/action={r['cpu_ms_per_action']} ms load={r['load_avg_start']}-{r['load_avg_end']}",
                           flush=True)
                     results["runs"].append(r)

@@ -20,18 +20,31 @@ log = logging.getLogger("riverboat.cluster")
 
 
 def group_frames(items: list[tuple[int, RoomFrame]]) -> list[tuple[RoomFrame, list[int]]]:
-    """``(player, frame)`` in send order -> ``[(frame, players)]`` with every player's frames in their order."""
+    """``(player, frame)`` in send order -> ``[(frame, players)]`` with every player's frames in their order: each
+    ``(player, frame)`` joins the earliest group of that frame after the player's last group, else a new group.
+    (Plain loops: this runs for every frame of every recipient on a table host, docs/performance.md.)"""
     groups: list[tuple[RoomFrame, list[int]]] = []
-    where: dict[int, list[int]] = {}  # id(frame) -> indices of its groups
+    where: dict[int, list[int]] = {}  # id(frame) -> indices of its groups, ascending
     last: dict[int, int] = {}  # player -> index of their last group
     for pid, frame in items:
         mine = last.get(pid, -1)
-        target = next((g for g in where.get(id(frame), ()) if g > mine), None)  # the earliest it may join
-        if target is None:
+        key = id(frame)
+        spots = where.get(key)
+        target = -1
+        if spots is not None:
+            for g in spots:  # the earliest it may join
+                if g > mine:
+                    target = g
+                    break
+        if target < 0:
             target = len(groups)
-            groups.append((frame, []))
-            where.setdefault(id(frame), []).append(target)
-        groups[target][1].append(pid)
+            groups.append((frame, [pid]))
+            if spots is None:
+                where[key] = [target]
+            else:
+                spots.append(target)
+        else:
+            groups[target][1].append(pid)
         last[pid] = target
     return groups
 
@@ -59,10 +72,20 @@ class Router:
         self._scheduled = False
         items, self._pending = self._pending, []
         by_gateway: dict[str, list[tuple[int, RoomFrame]]] = {}
-        for pid, frame in items:
-            gw = self.route(pid)
+        gateway_of: dict[int, str | None] = {}  # each recipient routed once per flush, not once per frame
+        route = self.route
+        for item in items:
+            pid = item[0]
+            if pid in gateway_of:
+                gw = gateway_of[pid]
+            else:
+                gw = gateway_of[pid] = route(pid)
             if gw is not None:
-                by_gateway.setdefault(gw, []).append((pid, frame))
+                mine = by_gateway.get(gw)
+                if mine is None:
+                    by_gateway[gw] = [item]
+                else:
+                    mine.append(item)
         if by_gateway:
             batches = [(gw, encode_delivery(group_frames(mine))) for gw, mine in by_gateway.items()]
             self.messages += len(batches)
