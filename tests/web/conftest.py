@@ -10,6 +10,7 @@ import functools
 import http.server
 import json
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -258,6 +259,8 @@ class CallingBots:
         self.sockets: list[Any] = []
         self.tasks: list[Any] = []
         self._acks: dict[str, Any] = {}
+        self.rng = random.Random()
+        self.taken: set[str] = set()
         self._run(self._connect_all(count))
 
     def _run(self, coro: Any, timeout: float = 60.0) -> Any:
@@ -283,7 +286,20 @@ class CallingBots:
             reply = await http.post("/api/login", json={"username": name, "password": "bot password 123"})
             reply.raise_for_status()
             token = reply.json()["token"]
+            await self._name_like_a_person(http, token)
         return await websockets.connect(f"{self.ws_url}?token={token}", max_size=2**20)
+
+    async def _name_like_a_person(self, http: Any, token: str) -> None:
+        """Players see bots named like people (issue #14, R-ALIAS-5), as the demo bots are: the one alias change
+        (R-ALIAS-2) gives the bot a name such as ``Marta`` or ``LuckyIlze7``."""
+        from riverboat.bots.names import person_alias
+
+        for _ in range(20):
+            alias = person_alias(self.rng, self.taken)
+            reply = await http.put("/api/alias", json={"alias": alias}, headers={"Authorization": f"Bearer {token}"})
+            if reply.status_code == 200:
+                return
+        raise RuntimeError(f"no alias like a person's was accepted: {reply.text}")
 
     def seat(self, table_id: str, seats: list[int], buy_in: int) -> None:
         """Seat bot number i at seats[i] and wait for the server's answer to each sit."""

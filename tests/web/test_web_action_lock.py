@@ -51,7 +51,7 @@ def next_decision_frames() -> list[dict[str, Any]]:
 
 
 def enabled_actions(page: Any) -> list[str]:
-    return page.eval_on_selector_all(".action-bar button[data-action]:not([disabled])",
+    return page.eval_on_selector_all(".action-bar button[data-action]:enabled",
                                      "bs => bs.map(b => b.dataset.action)")
 
 
@@ -63,7 +63,8 @@ def test_r_act_double_click_sends_one_action_and_locks_the_bar_until_the_next_de
     # every action button (and the amount controls) is disabled, so the raise and the keys do nothing either
     assert enabled_actions(page) == []
     assert page.locator("[data-testid='bet-amount']").is_disabled()
-    assert page.locator(".action-bar").get_attribute("aria-busy") == "true"
+    # the lock is one attribute: the decision's <fieldset> is disabled (issue #14: no DOM change per control)
+    assert page.locator("[data-testid='decision']").get_attribute("disabled") is not None
     page.locator("body").click(position={"x": 5, "y": 60})
     for key in ("c", "r", "f"):
         page.keyboard.press(key)
@@ -93,7 +94,7 @@ def test_a_refused_action_unlocks_the_bar_so_the_player_can_still_act(new_page: 
     page = open_fixture(new_page, static_url)
     page.evaluate("window.__reply = null")  # the command fails (refused, or the connection dropped)
     page.click("button[data-action='call']")
-    page.wait_for_function("document.querySelector(\".action-bar\").getAttribute('aria-busy') === null")
+    page.wait_for_function("!document.querySelector(\"[data-testid='decision']\").disabled")
     assert sorted(enabled_actions(page)) == ["call", "fold", "raise"]
     page.evaluate("window.__reply = {type: 'ack'}")
     page.dblclick("button[data-action='fold']")

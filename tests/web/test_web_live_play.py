@@ -159,7 +159,7 @@ def play_until_showdown(page: Any, hero_seat: int, *, draw: bool = False, timeou
         # A hand the player stayed in to the end, with another player's hand shown (the player may have mucked).
         if page.evaluate(done):
             return clicks
-        bar = page.locator(".action-bar button[data-action]:not([disabled])")
+        bar = page.locator(".action-bar button[data-action]:enabled")
         if bar.count() == 0:
             page.wait_for_timeout(50)
             continue
@@ -178,7 +178,7 @@ def play_until_showdown(page: Any, hero_seat: int, *, draw: bool = False, timeou
         if choice is None:
             choice = actions[0]
         try:
-            page.click(f".action-bar button[data-action='{choice}']:not([disabled])", timeout=2000)
+            page.click(f".action-bar button[data-action='{choice}']:enabled", timeout=2000)
             clicks[choice] = clicks.get(choice, 0) + 1
         except Exception:  # the decision moved on (timer, table update) between reading and clicking
             pass

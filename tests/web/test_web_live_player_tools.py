@@ -23,7 +23,7 @@ def _play_hands(page: Any, seat: int, hands: int, fold_one: bool) -> None:
     current = wait_next_hand(page, seat, "")
     for _ in range(hands):
         while hand_id(page) == current:
-            fold = page.locator(".action-bar button[data-action='fold']:not([disabled])")
+            fold = page.locator(".action-bar button[data-action='fold']:enabled")
             if not folded and fold.count():
                 try:
                     fold.first.click(timeout=1000)
@@ -55,6 +55,9 @@ def test_issue_14_history_replayer_export_chat_filter_and_notes_survive_reload(
     _play_hands(page, seat, 3, fold_one=True)
     bot_names = [n for n in page.locator(".seat:not(.seat--hero) [data-testid^='name-']").all_inner_texts() if n]
     assert bot_names
+    # issue #14: the bots a player meets are named like people (R-ALIAS-5 names such as "Marta" or "LuckyIlze7"),
+    # never "bot3f9a..." or "Player12345678"
+    assert all(re.fullmatch(r"(River|Ace|Lucky|Big|Mr)?[A-Z][a-z]+\d{0,2}", n.strip()) for n in bot_names), bot_names
 
     # chat: the alias word filter applies to what is said at the table (R-ALIAS-4)
     page.click("[data-panel='chat']")
@@ -119,6 +122,25 @@ def test_issue_14_history_replayer_export_chat_filter_and_notes_survive_reload(
     assert_no_foreign_down_cards(recorder.frames, seat)
 
 
+def assert_tiles_fit(page: Any) -> None:
+    """At 1366x768 the four tiles fill the window: every tile, its felt, the player's cards and its action bar lie
+    inside the viewport (issue #14: the lower two tiles were cut off)."""
+    boxes = page.evaluate("""() => [...document.querySelectorAll("[data-testid='tiles'] .tile")].map(t => {
+        const r = (sel) => { const e = t.querySelector(sel); if (!e) return null;
+            const b = e.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; };
+        return {tile: r(':scope > *') && (() => { const b = t.getBoundingClientRect();
+                    return [b.left, b.top, b.right, b.bottom]; })(),
+                felt: r('.felt'), cards: r('.seat--hero .seat-cards'), bar: r('.action-area')};
+    })""")
+    width, height = page.viewport_size["width"], page.viewport_size["height"]
+    assert len(boxes) == 4
+    for tile in boxes:
+        for part, box in tile.items():
+            assert box is not None, (part, tile)
+            assert box[0] >= -0.5 and box[1] >= -0.5 and box[2] <= width + 0.5 and box[3] <= height + 0.5, (part, tile)
+        assert tile["felt"][3] - tile["felt"][1] >= 150, tile  # a felt one can play on, not a sliver
+
+
 @pytest.mark.slow
 def test_issue_14_four_tables_tiled_in_one_tab_play_at_once(
         new_page: Any, live_server: Any, calling_bots: Any, screenshot: Any) -> None:
@@ -140,6 +162,16 @@ def test_issue_14_four_tables_tiled_in_one_tab_play_at_once(
     # every tile is dealt: the player holds two cards at each table
     page.wait_for_function("""() => [...document.querySelectorAll("[data-testid='tiles'] .tile")].every(t =>
         t.querySelectorAll(".seat--hero .card[data-card]:not([data-card=''])").length === 2)""", timeout=60_000)
+    assert_tiles_fit(page)
+    # a reload on the tile view tiles each table once (the desk learns the tables one by one after a reload)
+    page.reload()
+    page.wait_for_function("""() => [...document.querySelectorAll("[data-testid='tiles'] .tile")].filter(t =>
+        t.querySelectorAll(".seat--hero .card[data-card]:not([data-card=''])").length === 2).length === 4""",
+                           timeout=60_000)
+    page.wait_for_timeout(500)
+    assert page.locator("[data-testid='tiles'] .tile").count() == 4
+    assert page.locator("[data-testid='tiles'] .empty-note").count() == 0
+    assert_tiles_fit(page)
     # the player's turn somewhere is highlighted on its tile; acting there works from the tile
     played = 0
     for _ in range(200):
@@ -149,7 +181,7 @@ def test_issue_14_four_tables_tiled_in_one_tab_play_at_once(
             if played == 0:
                 screenshot(page, "multi_table")
             for kind in ("check", "call"):
-                button = turn.first.locator(f".action-bar button[data-action='{kind}']:not([disabled])")
+                button = turn.first.locator(f".action-bar button[data-action='{kind}']:enabled")
                 if button.count():
                     try:
                         button.first.click(timeout=1000)

@@ -114,22 +114,31 @@ function preActions(model, view) {
     }));
 }
 
+/**
+ * The action bar: one element that stays on screen (issue #14: the bar coming and going cost hundreds of DOM
+ * changes a minute). Its content is either the waiting line with the pre-actions or the decision; each is one
+ * keyed block, so a decision arriving or ending swaps one node, and the lock after a click is one attribute (the
+ * decision is a <fieldset>: disabling it disables every control in it).
+ */
 export function actionArea(model, view) {
-  const legal = model.legal;
-  if (!legal) {
-    return h("div", { class: "action-bar", role: "toolbar", "aria-label": "Actions" },
+  const locked = Boolean(model.legal && view.ui.sent);
+  return h("div", { key: "bar", class: "action-bar", role: "toolbar", "aria-label": "Actions" },
+    model.legal ? decision(model, view, locked)
+    : h("div", { key: "idle", class: "action-idle" },
       h("div", { class: "action-wait", "data-testid": "action-wait" }, waitText(model)),
-      preActions(model, view));
-  }
+      preActions(model, view)));
+}
+
+function decision(model, view, locked) {
+  const legal = model.legal;
   const ui = view.ui;
-  const locked = Boolean(ui.sent);
   const send = (kind, extra = {}) => view.sendAction(kind, extra);
   const currency = model.currency;
   const money = (v) => formatMoney(v, currency);
   const buttons = [];
   const sizing = [];
   const btn = (action, cls, label, onclick, attrs = {}) => h("button", {
-    key: action, class: `btn ${cls}`, "data-action": action, disabled: locked || Boolean(attrs.disabled),
+    key: action, class: `btn ${cls}`, "data-action": action, disabled: Boolean(attrs.disabled),
     "data-key": attrs.dataKey, title: attrs.title, onclick,
   }, label);
 
@@ -159,7 +168,7 @@ export function actionArea(model, view) {
       // Only these amounts are accepted (e.g. R-STUD open pair on fourth street: the small or the big bet).
       allowed.forEach((amount, i) => buttons.push(h("button", {
         key: `${betKind}-${amount}`, class: "btn btn-raise", "data-action": betKind, "data-amount": amount,
-        "data-key": i === 0 ? "r" : undefined, disabled: locked, onclick: () => send(betKind, { amount }),
+        "data-key": i === 0 ? "r" : undefined, onclick: () => send(betKind, { amount }),
       }, `${verb} ${money(amount)}${allInAt(amount) ? " (all-in)" : ""} `, i === 0 ? key(betKind === "bet" ? "B" : "R") : null)));
     } else {
       const fixed = legal.minTo === legal.maxTo || (allowed && allowed.length === 1);
@@ -174,7 +183,7 @@ export function actionArea(model, view) {
         view.update();
       };
       buttons.push(h("button", {
-        key: betKind, class: "btn btn-raise", "data-action": betKind, "data-key": "r", disabled: locked,
+        key: betKind, class: "btn btn-raise", "data-action": betKind, "data-key": "r",
         onclick: () => send(betKind, { amount }),
       }, `${verb} ${money(amount)}${allInAt(amount) ? " (all-in)" : ""} `, key(betKind === "bet" ? "B" : "R")));
       if (!fixed) {
@@ -191,14 +200,14 @@ export function actionArea(model, view) {
         presets.push([model.structure === "NL" ? "All-in" : "Max", legal.maxTo, "max"]);
         sizing.push(
           h("div", { key: "presets", class: "pot-shortcuts" }, presets.filter(([, v]) => v !== null).map(([text, value, name]) => h("button", {
-            key: name, class: "btn btn-small", "data-shortcut": name, disabled: locked, onclick: () => setAmount(value, "shortcut"),
+            key: name, class: "btn btn-small", "data-shortcut": name, onclick: () => setAmount(value, "shortcut"),
           }, text))),
           h("div", { key: "slider", class: "slider-row" },
-            h("button", { class: "btn btn-small step-btn", "data-step": "-1", disabled: locked, "aria-label": "One big blind less",
+            h("button", { class: "btn btn-small step-btn", "data-step": "-1", "aria-label": "One big blind less",
               onclick: () => setAmount(amount - step, "key") }, "−"),
             h("input", {
               type: "range", class: "bet-slider", min: legal.minTo, max: legal.maxTo, step: 1, value: String(amount),
-              "aria-label": "Bet amount", "data-testid": "bet-slider", "data-step": step, disabled: locked,
+              "aria-label": "Bet amount", "data-testid": "bet-slider", "data-step": step,
               oninput: (ev) => setAmount(Number(ev.target.value), "slider"),
               onkeydown: (ev) => {
                 const d = { ArrowRight: 1, ArrowUp: 1, ArrowLeft: -1, ArrowDown: -1, PageUp: 5, PageDown: -5 }[ev.key];
@@ -207,11 +216,11 @@ export function actionArea(model, view) {
                 setAmount(amount + d * step, "key");
               },
             }),
-            h("button", { class: "btn btn-small step-btn", "data-step": "1", disabled: locked, "aria-label": "One big blind more",
+            h("button", { class: "btn btn-small step-btn", "data-step": "1", "aria-label": "One big blind more",
               onclick: () => setAmount(amount + step, "key") }, "+"),
             h("input", {
               type: "text", inputmode: "decimal", class: `bet-amount${ui.invalid ? " invalid" : ""}`, "aria-label": "Bet amount",
-              "data-testid": "bet-amount", value: boxText, disabled: locked,
+              "data-testid": "bet-amount", value: boxText,
               title: ui.invalid ? `Between ${money(legal.minTo)} and ${money(legal.maxTo)}` : null,
               oninput: (ev) => {
                 ui.amountText = ev.target.value;
@@ -279,11 +288,9 @@ export function actionArea(model, view) {
     "stand_pat", "agree_split", "decline_split", "run_twice", "run_once"]);
   for (const k of legal.kinds) if (!known.has(k)) buttons.push(btn(k, "", k.replace(/_/g, " "), () => send(k)));
 
-  return h("div", {
-    class: `action-bar${locked ? " action-sent" : ""}`, role: "toolbar", "aria-label": "Actions", "aria-busy": locked ? "true" : null,
-  },
-  h("div", { key: "buttons", class: "action-buttons" }, buttons),
-  sizing.length ? h("div", { key: "sizing", class: "action-sizing" }, sizing) : null);
+  return h("fieldset", { key: "decision", class: "action-decision", "data-testid": "decision", disabled: locked },
+    h("div", { key: "buttons", class: "action-buttons" }, buttons),
+    sizing.length ? h("div", { key: "sizing", class: "action-sizing" }, sizing) : null);
 }
 
 /** Global keyboard shortcuts for the action bar; ignored while typing in a text field. */
@@ -295,7 +302,7 @@ export function handleShortcut(ev, root) {
   const wanted = keyMap[String(ev.key || "").toLowerCase()];
   if (!wanted) return false;
   for (const action of wanted) {
-    const button = root.querySelector(`.action-bar button[data-action="${action}"]:not([disabled])`);
+    const button = root.querySelector(`.action-bar button[data-action="${action}"]:enabled`);
     if (button) { ev.preventDefault(); button.click(); return true; }
   }
   return false;

@@ -24,15 +24,17 @@ export class Switcher {
     const here = decodeURIComponent(location.hash.replace(/^#\/table\//, ""));
     const tiles = location.hash.startsWith("#/tables");
     this.node.classList.toggle("hidden", ids.length === 0);
-    patch(this.node, ids.length ? h("nav", { class: "switcher-bar", "aria-label": "Your tables", "data-testid": "switcher" },
+    // the "your turn" highlight is one attribute per table (data-turn); the alerts setting styles it
+    patch(this.node, ids.length ? h("nav", { class: `switcher-bar${settings.get("alerts") ? " switcher-bar--alerts" : ""}`,
+      "aria-label": "Your tables", "data-testid": "switcher" },
       ids.map((id) => {
         const model = desk.stores.get(id) && desk.stores.get(id).model;
         const turn = desk.turns.has(id);
         const current = !tiles && here === id;
-        return h("span", { key: id, class: `switch${turn && settings.get("alerts") ? " switch--turn" : ""}${current ? " switch--on" : ""}`,
+        return h("span", { key: id, class: `switch${current ? " switch--on" : ""}`,
           "data-table": id, "data-turn": turn ? "1" : "0" },
         h("a", { href: `#/table/${encodeURIComponent(id)}`, "data-testid": `switch-${id}` },
-          model ? model.name : id, turn ? h("span", { class: "turn-dot", "aria-label": "your turn" }, " ●") : null),
+          model ? model.name : id, h("span", { class: "turn-dot", "aria-label": "your turn" }, " ●")),
         desk.open.includes(id) && !(model && model.hero) ? h("button", {
           class: "switch-close", type: "button", "aria-label": "Close this table", title: "Close",
           onclick: () => { desk.closeTable(id); if (current) this.ctx.navigate("#/lobby"); },
@@ -70,7 +72,7 @@ export class MultiTablePage {
     const ids = this.ids();
     this.grid.dataset.count = String(ids.length);
     for (const [id, entry] of this.pages) {
-      if (!ids.includes(id)) { entry.page.destroy(); entry.node.remove(); this.pages.delete(id); }
+      if (!ids.includes(id)) { if (entry.page) entry.page.destroy(); entry.node.remove(); this.pages.delete(id); }
     }
     for (const id of ids) {
       if (this.pages.has(id)) continue;
@@ -79,12 +81,20 @@ export class MultiTablePage {
       node.dataset.table = id;
       node.addEventListener("pointerdown", () => this.setFocus(id));
       this.grid.append(node);
-      this.pages.set(id, { node, page: new TablePage(node, this.ctx, id, { tile: true }) });
+      // registered before the page is built: opening the table announces it ("tables"), which lays out again
+      // (after a reload the desk learns the player's tables one by one: each was tiled twice)
+      const entry = { node, page: null };
+      this.pages.set(id, entry);
+      entry.page = new TablePage(node, this.ctx, id, { tile: true });
     }
-    if (!ids.length) {
-      this.grid.replaceChildren(Object.assign(document.createElement("p"), {
+    if (!ids.length && !this.emptyNote) {
+      this.emptyNote = Object.assign(document.createElement("p"), {
         className: "empty-note", textContent: "No tables open. Open tables from the lobby; up to four are tiled here.",
-      }));
+      });
+      this.grid.append(this.emptyNote);
+    } else if (ids.length && this.emptyNote) {
+      this.emptyNote.remove();
+      this.emptyNote = null;
     }
     if (!this.focus || !this.pages.has(this.focus)) this.setFocus(ids[0] || null);
   }

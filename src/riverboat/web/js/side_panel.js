@@ -13,7 +13,7 @@ function tab(view, id, label, count = null) {
 
 function logPanel(model) {
   const lines = model.log.slice(-60);
-  return h("ol", { key: "log", class: "hand-log", "data-testid": "hand-log", "data-count": String(model.log.length) },
+  return h("ol", { key: `log-${model.handId}`, class: "hand-log", "data-testid": "hand-log" },
     lines.map((line, i) => h("li", { key: `${model.log.length - lines.length + i}` }, line)));
 }
 
@@ -45,7 +45,7 @@ function chatPanel(model, view) {
   return h("div", { key: "chat", class: "chat", "data-testid": "chat" },
     h("label", { class: "field-inline chat-dealer" }, h("input", { type: "checkbox", checked: dealer, "data-testid": "chat-dealer",
       onchange: (ev) => { view.ui.showDealer = ev.target.checked; view.update(); } }), " Dealer messages"),
-    h("ol", { class: "chat-log", "data-testid": "chat-log", "data-count": String(shown.length) }, shown.map((m) => h("li", {
+    h("ol", { class: "chat-log", "data-testid": "chat-log" }, shown.map((m) => h("li", {
       key: m.id, class: m.dealer ? "chat-dealer-line" : "chat-line", "data-player": m.player ?? "",
     }, m.dealer ? h("em", {}, "Dealer: ") : h("strong", {}, `${m.alias}: `), m.text))),
     view.handlers.chat ? h("form", { class: "chat-form", onsubmit: (ev) => { ev.preventDefault(); send(); } },

@@ -136,10 +136,11 @@ export class TableView {
     if (m && this.root.dataset.family !== m.family) this.root.dataset.family = m.family;
     if (m && this.root.dataset.game !== m.game) this.root.dataset.game = m.game;
     patch(this.root, this.tree(Date.now()));
+    // a new log line scrolls the log to it (kept on the node, not in an attribute: no DOM change for it)
     const log = this.root.querySelector("[data-testid='hand-log']");
-    if (log && log.dataset.count !== log.dataset.scrolled) {
+    if (log && log.__last !== log.lastElementChild) {
       log.scrollTop = log.scrollHeight;
-      log.dataset.scrolled = log.dataset.count;
+      log.__last = log.lastElementChild;
     }
   }
 
@@ -154,12 +155,13 @@ export class TableView {
             this.button("Lobby", () => this.handlers.lobby(), { "data-testid": "back-to-lobby" }),
             this.speed ? this.button("Leave", () => this.handlers.leave(), { "data-testid": "leave-table", class: "btn btn-small btn-leave" }) : null)),
         h("div", { class: "action-area", "data-testid": "action-area" },
-          h("div", { class: "action-bar" }, h("div", { class: "action-wait", "data-testid": "action-wait" }, text))));
+          h("div", { key: "bar", class: "action-bar" }, h("div", { key: "idle", class: "action-idle" },
+            h("div", { class: "action-wait", "data-testid": "action-wait" }, text)))));
     }
     const yourTurn = Boolean(model.legal) && !this.ui.sent;
     return h("section", {
       class: `table-page${yourTurn ? " table-page--your-turn" : ""}`, key: "page",
-      "data-family": model.family, "data-game": model.game, "data-your-turn": yourTurn ? "1" : "0",
+      "data-family": model.family, "data-game": model.game,
     },
     this.header(model),
     h("div", { class: "table-main" },
@@ -244,7 +246,8 @@ export class TableView {
     if (model.family === "flop") {
       const boards = model.runs && model.runs.length > 1 ? model.runs : [model.board];
       boards.forEach((board, i) => {
-        parts.push(h("div", { key: `board-${i}`, class: "board", "data-testid": i === 0 ? "board" : `board-${i + 1}` },
+        // keyed by hand: the next hand replaces the board in one change instead of removing card by card
+        parts.push(h("div", { key: `board-${i}-${model.handId}`, class: "board", "data-testid": i === 0 ? "board" : `board-${i + 1}` },
           boards.length > 1 ? h("span", { class: "run-label" }, `Run ${i + 1}`) : null,
           board.map((code, j) => cardVNode(code, { key: `${j}`, highlight: best.has(code), extraClass: "card--dealt" }))));
       });
@@ -306,7 +309,7 @@ export class TableView {
     const timer = seat.acting && model.timer && Number(model.timer.seat) === seat.seat ? this.timer(model.timer, now) : null;
     const named = !seat.isHero && !this.options.replay && this.handlers.saveNote && seat.playerId !== undefined;
     return h("div", { key: `seat-${seat.seat}`, class: classes.join(" "), style, "data-seat": seat.seat, "data-testid": `seat-${seat.seat}` },
-      h("div", { class: `seat-cards seat-cards--${model.family}`, "data-testid": `cards-${seat.seat}` }, cards),
+      h("div", { key: `cards-${model.handId}`, class: `seat-cards seat-cards--${model.family}`, "data-testid": `cards-${seat.seat}` }, cards),
       h("div", { class: "seat-info" },
         h(named ? "button" : "div", {
           class: "seat-name", "data-testid": `name-${seat.seat}`, type: named ? "button" : null,
@@ -326,11 +329,16 @@ export class TableView {
     const left = (timer.deadline - now) / 1000;
     const what = timer.kind === "draw" ? "draw" : timer.usingBank ? "time bank" : "";
     const text = `${formatSeconds(left)}${what ? " " + what : ""}${timer.timebank && !timer.usingBank ? ` + ${formatSeconds(timer.timebank)} bank` : ""}`;
-    const total = Math.max(0.1, timer.total);
-    const elapsed = Math.max(0, total - Math.max(0, left));
+    // The bar's animation is set once per decision (a view and an event of the same decision differ by
+    // milliseconds: keyed to the second), so the running timer changes no attribute.
+    const barKey = `bar-${timer.seat}-${Math.round(timer.deadline / 1000)}-${timer.phase}`;
+    if (!this.timerBar || this.timerBar.key !== barKey) {
+      const total = Math.max(0.1, timer.total);
+      const elapsed = Math.max(0, total - Math.max(0, left));
+      this.timerBar = { key: barKey, style: { animationDuration: `${total.toFixed(2)}s`, animationDelay: `-${elapsed.toFixed(2)}s` } };
+    }
     return h("div", { class: `seat-timer${left < 5 ? " seat-timer--low" : ""}`, "data-testid": `timer-${timer.seat}` },
-      h("div", { key: `bar-${timer.deadline}-${timer.phase}`, class: "seat-timer-bar",
-        style: { animationDuration: `${total.toFixed(2)}s`, animationDelay: `-${elapsed.toFixed(2)}s` } }),
+      h("div", { key: barKey, class: "seat-timer-bar", style: this.timerBar.style }),
       h("span", { class: "seat-timer-text" }, text));
   }
 
