@@ -79,3 +79,21 @@ def test_view_is_json_and_hides_others_hole_cards(mk, play):
     assert cards == {1: ["??", "??"], 2: ["??", "??"], 3: ["Qs", "Qh"]}
     assert v["legal"]["kinds"] == ["call", "fold", "raise", "straddle"] and v["to_act"] == 3
     assert "legal" not in h.view(1) and all(c == "??" for p in h.view(None)["players"] for c in p["cards"])
+
+
+def test_r_show_4_an_all_in_run_out_shows_every_hand_a_river_showdown_mucks_the_loser(mk, play):
+    """R-SHOW-4 reading (issue #14): when betting is over with a player all-in and cards are still to come, the
+    hands are tabled before the run-out, so the caller who loses is shown too; a loser who need not show after a
+    river showdown (no all-in) still mucks."""
+    no_limit = Structure.NO_LIMIT
+    # seat 1 is the button: seat 2 (all-in) is first to show after the run-out, the caller (seat 1) loses
+    allin = mk("holdem", no_limit, [200, 50], ["AhAd", "7c2d"], "Ks Qs 3h 8d 9c", button=1)
+    play(allin, "1 call", "2 raise 50", "1 call")
+    assert allin.is_over
+    assert sorted(e.seat for e in allin.events if e.kind == "showed") == [1, 2]
+    assert [e for e in allin.events if e.kind == "mucked"] == []
+    deep = mk("holdem", no_limit, [200, 200], ["AhAd", "7c2d"], "Ks Qs 3h 8d 9c", button=1)
+    play(deep, "1 call", "2 check", "2 check", "1 check", "2 check", "1 check", "2 bet 10", "1 call")
+    assert deep.is_over
+    assert [e.seat for e in deep.events if e.kind == "showed"] == [2]
+    assert [e.seat for e in deep.events if e.kind == "mucked"] == [1]

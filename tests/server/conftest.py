@@ -248,7 +248,9 @@ class SecrecyRecorder:
                         current[table] = str(ev["hand_id"])
                     hand_id = current.get(table)  # type: ignore[assignment]
                     seat = table_seat.get(table)
-                if kind == "event" and ev.get("kind") == "showed" and hand_id is not None:
+                # the showdown, or the all-in hands turned up before the run-out (R-SHOW-4 reading): the hands
+                # exposed are exactly those the showdown shows, so the same cards become public
+                if kind == "event" and ev.get("kind") in ("showed", "exposed") and hand_id is not None:
                     showdown.add((table, hand_id))
                 if hand_id is None:
                     assert not CARD_TOKEN.findall(json.dumps(frame)), f"{name}: cards before any hand: {frame}"

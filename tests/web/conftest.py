@@ -325,6 +325,25 @@ class CallingBots:
         if frame.get("type") == "error":
             raise RuntimeError(f"bot could not sit at {table_id} seat {seat}: {frame}")
 
+    def leave(self, table_id: str, index: int) -> None:
+        """Bot number ``index`` leaves ``table_id`` (R-CASH-3: cashed out when its hand ends)."""
+        self._run(self._leave(self.sockets[index], table_id))
+
+    async def _leave(self, ws: Any, table_id: str) -> None:
+        import asyncio
+
+        for attempt in range(20):
+            ref = f"leave-{uuid.uuid4().hex[:8]}"
+            done = self.loop.create_future()
+            self._acks[ref] = done
+            await ws.send(json.dumps({"v": 1, "type": "leave", "table": table_id, "id": ref}))
+            frame = await asyncio.wait_for(done, 30)
+            if frame.get("code") != "rate_limited":
+                break
+            await asyncio.sleep(0.1 * (attempt + 1))
+        if frame.get("type") == "error":
+            raise RuntimeError(f"bot could not leave {table_id}: {frame}")
+
     def join_speed(self, pool_id: str, buy_in: int) -> None:
         """Every bot joins the Speed Poker pool."""
         for ws in self.sockets:
@@ -430,6 +449,19 @@ LIVE_TABLES: list[dict[str, Any]] = [
      "min_buy_in": 1000, "max_buy_in": None, "currency": "PLAY", "bots": 0},
     {"name": "WebTile4", "game": "holdem", "structure": "FL", "small_blind": 50, "big_blind": 100, "max_seats": 6,
      "min_buy_in": 1000, "max_buy_in": None, "currency": "PLAY", "bots": 0},
+    # issue #14: all-in hands face up before a run-out dealt one street a second; a short decision timer so the
+    # "time running out" alert comes within seconds
+    {"name": "WebAllin", "game": "holdem", "structure": "NL", "small_blind": 50, "big_blind": 100, "max_seats": 6,
+     "min_buy_in": 4000, "max_buy_in": 20000, "currency": "PLAY", "bots": 0,
+     "settings": {"allin_runout_seconds": 1.0, "action_seconds": 8.0}},
+    # issue #14: a full two-seat table (the waiting list), a table to chat at, an eight-seat stud table (open pairs)
+    {"name": "WebFull", "game": "holdem", "structure": "FL", "small_blind": 50, "big_blind": 100, "max_seats": 2,
+     "min_buy_in": 1000, "max_buy_in": None, "currency": "PLAY", "bots": 0},
+    {"name": "WebChat", "game": "holdem", "structure": "FL", "small_blind": 50, "big_blind": 100, "max_seats": 6,
+     "min_buy_in": 1000, "max_buy_in": None, "currency": "PLAY", "bots": 0},
+    {"name": "WebOpenPair", "game": "stud", "structure": "FL", "ante": 10, "bring_in": 25, "small_bet": 100,
+     "big_bet": 200, "small_blind": 50, "big_blind": 100, "max_seats": 8, "min_buy_in": 1000, "max_buy_in": None,
+     "currency": "PLAY", "bots": 0},
     {"name": "WebWatch", "game": "holdem", "structure": "FL", "small_blind": 50, "big_blind": 100, "max_seats": 6,
      "min_buy_in": 1000, "max_buy_in": None, "currency": "PLAY", "bots": 0},
 ]

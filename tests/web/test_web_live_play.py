@@ -58,8 +58,9 @@ def assert_no_foreign_down_cards(frames: list[dict[str, Any]], hero_seat: int) -
     (1) Structure: in every ``table_state`` every other seat's card that is not face up is hidden, and no ``dealt``
     or ``drew_cards`` event carries another seat's face-down card.
     (2) Value: the frames are cut into hands at each ``hand_started`` event; the face-down cards that other
-    players reveal at that hand's showdown (``showed`` events) must not appear anywhere in the text of any frame
-    of the same hand before the first ``showed`` event.
+    players reveal at that hand's showdown (``showed`` events, or ``exposed`` when an all-in hand is turned up
+    before the run-out) must not appear anywhere in the text of any frame of the same hand before the first such
+    event.
     Returns how many hands had other players' hidden cards revealed, i.e. how often check (2) had something to find.
     """
     for frame in frames:
@@ -94,6 +95,12 @@ def assert_no_foreign_down_cards(frames: list[dict[str, Any]], hero_seat: int) -
                 up_cards.update(event.get("cards") or [])
             if event.get("kind") == "showed" and event.get("seat") != hero_seat:
                 revealed.update(c for c in event.get("cards") or [] if c not in HIDDEN)
+                if first_show is None:
+                    first_show = index
+            if event.get("kind") == "exposed":  # R-SHOW-4 reading: all-in hands turned up before the run-out
+                for seat, cards in (event.get("hands") or {}).items():
+                    if int(seat) != hero_seat:
+                        revealed.update(c for c in cards if c not in HIDDEN)
                 if first_show is None:
                     first_show = index
         secret = revealed - up_cards

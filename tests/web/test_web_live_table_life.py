@@ -18,7 +18,6 @@ import pytest
 
 from .test_web_live_play import FrameRecorder, assert_no_foreign_down_cards, register, sit_down
 
-
 #: What the DOM of a seated table may change in 10 s, from what a hand needs (a flat bound, issue #14).
 #: The player acts like a person (half a second after a decision appears) and the room pauses 2 s between hands
 #: (room settings ``between_hands_seconds``), so a three-player hand the player checks or calls down (4 decisions)

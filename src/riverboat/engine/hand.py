@@ -117,6 +117,7 @@ class Hand:
         "_completed", "_big_used", "_open_pair", "_discards", "_round_discards", "_muck", "_owed", "_split_agreed",
         "_split_open", "_split_voting", "_rit_votes", "_runs", "result", "_community_card", "_pot_collected",
         "_odd_chip", "_reopen", "_dead_money", "_showed_first", "_bring_in_pos", "_round_first", "_rit_checked", "_straddle_ok", "_aai",
+        "_allin_runout",
     )
 
     def __init__(self, config: HandConfig) -> None:
@@ -202,6 +203,7 @@ class Hand:
         self._rit_checked = False
         self._reopen = 0
         self._aai: set[int] = set()
+        self._allin_runout = False  # betting closed with a player all-in and cards still to come
         self._post_forced()
         # Offered to the player left of the big blind also when the table names the blinds itself (a returning
         # player's live post, a skipped waiting player): the room passes explicit blinds in those hands.
@@ -987,6 +989,9 @@ class Hand:
             if self.street + 1 >= len(self.game.streets):
                 self._finish()
                 return
+            if self._betting_closed():
+                # R-SHOW-4 reading: the hands of an all-in run-out are tabled before it, so all are shown down
+                self._allin_runout = True
             if not self._rit_checked and self._betting_closed():
                 self._rit_checked = True
                 if self._rit_eligible():
@@ -1162,7 +1167,7 @@ class Hand:
         pots_of = {j: [best_in_pot[k] for k, p in enumerate(pots) if j in p.eligible] for j in alive}
         vals0 = values[0]
         allin, seats, cards, events = self.allin, self.seats, self.cards, self.events
-        always = not self.settings.muck_losers or self._runs == 2
+        always = not self.settings.muck_losers or self._runs == 2 or self._allin_runout
         for j in order:
             mine = [vals0[r][j] for r in rng]
             bests = pots_of[j]

@@ -288,6 +288,15 @@ class AutoDrawEvent(TypedDict):
     rule: str
 
 
+class ExposedEvent(TypedDict):
+    """R-SHOW-4 reading (issue #14): betting is over with a player all-in; before the rest of the cards are dealt
+    the hands that the showdown shows are turned face up: ``hands`` maps each seat to the cards it holds."""
+
+    kind: Literal["exposed"]
+    hands: dict[str, list[str]]
+    rule: str
+
+
 class ArtificialAllinEvent(TypedDict):
     kind: Literal["artificial_allin"]
     seat: int
@@ -298,7 +307,7 @@ class ArtificialAllinEvent(TypedDict):
 TableEvent = (
     HandStartedEvent | SeatedEvent | SatOutEvent | SatInEvent | LeavingEvent | LeftEvent | ToppedUpEvent
     | EvictedEvent | AliasChangedEvent | SeatOfferedEvent | TopUpFailedEvent | TurnEvent | TimebankEvent | TimedOutEvent
-    | AutoDrawEvent | ArtificialAllinEvent
+    | AutoDrawEvent | ArtificialAllinEvent | ExposedEvent
 )
 #: Any event of a table or pool frame, told apart by its ``kind``.
 Event = Annotated[EngineEvent | TableEvent, Field(discriminator="kind")]
@@ -306,7 +315,7 @@ Event = Annotated[EngineEvent | TableEvent, Field(discriminator="kind")]
 TABLE_EVENT_TYPES: tuple[type, ...] = (
     HandStartedEvent, SeatedEvent, SatOutEvent, SatInEvent, LeavingEvent, LeftEvent, ToppedUpEvent, EvictedEvent,
     AliasChangedEvent, SeatOfferedEvent, TopUpFailedEvent, TurnEvent, TimebankEvent, TimedOutEvent, AutoDrawEvent,
-    ArtificialAllinEvent,
+    ArtificialAllinEvent, ExposedEvent,
 )
 
 # ------------------------------------------------------------------------------------------------ frames

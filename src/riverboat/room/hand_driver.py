@@ -39,10 +39,12 @@ from riverboat.room.autodraw import autodraw_27, autodraw_high
 from riverboat.room.clock import Clock, TimerHandle
 from riverboat.room.disconnect import AaiAllowance, AutoAction, aai_applies, auto_action
 from riverboat.room.errors import RoomError
+from riverboat.room.exposure import exposed_hands, runout_start, streets
 from riverboat.room.frames import (
     Address,
     ArtificialAllinEvent,
     AutoDrawEvent,
+    ExposedEvent,
     RoomFrame,
     TableEvent,
     TimebankEvent,
@@ -221,6 +223,8 @@ class HandDriver:
         self._timer: TimerHandle | None = None
         self._token = 0
         self._sent = 0  # events already relayed
+        self._runout: list[list[EngineEventObject]] = []  # the streets of an all-in run-out still to deal
+        self._runout_timer: TimerHandle | None = None
         self._flop_players: int | None = None
 
     @classmethod
@@ -278,6 +282,9 @@ class HandDriver:
         """The table closes: no more timers (the hand is voided by the room, R-SERVER)."""
         self.closed = True
         self._cancel_decision()
+        if self._runout_timer is not None:
+            self._runout_timer.cancel()
+            self._runout_timer = None
 
     # ------------------------------------------------------------------ commands from the table
     def act(self, seat: int, kind: object, amount: object = None, cards: object = None) -> None:
@@ -336,7 +343,8 @@ class HandDriver:
             return
         if self.hand.is_over:
             self._cancel_decision()
-            self.host.actor.post(self._finish)
+            if not self._runout:  # else the run-out's last street finishes the hand
+                self.host.actor.post(self._finish)
             return
         self._next_decision()
 
@@ -492,8 +500,11 @@ class HandDriver:
             send(pid, frame)
 
     def relay_pending(self) -> None:
-        """Send the hand's events not relayed yet (the table calls it before building a view that includes them)."""
+        """Send the hand's events not relayed yet (the table calls it before building a view that includes them;
+        a paced run-out is dealt at once then, so the view and the events agree)."""
         self._relay()
+        while self._runout:
+            self._send(self._runout.pop(0))
 
     def _relay(self) -> None:
         hand = self.hand
@@ -506,8 +517,45 @@ class HandDriver:
                 if ev.kind == "board":
                     self._flop_players = hand.folded.count(False)
                     break
+        start = runout_start(new)
+        hands = exposed_hands(hand.events[:len(hand.events) - len(new) + start], new) if start is not None else {}
+        if start is None or not hands:
+            self._send(new)
+            return
+        # R-SHOW-4 reading: the hands go face up before the run-out, which is dealt street by street
+        self._send(new[:start])
+        self._public(ExposedEvent(kind="exposed", hands=hands, rule="R-SHOW-4"))
+        self._runout = streets(new[start:])
+        self._deal_runout()
+
+    def _deal_runout(self, paced: bool = False) -> None:
+        """Deal an all-in run-out: at once without a pause (``_after_change`` settles the hand), else one street
+        per ``allin_runout_seconds`` after the hands went face up, and after the last street (with the showdown)
+        the hand is settled."""
+        pause = self.rules.settings.allin_runout_seconds
+        if pause <= 0:
+            while self._runout:
+                self._send(self._runout.pop(0))
+            return
+        if paced and self._runout:
+            self._send(self._runout.pop(0))
+        if self._runout:
+            actor = self.host.actor
+
+            async def next_street() -> None:
+                self._runout_timer = None
+                if not self.closed:
+                    self._deal_runout(paced=True)
+
+            self._runout_timer = self.host.clock.call_later(pause, lambda: actor.post(next_street))
+        elif paced and self.hand.is_over:
+            self.host.actor.post(self._finish)
+
+    def _send(self, events: list[EngineEventObject]) -> None:
+        if not events:
+            return
         event_frame = self.address.event
-        frames = [(ev, event_frame(ev.to_dict())) for ev in new]
+        frames = [(ev, event_frame(ev.to_dict())) for ev in events]
         send = self.host.send
         for pid, seat in self.host.audience(self):
             for ev, frame in frames:

@@ -61,6 +61,7 @@ class TableSettings:
     autodraw_priority_one: AutodrawPriorityOne = AutodrawPriorityOne.TWO_PAIR_OR_BETTER
     min_players: int = 2  # R-CASH-2 reading
     between_hands_seconds: float = 2.0  # pause after a hand before the next deal
+    allin_runout_seconds: float = 0.0  # R-SHOW-4 reading: the pause per street of an all-in run-out (hands face up)
     cash_out_on_crash: bool = True  # R-SERVER-3; not given: the room's flag (Room(cash_out_on_crash=...))
     straddle: bool = False  # R-STRADDLE (NL hold'em only)
     run_it_twice: bool = True  # R-RIT: offer the vote when all-in before the river (games that allow it)

@@ -51,6 +51,9 @@ DEMO_TABLES: list[dict[str, Any]] = [
     {"name": "Speed Riga", "speed": True, "game": "holdem", "structure": "NL", **_PL, "table_size": 6, "bots": 5},
     {"name": "Speed Vilnius", "speed": True, "game": "omaha", "structure": "PL", **_PL, "table_size": 6, "bots": 5},
 ]
+# At the cash tables an all-in run-out is dealt one street a second, the hands face up (R-SHOW-4 reading, issue #14).
+DEMO_TABLES = [entry if entry.get("speed") else {**entry, "settings": {"allin_runout_seconds": 1.0}}
+               for entry in DEMO_TABLES]
 
 #: The demo's tournaments (issue #11): play-money freerolls (play money pays no fee to the house, R-FEE-2; the room
 #: adds the pool): a 6-seat Sit & Go series that five bots have entered (a player who registers starts it; the next

@@ -11,7 +11,7 @@ import { settings } from "./settings.js";
 import { play } from "./sounds.js";
 
 export const MAX_TILES = 4;
-const DEALER_KINDS = new Set(["hand_started", "showed", "pot_awarded", "returned", "split_agreed", "run_it_twice",
+const DEALER_KINDS = new Set(["hand_started", "showed", "exposed", "pot_awarded", "returned", "split_agreed", "run_it_twice",
   "seated", "left", "sat_out", "acted", "board", "drew", "mucked", "timed_out", "auto_draw", "timebank"]);
 
 /** A table's chat: players' messages (`chat` frames) and the dealer's lines (from the table's events). */
@@ -74,6 +74,7 @@ export class Desk extends Emitter {
     connection.on("chat", (f) => this.onChat(f));
     connection.on("welcome", () => this.rewatch());
     document.addEventListener("visibilitychange", () => this.updateTitle());
+    settings.on("change", () => this.updateTitle());  // alerts turned off: the title says nothing at once
   }
 
   store(tableId) {

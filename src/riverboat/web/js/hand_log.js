@@ -39,6 +39,12 @@ export function describeEvent(event, model) {
       return null;
     case "showed":
       return `${who} shows ${cards}${pick(event, "label") ? ` (${pick(event, "label")})` : ""}`;
+    case "exposed": {
+      // R-SHOW-4 reading: the all-in hands face up before the rest of the cards are dealt
+      const hands = pick(event, "hands") || {};
+      const parts = Object.entries(hands).map(([s, cs]) => `${nameOf(s)} ${asArray(cs).join(" ")}`);
+      return parts.length ? `All-in, hands face up: ${parts.join(" · ")}` : null;
+    }
     case "mucked":
       return `${who} mucks`;
     case "pot_awarded": {

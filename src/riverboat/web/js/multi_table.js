@@ -15,6 +15,7 @@ export class Switcher {
     ctx.desk.on("tables", redraw);
     ctx.desk.on("turns", redraw);
     window.addEventListener("hashchange", redraw);
+    settings.on("change", redraw);
     this.render();
   }
 

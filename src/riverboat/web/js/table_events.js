@@ -59,7 +59,7 @@ export function applyEvent(model, event, aliases = {}) {
       for (const s of model.seats) {
         if (s.empty) continue;
         Object.assign(s, { cards: [], bet: 0, folded: !dealt.has(s.seat), inHand: dealt.has(s.seat), allIn: false,
-          label: null, labels: [], won: 0, winner: false, discarded: null, mucked: false, acting: false });
+          label: null, labels: [], won: 0, winner: false, discarded: null, mucked: false, acting: false, exposed: false });
       }
       break;
     }
@@ -180,6 +180,16 @@ export function applyEvent(model, event, aliases = {}) {
         live.label = pick(event, "label") ?? live.label;
         model.showdown = true;
       }
+      break;
+    case "exposed":
+      // R-SHOW-4 reading: betting is over with a player all-in; these hands are turned face up before the run-out
+      for (const [s, cards] of Object.entries(pick(event, "hands") || {})) {
+        const shown = model.seats[int(s)];
+        if (!shown || shown.empty) continue;
+        shown.cards = asArray(cards).map((c) => normalizeCard(c, true));
+        shown.exposed = true;
+      }
+      model.showdown = true;
       break;
     case "mucked":
       if (live) live.mucked = true;

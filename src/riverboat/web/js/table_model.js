@@ -400,7 +400,9 @@ export class TableStore {
     const already = seq !== null && this.seq !== null && seq <= this.seq;
     const logged = seq !== null && this.logSeq !== null && seq <= this.logSeq;
     if (!already) {
-      if (HAND_START_KINDS.has(kind) && this.model) { this.model.log = []; this.model.result = null; this.model.bestCards = null; }
+      // a new hand clears the log; the last hand's result stays on the felt for the time the player chose
+      // (Account -> Table settings, "results shown for": the room deals the next hand sooner than that)
+      if (HAND_START_KINDS.has(kind) && this.model) { this.model.log = []; this.model.bestCards = null; }
       if (this.model) {
         applyEvent(this.model, event, this.aliases);
         noteResult(this.model, event, this.clock());

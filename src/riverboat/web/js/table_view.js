@@ -259,8 +259,12 @@ export class TableView {
     const result = model.result;
     const keep = (settings.get("resultsSeconds") || 0) * 1000;
     if (result && result.lines.length && now - result.at < Math.max(keep, 500)) {
-      parts.push(h("div", { key: "result", class: "hand-result", "data-testid": "hand-result", role: "status" },
-        result.lines.map((line, i) => h("div", { key: `${i}` }, line))));
+      // kept for the time the player chose, into the next hand if the room deals it sooner (then it says so)
+      const earlier = result.handId !== model.handId;
+      parts.push(h("div", { key: "result", class: `hand-result${earlier ? " hand-result--last" : ""}`, "data-testid": "hand-result",
+        "data-hand": result.handId ?? "", role: "status" },
+      earlier ? h("div", { key: "last", class: "muted" }, "Last hand") : null,
+      result.lines.map((line, i) => h("div", { key: `${i}` }, line))));
     }
     return h("div", { class: "felt-center", key: "center" }, parts);
   }
@@ -384,6 +388,7 @@ export class TableView {
       const key = `${timer.deadline}`;
       if (left < 5 && left > 0 && this.hurried !== key) { this.hurried = key; if (!this.options.replay) play("hurry"); }
     }
-    if (timer || model.result) this.update();
+    const keep = Math.max((settings.get("resultsSeconds") || 0) * 1000, 500);
+    if (timer || (model.result && Date.now() - model.result.at < keep + 500)) this.update();
   }
 }
