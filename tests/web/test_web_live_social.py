@@ -112,6 +112,6 @@ def test_issue_14_waiting_list_from_the_lobby_to_the_offered_seat(new_page: Any,
     page.wait_for_selector("[data-testid='amount-dialog']")
     page.click("[data-testid='amount-ok']")
     page.wait_for_selector(".seat--hero", timeout=20_000)
-    hero = int((page.locator(".seat--hero").get_attribute("data-seat") or "-1"))
+    hero = int(page.locator(".seat--hero").get_attribute("data-seat") or "-1")
     assert hero in (0, 1)
     assert_no_foreign_down_cards(recorder.frames, hero)

@@ -59,7 +59,7 @@ def test_issue_14_stud_open_pair_offers_exactly_the_small_and_the_big_bet(new_pa
         assert page.locator("[data-testid='bet-amount']").count() == 0
         before = len(recorder.frames)
         page.click(".action-bar button[data-action='bet'][data-amount='200']")
-        page.wait_for_function(f"""() => [...document.querySelectorAll("[data-testid='hand-log'] li")]
+        page.wait_for_function("""() => [...document.querySelectorAll("[data-testid='hand-log'] li")]
             .some(li => / bets to 200$/.test(li.textContent))""", timeout=20_000)
         acted = [f["event"] for f in recorder.frames[before:] if f.get("type") == "event"
                  and f["event"].get("kind") == "acted" and f["event"].get("seat") == seat]
