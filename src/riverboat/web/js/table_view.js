@@ -258,9 +258,10 @@ export class TableView {
     parts.push(h("div", { key: "pots", class: "pots", "data-testid": "pots" }, pots));
     const result = model.result;
     const keep = (settings.get("resultsSeconds") || 0) * 1000;
-    if (result && result.lines.length && now - result.at < Math.max(keep, 500)) {
-      // kept for the time the player chose, into the next hand if the room deals it sooner (then it says so)
-      const earlier = result.handId !== model.handId;
+    const earlier = Boolean(result) && result.handId !== model.handId;
+    // kept for the time the player chose, into the next hand if the room deals it sooner (then it says so; a small
+    // tile has no room for it next to the new hand's cards)
+    if (result && result.lines.length && now - result.at < Math.max(keep, 500) && !(earlier && this.options.tile)) {
       parts.push(h("div", { key: "result", class: `hand-result${earlier ? " hand-result--last" : ""}`, "data-testid": "hand-result",
         "data-hand": result.handId ?? "", role: "status" },
       earlier ? h("div", { key: "last", class: "muted" }, "Last hand") : null,
