@@ -18,10 +18,12 @@ from typing import Any
 
 import httpx
 from argon2 import PasswordHasher
+from pydantic import ValidationError
 from tests.server.conftest import SecrecyRecorder
 
 from riverboat.bots import ProtocolClient
 from riverboat.bots.twister import TwisterBot
+from riverboat.server import protocol
 from riverboat.store import Store
 
 from .conftest import SCREENSHOTS
@@ -200,6 +202,14 @@ def _act_once(page: Any) -> bool:
 
 
 def _check_secrecy(live_server: Any, recorder: SecrecyRecorder, tid: str) -> None:
+    """R-GEN-5 on every recorded connection, and every frame they received is one of the documented models
+    (docs/protocol.md; unknown fields refused)."""
+    for name, stream in recorder.streams.items():
+        for frame in stream:
+            try:
+                protocol.validate_server_frame({k: v for k, v in frame.items() if k != "_t"})
+            except ValidationError as exc:
+                raise AssertionError(f"{name} received a frame off the protocol models: {frame}") from exc
     store = _store(live_server)
     try:
         tables = sorted({f"{tid}/t{n}" for n in range(1, 4)})
@@ -330,8 +340,8 @@ def test_r_tourn_bal_3_moved_player_sees_the_message_and_the_new_table(new_page:
         page = new_page()
         _record_page(page, recorder, "page")
         _register_player(page, live_server)
-        # everyone is ready: the MTT starts in 15 s (under the minimum of four it would be cancelled)
-        tid = _create(live_server, MTT | {"starts_at": time.time() + 15}, "wmtt", token)
+        # everyone is ready: the MTT starts in 10 s (under the minimum of four it would be cancelled)
+        tid = _create(live_server, MTT | {"starts_at": time.time() + 10}, "wmtt", token)
         bots.register(tid)
         page.click("[data-tab='tournaments']")
         page.click(f"[data-testid='register-{tid}']")

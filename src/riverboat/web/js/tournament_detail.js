@@ -115,7 +115,7 @@ function results(t) {
 }
 
 export function renderTournamentDetail(root, ctx, id) {
-  followStarts(ctx.connection, ctx.navigate);
+  followStarts(ctx);
   const page = el("div", { class: "page tourney-detail", "data-testid": "tourney-detail" });
   const news = el("p", { class: "muted", "data-testid": "tournament-news" });
   mount(root, page);

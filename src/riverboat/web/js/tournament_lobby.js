@@ -114,7 +114,7 @@ export function tournamentAction(t, ctx, done) {
 }
 
 function tournamentRows(rows, ctx, reload) {
-  followStarts(ctx.connection, ctx.navigate);
+  followStarts(ctx);
   if (!rows.length) return el("p", { class: "empty-note" }, "Nothing scheduled here yet.");
   return el("div", {},
     el("p", { class: "muted", "data-testid": "tournament-news" }, news.text),

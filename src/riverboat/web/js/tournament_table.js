@@ -144,15 +144,19 @@ export class TournamentTablePage {
 
 registerView("tourney", { render: (root, ctx, args) => new TournamentTablePage(root, ctx, args.join("/")) });
 
-/** A tournament the player registered for starts: open its table (not for Twister, whose page shows its own).
- * Hooked once by the lobby tabs and the detail page (where players register). */
+/** A tournament the player registered for starts: open its table (not for Twister, whose page shows its own);
+ * at a cash table or Speed Poker the player is told instead of being taken away mid-hand. Hooked once by the
+ * lobby tabs and the detail page (where players register). */
 let hooked = false;
-export function followStarts(connection, navigate) {
+export function followStarts(ctx) {
   if (hooked) return;
   hooked = true;
-  connection.on("tournament", (frame) => {
-    if (frame.event !== "started" || String(location.hash).startsWith("#/twister")) return;
+  ctx.connection.on("tournament", (frame) => {
+    const hash = String(location.hash);
+    if (frame.event !== "started" || hash.startsWith("#/twister")) return;
     const target = `#/tourney/${encodeURIComponent(frame.tournament)}`;
-    if (location.hash !== target) navigate(target);
+    if (hash === target) return;
+    if (/^#\/(table|tables|speed)\b/.test(hash)) ctx.toast(`Your tournament has started: open it from the lobby (Open table).`, "ok");
+    else ctx.navigate(target);
   });
 }
