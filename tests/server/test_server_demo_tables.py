@@ -12,7 +12,8 @@ from riverboat.room import RoomError, SpeedSpec, TableSpec
 from riverboat.room.room import validate_table_spec
 from riverboat.server.demo import DEMO_TABLES, table_spec
 
-PHH_ONLY = {"short_deck_phh", "single_draw_27"}  # PHH readings of games, not games of the room (docs/phh-variants.md)
+# PHH readings of games and PHH-only games (badugi), tagged "phh" in the catalog: not games of the room
+PHH_ONLY = {gid for gid, g in GAMES.items() if "phh" in g.tags}
 
 
 def _spec(entry: dict) -> TableSpec:
