@@ -129,6 +129,7 @@ def test_r_twist_11_play_a_twister_through_the_page(new_page: Any, twister_serve
         page.wait_for_timeout(150)
     final = page.get_by_test_id("twister-final").inner_text()
     assert final.startswith("You finished ") and "of 3" in final
+    assert " left" not in page.get_by_test_id("twister-hud").inner_text()  # no stale "3 left" once it is over
     assert page.locator(".twister-table .table-page").is_visible()  # the last hand stays in view
     page.get_by_test_id("twister-back").click()  # back to the Twister lobby: the choice and the history
     page.wait_for_selector("[data-testid='tournament-history-row']", timeout=10_000)

@@ -304,6 +304,9 @@ export class TwisterPage {
   finished(data) {
     const ticket = this.kind === "wild";
     this.playing = false;
+    const figures = { ...(this.lastHud || {}) };
+    delete figures.players_left;  // the count of the last hand's start is over
+    this.showHud(figures);
     this.done.add(this.tournament);
     const won = data.prize ? (ticket ? `a ${formatMoney(data.prize, this.currency)} Twister ticket`
       : formatMoney(data.prize, this.currency)) : "nothing this time";
