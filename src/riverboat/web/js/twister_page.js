@@ -231,8 +231,11 @@ export class TwisterPage {
         this.playing = false;
         this.done.add(this.tournament);
         this.page.dataset.over = "1";
-        mount(this.result, el("p", { class: "twister-result-line" }, `Interrupted: you were paid ${formatMoney(data.paid, this.currency)} (${data.rule}).`),
-          this.afterButtons());
+        mount(this.result, el("p", { class: "twister-result-line", "data-testid": "twister-interrupted" },
+          `Interrupted: you were paid ${formatMoney(data.paid, this.currency)}`,
+          (data.tickets || []).length ? ` and Twister tickets of ${data.tickets.map((v) => formatMoney(v, this.currency)).join(" + ")}` : "",
+          ` (${data.rule}).`), this.afterButtons());
+        this.loadHistory().catch(() => {});
         break;
       default:
         break;
