@@ -66,6 +66,14 @@ async def test_r_tourn_sng_1_sit_and_go_through_the_server(server: Any) -> None:
         assert server.balance(pid) == DEPOSIT - 1100 + int((r or {}).get("prize", 0))
     detail = http.get("/api/tournaments/srv-sng").json()
     assert detail["status"] == "finished" and len(detail["results"]) == 3
+    # the account's tournament history (issue #11 item 8): the row of each player as the game paid it
+    for (_pid, token), r in zip(players, results.values(), strict=True):
+        (row,) = [h for h in http.get("/api/tournaments/history", headers=_auth(token)).json()["history"]
+                  if h["tournament"] == "srv-sng"]
+        assert (row["kind"], row["field"], row["buy_in"], row["fee"]) == ("sng", 3, 1000, 100)
+        assert (row["paid_buy_in"], row["paid_fee"], row["ticket_used"]) == (1000, 100, None)
+        assert (row["place"], row["prize"], row["tickets_won"]) == ((r or {}).get("place"), (r or {}).get("prize"), [])
+        assert row["date"] is not None and row["entry"] in ("won", "eliminated")
     server.store.ledger.verify()
     assert server.store.ledger.total("EUR") == 0
 
