@@ -54,3 +54,51 @@ def test_r_twist_3_the_figures_do_not_tell_the_multiplier_before_the_reel_lands(
     assert "Blinds 10/20" in hud and "5x" not in hud and "500" not in hud, hud
     page.wait_for_selector("[data-testid='twister-spin-box'][data-landed='5']", timeout=10_000)
     assert page.get_by_test_id("twister-hud").inner_text().startswith("Twister 5x · Blinds 10/20")
+
+
+def test_r_twist_11_history_rows_of_every_kind_read_on_a_phone(new_page: Any, static_url: str) -> None:
+    """R-TWIST-11, R-WILD-1, R-WALLET-9, R-TOURN-KO-1 (issue #11 item 8): the history table the account page and
+    the Twister page share, at 390x844, from rows as the store writes them (riverboat.store.tournament_history): a
+    Wild Twister prize reads as a ticket of its value (not 0), a ticket entry as the ticket used, AoG jackpots
+    apart from the prize, knockout bounties, a shared place of the field; the date, hidden as a column on a phone,
+    is under the name."""
+    from datetime import UTC, datetime
+
+    from riverboat.store.tournament_history import HistoryRow, JackpotWon, TicketWon
+
+    at = datetime(2026, 12, 3, 9, 30, tzinfo=UTC)
+    rows = [
+        HistoryRow("wild:w", "Wild Twister EUR 0.50", "wild", "finished", "won", 1, 1, 0, 0, 50, 0, "EUR", at, at,
+                   field=3, paid_buy_in=50, tickets_won=(TicketWon(7, 500, "twister:*"),), multiplier=10,
+                   prize_pool=500),
+        HistoryRow("twister:t", "Twister EUR 5", "twister", "finished", "eliminated", 2, 3, 0, 0, 500, 0, "EUR", at,
+                   at, field=3, ticket_used=500, multiplier=2, prize_pool=1000),
+        HistoryRow("twister:a", "Age of the Gods Twister EUR 1", "aog", "finished", "won", 1, 1, 200, 0, 100, 0,
+                   "EUR", at, at, field=3, paid_buy_in=100, jackpots=(JackpotWon("extra_power", 1234),),
+                   multiplier=2, prize_pool=200),
+        HistoryRow("ko", "Sunday KO", "sng", "finished", "won", 1, 1, 1950, 750, 1000, 100, "EUR", at, at,
+                   field=9, paid_buy_in=1000, paid_fee=100, features=("knockout",)),
+    ]
+    page = new_page({"width": 390, "height": 844})
+    page.goto(f"{static_url}/harness/twister_page.html")
+    page.wait_for_selector("body[data-ready='1']")
+    page.evaluate("(a) => { window.__answers['/api/twister'] = a.offer; window.__answers['/api/twister/history'] = "
+                  "{history: a.rows, tickets: []}; }",
+                  {"offer": {**offer(), "currency": "EUR", "tickets": [], "playing": []},
+                   "rows": [r.to_dict() for r in rows]})
+    page.evaluate("window.__open()")
+    table = page.get_by_test_id("tournament-history")
+    table.wait_for()
+    got = {r.get_attribute("data-tournament"): r for r in table.locator("[data-testid='tournament-history-row']").all()}
+    assert got["wild:w"].get_by_test_id("th-ticket").inner_text() == "Ticket €5.00 (Twister)"
+    assert got["wild:w"].locator("[data-testid='th-prize']").count() == 0
+    assert got["twister:t"].get_by_test_id("th-buy-in").inner_text() == "Ticket €5.00"
+    assert got["twister:t"].get_by_test_id("th-place").inner_text() == "2–3 of 3"
+    assert got["twister:a"].get_by_test_id("th-prize").inner_text() == "€2.00"
+    assert got["twister:a"].get_by_test_id("th-jackpot").inner_text() == "Jackpot Extra Power €12.34"
+    assert got["ko"].get_by_test_id("th-bounties").inner_text() == "Bounties €7.50"
+    assert got["ko"].get_by_test_id("th-buy-in").inner_text() == "€10.00 + €1.00"
+    assert "Knockout" in got["ko"].get_by_test_id("th-name").inner_text()
+    assert "2026-12-03" in got["ko"].get_by_test_id("th-name").inner_text()  # the date on a phone
+    box = table.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390.5  # no sideways scrolling

@@ -141,7 +141,8 @@ function nameCell(r) {
   const extra = [r.multiplier ? `${r.multiplier}x` : null, ...(r.features || []).map((f) => FEATURES[f] || f)].filter(Boolean);
   return el("td", { "data-testid": "th-name" },
     el("div", {}, el("strong", {}, kind), nameAfterKind(r.name || "", kind)),
-    extra.length ? el("div", { class: "muted" }, extra.join(" · ")) : null);
+    extra.length ? el("div", { class: "muted" }, extra.join(" · ")) : null,
+    el("div", { class: "muted th-date-narrow" }, localTime(r.date)));  // the date column is hidden on a phone
 }
 
 /** The table of history rows (one per tournament), newest first; `empty` is said when there is none. */
