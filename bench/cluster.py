@@ -15,7 +15,8 @@ last line printed is one JSON object with every figure.
 The bots' accounts (registered, funded, logged in) are created ONCE per run, for the largest ``--bots``, in a
 template database; each room gets a copy of it (``CREATE DATABASE ... TEMPLATE``: a file copy, seconds for 10,000
 accounts) and the first N accounts of it play. ``--keep-accounts`` keeps the template and its session tokens (in
-``/dev/shm``) for the next runs while the sessions live (12 h), so a series of runs creates the accounts once.
+``/dev/shm``) for the next runs while the sessions live (12 h), so a series of runs creates the accounts once (a
+template of an older schema is upgraded once, before its copies are made).
 
 Run: ``.venv/bin/python bench/cluster.py --bots 10000 --human 1 4 --duration 40 --warmup 30 --client-procs 2``.
 """
@@ -43,6 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from load import make_accounts, pct, server_cpu_seconds, wait_health  # noqa: E402
 from riverboat.cluster.link import drop_room  # noqa: E402
 from riverboat.cluster.names import Names, table_id_for  # noqa: E402
+from riverboat.store import Store  # noqa: E402
 from riverboat.store.migrate import head_revision  # noqa: E402
 
 PG_BASE = os.environ.get("RIVERBOAT_BENCH_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
@@ -124,7 +126,8 @@ class Room:
             proc = self._start(f"h{i + 1}", *common, "--node-id", f"{self.prefix}-h{i + 1}", "--port", str(port),
                                *(tables if i == 0 else ["--no-demo"]))
             wait_health(f"http://127.0.0.1:{port}/health", proc)
-        gw = self._start("gw", "--role", "gateway", "--cluster", self.prefix, "--node-id", f"{self.prefix}-gw",
+        # --no-demo: the gateway would otherwise open the demo tournaments (and their bots) in the measured room
+        gw = self._start("gw", "--role", "gateway", "--no-demo", "--cluster", self.prefix, "--node-id", f"{self.prefix}-gw",
                          "--port", str(self.port))
         wait_health(f"http://127.0.0.1:{self.port}/health", gw)
 
@@ -204,7 +207,8 @@ class Accounts:
     def __init__(self, n: int, keep: bool) -> None:
         self.n = n
         self.keep = keep
-        self.template = f"rb_bench_accounts_{n}_{head_revision()}" if keep else f"rb_bench_acc_{uuid.uuid4().hex[:10]}"
+        # a kept template may be of an older schema: it is upgraded when reused (_reuse)
+        self.template = f"rb_bench_accounts_{n}" if keep else f"rb_bench_acc_{uuid.uuid4().hex[:10]}"
         self.tokens_file = TOKENS_DIR / f"{self.template}.json"
         self.accounts: list[tuple[int, str]] = []
         self.setup_s = 0.0
@@ -222,19 +226,24 @@ class Accounts:
             self.accounts = make_accounts(pg_url(self.template), self.n)
             self.setup_s = time.perf_counter() - t0
             if self.keep:
-                self.tokens_file.write_text(json.dumps({"created": time.time(), "accounts": self.accounts}))
+                self.tokens_file.write_text(json.dumps({"created": time.time(), "schema": head_revision(),
+                                                        "accounts": self.accounts}))
         finally:
             admin.dispose()
 
     def _reuse(self, admin: Any) -> bool:
         """A kept template of at least ``n`` accounts whose sessions still live (the smallest such): use it."""
-        kept = sorted((int(f.stem.split("_")[3]), f) for f in TOKENS_DIR.glob(f"rb_bench_accounts_*_{head_revision()}.json"))
+        kept = sorted((int(f.stem.split("_")[3]), f) for f in TOKENS_DIR.glob("rb_bench_accounts_*.json")
+                      if f.stem.split("_")[3].isdigit() and len(f.stem.split("_")) == 4)
         for size, tokens in kept:
             if size < self.n or not database_exists(admin, tokens.stem):
                 continue
             saved = json.loads(tokens.read_text())
             if time.time() - saved["created"] < TOKENS_MAX_AGE_S and len(saved["accounts"]) == size:
                 self.template, self.tokens_file = tokens.stem, tokens
+                store = Store(pg_url(self.template))
+                store.upgrade()  # kept from an older schema: migrate it once here, not in every room's copy
+                store.dispose()
                 self.accounts = [(int(pid), str(tok)) for pid, tok in saved["accounts"]]
                 self.reused = True
                 return True
@@ -279,6 +288,7 @@ async def run_room(kind: str, n: int, args: argparse.Namespace, tmp: Path, prepa
         tables_file.write_text(json.dumps(tables))
         room = Room(kind, tmp, db_url, tables_file, prefix)
         room.profile_dir = args.profile
+        nats_at_start = nats_pid()  # another engineer's test may restart the shared NATS server: noted below
         await asyncio.to_thread(room.start)
         if kind == "all":
             async with httpx.AsyncClient(timeout=30) as http:
@@ -324,7 +334,8 @@ async def run_room(kind: str, n: int, args: argparse.Namespace, tmp: Path, prepa
         actions = sum(o["actions"] for o in outs)
         room_cpu = (cpu1 - cpu0) / elapsed
         nats_used = (nats1 - nats0) / elapsed if kind != "all" and nats0 is not None and nats1 is not None else None
-        restarted = kind != "all" and nats_used is None  # the NATS server was restarted meanwhile: noted, not hidden
+        # the NATS server was restarted meanwhile (during the set-up or the measurement): noted, not hidden
+        restarted = kind != "all" and (nats_used is None or nats_pid() != nats_at_start)
         return {
             "room": kind, "bots": n, "tables": n_tables, "connected": sum(o["connected"] for o in outs),
             "seat_failures": sum(r["failures"] for r in readies),
