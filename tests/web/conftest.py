@@ -462,6 +462,8 @@ LIVE_TABLES: list[dict[str, Any]] = [
     {"name": "WebOpenPair", "game": "stud", "structure": "FL", "ante": 10, "bring_in": 25, "small_bet": 100,
      "big_bet": 200, "small_blind": 50, "big_blind": 100, "max_seats": 8, "min_buy_in": 1000, "max_buy_in": None,
      "currency": "PLAY", "bots": 0},
+    {"name": "WebTopUp", "game": "holdem", "structure": "NL", "small_blind": 50, "big_blind": 100, "max_seats": 6,
+     "min_buy_in": 4000, "max_buy_in": 20000, "currency": "PLAY", "bots": 0},
     {"name": "WebWatch", "game": "holdem", "structure": "FL", "small_blind": 50, "big_blind": 100, "max_seats": 6,
      "min_buy_in": 1000, "max_buy_in": None, "currency": "PLAY", "bots": 0},
 ]

@@ -241,3 +241,24 @@ def test_issue_14_item_6_buy_in_limited_by_the_balance_in_plain_words(new_page: 
     assert "balance" in text.lower() and "1,000,000" in text, text
     assert not re.search(r"R-[A-Z]+-\d|player \d+|does not cover", text), text
     assert page.locator(".seat--hero").count() == 0
+
+
+@pytest.mark.slow
+def test_issue_14_top_up_at_the_table_maximum_says_there_is_nothing_to_add(new_page: Any, live_server: Any) -> None:
+    """R-BUYIN (found playing from a fresh clone): with the stack at the table's maximum buy-in the top-up dialog
+    offered "1" and refused every amount without saying why; it now says the stack is at the maximum and offers no
+    confirmation, and nothing is sent."""
+    page = new_page()
+    recorder = FrameRecorder(page)
+    register(page, live_server.url)
+    sit_down(page, live_server, "WebTopUp", amount=20000)  # alone, waiting for the big blind: the stack stays
+    page.click("[data-testid='top-up']")
+    page.wait_for_selector("[data-testid='amount-dialog']")
+    text = page.locator("[data-testid='amount-error']").inner_text()
+    assert text == "Your stack of 20,000 is already at this table's maximum of 20,000: there is nothing to top up.", text
+    assert page.locator("[data-testid='amount-ok']").is_disabled()
+    sent = len(recorder.frames)
+    page.click("[data-testid='amount-cancel']")
+    page.wait_for_selector("[data-testid='amount-dialog']", state="detached")
+    assert not [f for f in recorder.frames[sent:] if f.get("type") == "error"]
+    assert page.locator(f"[data-testid='stack-{page.locator('.seat--hero').get_attribute('data-seat')}']").inner_text() == "20,000"

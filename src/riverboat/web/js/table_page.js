@@ -10,17 +10,20 @@ import { plainError } from "./errors.js";
  * The amount dialog (buy-in, top-up, Speed Poker join). `balance` (optional) caps the amount: an amount above it is
  * refused in the dialog, and when even the minimum is above it the dialog says so and offers no confirmation.
  */
-export function amountDialog({ title, text, min, max, initial, currency, confirm, waitOption = false, balance = null }) {
+export function amountDialog({ title, text, min, max, initial, currency, confirm, waitOption = false, balance = null,
+  full = null }) {
   return new Promise((resolve) => {
     const cap = balance !== null && balance !== undefined ? (max !== null && max !== undefined ? Math.min(max, balance) : balance) : max;
-    const short = balance !== null && balance !== undefined && balance < min;
+    // `full`: why nothing can be added (e.g. a stack already at the table's maximum): said, and no confirmation
+    const blocked = full !== null && max !== null && max !== undefined && max < min;
+    const short = blocked || (balance !== null && balance !== undefined && balance < min);
     // R-NEWPLAYER: a new player either waits for the big blind to reach them or posts it at once.
     const wait = el("input", { type: "checkbox", checked: true, "data-testid": "wait-for-bb" });
     const start = cap !== null && cap !== undefined ? Math.min(initial, cap) : initial;
     const input = el("input", { type: "text", inputmode: "decimal", "data-testid": "amount-input",
       value: formatMoney(Math.max(min, start), currency).replace(/[€$£,]/g, ""), disabled: short });
     const error = el("p", { class: "form-error", "data-testid": "amount-error" },
-      short ? `Your balance of ${formatMoney(balance, currency)} does not cover the minimum of ${formatMoney(min, currency)}. Add money in the cashier first.` : "");
+      blocked ? full : short ? `Your balance of ${formatMoney(balance, currency)} does not cover the minimum of ${formatMoney(min, currency)}. Add money in the cashier first.` : "");
     const dialog = el("dialog", { "data-testid": "amount-dialog" },
       el("form", { method: "dialog" },
         el("h3", {}, title), el("p", { class: "muted" }, text),
@@ -145,10 +148,16 @@ export class TablePage {
     if (!model || !model.hero) return;
     await this.ctx.session.refresh().catch(() => {});
     const balance = this.ctx.session.balances()[model.currency];
-    const max = model.maxBuyIn !== null && model.maxBuyIn !== undefined ? Math.max(0, model.maxBuyIn - model.hero.stack) : null;
+    const limit = model.maxBuyIn !== null && model.maxBuyIn !== undefined ? model.maxBuyIn : null;
+    const max = limit !== null ? Math.max(0, limit - model.hero.stack) : null;
+    const money = (v) => formatMoney(v, model.currency);
+    // R-BUYIN: a top-up may not take the stack above the table's maximum buy-in
     const amount = await amountDialog({
-      title: "Top up", text: "Chips are added between hands.", min: 1, max,
-      initial: max || model.stakes.bigBlind * 10, currency: model.currency, confirm: "Top up", balance: balance ?? null,
+      title: "Top up",
+      text: `Chips are added between hands.${limit !== null && max > 0 ? ` Up to ${money(max)} (the table's maximum is ${money(limit)}).` : ""}`,
+      min: 1, max, initial: max || model.stakes.bigBlind * 10, currency: model.currency, confirm: "Top up",
+      balance: balance ?? null,
+      full: limit !== null ? `Your stack of ${money(model.hero.stack)} is already at this table's maximum of ${money(limit)}: there is nothing to top up.` : null,
     });
     if (amount === null) return;
     if (await this.command("top_up", { amount })) await this.ctx.session.refresh();
