@@ -148,6 +148,11 @@ def test_issue_14_seated_hands_once_calm_dom_panel_open_and_reload_keeps_the_sea
         "No finished hands" not in page.locator("[data-testid='last-hands']").inner_text()
     # a button under the pointer stays the same element while the decision's timer runs
     page.wait_for_selector(".action-bar button[data-action]:enabled", timeout=30_000)
+    # at 1366x768 the player's seat with its running timer is not hidden under the action bar (fresh-clone play)
+    page.wait_for_selector(f"[data-testid='seat-{seat}'] .seat-timer")
+    seat_bottom = page.evaluate(f"document.querySelector(\"[data-testid='seat-{seat}'] .seat-info\").getBoundingClientRect().bottom")
+    bar_top = page.evaluate("document.querySelector(\"[data-testid='action-area']\").getBoundingClientRect().top")
+    assert seat_bottom <= bar_top, (seat_bottom, bar_top)
     page.evaluate("window.__btn = document.querySelector('.action-bar button[data-action]:enabled')")
     page.wait_for_timeout(1500)
     kept = page.evaluate("window.__btn.isConnected || !document.querySelector('.action-bar button[data-action]')")
