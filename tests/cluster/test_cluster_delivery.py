@@ -76,3 +76,33 @@ def test_r_gen_5_the_router_routes_each_recipient_once_per_flush_and_keeps_own_f
     got = {gw: decode_delivery(data) for gw, data in sent}
     assert [(f["event"]["n"], p) for f, p in got["gA"]] == [(1, [1, 2]), (2, [1, 2]), (99, [2])]
     assert [(f["event"]["n"], p) for f, p in got["gB"]] == [(1, [3]), (2, [3])]
+
+
+def test_r_gen_5_a_delivery_over_the_size_limit_is_split_in_order() -> None:
+    """Many tables' full views in one loop turn would exceed NATS's max_payload (the publish would fail and the frames
+    be lost): the batch goes as consecutive deliveries under the limit, every player's frames in their order, and
+    each frame still only with its own recipients (R-GEN-5)."""
+    import asyncio
+
+    from riverboat.cluster.delivery import Router, group_frames
+
+    sent: list[bytes] = []
+
+    async def publish(gw: str, data: bytes) -> None:
+        sent.append(data)
+
+    frames = [{"type": "table_state", "table": f"t{i}", "view": {"pad": "x" * 200, "n": i}} for i in range(12)]
+    items = [(i % 6, f) for i, f in enumerate(frames)] + [(p, frames[0]) for p in range(6, 9)]
+
+    async def turn() -> Router:
+        router = Router(publish, lambda pid: "gA", max_bytes=700)
+        for pid, f in items:
+            router.send(pid, f)
+        await asyncio.sleep(0.01)
+        return router
+
+    router = asyncio.run(turn())
+    assert len(sent) > 1 and router.messages == len(sent)
+    assert all(len(d) <= 700 for d in sent)
+    got = [(f["view"]["n"], players) for d in sent for f, players in decode_delivery(d)]
+    assert got == [(f["view"]["n"], players) for f, players in group_frames(items)]  # type: ignore[arg-type]

@@ -49,13 +49,18 @@ def group_frames(items: list[tuple[int, RoomFrame]]) -> list[tuple[RoomFrame, li
     return groups
 
 
+#: bytes per delivery message: half of NATS's default max_payload (1 MiB), which refuses larger messages
+MAX_DELIVERY_BYTES = 512 * 1024
+
+
 class Router:
     """``send(player, frame)`` → the player's gateway (``route(player)``: its id, or None: not connected)."""
 
-    def __init__(self, publish: Callable[[str, bytes], Awaitable[None]], route: Callable[[int], str | None]
-                 ) -> None:
+    def __init__(self, publish: Callable[[str, bytes], Awaitable[None]], route: Callable[[int], str | None],
+                 max_bytes: int = MAX_DELIVERY_BYTES) -> None:
         self.publish = publish
         self.route = route
+        self.max_bytes = max_bytes  # a larger batch is split (in order): NATS refuses messages over max_payload
         self._pending: list[tuple[int, RoomFrame]] = []
         self._scheduled = False
         self.frames = 0  # frames handed over (per player)
@@ -87,9 +92,20 @@ class Router:
                 else:
                     mine.append(item)
         if by_gateway:
-            batches = [(gw, encode_delivery(group_frames(mine))) for gw, mine in by_gateway.items()]
+            batches = [(gw, data) for gw, mine in by_gateway.items()
+                       for data in self._encode(group_frames(mine))]
             self.messages += len(batches)
             asyncio.ensure_future(self._publish(batches))  # tasks run in creation order: frames stay in order
+
+    def _encode(self, groups: list[tuple[RoomFrame, list[int]]]) -> list[bytes]:
+        """The groups as one delivery, or as consecutive smaller ones when that would exceed ``max_bytes`` (many
+        tables' full views in one loop turn, e.g. a group commit of 64 buy-ins; the gateway hands the deliveries out
+        in order, so every player's frames keep their order)."""
+        data = encode_delivery(groups)
+        if len(data) <= self.max_bytes or len(groups) == 1:
+            return [data]  # one frame over the limit alone cannot be split: publishing it fails and is logged
+        half = len(groups) // 2
+        return self._encode(groups[:half]) + self._encode(groups[half:])
 
     async def _publish(self, batches: list[tuple[str, bytes]]) -> None:
         for gw, data in batches:
