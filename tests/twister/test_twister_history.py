@@ -116,3 +116,32 @@ def test_r_twist_11_history_row_as_json() -> None:
     assert d["tickets_won"] == [{"ticket": 7, "value": 500, "valid_for": "twister:*"}]
     assert d["jackpots"] == [{"tier": "power", "amount": 12}]
     assert (d["date"], d["field"], d["ticket_used"], d["prize"]) == (at.isoformat(), 3, None, 0)
+
+
+async def test_r_tourn_rebuy_3_history_counts_rebuys_and_addons_in_what_was_paid(tstore: Store) -> None:
+    """R-TOURN-REBUY-1..3, R-FEE-1 (issue #11 item 8): a re-buy Sit & Go played by bots: each row counts the
+    player's re-buys and add-ons as the director did, what they paid in cash is the entry plus every re-buy and
+    add-on, and the balance is the deposit less that plus the prize."""
+    players = make_bots(tstore, 3, DEPOSIT, "EUR", prefix="rebuy-")
+    got: list[Director] = []
+    spec = default_spec("sng", 3, 3, "holdem", "NL", rebuys=True, name="Re-buy three")
+    counts: dict[int, tuple[int, int]] = {}
+
+    def on_hand(d: Director, table: Any, driver: Any) -> None:  # the director's own counts, hand by hand
+        for e in d.entrants_by_id.values():
+            counts[e.player_id] = (e.rebuys, e.addons)
+
+    await run(spec, 3, store=tstore, seed=6, capture=got, players=players, tournament_id="sng-rebuy",
+              on_hand=on_hand)
+    assert spec.rebuy is not None and got[0].done.is_set()
+    bought = 0
+    for p in players:
+        (row,) = tstore.tournament_play.history(p)
+        rebuys, addons = counts[p]
+        assert (row.rebuys, row.addons, row.features) == (rebuys, addons, ("rebuy",))
+        price = spec.rebuy.price + spec.rebuy.fee
+        addon = spec.rebuy.addon_price + spec.rebuy.addon_fee
+        assert row.paid_buy_in + row.paid_fee == 1100 + rebuys * price + addons * addon
+        assert tstore.ledger.balance(p, "EUR") == DEPOSIT - row.paid_buy_in - row.paid_fee + row.prize
+        bought += rebuys + addons
+    assert bought > 0  # the bots did re-buy or add on: the counts are not all zero

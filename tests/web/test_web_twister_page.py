@@ -78,6 +78,8 @@ def test_r_twist_11_history_rows_of_every_kind_read_on_a_phone(new_page: Any, st
                    multiplier=2, prize_pool=200),
         HistoryRow("ko", "Sunday KO", "sng", "finished", "won", 1, 1, 1950, 750, 1000, 100, "EUR", at, at,
                    field=9, paid_buy_in=1000, paid_fee=100, features=("knockout",)),
+        HistoryRow("rb", "Re-buy 10", "mtt", "finished", "eliminated", 5, 5, 0, 0, 1000, 100, "EUR", at, at,
+                   field=27, paid_buy_in=4000, paid_fee=400, rebuys=2, addons=1, features=("rebuy",)),
     ]
     page = new_page({"width": 390, "height": 844})
     page.goto(f"{static_url}/harness/twister_page.html")
@@ -99,6 +101,8 @@ def test_r_twist_11_history_rows_of_every_kind_read_on_a_phone(new_page: Any, st
     assert got["ko"].get_by_test_id("th-bounties").inner_text() == "Bounties €7.50"
     assert got["ko"].get_by_test_id("th-buy-in").inner_text() == "€10.00 + €1.00"
     assert "Knockout" in got["ko"].get_by_test_id("th-name").inner_text()
+    assert got["rb"].get_by_test_id("th-buy-in").inner_text() == "€10.00 + €1.00\n2 re-buys, 1 add-on · paid €44.00"
+    assert got["rb"].get_by_test_id("th-won").inner_text() == "–" and "5 of 27" in got["rb"].inner_text()
     assert "2026-12-03" in got["ko"].get_by_test_id("th-name").inner_text()  # the date on a phone
     box = table.bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390.5  # no sideways scrolling
