@@ -36,6 +36,15 @@ def resumed_hand_starts(store: Store, tid: str, n_before: int) -> dict[int, int]
     return store._db.read(body)
 
 
+def timed_out_after(store: Store, tid: str, n_before: int) -> list[str]:
+    """Hands of ``tid`` after the first ``n_before`` in which somebody's action timed out."""
+    def body(s: Any) -> list[str]:
+        hands = list(s.scalars(select(Hand).where(Hand.table_id.startswith(f"{tid}/")).order_by(Hand.id)))
+        return [h.hand_id for h in hands[n_before:] if any(e.get("kind") == "timed_out" for e in h.events or [])]
+
+    return store._db.read(body)
+
+
 def offers_for(store: Store, clock: FakeClock, seed: int, bots: dict[int, BotPolicy],
                connected: set[int]) -> TwisterOffers:
     host = SimHost(clock, seeded_rng(seed), StoreGateway(store, inline=True), connected=connected)
@@ -47,9 +56,10 @@ def offers_for(store: Store, clock: FakeClock, seed: int, bots: dict[int, BotPol
 async def test_r_server_1_twister_resumes_with_its_spin_after_a_restart(tstore: Store) -> None:
     """R-SERVER-1 / R-TWIST-3/5 / R-TOURN-GEN-5: a EUR 1 Twister with one connected player (who decides on the
     table's timers) and two bots. The server stops while the human's hand is in progress after at least one
-    completed hand: the store holds the stacks of before that hand (the hand is void). A new TwisterOffers resumes
-    it: same stacks, same spin (multiplier, prize of every place), nobody spun again; the human, no longer
-    connected, is folded away; played to the winner, who is paid the drawn prize once; chips conserved, the
+    completed hand: the store holds the stacks of before that hand (the hand is void). A new TwisterOffers (a new
+    process: no in-process bots) resumes it: same stacks, same spin (multiplier, prize of every place), nobody spun
+    again; every player, not connected to the new process, is folded at once (no action waits on the timers) until
+    they come back; played to the winner, who is paid the drawn prize once; chips conserved, the
     ledger balanced."""
     players = make_bots(tstore, 3, 1_000, "EUR", prefix="twr")
     human = players[0]
@@ -80,14 +90,21 @@ async def test_r_server_1_twister_resumes_with_its_spin_after_a_restart(tstore: 
     hands_before = d.stats.hands
     # ---- the restart
     clock2 = FakeClock(wall_start=clock.wall() + 60)
-    offers2 = offers_for(tstore, clock2, 2, bots, set())
+    # a new process: no in-process bots any more, and a room that calls "connected" everyone it never saw leave
+    offers2 = offers_for(tstore, clock2, 2, {}, set(players))
     assert await offers2.recover() == {"resumed": [tid], "cancelled": []}
     d2 = offers2.director(tid)
     assert d2.chips_issued == sum(before.values()) == 1_500
     first = resumed_hand_starts(tstore, tid, hands_before)  # the resumed director dealt at once
     assert first == before  # the first hand after the restart starts from the stacks of before the void hand
     assert [a.cash for a in d2.place_awards()] == list(spin.places) and d2.prize_pool == spin.prize
-    assert d2.entrants_by_id[human].sitting_out if human in d2.entrants_by_id else True
+    assert all(e.sitting_out for e in d2.entrants_by_id.values())  # nobody connected after the restart
+    await clock2.advance(30)
+    assert d2.stats.hands >= 3  # folded at once: hands go on every between-hands pause, nobody is waited for
+    assert not timed_out_after(tstore, tid, hands_before)
+    d2.bots.update({p: ShoveBot(random.Random(p), shove=0.3) for p in players})  # the players come back
+    for p in players:
+        await d2.actor.submit(lambda p=p: d2.connected(p))  # type: ignore[misc]
     for _ in range(5_000):
         if d2.done.is_set():
             break

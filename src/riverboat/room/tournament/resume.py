@@ -74,7 +74,10 @@ def spec_named(d: Director) -> list[tuple[int, int]]:
 def _entrant(row: EntryRow, timebank: float, d: Director) -> Entrant:
     e = Entrant(row.player_id, row.entry_no, row.chips, timebank, rebuys=row.rebuys, addons=row.addons,
                 bounty=row.bounty)
-    e.sitting_out = row.player_id not in d.bots and not d.host.is_connected(row.player_id)
+    # nobody is connected to a process that has just started (a room only learns of disconnections, so it would
+    # call them connected and wait for each on the timers): every player but the bots is folded at once until
+    # they come back (Director.connected), as R-SERVER-3 sits out a crashed cash table's players (R-TOURN-REG-5)
+    e.sitting_out = row.player_id not in d.bots
     return e
 
 
