@@ -74,6 +74,23 @@ def test_bad_descriptions_are_refused_with_a_clear_error(changes: dict[str, obje
         TournamentSpec.from_dict(base)
 
 
+def test_r_fee_1_2_play_money_tournament_takes_no_fee() -> None:
+    """R-FEE-1/2 with R-GEN-3: play money never goes to the house (the ledger refuses the flow), so a PLAY
+    tournament with an entry fee, or with re-buy / add-on fees, is refused when it is described (before, it was
+    accepted and every registration then failed); a PLAY freeroll, and a fee-less PLAY variant, are fine."""
+    for changes in ({"currency": "PLAY"},
+                    {"currency": "PLAY", "buy_in": 0, "fee": 0,
+                     "rebuy": {"period_levels": 1, "price": 100, "chips": 10, "fee": 10}},
+                    {"currency": "PLAY", "buy_in": 0, "fee": 0,
+                     "rebuy": {"period_levels": 1, "price": 100, "chips": 10, "addon_price": 100, "addon_chips": 10,
+                               "addon_fee": 5}}):
+        with pytest.raises(SpecError) as err:
+            TournamentSpec.from_dict(mtt().to_dict() | changes)
+        assert err.value.code == "bad_settings" and "play-money (PLAY) tournament takes no entry fee" in err.value.message
+    assert mtt(currency="PLAY", buy_in=0, fee=0, added_prize=5000).freeroll
+    assert mtt(currency="PLAY", buy_in=0, fee=0, rebuy={"period_levels": 1, "price": 100, "chips": 10}).rebuy
+
+
 def test_r_tourn_break_1_level_clock_by_time_with_breaks() -> None:
     """Levels of 600 s, a 300 s break after every 2 levels: t=0 level 1; t=1199 level 2 with 1 s left; t=1200..1500
     the break (level 2 shown, 300 s to go at 1200); t=1500 level 3; level 4 (the last) lasts for ever."""

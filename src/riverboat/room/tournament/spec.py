@@ -21,6 +21,7 @@ from typing import Any
 from riverboat.games import MIXED_ROTATIONS, Kind, Structure, get_game
 from riverboat.room.errors import RoomError
 from riverboat.room.tournament import payouts as payout_tables
+from riverboat.store.postings import PLAY
 
 
 class SpecError(RoomError):
@@ -270,6 +271,9 @@ def validate(spec: TournamentSpec) -> None:
         raise SpecError("a tournament has both a buy-in and an entry fee, or neither (a freeroll, R-FEE-2)")
     if not isinstance(spec.currency, str) or not spec.currency.isupper() or not 3 <= len(spec.currency) <= 8:
         raise SpecError("currency must be a code such as 'EUR' or 'PLAY'")
+    if spec.currency == PLAY and (spec.fee or (spec.rebuy is not None and (spec.rebuy.fee or spec.rebuy.addon_fee))):
+        raise SpecError("a play-money (PLAY) tournament takes no entry fee: play money never goes to the house "
+                        "(R-FEE-1/2); make it a freeroll (buy_in and fee 0), or use a real currency")
     if spec.min_entrants < 2:
         raise SpecError("a tournament needs at least two entrants (min_entrants >= 2)")
     if spec.is_sng:
