@@ -92,7 +92,7 @@ async def test_r_oper_2_edit_time_guarantee_and_conditions_with_entries(tstore: 
 REFUSED = [
     ({"buy_in": 2_000}, "buy_in cannot change"),
     ({"fee": 50}, "fee cannot change"),
-    ({"currency": "PLAY"}, "currency cannot change"),
+    ({"currency": "USD"}, "currency cannot change"),
     ({"game": "omaha", "structure": "PL"}, "game cannot change"),
     ({"knockout": {"bounty": 100}}, "knockout cannot change"),
     ({"guarantee": 3_000}, "guarantee may only go up"),
