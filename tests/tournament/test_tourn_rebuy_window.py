@@ -8,6 +8,7 @@ protocol models (docs/protocol.md); the ledger is verified by the fixture."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 from typing import Any
 
@@ -59,9 +60,14 @@ class HumanHost:
             kinds = legal["kinds"]
             kind, amount = (("raise", legal["max_to"]) if "raise" in kinds else ("bet", legal["max_to"])
                             if "bet" in kinds else ("call", None) if "call" in kinds else ("check", None))
-            task = asyncio.get_running_loop().create_task(self.director.act(self.human, kind, amount))
+            task = asyncio.get_running_loop().create_task(self._act(kind, amount))
             self.tasks.add(task)
             task.add_done_callback(self.tasks.discard)
+
+    async def _act(self, kind: str, amount: int | None) -> None:
+        assert self.director is not None
+        with contextlib.suppress(RoomError):  # the deal's state and the turn's may both offer the same decision
+            await self.director.act(self.human, kind, amount)
 
     def events(self, name: str) -> list[dict[str, Any]]:
         return [f["data"] for f in self.frames if f.get("type") == "tournament" and f.get("event") == name]
@@ -73,7 +79,7 @@ async def _until_offer(director: Director, host: HumanHost, clock: FakeClock) ->
         if host.events("rebuy_offer"):
             return
         await clock.advance(0.5)
-    raise AssertionError("the human never busted")
+    raise AssertionError(f"the human was never offered a re-buy (results: {director.results})")
 
 
 async def _start(store: Store, seed: int) -> tuple[Director, HumanHost, FakeClock, int, int]:
@@ -153,6 +159,27 @@ async def test_r_tourn_rebuy_3_rebuy_in_the_window_then_decline_fixes_the_place(
             raise AssertionError("a re-buy after the decline was accepted")
         except RoomError as exc:
             assert exc.code == "not_registered"
+    finally:
+        clock.remove_settle_hook(director.quiesce)
+        await director.close()
+
+
+async def test_r_tourn_rebuy_3_a_bust_from_above_the_rebuy_limit_is_offered_the_rebuy_too(sqlite_store: Store) -> None:
+    """R-TOURN-REBUY-3 reading, R-TOURN-MTT-4: a human who busts from a stack above the re-buy limit (here 2,000
+    after the bot's bust and re-buy; the limit is the starting 1,000) is out of chips all the same: they get the
+    window, and the pool does not become final (the money is not reached while they may still re-buy)."""
+    director, host, clock, human, bot = await _start(sqlite_store, seed=1)
+    try:
+        await _until_offer(director, host, clock)
+        frames = [f for f in host.frames if f.get("type") == "tournament"]
+        at = next(i for i, f in enumerate(frames) if f["event"] == "rebuy_offer")
+        dealt = next(f["data"] for f in reversed(frames[:at]) if f["event"] == "state" and f["data"]["hand"])
+        start = next(s["stack"] for s in dealt["seats"] if s["player"] == human)
+        assert start > 1000, f"the human busted from {start}: not the case this test is for"
+        assert director.entrants_by_id[bot].rebuys >= 1 and not director.pool_final
+        assert human not in director.results
+        await director.rebuy(human)
+        assert director.entrants_by_id[human].chips == 1000 and director.entrants_by_id[human].rebuys == 1
     finally:
         clock.remove_settle_hook(director.quiesce)
         await director.close()

@@ -317,7 +317,12 @@ def test_r_tourn_rebuy_3_rebuy_window_through_the_page(new_page: Any, live_serve
                     break
             _act_once(page)
             page.wait_for_timeout(150)
-        assert decided == 2, f"the player did not bust twice (decisions: {decided})"
+        if decided != 2:  # say what the page and the bot were told
+            told = {name: [(f["event"], f.get("data", {}).get("place")) for f in stream
+                           if f.get("type") == "tournament" and f.get("event") not in ("state",)]
+                    for name, stream in recorder.streams.items()}
+            result = page.locator("[data-testid='tourney-result']").all_inner_texts()
+            raise AssertionError(f"the player did not bust twice (decisions: {decided}): {result} {told}")
         page.wait_for_selector("[data-testid='tourney-place']", timeout=10_000)
         assert "You finished 2nd" in page.get_by_test_id("tourney-result").inner_text()
         page.screenshot(path=str(SCREENSHOTS / "tourney_rebuy_declined.png"))

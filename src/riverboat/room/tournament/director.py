@@ -785,7 +785,9 @@ class Director:
         out = 0
         for s, st in result.stacks.items():
             e = self.entrants_by_id[driver.players[s]]
-            out += st == 0 and not (self._wants_rebuy(e) or self._may_decide(e))
+            # busted: judged with the stack after the hand (0), as _decide does; a player who busts from above the
+            # re-buy limit may re-buy too, so they are not "out" yet (R-TOURN-REBUY-3)
+            out += st == 0 and not (self._wants_rebuy(e, 0) or self._may_decide(e, 0))
         await self._money_at(out)
 
     async def _money_at(self, out: int) -> None:
