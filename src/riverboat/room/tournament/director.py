@@ -257,7 +257,7 @@ class Director:
     async def _register(self, player_id: int, promo_code: str | None, password: str | None,
                         ticket_id: int | None) -> dict[str, object]:
         if self.spec.day2_of is not None:
-            raise RoomError("registration_closed", "Day 2 is entered by surviving a Day 1 flight (R-TOURN-FLIGHT-2/3)")
+            raise RoomError("registration_closed", "Day 2 is entered by surviving a Day 1 flight (R-TOURN-FLIGHT-2, R-TOURN-FLIGHT-3)")
         priv = self.spec.private
         if priv is not None and (promo_code != priv.promo_code or password != priv.password):
             raise RoomError("bad_password", "this private tournament needs its promo code and password "

@@ -47,18 +47,18 @@ def refusal(old: TournamentSpec, new: TournamentSpec, *, entrants: int, started:
         return None  # nobody entered yet: any field may change (the spec's own validation applies)
     for name in diff:
         if name in FIXED or (name == "seats" and old.is_sng):
-            return (f"{name} cannot change once players have entered (R-OPER-2 reading: what they paid for stays); "
+            return (f"{name} cannot change once players have entered: what they paid for stays (R-OPER-2); "
                     "cancel the tournament (every buy-in and fee back) and create another")
         if started and name not in AFTER_START:
             return (f"{name} cannot change once the tournament has started; only {', '.join(AFTER_START)} "
-                    "(R-OPER-2 reading)")
+                    "(R-OPER-2)")
     if new.max_entrants and new.max_entrants < entrants:
         return f"max_entrants cannot be below the {entrants} entrants already in"
     for name in UP_ONLY:
         if name in diff and _below(getattr(new, name), getattr(old, name), unlimited=name == "max_entrants"):
-            return f"{name} may only go up once players have entered (R-OPER-2 reading)"
+            return f"{name} may only go up once players have entered (R-OPER-2)"
     if "min_entrants" in diff and new.min_entrants > old.min_entrants:
-        return "min_entrants may only go down once players have entered (R-OPER-2 reading)"
+        return "min_entrants may only go down once players have entered (R-OPER-2)"
     if started and new.late_registration_levels < old.late_registration_levels:
         return "late_registration_levels may only go up once the tournament has started"
     if "guarantee" in diff and prizes_fixed:

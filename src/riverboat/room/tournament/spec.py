@@ -273,7 +273,7 @@ def validate(spec: TournamentSpec) -> None:
         raise SpecError("currency must be a code such as 'EUR' or 'PLAY'")
     if spec.currency == PLAY and (spec.fee or (spec.rebuy is not None and (spec.rebuy.fee or spec.rebuy.addon_fee))):
         raise SpecError("a play-money (PLAY) tournament takes no entry fee: play money never goes to the house "
-                        "(R-FEE-1/2); make it a freeroll (buy_in and fee 0), or use a real currency")
+                        "(R-FEE-1, R-FEE-2); make it a freeroll (buy_in and fee 0), or use a real currency")
     if spec.min_entrants < 2:
         raise SpecError("a tournament needs at least two entrants (min_entrants >= 2)")
     if spec.is_sng:
