@@ -484,8 +484,11 @@ class Director:
         """A new hand: every player at the table (not the in-process bots) gets the table as it is now (who sits
         there after balancing, the stacks, the hand just dealt)."""
         if self.notify_players:
-            for e in list(table.seats.values()):
-                if e.player_id not in self.bots:
+            driver = table.driver
+            acting = driver.hand.to_act if driver is not None else None  # already told by on_turn, with `legal`
+            for seat, e in list(table.seats.items()):
+                if e.player_id not in self.bots and not (seat == acting and driver is not None
+                                                         and driver.players.get(seat) == e.player_id):
                     self.send_table_state(table, e.player_id)
 
     def _arm_break(self, seconds: float) -> None:
