@@ -86,7 +86,7 @@ def login(page: Any, base: str, account: Account) -> None:
     page.fill("[data-testid='login-username']", account.username)
     page.fill("[data-testid='login-password']", PASSWORD)
     page.click("form button[type='submit']")
-    page.wait_for_function("document.getElementById('conn').dataset.status === 'online'")
+    page.wait_for_function("document.getElementById('conn').dataset.status === 'online'", timeout=40_000)
 
 
 def play_through_the_page(page: Any, kind: str, buy_in: int) -> str:
@@ -108,20 +108,20 @@ def play_through_the_page(page: Any, kind: str, buy_in: int) -> str:
                 except Exception:  # the decision moved on between reading and clicking
                     pass
         page.wait_for_timeout(150)
-    return str(page.get_by_test_id("twister-final").inner_text())
+    return str(page.get_by_test_id("twister-final").inner_text(timeout=40_000))
 
 
 def account_row(page: Any, base: str, tournament: str) -> Any:
     page.goto(f"{base}/#/account")
     row = page.locator(f"[data-testid='account-tournaments'] [data-tournament='{tournament}']")
-    row.wait_for()
+    row.wait_for(timeout=40_000)  # generous: a loaded 2-core machine
     return row
 
 
 def twister_row_text(page: Any, base: str, tournament: str) -> str:
     page.goto(f"{base}/#/twister")
     row = page.locator(f"[data-testid='twister-history'] [data-tournament='{tournament}']")
-    row.wait_for()
+    row.wait_for(timeout=40_000)
     return str(row.inner_text())
 
 
@@ -192,7 +192,7 @@ def test_r_wild_1_account_history_shows_the_wild_ticket_and_its_use(new_page: An
         page.get_by_test_id("account-tournaments").screenshot(path=str(SCREENSHOTS / "twister_history_wild.png"))
         # the ticket buys the winner's next Twister of its value, through the page
         page.goto(f"{server}/#/twister")
-        page.get_by_test_id("twister-ticket").wait_for()
+        page.get_by_test_id("twister-ticket").wait_for(timeout=40_000)
         balance = httpx.get(f"{server}/api/me", headers={"Authorization": f"Bearer {winner.token}"}).json()
         rest = [a for a in everyone if a is not winner]
         bots.stop()

@@ -154,12 +154,12 @@ def test_r_twist_11_the_lobby_twister_tab_plays_on_the_twister_page(new_page: An
     page.wait_for_timeout(5_500)  # one lobby refresh
     assert page.get_by_test_id("twister-play").inner_text() == "Play 500"
     page.get_by_test_id("twister-play").click()
-    page.wait_for_selector("[data-testid='twister-spin']", timeout=30_000)
+    page.wait_for_selector("[data-testid='twister-spin']", timeout=60_000)  # generous: a loaded 2-core machine
     assert page.url.endswith("#/twister")
     assert page.get_by_test_id("twister-spin").inner_text().startswith("Age of the Gods Twister")
     page.reload()
-    page.wait_for_function("document.getElementById('conn').dataset.status === 'online'")
-    page.wait_for_selector("[data-testid='twister-page'][data-mode='playing']", timeout=20_000)
+    page.wait_for_function("document.getElementById('conn').dataset.status === 'online'", timeout=40_000)
+    page.wait_for_selector("[data-testid='twister-page'][data-mode='playing']", timeout=40_000)
     token = page.evaluate("localStorage.getItem('rb.token')")
     offer = httpx.get(f"{twister_server}/api/twister", headers={"Authorization": f"Bearer {token}"}).json()
     assert len(offer["playing"]) == 1  # one game: the reload did not play the choice again
