@@ -276,7 +276,7 @@ class TableHostNode:
             if rtt := await self.link.measure_rtt():
                 self.metrics.nats_rtt.set(rtt)
             self.metrics.nats_reconnects.set(self.link.reconnects)
-            self._check_gateways()
+            await self._check_gateways()
 
     async def _verify_owned(self) -> None:
         for tid, own in list(self.owned.items()):
@@ -288,11 +288,21 @@ class TableHostNode:
                 log.warning("%s: table %s was taken over; dropping it", self.node, tid)
                 await self._lose(tid)
 
-    def _check_gateways(self) -> None:
+    async def _check_gateways(self) -> None:
+        """A gateway whose renewals we have not seen for a lease is gone only if its key is gone (a direct read, as
+        for hosts in :meth:`_is_dead`): after a stall of this host's loop (a loaded machine) the watcher's renewals
+        are still queued behind it, and taking a live gateway for dead disconnected all its players (R-DISC)."""
         now = time.monotonic()
         for node, (info, _) in list(self.nodes.items.items()):
             if info.role == "gateway" and now - self.last_seen.get(node, now) > self.opt.lease_seconds:
-                self._gateway_gone(node)
+                try:
+                    dead = await self._is_dead(node, now)
+                except Exception:  # NATS is away: decide nothing now
+                    continue
+                if dead:
+                    self._gateway_gone(node)
+                else:
+                    self.last_seen[node] = time.monotonic()
 
     def _gateway_gone(self, gateway: str) -> None:
         """A gateway died: its players are disconnected (R-DISC) until they reconnect through another one."""
