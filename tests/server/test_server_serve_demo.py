@@ -3,6 +3,7 @@ with bots that play over the WebSocket protocol; ``--no-demo`` opens nothing; th
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
@@ -49,3 +50,9 @@ def test_serve_demo_opens_a_sit_and_go_series_and_a_scheduled_mtt(start_server: 
     assert sng["status"] == "registering" and sng["seats"] == 6 and sng["registered"] == 5
     assert sng["currency"] == "PLAY" and sng["buy_in"] == 0 and sng["fee"] == 0  # a play-money freeroll
     assert mtt["status"] == "registering" and mtt["registered"] == 12
+    # issue #14 (lobby detail): the bots in the tournaments are named like people, not PlayerNNNNNNNN or "tbot..."
+    for t in (sng, mtt):
+        entrants = server.http.get(f"/api/tournaments/{t['id']}").json()["entrant_list"]
+        aliases = [e["alias"] for e in entrants]
+        assert len(aliases) == t["registered"] and len({a.lower() for a in aliases}) == len(aliases)
+        assert all(re.fullmatch(r"[A-Za-z]+[0-9]{0,2}", a) and not a.startswith(("Player", "tbot")) for a in aliases)

@@ -151,3 +151,20 @@ async def test_r_wild_1_wild_twister_resumes_and_pays_its_ticket(tstore: Store) 
     assert [(t.face_value, t.tournament_id) for t in tickets] == [(spin.prize, TICKET_SCOPE)]
     assert all(tstore.ledger.balance(p) == 1_000 - 50 for p in players[:3])  # no cash prize in Wild Twister
     await offers2.close()
+
+
+async def test_r_twist_11_the_demo_fill_bots_are_named_like_people(tstore: Store) -> None:
+    """R-TWIST-11 (the demo's Twister "Play") and issue #14 (bots named like people): the in-process bots that fill a
+    Twister a player joins have aliases like a person's (R-ALIAS-5), never PlayerNNNNNNNN or their account name."""
+    (human,) = make_bots(tstore, 1, 1_000, "EUR", prefix="twa")
+    host = SimHost(FakeClock(), seeded_rng(3), StoreGateway(tstore, inline=True), connected={human})
+    offers = TwisterOffers(host, TwisterSettings(), rng=random.Random(3), fill_bots=2)
+    await offers.play(human, "twister", 100)
+    (tid,) = offers.directors
+    assert len(set(offers.director(tid).registered) | set(offers.director(tid).entrants_by_id)) == 3
+    aliases = [tstore.accounts.get(pid).alias for pid in offers.bots]
+    assert len(aliases) == 4 and len({str(a).lower() for a in aliases}) == 4
+    for alias in aliases:
+        assert alias is not None and 4 <= len(alias) <= 16 and alias.isalnum()
+        assert not alias.startswith(("Player", "twisterbot"))
+    await offers.close()

@@ -124,6 +124,7 @@ async def open_tournaments(hub: Hub, entries: list[dict[str, Any]]) -> None:
         for i in range(int(entry.get("fill_bots", 0))):
             name = f"tbot{n}_{i}_{secrets.token_hex(3)}"
             info = await hub.call_store(hub.store.accounts.register, name, secrets.token_hex(12))
+            await hub.call_store(hub.store.aliases.set_person_like, info.id, random.Random(info.id))
             await hub.call_store(hub.store.ledger.deposit, info.id, spec.currency, 100 * (spec.buy_in + spec.fee + 1),
                                  f"tbot-dep:{info.id}")
             lobby.bots[info.id] = ShoveBot(random.Random(info.id))

@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 import secrets
 
@@ -20,6 +21,7 @@ from riverboat.store._tx import Database
 from riverboat.store.alias_filter import offensive_word
 from riverboat.store.errors import AliasRefused, InvalidRequest, NotFound
 from riverboat.store.models import Player
+from riverboat.store.person_names import person_alias
 
 ALIAS_RE = re.compile(r"^[A-Za-z0-9]{4,16}$")
 
@@ -77,6 +79,18 @@ class Aliases:
             return self._assign(s, p, alias)
 
         return self._guard(body, alias)
+
+    def set_person_like(self, player_id: int, rng: random.Random) -> str:
+        """Give a bot account without an alias a first alias like a person's (``Marta``, ``LuckyIlze7``; issue #14:
+        bots are not named ``PlayerNNNNNNNN``), trying other names while one is taken or refused."""
+        taken: set[str] = set()
+        for _ in range(50):
+            try:
+                return self.set(player_id, person_alias(rng, taken))
+            except AliasRefused as exc:
+                if "already have the alias" in str(exc):
+                    raise
+        raise AliasRefused("could not find a free alias")  # pragma: no cover - 58 names x 7 styles x 99 numbers
 
     def change(self, player_id: int, alias: str) -> str:
         """Replace the alias.  Allowed once (R-ALIAS-2), plus whenever an operator has rejected it (R-ALIAS-4)."""

@@ -106,6 +106,7 @@ class TwisterOffers:
         for _ in range(n):
             name = f"twisterbot-{secrets.token_hex(4)}"
             info = await gw.call(gw.store.accounts.register, name, secrets.token_urlsafe(16))
+            await gw.call(gw.store.aliases.set_person_like, info.id, random.Random(secrets.randbits(32)))
             self.bots[info.id] = ShoveBot(random.Random(secrets.randbits(32)), shove=0.3, call=0.4)
 
     async def _fill(self, d: Director, buy_in: int, currency: str) -> None:
