@@ -464,6 +464,8 @@ LIVE_TABLES: list[dict[str, Any]] = [
      "currency": "PLAY", "bots": 0},
     {"name": "WebTopUp", "game": "holdem", "structure": "NL", "small_blind": 50, "big_blind": 100, "max_seats": 6,
      "min_buy_in": 4000, "max_buy_in": 20000, "currency": "PLAY", "bots": 0},
+    {"name": "WebRoute", "game": "holdem", "structure": "FL", "small_blind": 50, "big_blind": 100, "max_seats": 6,
+     "min_buy_in": 1000, "max_buy_in": None, "currency": "PLAY", "bots": 0},
     {"name": "WebWatch", "game": "holdem", "structure": "FL", "small_blind": 50, "big_blind": 100, "max_seats": 6,
      "min_buy_in": 1000, "max_buy_in": None, "currency": "PLAY", "bots": 0},
 ]

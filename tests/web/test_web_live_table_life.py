@@ -267,3 +267,33 @@ def test_issue_14_top_up_at_the_table_maximum_says_there_is_nothing_to_add(new_p
     page.wait_for_selector("[data-testid='amount-dialog']", state="detached")
     assert not [f for f in recorder.frames[sent:] if f.get("type") == "error"]
     assert page.locator(f"[data-testid='stack-{page.locator('.seat--hero').get_attribute('data-seat')}']").inner_text() == "20,000"
+
+
+@pytest.mark.slow
+def test_issue_14_a_page_still_loading_leaves_no_table_drawing_over_the_next(new_page: Any, live_server: Any,
+                                                                             calling_bots: Any) -> None:
+    """Found from a fresh clone: leaving the lobby for a table before the lobby had loaded left that table's page
+    alive (the late lobby took its place as the current page), and it kept drawing its felt over the replayer and
+    every later page, catching their clicks. Each page now draws into its own host and a late one is dropped."""
+    page = new_page()
+    register(page, live_server.url)
+    table_id = live_server.table_id("WebRoute")
+    calling_bots.seat(table_id, [0, 1], 1000)  # a live table: its page redraws on every event
+    page.evaluate("""() => { const f = window.fetch;
+        window.fetch = (u, o) => String(u).includes('/api/lobby') ? new Promise(r => setTimeout(r, 2000)).then(() => f(u, o)) : f(u, o); }""")
+    page.evaluate("location.hash = '#/cashier'")
+    page.wait_for_selector("[data-testid='balance-PLAY']")
+    page.evaluate(f"""() => {{ location.hash = '#/lobby';
+        setTimeout(() => {{ location.hash = '#/table/{table_id}'; }}, 100); }}""")
+    page.wait_for_selector(".table-page [data-testid='seat-0']")
+    page.wait_for_timeout(3000)  # the lobby's data arrives meanwhile
+    assert page.locator("[data-testid='lobby']").count() == 0
+    assert page.locator(".table-page").count() == 1
+    page.evaluate("location.hash = '#/history'")
+    page.wait_for_selector("[data-testid='history']")
+    page.wait_for_timeout(2500)  # the table's hands go on
+    assert page.locator(".table-page").count() == 0, "a table page still draws over the hand history"
+    page.evaluate("location.hash = '#/cashier'")
+    page.wait_for_selector("[data-testid='balance-PLAY']")
+    page.wait_for_timeout(1500)
+    assert page.locator(".table-page").count() == 0

@@ -85,7 +85,10 @@ function addNavLinks() {
   }
 }
 
+let routes = 0;
+
 async function route() {
+  const seq = ++routes;
   const hash = location.hash.replace(/^#\/?/, "") || "lobby";
   const [page, ...rest] = hash.split("/");
   if (current && current.destroy) current.destroy();
@@ -105,10 +108,20 @@ async function route() {
     location.hash = "#/login";
     return;
   }
+  // Each page draws into a host of its own. A page still loading (the lobby, the history...) when the player has
+  // already moved on finishes into its detached host and is destroyed: before, it became `current` instead of the
+  // newer page, which was never destroyed and kept drawing a table over later pages (found from a fresh clone).
+  const host = el("div", { class: "route-host" });
+  app.replaceChildren(host);
   try {
-    current = (await view.render(app, ctx, rest.map((part) => decodeURIComponent(part)))) || null;
+    const result = (await view.render(host, ctx, rest.map((part) => decodeURIComponent(part)))) || null;
+    if (seq !== routes) {
+      if (result && result.destroy) result.destroy();
+      return;
+    }
+    current = result;
   } catch (err) {
-    mount(app, el("div", { class: "page" }, el("p", { class: "form-error" }, plainError(err))));
+    if (seq === routes) mount(host, el("div", { class: "page" }, el("p", { class: "form-error" }, plainError(err))));
   }
 }
 
