@@ -69,8 +69,8 @@ def simulate(
     database_url: str | None = typer.Option(None, "--database-url", help="default: a temporary SQLite file"),
     json_out: bool = typer.Option(False, "--json", help="print the report as one JSON line"),
     check_every: int = typer.Option(0, "--check-every",
-                                    help="check seating and chips every N hands (0: every hand up to 10,000 "
-                                         "entrants, every 1,000 hands above)"),
+                                    help="besides the per-hand checks (O(seats) each), scan every table and stack "
+                                         "every N hands (0: every entrants/10 hands)"),
 ) -> None:
     """Play a whole tournament with bots and report places, prizes, balancing and invariants (issue #11)."""
     import asyncio
@@ -89,7 +89,7 @@ def simulate(
     except RoomError as exc:
         typer.echo(f"error: {exc.message}", err=True)
         raise typer.Exit(code=2) from None
-    every = check_every or (1 if entrants <= 10_000 else 1000)
+    every = check_every or max(1, entrants // 10)
     report = asyncio.run(_simulate(spec, entrants, seed, database_url, every, max(1, entrants // 100)
                                    if bounty else 0))
     out = report.to_dict()

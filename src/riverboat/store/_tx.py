@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
-from sqlalchemy import Connection, Engine, select
+from sqlalchemy import Connection, Engine, bindparam, select
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -33,6 +33,8 @@ T = TypeVar("T")
 Clock = Callable[[], datetime]
 
 _TRANSIENT_SQLSTATES = {"40001", "40P01", "55P03"}
+_BY_IDEM_KEY = select(LedgerTxn.id, LedgerTxn.kind, LedgerTxn.request_hash, LedgerTxn.result).where(
+    LedgerTxn.idem_key == bindparam("k"))  # built once: every idempotent ledger call reads it
 
 
 def utc_now() -> datetime:
@@ -160,7 +162,7 @@ class Database:
 
     @staticmethod
     def _existing(session: Session, idem_key: str, kind: str, req_hash: str, once: bool = False) -> int | None:
-        txn = session.scalar(select(LedgerTxn).where(LedgerTxn.idem_key == idem_key))
+        txn = session.connection().execute(_BY_IDEM_KEY, {"k": idem_key}).first()
         if txn is None:
             return None
         if once:
@@ -170,4 +172,4 @@ class Database:
             raise IdempotencyConflict(
                 f"idempotency key {idem_key!r} was already used for a different {txn.kind} request"
             )
-        return txn.id if txn.result == RESULT_IS_TXN_ID else txn.result
+        return int(txn.id if txn.result == RESULT_IS_TXN_ID else txn.result)

@@ -12,11 +12,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import cast
 
-from sqlalchemy import select
+from sqlalchemy import Executable, Table, bindparam, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.attributes import set_committed_value
 
 from riverboat.store.errors import InsufficientFunds, InvalidRequest, LedgerCorrupt
 from riverboat.store.models import Account, Entry, LedgerTxn
@@ -53,6 +55,12 @@ ALLOWED_FLOWS: frozenset[tuple[str, str]] = frozenset(
 )
 
 RESULT_IS_TXN_ID = -1  # stored result meaning "the operation returns its transaction id"
+
+_ACCOUNTS = cast(Table, Account.__table__)
+_INSERT_TXN = cast(Table, LedgerTxn.__table__).insert()
+_INSERT_ENTRY = cast(Table, Entry.__table__).insert()
+_ADD_BALANCE = (update(_ACCOUNTS).where(_ACCOUNTS.c.id == bindparam("k_id"))
+                .values(balance=_ACCOUNTS.c.balance + bindparam("k_delta")))
 
 _CURRENCY = re.compile(r"^[A-Z]{3,8}$")
 
@@ -149,18 +157,28 @@ def lock_accounts(session: Session, keys: Iterable[AccountKey]) -> dict[AccountK
     by_key = {acc.key: acc for acc in session.scalars(query).all()}
     if len(by_key) != len(wanted):
         # Create the missing accounts (a concurrent creator wins harmlessly), then lock the full set in id order.
-        dialect = session.get_bind().dialect.name
-        insert = pg_insert if dialect == "postgresql" else sqlite_insert
         rows = [
             {"key": k.key, "kind": k.kind, "currency": k.currency, "player_id": k.player_id, "ref": k.ref,
              "balance": 0}
             for name, k in sorted(wanted.items()) if name not in by_key
         ]
-        session.execute(insert(Account).values(rows).on_conflict_do_nothing(index_elements=["key"]))
+        session.connection().execute(_create_accounts(session.get_bind().dialect.name), rows)
         by_key = {acc.key: acc for acc in session.scalars(query).all()}
     if len(by_key) != len(wanted):
         raise LedgerCorrupt("could not create or lock ledger accounts")
     return {k: by_key[name] for name, k in wanted.items()}
+
+
+_CREATE_ACCOUNTS: dict[str, Executable] = {}
+
+
+def _create_accounts(dialect: str) -> Executable:
+    """INSERT of new accounts that leaves an existing one alone (a concurrent creator wins), built once."""
+    stmt = _CREATE_ACCOUNTS.get(dialect)
+    if stmt is None:
+        insert = pg_insert if dialect == "postgresql" else sqlite_insert
+        stmt = _CREATE_ACCOUNTS[dialect] = insert(_ACCOUNTS).on_conflict_do_nothing(index_elements=["key"])
+    return stmt
 
 
 def post(
@@ -195,14 +213,19 @@ def post(
             raise InsufficientFunds(
                 f"{describe(key)} holds {acc.balance}, which does not cover {-delta}"
             )
-    txn = LedgerTxn(idem_key=idem_key, kind=kind, request_hash=req_hash, result=result, created_at=now)
-    session.add(txn)
-    session.flush()
-    for key, delta in deltas.items():
-        if delta == 0:
-            continue
-        acc = accounts[key]
-        acc.balance = acc.balance + delta
-        session.add(Entry(txn_id=txn.id, account_id=acc.id, amount=delta))
-    session.flush()
+    # Written with prebuilt statements (no ORM unit of work: posting is on every money path); the locked accounts'
+    # balances are updated in the database and in the session's objects alike.
+    session.flush()  # anything the caller added first is written before the transaction
+    conn = session.connection()
+    inserted = conn.execute(_INSERT_TXN, {"idem_key": idem_key, "kind": kind, "request_hash": req_hash,
+                                          "result": result, "created_at": now}).inserted_primary_key
+    assert inserted is not None
+    txn = LedgerTxn(id=inserted[0], idem_key=idem_key, kind=kind, request_hash=req_hash, result=result,
+                    created_at=now)  # what was written (not added to the session: nothing more to write)
+    moved = [(accounts[key], delta) for key, delta in deltas.items() if delta != 0]
+    if moved:  # (a transaction may move nothing, e.g. closing empty pools)
+        conn.execute(_INSERT_ENTRY, [{"txn_id": txn.id, "account_id": acc.id, "amount": d} for acc, d in moved])
+        conn.execute(_ADD_BALANCE, [{"k_id": acc.id, "k_delta": d} for acc, d in moved])
+    for acc, d in moved:
+        set_committed_value(acc, "balance", acc.balance + d)
     return txn

@@ -119,7 +119,7 @@ class Director:
         self.balancer = Balancer(spec.seats, rng=self._choice)
         self.tables: dict[str, TourneyTable] = {}
         self.entrants_by_id: dict[int, Entrant] = {}  # everyone still in
-        self.registered: list[int] = []  # registration order (before the start)
+        self.registered = []  # registration order (before the start)
         self.results: dict[int, Result] = {}
         self.entries = 0  # entrants (registrations) of the field
         self.alive = 0
@@ -171,6 +171,16 @@ class Director:
         self._ready_at: dict[float, list[str]] = {}  # tables dealing again at the same instant (one timer each)
 
     # ------------------------------------------------------------------ basics
+    @property
+    def registered(self) -> list[int]:
+        """The players registered before the start, in registration order (read it; assign a new list)."""
+        return self._registered
+
+    @registered.setter
+    def registered(self, players: list[int]) -> None:
+        self._registered = list(players)
+        self._is_registered = set(self._registered)  # membership in O(1): a field of 100,000 registers one by one
+
     @property
     def clock(self) -> Clock:
         return self.host.clock
@@ -262,7 +272,7 @@ class Director:
         if priv is not None and (promo_code != priv.promo_code or password != priv.password):
             raise RoomError("bad_password", "this private tournament needs its promo code and password "
                                             "(R-TOURN-PRIV-1)")
-        if player_id in self.entrants_by_id or player_id in self.registered or player_id in self.results:
+        if player_id in self.entrants_by_id or player_id in self._is_registered or player_id in self.results:
             raise RoomError("already_registered", "you are already registered for this tournament")
         try:
             self.lifecycle.check_register(self.now, len(self.registered) if self.status is Status.REGISTERING
@@ -280,7 +290,8 @@ class Director:
         if late:
             await self._late_seat(player_id)
         else:
-            self.registered.append(player_id)
+            self._registered.append(player_id)
+            self._is_registered.add(player_id)
             await self.learn_aliases([player_id])
             self.notify(player_id, "registered", {"entrants": len(self.registered)})
             t = self.lifecycle.due(self.now, len(self.registered))
@@ -292,7 +303,7 @@ class Director:
         return await self.actor.submit(lambda: self._unregister(player_id))
 
     async def _unregister(self, player_id: int) -> dict[str, object]:
-        if player_id not in self.registered:
+        if player_id not in self._is_registered:
             raise RoomError("not_registered", "you are not registered for this tournament")
         try:
             self.lifecycle.check_unregister(self.now)
@@ -300,7 +311,8 @@ class Director:
             raise RoomError(exc.code, exc.message) from None
         await self.gw.call(self.gw.store.tournaments.unregister, player_id, self.id,
                            f"t_unregister:{self.id}:{player_id}:{secrets.token_hex(6)}")
-        self.registered.remove(player_id)
+        self._registered.remove(player_id)
+        self._is_registered.discard(player_id)
         self.pool_collected -= self.spec.pool_per_entry
         self.notify(player_id, "unregistered", {})
         return {"tournament": self.id, "registered": False}

@@ -9,7 +9,9 @@ overlay, every payment a ledger entry and the ledger balanced (``verify()``).
 
 from __future__ import annotations
 
+import os
 import random
+import resource
 import shutil
 import tempfile
 import time
@@ -80,6 +82,10 @@ class SimReport:
     naive_scan_per_elimination: float = 0.0  # the peer: tables a full scan per elimination would read
     hands_per_commit: float = 0.0  # hands recorded per store transaction (group commit)
     full_scans: int = 0  # full seating and chip scans done besides the per-hand checks
+    setup_s: float = 0.0  # of wall_s: the bots' accounts and deposits, the registrations
+    play_s: float = 0.0  # of wall_s: from the start to the winner, and the audit
+    peak_rss_mb: float = 0.0  # maximum resident set of this process so far
+    loadavg_1m: float = 0.0  # the machine's load average (1 minute) at the end
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -259,7 +265,9 @@ def audit(store: Store, director: Director, start_wall: float, checker: Checker)
         max_gap_waiting_for_a_hand=b.max_gap_waiting,
         naive_scan_per_elimination=round(director.stats.naive_scan / elim, 1),
         hands_per_commit=round(director.stats.hands / max(1, director.stats.hand_commits), 1),
-        full_scans=checker.full_scans)
+        full_scans=checker.full_scans,
+        peak_rss_mb=round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+        loadavg_1m=round(os.getloadavg()[0], 2))
 
 
 def _expected_places(results: dict[int, Any]) -> list[int]:
@@ -329,11 +337,15 @@ async def run(spec: TournamentSpec, entrants: int, *, store: Store, seed: int = 
             with store.batch():  # the inline gateway runs on this thread: one commit per batch
                 for pid in players[lo:lo + BATCH]:
                     await director.register(pid)
+        registered = time.perf_counter()
         await play(director, clock, progress=progress)
     finally:
         clock.remove_settle_hook(director.quiesce)
         await director.close()
-    return audit(store, director, start, checker)
+    report = audit(store, director, start, checker)
+    report.setup_s = round(registered - start, 1)
+    report.play_s = round(report.wall_s - report.setup_s, 1)
+    return report
 
 
 def temp_store() -> tuple[Store, Path]:
