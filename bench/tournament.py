@@ -5,9 +5,10 @@ Run: ``.venv/bin/python bench/tournament.py [--sizes 1000,10000,100000] [--seed 
 
 Per size: wall time (split into the bots' accounts and registrations, and the play to the winner), hands and hands
 per second, hands per store commit (group commit), peak memory (maximum resident set of the simulate process, as
-it reports it), the load average at the start and the end, and the balancing cost per elimination: Riverboat's balancer reads at most ``seats + 1`` buckets per query
-(``balancing_work_per_elimination``, bucket reads); the peer is the naive balancer that scans every table after
-each elimination (``naive_scan_per_elimination``, tables read), computed on the same run. The goal: a 100,000-
+it reports it), the load average at the start and the end, and the balancing cost per elimination: Riverboat's
+balancer reads at most ``seats + 1`` buckets per query (``balancing_work_per_elimination``, bucket reads); the peer
+is the naive balancer that scans every table after each elimination (``naive_scan_per_elimination``, tables read),
+computed on the same run. The goal: a 100,000-
 entrant MTT to the winner in under 30 minutes on the 2-core machine, and a balancing cost that does not grow with
 the field. The last line printed is one JSON object with every figure.
 """
