@@ -194,3 +194,28 @@ def test_r_tourn_flight_3_advance_takes_exactly_the_players_still_in(sqlite_stor
                                                         [("ev-1a", "finished")])
     assert st.tournaments.close("ev-1a", "close-flight") == 0  # the pool stays Day 2's
     assert st.tournaments.prize_pool("ev-day2") == 3000
+
+
+async def test_r_tourn_flight_4_a_single_qualifier_wins_the_pool(sqlite_store: Store) -> None:
+    """R-TOURN-FLIGHT-4 reading: a heads-up flight that ends with one player left sends a single qualifier to Day 2;
+    Day 2 is not cancelled under its minimum (which would return the flights' buy-ins to the house): the qualifier
+    finishes first at once and is paid the whole pool (2,000); the house keeps only the two fees."""
+    players = make_bots(sqlite_store, 2, 10_000, "EUR", prefix="lone")
+    bots: dict[int, BotPolicy] = {p: ShoveBot(random.Random(p), shove=0.5) for p in players}
+    lob, clock = lobby_for(sqlite_store, bots)  # type: ignore[arg-type]
+    data = event_data(day2_in=20_000)
+    data["flights"] = [{"day": "1A", "levels": 40, "spec": flight_spec(60)}]
+    await lob.create_flights(FlightEvent.from_dict(data))
+    flight, day2 = lob.get("ev-1a"), lob.get("ev-day2")
+    for p in players:
+        await flight.register(p)
+    while not flight.done.is_set():
+        await clock.advance(30)
+    (winner,) = flight.advanced
+    while not day2.done.is_set():
+        await clock.advance(600)
+    assert day2.status is Status.FINISHED and day2.results[winner].place == 1
+    assert day2.results[winner].prize == 2_000 and sqlite_store.tournaments.prize_pool("ev-day2") == 0
+    assert sqlite_store.ledger.balance(winner) == 10_000 - 1_100 + 2_000
+    assert sqlite_store.ledger.account_balance(AccountKey.fees("EUR")) == 200
+    await lob.close()

@@ -239,7 +239,10 @@ class Director:
         held = False  # a Day 2 waits for every flight of its event (R-TOURN-FLIGHT-1..3)
         if self.spec.day2_of is not None and self.status is Status.REGISTERING:
             held = not await flights.day2_ready(self)
-        t = None if held else self.lifecycle.due(self.now, len(self.registered))
+        entrants = len(self.registered)
+        if self.spec.day2_of is not None and entrants:  # a Day 2 never cancels a qualifier's prize (FLIGHT-4)
+            entrants = max(entrants, self.spec.min_entrants)
+        t = None if held else self.lifecycle.due(self.now, entrants)
         if t is not None:
             await self._apply(t)
         wake = self.lifecycle.next_wakeup(self.now)
@@ -379,6 +382,9 @@ class Director:
             await self.on_start(self)  # R-TOURN-SNG-1: the next Sit & Go opens at once
         await self.variant.before_start(self)
         await self._maybe_finalize_pool()
+        if self.alive == 1:  # a Day 2 with a single qualifier: they win at once (R-TOURN-FLIGHT-4)
+            await flights.lone_winner(self)
+            return
         for table in self.tables.values():
             self.notify_table(table, "started", lambda tid, seat: {"table": tid, "seat": seat,
                                                                    "entrants": self.entries})

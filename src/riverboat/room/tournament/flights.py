@@ -25,7 +25,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from riverboat.room.tournament import awards
 from riverboat.room.tournament import payouts as payout_tables
+from riverboat.room.tournament.awards import Outcome
 from riverboat.room.tournament.lifecycle import Status, Transition
 from riverboat.room.tournament.spec import SpecError, TournamentSpec
 
@@ -106,6 +108,18 @@ async def end_flight(d: Director) -> None:
                                       "rule": "R-TOURN-FLIGHT-3"})
     await d.variant.on_finished(d)
     d.done.set()
+
+
+async def lone_winner(d: Director) -> None:
+    """A Day 2 with a single qualifier (R-TOURN-FLIGHT-4 reading: reaching Day 2 is a prize, never cancelled):
+    they finish first at once and take the whole pool."""
+    (pid,) = d.entrants_by_id
+    out = Outcome()
+    awards.winner(d.spec, pid, d.place_awards(), 0, 0, out)
+    await d.gw.call(d.gw.store.tournament_play.finish_unplayed, d.id, out.finishes, out.payments, "lone-winner")
+    d._count(out)
+    d._finish_players(out, [])
+    await d._finished()
 
 
 async def day2_ready(d: Director) -> bool:
