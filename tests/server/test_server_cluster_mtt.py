@@ -6,9 +6,10 @@ WebSocket with the secrecy recorder on every connection:
 2. the host dealing the other table is killed (SIGKILL) mid-tournament: the director deals that table again on a
    live host from the stacks after its last completed hand (R-SERVER-1); the killed host is started again and the
    table goes back to it between two hands;
-3. balancing moves a player from a table of one host to a table of the other (R-TOURN-BAL-3/4/5): the moved
+3. the director's own host is killed: the other host takes the tournament and resumes it from the store; the
+   killed host comes back and deals its table for the new director;
+4. balancing moves a player from a table of one host to a table of the other (R-TOURN-BAL-3/4/5): the moved
    player's socket gets ``moved`` and then the state of the new table, dealt by the other host;
-4. the director's own host is killed: the other host takes the tournament and resumes it from the store;
 5. played to the end: places 1..6 once each, no hand recorded twice, money conserved, the ledger verified.
 """
 
@@ -107,7 +108,8 @@ async def _wait(pred: Any, what: str, c: Cluster, timeout: float = TIMEOUT) -> N
             return
         await asyncio.sleep(0.2)
     logs = {n: node.log()[-2000:] for n, node in c.nodes.items()}
-    raise AssertionError(f"timed out after {timeout} s: {what}\n{logs}")
+    health = {n: _dealt(c, n) for n in (c.h1, c.h2)}
+    raise AssertionError(f"timed out after {timeout} s: {what}\nhands dealt by host: {health}\n{logs}")
 
 
 def test_mtt_dealt_on_two_hosts_survives_both(cluster: Cluster, recorder: SecrecyRecorder) -> None:
@@ -133,7 +135,7 @@ async def _mtt(c: Cluster, recorder: SecrecyRecorder) -> None:
         spec = TournamentSpec.from_dict({
             **sit_and_go("Cluster MTT", seats=3, buy_in=1000, fee=100, currency=CUR, starting_stack=1500,
                          level_hands=1000, settings=FAST).to_dict(),
-            "kind": "mtt", "starts_at": time.time() + 8, "min_entrants": 2, "payout": "mtt"})
+            "kind": "mtt", "starts_at": time.time() + 20, "min_entrants": 2, "payout": "mtt"})
         await gw.tournaments.create(spec, tid)
         assert gw.owner_of(tid) == director
         clients, bots, ids = await _register(c, node.ws_url, tid, recorder)
@@ -146,25 +148,26 @@ async def _mtt(c: Cluster, recorder: SecrecyRecorder) -> None:
         await _wait(lambda: _dealt(c, director).get(elsewhere, 0) >= 2, "the lost table dealt by the director", c)
         c.start(other, "tables")  # it comes back: the table returns to it between two hands
         await _wait(lambda: _dealt(c, other).get(elsewhere, 0) >= 2, "the table back on its host", c)
-        # 3. all-in play until balancing moves a player, from a table of one host to one of the other
+        # 3. the director's host dies (six players still in): the other host takes the tournament and resumes it
+        # from the store; the lost machine comes back and the tables spread over both hosts again
+        recorded = len(_hands(c, tid))
+        c.kill(director, signal.SIGKILL)
+        await _wait(lambda: gw.owner_of(tid) == other, "the other host took the tournament", c)
+        await _wait(lambda: len([h for h in _hands(c, tid) if h.status == "recorded"]) > recorded,
+                    "a hand recorded after the resume", c)
+        c.start(director, "tables")
+        await _wait(lambda: _dealt(c, director).get(next(t for t in (t1, t2) if t != elsewhere), 0) >= 1,
+                    "the restarted host deals its table for the new director", c)
+        # 4. all-in play until balancing moves a player, from a table of one host to one of the other
         Player.shove = True
-        moved = await _first_move(bots, c)
-        Player.shove = False
-        bot, frame = moved
+        bot, frame = await _first_move(bots, c)
         target = frame["data"]["table"]
         source = next(f["data"]["table"] for f in reversed(bot.frames[:bot.frames.index(frame)])
                       if f.get("event") == "state" and f["data"].get("table"))
         assert source != target and home[source] != home[target]  # the two tables are dealt by different hosts
         await _wait(lambda: any(f.get("event") == "state" and f["data"].get("table") == target
                                 for f in bot.frames[bot.frames.index(frame):]), "the new table's state", c)
-        # 4. the director's host dies: the other host takes the tournament and resumes it from the store
-        recorded = len(_hands(c, tid))
-        c.kill(director, signal.SIGKILL)
-        await _wait(lambda: gw.owner_of(tid) == other, "the other host took the tournament", c)
-        await _wait(lambda: len([h for h in _hands(c, tid) if h.status == "recorded"]) > recorded,
-                    "a hand recorded after the resume", c)
         # 5. to the end
-        Player.shove = True
         await _wait(lambda: all(b.finished.is_set() for b in bots), "every player ranked", c, timeout=180)
         places = sorted(int((b.result or {})["place"]) for b in bots)
         assert places == [1, 2, 3, 4, 5, 6], places
@@ -203,12 +206,16 @@ async def _register(c: Cluster, ws_url: str, tid: str, recorder: SecrecyRecorder
     return clients, bots, ids
 
 
+def _moved(bots: list[Player]) -> tuple[Player, dict[str, Any]] | None:
+    for b in bots:
+        for f in list(b.frames):
+            if f.get("event") == "moved":
+                return b, f
+    return None
+
+
 async def _first_move(bots: list[Player], c: Cluster) -> tuple[Player, dict[str, Any]]:
-    deadline = time.monotonic() + TIMEOUT
-    while time.monotonic() < deadline:
-        for b in bots:
-            for f in b.frames:
-                if f.get("event") == "moved":
-                    return b, f
-        await asyncio.sleep(0.05)
-    raise AssertionError("no player was moved")
+    await _wait(lambda: _moved(bots) is not None, "a player moved", c)
+    found = _moved(bots)
+    assert found is not None
+    return found

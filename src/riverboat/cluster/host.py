@@ -364,7 +364,7 @@ class TableHostNode:
         for i in range(0, len(wanted), TAKE_BATCH):
             await asyncio.gather(*(self._take(*w) for w in wanted[i:i + TAKE_BATCH]))
         await self._balance(hosts)
-        await self.tourneys.check_hosts(hosts)
+        await self.tourneys.check_hosts(self.live_hosts())  # now: the scan's list may be older than a deal
         await self.tourneys.service.sweep(self._tournament_over)
 
     async def _is_dead(self, owner: str, now: float) -> bool:

@@ -27,6 +27,7 @@ from riverboat.cluster.wire import (
     HandPlayed,
     TableAbandon,
     TableAct,
+    TableCheck,
     TableDeal,
     TableRecord,
     TableState,
@@ -167,14 +168,16 @@ class TournamentHosting:
             if not isinstance(d, ClusterDirector):
                 return {"recorded": False}  # not directed here (any more): the hand is void
             return await d.hand_played(msg)
-        assert isinstance(msg, TableDeal | TableVoid | TableAbandon | TableAct | TableState)
+        assert isinstance(msg, TableDeal | TableVoid | TableAbandon | TableAct | TableState | TableCheck)
         return await self.service.handle(msg)
 
     async def check_hosts(self, live: list[str]) -> None:
         """Deal again elsewhere the tables of this host's tournaments whose dealing host is gone (R-SERVER-1)."""
         for d in list(self.lobby.directors.values()):
-            if isinstance(d, ClusterDirector) and d.status in PLAYING and d.lost_tables(live):
-                await d.actor.submit(lambda d=d: d.hosts_lost(live))  # type: ignore[misc]
+            if isinstance(d, ClusterDirector) and d.status in PLAYING:
+                if d.lost_tables(live):
+                    await d.actor.submit(lambda d=d: d.hosts_lost(live))  # type: ignore[misc]
+                d.check_remote()
 
     def dealt(self) -> dict[str, int]:
         """Hands dealt on this host by tournament table (its own directors' and other hosts')."""

@@ -26,6 +26,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
+import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any, cast
@@ -41,6 +43,7 @@ from riverboat.cluster.wire import (
     SeatWire,
     TableAbandon,
     TableAct,
+    TableCheck,
     TableDeal,
     TableState,
     TableVoid,
@@ -54,6 +57,7 @@ from riverboat.room.tournament.tables import Entrant, TourneyTable
 log = logging.getLogger("riverboat.cluster")
 PEER_TIMEOUT = 5.0
 RETRY_DEAL_SECONDS = 0.5
+CHECK_AFTER_SECONDS = 5.0  # a hand dealt elsewhere that long ago is checked on at every scan
 
 
 class Peers:
@@ -90,20 +94,27 @@ class Peers:
             with contextlib.suppress(RoomError):
                 await self.ask(node, message)
 
-        task = asyncio.get_running_loop().create_task(send())
+        self.keep(asyncio.get_running_loop().create_task(send()))
+
+    def keep(self, task: asyncio.Task[Any]) -> None:
+        """Hold a background task until it ends."""
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
 
 # ---------------------------------------------------------------------------------------------- the director's side
 class RemoteHand:
-    """What the director holds of a hand being dealt on another host (its ``table.driver`` meanwhile)."""
+    """What the director holds of a hand being dealt on another host (its ``table.driver`` meanwhile). ``token``
+    names this deal: only the outcome that carries it is recorded."""
 
-    def __init__(self, table: ClusterTable, node: str, hand_id: str, players: dict[int, int]) -> None:
+    def __init__(self, table: ClusterTable, node: str, token: str, players: dict[int, int]) -> None:
         self.table = table
         self.node = node
-        self.hand_id = hand_id
+        self.token = token
+        self.hand_id = ""  # known from the dealing host's answer
         self.players = players
+        self.since = time.monotonic()
+        self.checking = False
 
     def seat_of(self, player_id: int) -> int | None:
         return next((s for s, p in self.players.items() if p == player_id), None)
@@ -188,25 +199,17 @@ class ClusterTable(TourneyTable):
                           bounty=e.bounty, timebank=e.timebank, alias=d.aliases.get(e.player_id),
                           rank=d.chip_rank(e.chips), rebuy=d.rebuy_open(e), addon=e.chips > 0 and d.addon_open(e))
                  for s, e in sorted(self.seats.items())]
-        msg = TableDeal(tournament=d.id, table=self.id, epoch=d.epoch, director=d.peers.node, hand_no=self.hand_no + 1,
-                        button=self.button, big_blind=self.big_blind, level=asdict(level), seats=seats,
-                        hud=dict(d.hud()))
-        node = self.node
-        try:
-            reply = await d.peers.ask(node, msg)
-        except RoomError as exc:
-            log.warning("tournament %s: table %s could not be dealt on %s (%s); placing it again", d.id, self.id,
-                        node, exc.code)
-            self.node = None
-            d.deal_later(self)
-            return False
-        if not reply.get("dealt"):
+        if sum(1 for w in seats if w.chips > 0) < 2:
             return False
         self.hand_no += 1
-        self.button, self.big_blind = reply.get("button"), reply.get("big_blind")
-        players = {int(s): int(p) for s, p in (reply.get("players") or {}).items()}
-        self.driver = cast(HandDriver, RemoteHand(self, node, str(reply["hand_id"]), players))
+        token = secrets.token_hex(8)
+        msg = TableDeal(tournament=d.id, table=self.id, epoch=d.epoch, director=d.peers.node, token=token,
+                        hand_no=self.hand_no, button=self.button, big_blind=self.big_blind, level=asdict(level),
+                        seats=seats, hud=dict(d.hud()))
+        hand = RemoteHand(self, self.node, token, {w.seat: w.player for w in seats if w.chips > 0})
+        self.driver = cast(HandDriver, hand)
         d.balancer.set_idle(self.id, False)
+        d.send_deal(hand, msg)  # the director's actor never waits for another host
         return True
 
 
@@ -260,6 +263,37 @@ class ClusterDirector(Director):
             amount=amount if isinstance(amount, int) else None,
             cards=[str(c) for c in cards] if isinstance(cards, list) else None))
 
+    def send_deal(self, hand: RemoteHand, msg: TableDeal) -> None:
+        """Send the deal in the background; the answer (hand id, button) or the failure comes back into the actor."""
+        async def send() -> None:
+            try:
+                reply = await self.peers.ask(hand.node, msg)
+            except RoomError as exc:
+                log.warning("tournament %s: table %s could not be dealt on %s (%s); placing it again", self.id,
+                            msg.table, hand.node, exc.code)
+                reply = {"dealt": False, "retry": True}
+            self.actor.post(lambda: self._dealt(hand, reply))
+
+        task = asyncio.get_running_loop().create_task(send())
+        self.peers.keep(task)
+
+    async def _dealt(self, hand: RemoteHand, reply: dict[str, Any]) -> None:
+        table = hand.table
+        if table.driver is not cast(HandDriver, hand):
+            return  # voided meanwhile (its host was lost), or already over
+        if reply.get("dealt"):
+            hand.hand_id = str(reply.get("hand_id") or "")
+            return
+        self._void_remote(table)
+        if reply.get("retry"):
+            self.deal_later(table)
+
+    def _void_remote(self, table: ClusterTable) -> None:
+        """The table's hand on another host is void (nothing of it was recorded, R-SERVER-1)."""
+        table.driver = None
+        self._in_hand -= 1
+        self.balancer.set_idle(table.id, True)
+
     async def hand_played(self, msg: HandPlayed) -> dict[str, Any]:
         return await self.actor.submit(lambda: self._hand_played(msg))
 
@@ -267,13 +301,13 @@ class ClusterDirector(Director):
         """A hand dealt elsewhere is over: recorded and acted on as a local one (R-TOURN-GEN-5). Refused quietly if
         this director did not deal it (voided since: its host was lost, or the tournament moved here)."""
         found = self._remote(msg.table)
-        if found is None or found[1].hand_id != msg.hand_id or msg.epoch != self.epoch:
+        if found is None or found[1].token != msg.token or msg.epoch != self.epoch:
             return {"recorded": False}
         table, _ = found
         played = cast(HandDriver, PlayedHand.of(table, msg))
+        table.button, table.big_blind = msg.button, msg.big_blind  # as the deal set them (recorded with the hand)
         await self.record_hand(played)
         table.driver = None
-        table.button, table.big_blind = msg.button, msg.big_blind
         for pid, bank in msg.timebanks.items():
             if (e := self.entrants_by_id.get(pid)) is not None:
                 e.timebank = bank
@@ -289,13 +323,41 @@ class ClusterDirector(Director):
                         table.id)
             table.node = None
             if table.remote is not None:
-                table.driver = None
-                self._in_hand -= 1
-                self.balancer.set_idle(table.id, True)
+                self._void_remote(table)
                 if len(table.seats) >= 2:
                     self._waiting.add(table.id)
         if lost:
             await self._pump()
+
+    def check_remote(self) -> None:
+        """Ask the dealing host about every hand it has played for a while: one it no longer plays under that deal's
+        token (its outcome was lost, or a later message replaced it there) is void and dealt again, so that no
+        table waits for ever (R-SERVER-1: nothing of it was recorded)."""
+        now = time.monotonic()
+        for table in list(self.tables.values()):
+            hand = table.remote if isinstance(table, ClusterTable) else None
+            if hand is None or hand.checking or not hand.hand_id or now - hand.since < CHECK_AFTER_SECONDS:
+                continue
+            hand.checking = True
+            self.peers.keep(asyncio.get_running_loop().create_task(self._check(hand)))
+
+    async def _check(self, hand: RemoteHand) -> None:
+        table = hand.table
+        try:
+            reply = await self.peers.ask(hand.node, TableCheck(tournament=self.id, table=table.id, token=hand.token))
+            playing = bool(reply.get("playing"))
+        except RoomError:
+            playing = True  # its host is gone or slow: hosts_lost decides
+        hand.checking = False
+        if not playing:
+            async def lost() -> None:
+                if table.driver is cast(HandDriver, hand):
+                    log.warning("tournament %s: hand %s of table %s is no longer played on %s; dealing again",
+                                self.id, hand.hand_id, table.id, hand.node)
+                    self._void_remote(table)
+                    self.deal_later(table)
+
+            self.actor.post(lost)
 
     def deal_later(self, table: ClusterTable) -> None:
         """Deal the table again shortly (its host did not take the hand)."""
@@ -336,7 +398,8 @@ class ShadowSettler:
         assert result is not None
         phh, events = sd.history(table, driver)
         msg = HandPlayed(
-            tournament=sd.id, table=table.id, epoch=sd.epoch, hand_id=driver.hand_id, players=dict(driver.players),
+            tournament=sd.id, table=table.id, epoch=sd.epoch, token=sd.tokens.get(table.id, ""),
+            hand_id=driver.hand_id, players=dict(driver.players),
             seats=list(hand.seats), start_stacks=list(hand.start_stacks), stacks=dict(result.stacks),
             pots=[(list(p.eligible), dict(p.winners)) for p in result.pots], phh=phh, events=events,
             button=table.button, big_blind=table.big_blind,
@@ -362,6 +425,7 @@ class ShadowDirector(Director):
         self.director_node = ""
         self._hud: dict[str, Any] = {}
         self.dealt: dict[str, int] = {}  # table -> hands dealt here (``/health``)
+        self.tokens: dict[str, str] = {}  # table -> the director's token of the hand dealt there
         self._ranks: dict[int, int] = {}
         self._rebuy: set[int] = set()
         self._addon: set[int] = set()
@@ -395,8 +459,11 @@ class ShadowDirector(Director):
             for old in self.tables.values():
                 self._void(old)
             self.epoch = msg.epoch
-        self.director_node, self._hud = msg.director, dict(msg.hud)
         table = self.tables.get(msg.table)
+        if table is not None and msg.epoch == self.epoch and msg.hand_no <= table.hand_no:
+            # an older deal that arrived after a newer one (both were in flight): the director waits for the newer
+            raise RoomError("stale_deal", f"table {msg.table}: hand {msg.hand_no} was dealt over already")
+        self.director_node, self._hud = msg.director, dict(msg.hud)
         if table is None:
             table = self.tables[msg.table] = TourneyTable(self, msg.table)
             self.balancer.add_table(table.id, 0)
@@ -413,6 +480,7 @@ class ShadowDirector(Director):
             for flag, players in ((w.rebuy, self._rebuy), (w.addon, self._addon)):
                 (players.add if flag else players.discard)(w.player)
         table.button, table.big_blind, table.hand_no = msg.button, msg.big_blind, msg.hand_no - 1
+        self.tokens[table.id] = msg.token
         dealt = await table.deal(Level(**msg.level))
         self.dealt[table.id] = self.dealt.get(table.id, 0) + dealt
         driver = table.driver
@@ -420,11 +488,14 @@ class ShadowDirector(Director):
                 "players": dict(driver.players) if driver else {}, "button": table.button,
                 "big_blind": table.big_blind}
 
-    async def on_message(self, msg: TableVoid | TableAbandon | TableState) -> dict[str, Any]:
+    async def on_message(self, msg: TableVoid | TableAbandon | TableState | TableCheck) -> dict[str, Any]:
         table = self.tables.get(msg.table)
         if table is None:
-            return {"table": msg.table}
+            return {"table": msg.table, "playing": False}
         match msg:
+            case TableCheck():  # its hand is in play (or its outcome is being delivered) under that deal
+                return {"table": msg.table, "playing": self.tokens.get(table.id) == msg.token and
+                        table.driver is not None}
             case TableVoid() if msg.epoch >= self.epoch:
                 self._void(table)
             case TableAbandon() if msg.epoch >= self.epoch and table.driver is not None:
@@ -453,12 +524,15 @@ class TableService:
             sd = self.shadows[tournament_id] = ShadowDirector(self.host, tournament_id, spec, self.peers)
         return sd
 
-    async def handle(self, msg: TableDeal | TableVoid | TableAbandon | TableAct | TableState) -> dict[str, Any]:
+    async def handle(self, msg: TableDeal | TableVoid | TableAbandon | TableAct | TableState | TableCheck
+                     ) -> dict[str, Any]:
         if isinstance(msg, TableDeal):
             sd = self._shadow(msg.tournament)
             return await sd.actor.submit(lambda: sd.deal(msg))
         found = self.shadows.get(msg.tournament)
         if found is None:
+            if isinstance(msg, TableCheck):
+                return {"table": msg.table, "playing": False}
             raise RoomError("no_tournament", f"no table of tournament {msg.tournament!r} here")
         shadow = found
         if isinstance(msg, TableAct):

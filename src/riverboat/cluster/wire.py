@@ -215,6 +215,7 @@ class TableDeal(_Peer):
     op: Literal["deal"] = "deal"
     epoch: int
     director: str  # the director's node: the hand's outcome goes there
+    token: str  # names this deal; the outcome carries it back
     hand_no: int
     button: int | None = None
     big_blind: int | None = None
@@ -248,6 +249,13 @@ class TableAct(_Peer):
     cards: list[str] | None = None
 
 
+class TableCheck(_Peer):
+    """Is the hand of this deal still being played here? (the director asks about a hand it has waited for)."""
+
+    op: Literal["check"] = "check"
+    token: str
+
+
 class TableState(_Peer):
     """Send the player the table's state (they reconnected)."""
 
@@ -260,6 +268,7 @@ class HandPlayed(_Peer):
 
     op: Literal["played"] = "played"
     epoch: int
+    token: str  # the deal's
     hand_id: str
     players: dict[int, int]  # seat -> player
     seats: list[int]
@@ -273,7 +282,7 @@ class HandPlayed(_Peer):
     timebanks: dict[int, float] = Field(default_factory=dict)
 
 
-PeerMessage = Annotated[TableDeal | TableVoid | TableAbandon | TableAct | TableState | HandPlayed,
+PeerMessage = Annotated[TableDeal | TableVoid | TableAbandon | TableAct | TableState | TableCheck | HandPlayed,
                         Field(discriminator="op")]
 PEER: TypeAdapter[Any] = TypeAdapter(PeerMessage)
 
