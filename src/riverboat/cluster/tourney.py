@@ -96,8 +96,12 @@ class TournamentHosting:
             await d.open()
             self.lobby.directors[tid] = d
         elif status == "running":
-            self.lobby.directors[tid] = await resume(self.room, tid, bots=self.lobby.bots,
-                                                     director_class=ClusterDirector, peers=self.peers)
+            d = self.lobby.directors[tid] = await resume(self.room, tid, bots=self.lobby.bots,
+                                                         director_class=ClusterDirector, peers=self.peers)
+            # resume() folds every player until they come back (a restarted process knows nobody); here the
+            # presence bucket says who is connected through a gateway: they play on at once (R-TOURN-REG-5)
+            for pid in [p for p in d.entrants_by_id if self.room.is_connected(p)]:
+                await d.actor.submit(lambda pid=pid: d.connected(pid))  # type: ignore[misc]
             log.warning("tournament %s resumed from the store", tid)
         elif status == "registering":
             await self._reopen_registration(tid, spec, series)

@@ -244,6 +244,10 @@ class ClusterDirector(Director):
             return table, hand
         return None
 
+    def _show_deal(self, table: TourneyTable) -> None:
+        if self._remote(table.id) is None:  # a hand dealt elsewhere is shown by its dealing host (ShadowDirector.deal)
+            super()._show_deal(table)
+
     def send_table_state(self, table: TourneyTable, player_id: int) -> None:
         found = self._remote(table.id)
         if found is not None:  # the hand is on its dealing host: that host sends the state
@@ -483,6 +487,8 @@ class ShadowDirector(Director):
         self.tokens[table.id] = msg.token
         dealt = await table.deal(Level(**msg.level))
         self.dealt[table.id] = self.dealt.get(table.id, 0) + dealt
+        if dealt:
+            self._show_deal(table)  # every player at the table gets it as it is now, as the director's deal does
         driver = table.driver
         return {"dealt": dealt, "hand_id": driver.hand_id if driver else "",
                 "players": dict(driver.players) if driver else {}, "button": table.button,
