@@ -11,8 +11,8 @@ from riverboat.engine.actions import AGGRESSIVE, Action, ActionKind, IllegalActi
 from riverboat.engine.config import HandConfig, RakeContext
 from riverboat.engine.events import Event
 from riverboat.engine.pots import Pot, build_pots, divide, divide_all_to_first, merge_equal_pots
-from riverboat.engine.showdown import evaluate_hands, label_of
-from riverboat.engine.views import HandView, PlayerView, ResultView, Share
+from riverboat.engine.showdown import evaluate_hands, label_of, winning_hand
+from riverboat.engine.views import HandView, PlayerView, PotView, ResultView, Share, WinningHand
 from riverboat.engine.visible import bring_in_key, has_open_pair, visible_key
 from riverboat.games.catalog import Kind, OddChip, PostDrawFirst
 from riverboat.games.structures import Structure
@@ -56,6 +56,14 @@ class PotAward:
     winners: dict[int, int]  # seat -> chips won
     share: Share = "all"  # "all", "high", "low", "split" (R-SPLIT agreement)
     run: int = 0  # run it twice: 0 or 1
+    hands: dict[int, WinningHand] = field(default_factory=dict)  # seat -> winning cards and label (showdown only)
+
+    def to_dict(self) -> PotView:
+        out: PotView = {"amount": self.amount, "eligible": self.eligible, "winners": self.winners,
+                        "share": self.share, "run": self.run}
+        if self.hands:
+            out["hands"] = self.hands
+        return out
 
 
 @dataclass(slots=True)
@@ -73,10 +81,7 @@ class HandResult:
             "stacks": self.stacks,
             "net": self.net,
             "rake": self.rake,
-            "pots": [
-                {"amount": p.amount, "eligible": p.eligible, "winners": p.winners, "share": p.share, "run": p.run}
-                for p in self.pots
-            ],
+            "pots": [p.to_dict() for p in self.pots],
             "shown": self.shown,
             "labels": self.labels,
             "showdown": self.showdown,
@@ -1107,8 +1112,12 @@ class Hand:
         for j in range(n):
             self.stacks[j] += won[j]
         for award in awards:
-            self._emit("pot_awarded", None, amount=award.amount, winners=award.winners, share=award.share,
-                       run=award.run)
+            if award.hands:
+                self._emit("pot_awarded", None, amount=award.amount, winners=award.winners, share=award.share,
+                           run=award.run, hands=award.hands)
+            else:
+                self._emit("pot_awarded", None, amount=award.amount, winners=award.winners, share=award.share,
+                           run=award.run)
         self.result = HandResult(
             stacks={self.seats[j]: self.stacks[j] for j in range(n)},
             net={self.seats[j]: self.stacks[j] - self.start_stacks[j] for j in range(n)},
@@ -1207,6 +1216,8 @@ class Hand:
         game = self.game
         awards: list[PotAward] = []
         runs = len(values)
+        boards = self.boards if self._runs == 2 else [self.board]
+        memo: dict[tuple[int, int, int], WinningHand | None] = {}
         for p in pots:
             contenders = [j for j in p.eligible if j in showing]
             if not contenders:
@@ -1218,18 +1229,33 @@ class Hand:
                     lows = [j for j in contenders if vals[1][j] is not None]
                     if lows:
                         high_amt = amount - amount // 2
-                        awards.append(self._award(high_amt, p, contenders, vals[0], "high", run, showing))
-                        awards.append(self._award(amount // 2, p, lows, vals[1], "low", run, showing))
+                        awards.append(self._award(high_amt, p, contenders, vals, 0, "high", run, showing,
+                                                  boards[run], memo))
+                        awards.append(self._award(amount // 2, p, lows, vals, 1, "low", run, showing,
+                                                  boards[run], memo))
                         continue
-                awards.append(self._award(amount, p, contenders, vals[0], "all", run, showing))
+                awards.append(self._award(amount, p, contenders, vals, 0, "all", run, showing, boards[run], memo))
         return awards
 
-    def _award(self, amount: int, pot: Pot, contenders: list[int], vals: list[int | None],
-               share: Share, run: int, showing: list[int]) -> PotAward:
+    def _award(self, amount: int, pot: Pot, contenders: list[int], values: list[list[int | None]], rank_ix: int,
+               share: Share, run: int, showing: list[int], board: list[int],
+               memo: dict[tuple[int, int, int], WinningHand | None]) -> PotAward:
+        vals = values[rank_ix]
         best = max(v for j in contenders if (v := vals[j]) is not None)
         winners = [j for j in contenders if vals[j] == best]
+        # the cards that make each winning hand, for a winner whose cards were shown only (R-GEN-5, R-SHOW-4)
+        hands: dict[int, WinningHand] = {}
+        for j in winners:
+            if j not in showing:
+                continue
+            key = (run, rank_ix, j)
+            if key not in memo:
+                memo[key] = winning_hand(self.game, rank_ix, self.cards[j], board, best)
+            got = memo[key]
+            if got is not None:
+                hands[self.seats[j]] = got
         return PotAward(amount, [self.seats[j] for j in pot.eligible], self._divide(amount, winners, showing),
-                        share=share, run=run)
+                        share=share, run=run, hands=hands)
 
 
 #: the slots an action may change (the configuration and the seating never change during a hand)

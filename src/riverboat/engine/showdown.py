@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from functools import cache
 
+from riverboat.engine.views import WinningHand
 from riverboat.evaluate import CardUse, Ranking, best_hand, describe, evaluate5
 from riverboat.evaluate.fast7 import make_evaluate7
 from riverboat.evaluate.tables import SEVEN_CARD_RANKINGS
@@ -68,3 +69,18 @@ def label_of(game: Game, strengths: Sequence[int | None]) -> str:
             _LABELS.clear()
         _LABELS[key] = got
     return got
+
+
+def winning_hand(game: Game, rank_ix: int, hole: Sequence[int], board: Sequence[int], strength: int
+                 ) -> WinningHand | None:
+    """The cards that make a winning hand under the game's ``rank_ix``-th ranking, and its name (R-CARD-2): the
+    evaluator's best five (``best_hand``, in its display order; R-OMAHA-3 exactly two hole and three board cards,
+    each half of a hi/lo pot chosen on its own, R-LOW-8B-4; up to four cards for Badugi). ``strength`` is what the
+    showdown found for this hand: a different one (which would be an evaluator bug) gives None rather than cards
+    that did not win."""
+    ranking = ranking_of(game.rankings[rank_ix])
+    use = CardUse.OMAHA if game.omaha else CardUse.ANY
+    value = best_hand(ranking, tuple(hole), tuple(board), use)
+    if value is None or value.strength != strength:
+        return None
+    return {"cards": [str(c) for c in value.cards], "label": value.label}

@@ -43,12 +43,26 @@ class PlayerView(TypedDict):
     up: list[bool]
 
 
+class WinningHand(TypedDict):
+    """What won one pot award at a showdown (R-CARD-2): ``cards``, the cards that make the winner's hand under the
+    award's ranking (the best five, in the evaluator's display order; fewer for Badugi), taken from the winner's
+    shown cards and the award's board (R-OMAHA-3: exactly two hole and three board cards; R-LOW-8B-4: chosen
+    independently for the high and the low half), and ``label``, the hand's name ("Full house, Kings full of
+    Fives")."""
+
+    cards: list[str]
+    label: str
+
+
 class PotView(TypedDict):
+    """One pot award; ``hands`` (seat -> :class:`WinningHand`) only when it went to a showdown."""
+
     amount: int
     eligible: list[int]
     winners: dict[int, int]
     share: Share
     run: int
+    hands: NotRequired[dict[int, WinningHand]]
 
 
 class ResultView(TypedDict):
@@ -162,11 +176,15 @@ class MuckedEvent(TypedDict):
 
 
 class PotAwardedEvent(TypedDict):
+    """A pot (or its high / low half, or one run of it) won: ``hands`` names, for each winner, the cards that make
+    the winning hand and its label (:class:`WinningHand`); absent when nobody had to show (R-SHOW-4)."""
+
     kind: Literal["pot_awarded"]
     amount: int
     winners: dict[int, int]
     share: Share
     run: int
+    hands: NotRequired[dict[int, WinningHand]]
 
 
 class RakeEvent(TypedDict):
@@ -209,4 +227,4 @@ ENGINE_EVENT_TYPES: tuple[type, ...] = (
     ReturnedEvent, ShowedEvent, MuckedEvent, PotAwardedEvent, RakeEvent, SplitAgreedEvent, SplitRefusedEvent,
     RunItTwiceEvent, HandOverEvent,
 )
-VIEW_TYPES: tuple[type, ...] = (LegalView, PlayerView, PotView, ResultView, HandView)
+VIEW_TYPES: tuple[type, ...] = (LegalView, PlayerView, WinningHand, PotView, ResultView, HandView)
