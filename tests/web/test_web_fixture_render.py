@@ -179,9 +179,29 @@ def test_r_show_showdown_labels_winners_and_side_pots(new_page: Any, static_url:
     # the result stays readable on the felt (Account -> Table settings: how long)
     assert "Ainars wins €12.00" in page.locator("[data-testid='hand-result']").inner_text()
     assert page.locator("[data-testid='cards-3'] .card").evaluate_all("cs => cs.map(c => c.dataset.card)") == ["9h", "9d"]
+    # the winning hands (pot_awarded.hands, R-CARD-2): each winner's hole cards and the board cards used, raised
+    # and outlined, every other card dimmed, the hand named in the result; nothing of the losing 9h 9d
+    assert highlighted(page) == {"0": ["Qc", "Qs"], "2": ["Ah", "Kd"], "board": ["Kh", "6d", "6c", "Qd"]}
+    assert page.locator(".felt--winning").count() == 1
+    result = page.locator("[data-testid='hand-result']").inner_text()
+    assert "Ainars wins €12.00 with Full House, Queens over Sixes" in result, result
+    assert "Hero wins €4.00 with Two Pair, Kings and Sixes" in result, result
     screenshot(page, "table_holdem_showdown_desktop")
     page.click("[data-panel='last']")
     assert "Hand #42" in page.locator("[data-testid='last-hands']").inner_text()
+
+
+def highlighted(page: Any) -> dict[str, list[str]]:
+    """The highlighted (winning) cards on the felt, by seat and on the board."""
+    return page.evaluate("""() => {
+      const out = {};
+      for (const c of document.querySelectorAll(".card--highlight")) {
+        const seat = c.closest("[data-testid^='cards-']");
+        const key = seat ? seat.dataset.testid.slice(6) : "board";
+        (out[key] = out[key] || []).push(c.dataset.card);
+      }
+      return out;
+    }""")
 
 
 def test_keyboard_shortcuts_fold_call_raise(new_page: Any, static_url: str) -> None:

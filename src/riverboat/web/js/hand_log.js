@@ -52,7 +52,9 @@ export function describeEvent(event, model) {
       const entries = Array.isArray(winners) ? winners.map((w) => [w, pick(event, "amount")]) : Object.entries(winners);
       const share = pick(event, "share");
       const what = share === "high" || share === "low" ? ` (${share})` : share === "split" ? " (split agreement)" : "";
-      return entries.map(([w, amt]) => `${nameOf(w)} wins ${money(amt)}${what}`).join("; ") || null;
+      const hands = pick(event, "hands") || {};  // the winning hand's name (docs/protocol.md "The winning hand")
+      const withHand = (w) => (hands[String(w)] && hands[String(w)].label ? ` with ${hands[String(w)].label}` : "");
+      return entries.map(([w, amt]) => `${nameOf(w)} wins ${money(amt)}${what}${withHand(w)}`).join("; ") || null;
     }
     case "returned":
       return `Uncalled ${money(pick(event, "amount"))} returned to ${who}`;

@@ -355,7 +355,6 @@ export class TableStore {
     else if (this.model && this.model.handId === next.handId) {
       next.awards = this.model.awards;
       next.result = this.model.result;
-      next.bestCards = this.model.bestCards;
     }
     if (this.model && !next.result && this.model.result) next.result = this.model.result;
     if (!this.restored) {
@@ -402,7 +401,7 @@ export class TableStore {
     if (!already) {
       // a new hand clears the log; the last hand's result stays on the felt for the time the player chose
       // (Account -> Table settings, "results shown for": the room deals the next hand sooner than that)
-      if (HAND_START_KINDS.has(kind) && this.model) { this.model.log = []; this.model.bestCards = null; }
+      if (HAND_START_KINDS.has(kind) && this.model) this.model.log = [];
       if (this.model) {
         applyEvent(this.model, event, this.aliases);
         noteResult(this.model, event, this.clock());
@@ -434,26 +433,38 @@ export class TableStore {
   }
 }
 
-/** The result of the hand as it is decided: one line per pot won (who, how much, with what), and the cards of the
- * winning hands to highlight (`best` of the `showed` event, when the server sends it). */
-function noteResult(model, event, now) {
+/** The result of the hand as it is decided: one line per pot won (who, how much, with what hand), and the cards
+ * of the winning hands to highlight while the result is shown: `hands` of each `pot_awarded` event (seat ->
+ * {cards, label}, the server's evaluator's best five; docs/protocol.md "The winning hand"). `best` holds every
+ * winning card (a hole card belongs to one player only), `boards[run]` the board cards a hand of that run used. */
+export function noteResult(model, event, now) {
   const kind = String(pick(event, "kind", "type") || "");
-  if (kind === "showed" && Array.isArray(event.best)) {
-    model.bestCards = new Set([...(model.bestCards || []), ...event.best]);
-  }
   if (kind !== "pot_awarded") return;
   const winners = pick(event, "winners") || {};
   const entries = Array.isArray(winners) ? winners.map((w) => [w, pick(event, "amount")]) : Object.entries(winners);
   const share = pick(event, "share");
-  const lines = (model.result && model.result.handId === model.handId) ? [...model.result.lines] : [];
+  const run = int(pick(event, "run"), 0);
+  const hands = pick(event, "hands") || {};
+  const same = model.result && model.result.handId === model.handId;
+  const lines = same ? [...model.result.lines] : [];
+  const best = same && model.result.best ? new Set(model.result.best) : new Set();
+  const boards = same && model.result.boards ? { ...model.result.boards } : {};
+  const runs = model.runs && model.runs.length > 1 ? model.runs : [model.board];
+  const board = new Set(runs[run] || model.board || []);
   for (const [w, amt] of entries) {
     const seat = model.seats[int(w)];
     if (!seat || seat.empty) continue;
-    const label = seat.label ? ` with ${seat.label}` : "";
+    const won = hands[String(w)];
+    const cards = won && Array.isArray(won.cards) ? won.cards.map(String) : [];
+    const name = won && won.label ? won.label : seat.label;
     const what = share === "high" || share === "low" ? ` (${share})` : "";
-    lines.push(`${seat.alias} wins ${formatMoney(amt, model.currency)}${what}${label}`);
+    lines.push(`${seat.alias} wins ${formatMoney(amt, model.currency)}${what}${name ? ` with ${name}` : ""}`);
+    for (const code of cards) {
+      best.add(code);
+      if (board.has(code)) boards[run] = new Set([...(boards[run] || []), code]);
+    }
   }
-  model.result = { handId: model.handId, lines, at: now };
+  model.result = { handId: model.handId, lines, at: now, best, boards };
 }
 
 

@@ -224,10 +224,11 @@ export class TableView {
     const n = model.seats.length;
     const offset = model.heroSeat !== null ? model.heroSeat : 0;
     const narrow = this.root.clientWidth > 0 && this.root.clientWidth < 600;
-    const parts = [h("div", { class: "felt-logo", key: "logo" }, "Riverboat"), this.center(model, now)];
+    const win = this.winning(model, now);
+    const parts = [h("div", { class: "felt-logo", key: "logo" }, "Riverboat"), this.center(model, now, win)];
     for (const seat of model.seats) {
       const pos = seatPosition((seat.seat - offset + n) % n, n, narrow);
-      parts.push(this.seat(model, seat, pos, now));
+      parts.push(this.seat(model, seat, pos, now, win));
       if (!seat.empty && seat.bet > 0) {
         parts.push(h("div", { key: `bet-${seat.seat}`, class: "bet-chip", "data-testid": `bet-${seat.seat}`, style: { left: pct(pos.bx), top: pct(pos.by) } },
           h("span", { class: "chip-icon", "aria-hidden": "true" }), formatMoney(seat.bet, model.currency)));
@@ -237,19 +238,27 @@ export class TableView {
       }
     }
     if (this.ui.popover !== null) parts.push(this.popover(model));
-    return h("div", { class: "felt", "data-testid": "felt" }, parts);
+    return h("div", { class: `felt${win ? " felt--winning" : ""}`, "data-testid": "felt" }, parts);
   }
 
-  center(model, now) {
+  /** The result whose winning cards are highlighted (docs/protocol.md "The winning hand"): for as long as the
+   * result banner shows (Account -> Table settings, "results shown for") and the hand is still on the felt. */
+  winning(model, now) {
+    const result = model.result;
+    if (!result || !result.best || !result.best.size || result.handId !== model.handId) return null;
+    const keep = Math.max((settings.get("resultsSeconds") || 0) * 1000, 500);
+    return now - result.at < keep ? result : null;
+  }
+
+  center(model, now, win = null) {
     const parts = [];
-    const best = model.bestCards || new Set();
     if (model.family === "flop") {
       const boards = model.runs && model.runs.length > 1 ? model.runs : [model.board];
       boards.forEach((board, i) => {
         // keyed by hand: the next hand replaces the board in one change instead of removing card by card
         parts.push(h("div", { key: `board-${i}-${model.handId}`, class: "board", "data-testid": i === 0 ? "board" : `board-${i + 1}` },
           boards.length > 1 ? h("span", { class: "run-label" }, `Run ${i + 1}`) : null,
-          board.map((code, j) => cardVNode(code, { key: `${j}`, highlight: best.has(code), extraClass: "card--dealt" }))));
+          board.map((code, j) => cardVNode(code, { key: `${j}`, highlight: Boolean(win && win.boards[i] && win.boards[i].has(code)), extraClass: "card--dealt" }))));
       });
     }
     const pots = model.pots.map((pot, i) => h("div", { key: `pot-${i}`, class: "pot", "data-testid": `pot-${i}` },
@@ -270,7 +279,7 @@ export class TableView {
     return h("div", { class: "felt-center", key: "center" }, parts);
   }
 
-  seat(model, seat, pos, now) {
+  seat(model, seat, pos, now, win = null) {
     const style = { left: pct(pos.x), top: pct(pos.y) };
     if (seat.empty) {
       const canSit = model.heroSeat === null && !this.options.replay && Boolean(this.handlers.sit) && !this.speed;
@@ -287,7 +296,6 @@ export class TableView {
     if (seat.sittingOut) classes.push("seat--out");
     if (note && note.tag) classes.push(`seat--tag-${note.tag}`);
     const selectable = seat.isHero && model.legal && model.legal.kinds.some((k) => k === "discard" || k === "draw") && !this.ui.sent;
-    const best = model.bestCards || new Set();
     const cards = seat.cards.map((card, i) => {
       // R-GEN-5: in stud-type games the holder sees their own face-down cards greyed.
       const ownDown = seat.isHero && model.family === "stud" && !card.up && card.code;
@@ -295,7 +303,7 @@ export class TableView {
       return cardVNode(card.code, {
         key: `${i}`,
         greyed: ownDown || selected, selectable: selectable && Boolean(card.code), selected,
-        small: !seat.isHero && seat.cards.length >= 4, highlight: seat.winner && best.has(card.code),
+        small: !seat.isHero && seat.cards.length >= 4, highlight: Boolean(win && card.code && win.best.has(card.code)),
         extraClass: card.up ? "card--up" : "card--down",
         onclick: selectable && card.code ? () => this.toggleDiscard(card.code) : undefined,
       });
