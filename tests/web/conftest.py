@@ -468,6 +468,11 @@ LIVE_TABLES: list[dict[str, Any]] = [
      "min_buy_in": 1000, "max_buy_in": None, "currency": "PLAY", "bots": 0},
     {"name": "WebWatch", "game": "holdem", "structure": "FL", "small_blind": 50, "big_blind": 100, "max_seats": 6,
      "min_buy_in": 1000, "max_buy_in": None, "currency": "PLAY", "bots": 0},
+    # issue #14: the winning hand highlighted; a long pause between hands so the finished hand stays on the felt
+    # after its result (and highlight) has gone
+    {"name": "WebWinning", "game": "holdem", "structure": "NL", "small_blind": 50, "big_blind": 100, "max_seats": 6,
+     "min_buy_in": 4000, "max_buy_in": 20000, "currency": "PLAY", "bots": 0,
+     "settings": {"between_hands_seconds": 9.0}},
 ]
 
 

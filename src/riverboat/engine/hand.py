@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -1238,7 +1238,7 @@ class Hand:
         return awards
 
     def _award(self, amount: int, pot: Pot, contenders: list[int], values: list[list[int | None]], rank_ix: int,
-               share: Share, run: int, showing: list[int], board: list[int],
+               share: Share, run: int, showing: list[int], board: Sequence[int],
                memo: dict[tuple[int, int, int], WinningHand | None]) -> PotAward:
         vals = values[rank_ix]
         best = max(v for j in contenders if (v := vals[j]) is not None)
