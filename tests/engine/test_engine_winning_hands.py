@@ -158,3 +158,19 @@ def test_r_show_4_winning_cards_in_the_hand_view_only_once_shown(mk, play):
     for seat in (None, 1, 2):
         result = h.view(seat)["result"]
         assert result["pots"][0]["hands"] == {1: {"cards": ["Ah", "9h", "6h", "5h", "2h"], "label": "Flush, Ace high"}}
+
+
+def test_r_card_2_winning_hand_is_the_evaluators_best_five_and_refuses_a_strength_it_does_not_make():
+    """``winning_hand`` searches with the strength the showdown found (stopping at the first five that make it) and
+    gives the same five as a full ``best_hand`` search; a strength those cards do not make names nothing."""
+    from riverboat.engine.showdown import evaluate_hands, winning_hand
+
+    game = GAMES["holdem"]
+    hole = [int(c) for c in parse_cards("Ah 2h")]
+    board = [int(c) for c in parse_cards("5h 6h 7c 8d 9h")]
+    strength = evaluate_hands(game, [hole], board, [0])[0][0]
+    assert strength is not None
+    full = best_hand(Ranking.HIGH, hole, board)
+    assert full is not None and full.strength == strength
+    assert winning_hand(game, 0, hole, board, strength) == {"cards": [str(c) for c in full.cards], "label": full.label}
+    assert winning_hand(game, 0, hole, board, strength + 1) is None

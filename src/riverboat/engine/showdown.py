@@ -80,7 +80,7 @@ def winning_hand(game: Game, rank_ix: int, hole: Sequence[int], board: Sequence[
     that did not win."""
     ranking = ranking_of(game.rankings[rank_ix])
     use = CardUse.OMAHA if game.omaha else CardUse.ANY
-    value = best_hand(ranking, tuple(hole), tuple(board), use)
+    value = best_hand(ranking, tuple(hole), tuple(board), use, strength=strength)
     if value is None or value.strength != strength:
         return None
     return {"cards": [str(c) for c in value.cards], "label": value.label}

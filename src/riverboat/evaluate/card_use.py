@@ -38,8 +38,12 @@ def best_hand(
     hole: Sequence[int],
     board: Sequence[int] = (),
     use: CardUse | str = CardUse.ANY,
+    *,
+    strength: int = 0,
 ) -> HandValue | None:
-    """The best hand the card-use rule allows; None only when LOW_8B has no qualifying low."""
+    """The best hand the card-use rule allows; None only when LOW_8B has no qualifying low. ``strength``, when the
+    caller already knows the hand's strength (a showdown naming the winning cards), lets the search stop at the
+    first five cards that make it."""
     r = as_ranking(ranking)
     try:
         u = CardUse(use)
@@ -60,8 +64,8 @@ def best_hand(
         return _badugi(all_c, u)
     if total < 5 and u is CardUse.ANY:
         return _partial(r, all_c)
-    target = 0
-    if total == 7 and u is CardUse.ANY and r in tables.SEVEN_CARD_RANKINGS:
+    target = strength
+    if not target and total == 7 and u is CardUse.ANY and r in tables.SEVEN_CARD_RANKINGS:
         target = _seven(r)(*all_c)  # one lookup; the loop below then stops at the first five that make it
         if target == 0:
             return None
