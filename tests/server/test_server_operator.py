@@ -59,7 +59,7 @@ def _operator_routes() -> list[tuple[str, str]]:
     for route in _all_operator_routes():
         path = re.sub(r"\{action\}", "ban", route.path)
         path = re.sub(r"\{(flag_id|player_id)\}", "1", path)
-        path = re.sub(r"\{\w+\}", "x", path)
+        path = re.sub(r"\{[\w:]+\}", "x", path)
         out += [(m, path) for m in sorted(route.methods or ()) if m != "HEAD"]
     return out
 
@@ -70,8 +70,10 @@ def test_every_operator_route_refuses_a_player_with_403_r_oper_5(http: httpx.Cli
     assert len(routes) >= 12 and all(p.startswith("/api/operator/") for _, p in routes)
     doc = http.get("/openapi.json").json()["paths"]
     documented = {(m.upper(), p) for p, ops in doc.items() if p.startswith("/api/operator") for m in ops}
-    served = {(m, r.path) for r in _all_operator_routes() for m in r.methods or () if m != "HEAD"}
-    console = {r.path for r in operator_routes(SimpleNamespace(store=None), lambda fn: fn)}  # type: ignore[arg-type]
+    # a route's convertor ({table_id:path}: tournament table ids have a slash) is not part of the documented path
+    served = {(m, re.sub(r":\w+\}", "}", r.path)) for r in _all_operator_routes() for m in r.methods or () if m != "HEAD"}
+    console = {re.sub(r":\w+\}", "}", r.path)
+               for r in operator_routes(SimpleNamespace(store=None), lambda fn: fn)}  # type: ignore[arg-type]
     # every operator route (console, tournaments, flights, Twister interrupt) is in the OpenAPI document with its
     # method, and only those (R-OPER-1..5)
     assert documented == served and console < {p for _, p in served}

@@ -217,7 +217,7 @@ OPERATOR_ROUTES: tuple[tuple[str, Callable[[Hub, Request], Awaitable[Response]],
     ("/api/operator/flags", flags, None),
     ("/api/operator/flags/{flag_id}", flag, None),
     ("/api/operator/flags/{flag_id}/void", void, ["POST"]),
-    ("/api/operator/hands/{table_id}/{hand_id}", hand, None),
+    ("/api/operator/hands/{table_id:path}/{hand_id}", hand, None),  # "sng1/t1": see rest.ROUTES
     ("/api/operator/players", players, None),
     ("/api/operator/players/{player_id}", player, None),
     ("/api/operator/players/{player_id}/{action}", act, ["POST"]),

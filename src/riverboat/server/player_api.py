@@ -115,5 +115,5 @@ def player_routes(hub: Hub, handler: Any) -> list[Route]:
         Route("/api/notes/{player_id}", handler(save_note), methods=["PUT"]),
         Route("/api/stats", handler(stats)),
         Route("/api/hands/export", handler(export_many)),
-        Route("/api/hands/{table_id}/{hand_id}/export", handler(export_hand)),
+        Route("/api/hands/{table_id:path}/{hand_id}/export", handler(export_hand)),
     ]

@@ -361,7 +361,8 @@ ROUTES: tuple[tuple[str, Handler, list[str] | None], ...] = (
     ("/api/tables/{table_id}", table, None),
     ("/api/cashier", cashier, None),
     ("/api/hands", hands, None),
-    ("/api/hands/{table_id}/{hand_id}", hand, None),
+    # {table_id:path}: a tournament table's id has a slash ("sng1/t1"), and %2F is decoded before routing
+    ("/api/hands/{table_id:path}/{hand_id}", hand, None),
 )
 
 
@@ -371,9 +372,11 @@ def make_routes(hub: Hub) -> list[Route]:
     from .tournament_api import tournament_routes
     from .twister_api import twister_routes
 
-    return [*(Route(path, handler(functools.update_wrapper(functools.partial(fn, hub), fn)), methods=methods)
-              for path, fn, methods in ROUTES),
-            *player_routes(hub, handler), *operator_routes(hub, handler), *twister_routes(hub, handler),
+    # the player routes first: their /api/hands/{table_id:path}/{hand_id}/export would otherwise be taken by the
+    # hand route (a table id of any number of segments, then "export" as the hand id)
+    return [*player_routes(hub, handler),
+            *(Route(path, handler(functools.update_wrapper(functools.partial(fn, hub), fn)), methods=methods)
+              for path, fn, methods in ROUTES), *operator_routes(hub, handler), *twister_routes(hub, handler),
             *tournament_routes(hub, handler)]
 
 
