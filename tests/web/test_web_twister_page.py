@@ -6,12 +6,15 @@ R-WILD-1, kinds' reading in docs/twister.md)."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 from riverboat.twister.events import SpinEvent
 from riverboat.twister.lobby import offer
 
 TID = "wild:wild-50-1-aa"
+HARNESS = Path(__file__).resolve().parent / "harness"
 
 
 def _open(new_page: Any, static_url: str, playing: list[str]) -> Any:
@@ -106,3 +109,27 @@ def test_r_twist_11_history_rows_of_every_kind_read_on_a_phone(new_page: Any, st
     assert "2026-12-03" in got["ko"].get_by_test_id("th-name").inner_text()  # the date on a phone
     box = table.bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390.5  # no sideways scrolling
+
+
+def test_another_tournaments_frames_are_not_taken_for_the_twister_just_played(new_page: Any, static_url: str) -> None:
+    """Found by the outside walk (2026-12-03): a player still seated in a Sit & Go presses "Play" for a Twister; the
+    Sit & Go's ``state`` frames that arrive before the answer to "Play" were adopted as the Twister's, so the page
+    drew the Sit & Go's six-handed table under the Twister's title (its figures: "Prize 6,000 · 6 left") and fed
+    it that table's events. Only a Twister's own frames (ids ``twister:...`` / ``wild:...``) belong on this page."""
+    page = _open(new_page, static_url, [])
+    fixture = (HARNESS / "fixtures" / "holdem_action.json").read_text()
+    view = json.loads(fixture)["frames"][0]["view"]
+    sng_state = {"type": "tournament", "tournament": "sng1", "event": "state",
+                 "data": {"table": "sng1/t1", "seat": 2, "small_blind": 10, "big_blind": 20, "level": 1,
+                          "prize_pool": 6000, "players_left": 6, "hand": view["hand"]}}
+    page.evaluate("""async (frame) => {
+        const played = window.__page.play("twister", 100);   // the answer to "Play" comes after the frame
+        window.__frame(frame);
+        await played;
+        window.__frame({type: "event", table: "sng1/t1", event: {kind: "acted", seat: 0, action: "fold"}});
+    }""", sng_state)
+    assert page.evaluate("window.__page.tournament") == "twister:twister-100-1-aa"
+    assert page.evaluate("window.__page.table") is None
+    hud = page.get_by_test_id("twister-hud").inner_text()
+    assert "6,000" not in hud and "6 left" not in hud, hud
+    assert page.locator("[data-testid='twister-table'] .seat").count() == 0

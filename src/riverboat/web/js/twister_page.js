@@ -179,8 +179,9 @@ export class TwisterPage {
 
   onTournament(frame) {
     // The tournament's first frames (registered, started, the spin) may come before the ack of "Play"; a player
-    // who comes back during a game gets its frames without having pressed Play on this page.
-    const adopt = !this.tournament && !this.done.has(frame.tournament) && (this.playing || kindOf(frame.tournament));
+    // who comes back during a game gets its frames without having pressed Play on this page. Only a Twister's own
+    // frames: a Sit & Go or a tournament the player also plays sends its frames to the same connection.
+    const adopt = !this.tournament && !this.done.has(frame.tournament) && kindOf(frame.tournament) !== null;
     if (adopt) {
       this.tournament = frame.tournament;
       this.kind = kindOf(frame.tournament) || this.kind;
