@@ -133,3 +133,24 @@ def test_another_tournaments_frames_are_not_taken_for_the_twister_just_played(ne
     hud = page.get_by_test_id("twister-hud").inner_text()
     assert "6,000" not in hud and "6 left" not in hud, hud
     assert page.locator("[data-testid='twister-table'] .seat").count() == 0
+
+
+def test_the_opponents_are_named_by_their_aliases(new_page: Any, static_url: str) -> None:
+    """Found by the outside walk (2026-12-03): the Twister table called the two opponents "Seat 1" and "Seat 2" (in
+    the seats and in the hand log) although the ``state`` frame names them in ``seats``, as every other table does."""
+    page = _open(new_page, static_url, [])
+    view = json.loads((HARNESS / "fixtures" / "holdem_action.json").read_text())["frames"][0]["view"]
+    hand = {**view["hand"], "players": view["hand"]["players"][:3]}
+    tid = "twister:twister-100-1-aa"
+    state = {"type": "tournament", "tournament": tid, "event": "state",
+             "data": {"table": f"{tid}/t1", "seat": 2, "small_blind": 10, "big_blind": 20, "level": 1,
+                      "players_left": 3, "hand": hand,
+                      "seats": [{"seat": 0, "player": 11, "alias": "Ainars", "stack": 1840},
+                                {"seat": 1, "player": 12, "alias": "Birute", "stack": 990},
+                                {"seat": 2, "player": 7, "alias": "Ann", "stack": 1500}]}}
+    page.evaluate("(f) => window.__frame(f)", state)
+    table = page.get_by_test_id("twister-table")
+    table.locator(".seat").first.wait_for()
+    text = table.inner_text()
+    assert "Ainars" in text and "Birute" in text and "Ann" in text, text
+    assert "Seat 1" not in text and "Seat 2" not in text, text

@@ -277,11 +277,15 @@ export class TwisterPage {
     const hand = data.hand;
     const me = this.ctx.session.me || {};
     const players = hand.players || [];
+    // the opponents by their aliases (the state's `seats`), as at any other table; "Seat 2" only if none came
+    const named = new Map((data.seats || []).map((s) => [s.seat, s]));
     this.store.apply({ type: "table_state", table: key, view: {
       table: { name: `${TITLES[this.kind] || "Twister"}`, game: hand.game, structure: hand.structure,
         currency: "chips", small_blind: data.small_blind, big_blind: data.big_blind, max_seats: 3 },
-      seats: players.map((p) => ({ seat: p.seat, player: p.seat === data.seat ? me.player_id : `seat-${p.seat}`,
-        alias: p.seat === data.seat ? this.ctx.session.alias() : `Seat ${p.seat + 1}`, stack: p.stack })),
+      seats: players.map((p) => ({ seat: p.seat,
+        player: p.seat === data.seat ? me.player_id : (named.get(p.seat)?.player ?? `seat-${p.seat}`),
+        alias: p.seat === data.seat ? this.ctx.session.alias() : (named.get(p.seat)?.alias || `Seat ${p.seat + 1}`),
+        stack: p.stack })),
       hand_id: hand.hand_id ? `${key}:${hand.hand_id}` : null, hand, timer: null, you: { seat: data.seat } } });
   }
 
