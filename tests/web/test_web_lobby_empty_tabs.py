@@ -12,9 +12,10 @@ import pytest
 PHONE = {"width": 390, "height": 844}
 
 
-def open_lobby(new_page: Any, static_url: str, fixture: str, viewport: dict[str, int] | None = None) -> Any:
+def open_lobby(new_page: Any, static_url: str, fixture: str, viewport: dict[str, int] | None = None,
+               player: int | None = None) -> Any:
     page = new_page(viewport) if viewport else new_page()
-    page.goto(f"{static_url}/harness/lobby.html?fixture={fixture}")
+    page.goto(f"{static_url}/harness/lobby.html?fixture={fixture}" + (f"&player={player}" if player else ""))
     page.wait_for_selector("body[data-ready='1']")
     return page
 
@@ -62,3 +63,26 @@ def test_tabs_with_tournaments_still_list_them_and_a_filter_with_no_match_can_be
     assert page.locator("[data-testid='no-match']").inner_text().startswith("Nothing here matches these filters.")
     page.click("[data-testid='clear-filters']")
     assert "Speed Riga" in page.locator("[data-testid='speed-pools']").inner_text()
+
+
+@pytest.mark.parametrize("tab", ["sng", "tournaments"])
+def test_tournament_tabs_fit_a_phone_without_scrolling_sideways(new_page: Any, static_url: str, screenshot: Any,
+                                                                tab: str) -> None:
+    """Found by the outside walk (2026-12-03): at 390 px the Sit & Go and Tournaments lists were 520-560 px wide
+    (seven columns plus the Register button), so the page scrolled sideways and Register was off the screen; the
+    cash list already hides its secondary columns on a phone."""
+    page = open_lobby(new_page, static_url, "lobby_tournaments", PHONE, player=7)
+    page.click(f"[data-tab='{tab}']")
+    rows = page.locator("[data-testid='tournaments'] tbody tr")
+    rows.first.wait_for()
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], f"the page is {width} px wide at {PHONE['width']} px"
+    box = page.locator("[data-testid='tournaments']").bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"] + 0.5, box
+    for i in range(rows.count()):  # every row's name, game, buy-in and players are still there, and Register
+        cells = rows.nth(i).locator("td:visible")
+        assert cells.count() >= 4
+    button = page.locator("button[data-testid^='register-']").first
+    box = button.bounding_box()
+    assert box is not None and box["x"] + box["width"] <= PHONE["width"], box
+    screenshot(page, f"lobby_{tab}_phone")

@@ -1,7 +1,10 @@
 // Lobby harness: the real lobby view fed from fixtures/lobby.json through a stubbed fetch (no server), so the
 // tabs that have no server data yet (Sit & Go, tournaments, Twister) can be rendered and tested.
 // ?fixture=lobby_cash_only: what today's server sends (tables and pools only, no tournaments).
-const fixtureName = new URLSearchParams(location.search).get("fixture") || "lobby";
+// ?player=<id>: a logged-in player (the rows get their Register buttons; frames go to a stub connection).
+const params = new URLSearchParams(location.search);
+const fixtureName = params.get("fixture") || "lobby";
+const player = params.get("player");
 const fixture = await (await fetch(`/harness/fixtures/${fixtureName}.json`)).json();
 const realFetch = window.fetch.bind(window);
 window.fetch = async (url, init) => {
@@ -12,5 +15,14 @@ window.fetch = async (url, init) => {
 };
 window.__navigated = [];
 const { renderLobby } = await import("/js/lobby_view.js");
-await renderLobby(document.getElementById("app"), { navigate: (hash) => window.__navigated.push(hash) });
+const ctx = { navigate: (hash) => window.__navigated.push(hash) };
+if (player) {
+  await import("/js/tournament_lobby.js");  // the Sit & Go and Tournaments tabs as app.js has them (Register...)
+  Object.assign(ctx, {
+    session: { loggedIn: true, me: { player_id: Number(player) } },
+    connection: { on: () => () => {}, send: async () => ({ type: "ack" }) },
+    toast: () => {},
+  });
+}
+await renderLobby(document.getElementById("app"), ctx);
 document.body.dataset.ready = "1";

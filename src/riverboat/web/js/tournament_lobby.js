@@ -119,20 +119,23 @@ function tournamentRows(rows, ctx, reload) {
   return el("div", {},
     el("p", { class: "muted", "data-testid": "tournament-news" }, news.text),
     el("table", { class: "list", "data-testid": "tournaments" },
-      el("thead", {}, el("tr", {}, el("th", {}, "Name"), el("th", {}, "Game"), el("th", {}, "Buy-in"),
-        el("th", { class: "num" }, "Players"), el("th", { class: "num" }, "Prize pool"), el("th", { class: "hide-narrow" }, "Starts"),
-        el("th", {}, "Status"), el("th", {}, ""))),
-      el("tbody", {}, rows.map((t) => el("tr", { "data-tournament": t.id },
+      el("thead", {}, el("tr", {}, el("th", {}, "Name"), el("th", { class: "hide-narrow" }, "Game"), el("th", {}, "Buy-in"),
+        el("th", { class: "num" }, "Players"), el("th", { class: "num hide-narrow" }, "Prize pool"), el("th", { class: "hide-narrow" }, "Starts"),
+        el("th", { class: "hide-narrow" }, "Status"), el("th", {}, ""))),
+      el("tbody", {}, rows.map((t) => { const game = `${t.mixed ? gameName(t.mixed) : gameName(t.game)} ${structureName(t.structure)}`;
+        return el("tr", { "data-tournament": t.id },
+        // on a phone the game and the status go under the name (their columns are hidden: the list fits 390 px)
         el("td", {}, el("a", { href: `#/tournament/${encodeURIComponent(t.id)}`, "data-testid": `detail-${t.id}` }, t.name),
-          el("div", { class: "muted" }, tournamentKinds(t).join(" · "))),
-        el("td", {}, `${t.mixed ? gameName(t.mixed) : gameName(t.game)} ${structureName(t.structure)}`),
+          el("div", { class: "muted" }, tournamentKinds(t).join(" · ")),
+          el("div", { class: "muted show-narrow" }, `${game} · ${statusName(t.status)}`)),
+        el("td", { class: "hide-narrow" }, game),
         el("td", {}, buyInText(t), " ", ...feeInfo(t)),
         el("td", { class: "num" }, `${t.registered ?? 0}${t.max_players ? "/" + t.max_players : ""}`),
-        el("td", { class: "num" }, formatMoney(t.prize_pool ?? 0, t.currency),
+        el("td", { class: "num hide-narrow" }, formatMoney(t.prize_pool ?? 0, t.currency),
           t.guarantee ? el("div", { class: "muted" }, `${formatMoney(t.guarantee, t.currency)} guaranteed`) : null),
         el("td", { class: "hide-narrow" }, startsAt(t)),
-        el("td", {}, statusName(t.status)),
-        el("td", { class: "lobby-actions" }, tournamentAction(t, ctx, (text) => { news.text = text; reload(); })))))));
+        el("td", { class: "hide-narrow" }, statusName(t.status)),
+        el("td", { class: "lobby-actions" }, tournamentAction(t, ctx, (text) => { news.text = text; reload(); }))); }))));
 }
 
 /** Filters of both tabs: game, buy-in, status and kind. */
