@@ -203,7 +203,7 @@ def leave_and_check_balance(page: Any) -> tuple[int, list[str]]:
         balance = balance_in_cashier(page)
         page.wait_for_selector("[data-testid='movements'] tbody tr")
         kinds = page.locator("[data-testid='movements'] tbody tr td:nth-child(2)").all_inner_texts()
-        if "cash out" in kinds or time.monotonic() > deadline:
+        if "Cash-out" in kinds or time.monotonic() > deadline:
             return balance, kinds
         page.wait_for_timeout(500)
         page.reload()
@@ -265,9 +265,9 @@ def test_register_sit_play_to_showdown_leave_and_balance_changes(
     if family == "holdem":
         screenshot(page, "table")  # the picture the README shows (docs/screenshots/table.png)
     balance, kinds = leave_and_check_balance(page)
-    assert "buy in" in kinds and "cash out" in kinds, kinds
-    cash_out = movement_amounts(page, "cash out")[0]
-    assert movement_amounts(page, "buy in")[0] == -buy_in
+    assert "Buy-in" in kinds and "Cash-out" in kinds, kinds
+    cash_out = movement_amounts(page, "Cash-out")[0]
+    assert movement_amounts(page, "Buy-in")[0] == -buy_in
     assert balance == START_CHIPS - buy_in + cash_out
     assert page.locator("[data-testid='user-balance']").inner_text() == f"{balance:,}"
     assert assert_no_foreign_down_cards(recorder.frames, seat) >= 1
@@ -391,7 +391,7 @@ def test_r_speed_1_speed_fold_deals_a_new_hand_at_once(
     while True:
         page.wait_for_selector("[data-testid='movements'] tbody tr", timeout=15_000)
         balance = int(re.sub(r"[^0-9-]", "", page.locator("[data-testid='balance-PLAY']").inner_text()))
-        cash_outs = movement_amounts(page, "cash out")
+        cash_outs = movement_amounts(page, "Cash-out")
         if cash_outs or time.monotonic() > deadline:
             break
         page.wait_for_timeout(500)

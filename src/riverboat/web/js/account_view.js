@@ -180,13 +180,31 @@ function tableName(id, names) {
   return m ? m[1].charAt(0).toUpperCase() + m[1].slice(1) : String(id);
 }
 
+/** A ledger movement's kind in words (the store's kinds: store/ledger.py, store/tournaments.py, store/twister.py);
+ * an unknown kind still reads as words, never as a code like "t_prize". */
+const MOVEMENT_KINDS = {
+  deposit: "Deposit", withdraw: "Withdrawal", buy_in: "Buy-in", top_up: "Top-up", cash_out: "Cash-out",
+  t_register: "Tournament buy-in", t_unregister: "Tournament unregistered: refund", t_refund: "Tournament refund",
+  t_cancel: "Tournament cancelled: refund", t_rebuy: "Re-buy", t_addon: "Add-on", t_prize: "Tournament prize",
+  t_bounty: "Bounty", t_pay: "Tournament payment", t_int_cash: "Interrupted tournament: compensation",
+  t_int_refund: "Interrupted tournament: refund", ticket_issue: "Tournament ticket", jackpot_out: "Jackpot prize",
+  settle_hand: "Hand",
+};
+
+export function movementKind(kind) {
+  const k = String(kind || "");
+  if (MOVEMENT_KINDS[k]) return MOVEMENT_KINDS[k];
+  const words = k.replace(/^t_/, "tournament ").replace(/_/g, " ").trim();
+  return words ? words.charAt(0).toUpperCase() + words.slice(1) : "";
+}
+
 function movementRow(m, names = {}) {
   const currency = m.currency || "EUR";
   const amount = m.amount ?? m.delta ?? 0;
   const at = m.time || m.created_at || m.at || "";
   return el("tr", { "data-txn": m.txn ?? "" },
     el("td", { title: at }, localTime(at)),
-    el("td", {}, String(m.kind || m.type || m.description || "").replace(/_/g, " ")),
+    el("td", { "data-testid": "movement-kind" }, m.kind || m.type ? movementKind(m.kind || m.type) : String(m.description || "")),
     el("td", { "data-testid": "movement-table" }, m.table_name || tableName(m.table || m.table_id, names) || m.reference || ""),
     el("td", { class: "num" }, formatMoney(amount, currency)));
 }
