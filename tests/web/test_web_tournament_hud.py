@@ -83,3 +83,23 @@ def test_r_tourn_rebuy_3_hud_buttons_in_their_windows_and_the_decision(new_page:
     assert page.get_by_test_id("tourney-result").inner_text() == "You finished 7th. You won €25.00: it is in your balance."
     assert page.get_by_test_id("hud-clock").inner_text() == "Your tournament is over"
     assert not page.locator("[data-testid='rebuy-accept']").count()
+
+
+def test_the_hud_of_a_finished_player_counts_the_players_still_in(new_page: Any, static_url: str) -> None:
+    """Found by the outside walk (2026-12-03): the winner of a 6-player Sit & Go read "You won the tournament!" above
+    "Players left 2 of 6" and the average stack of two players; the bust-out's state came before the last hand.
+    Once finished, the players left are those placed above the player (1 for the winner), holding every chip."""
+    page = _open(new_page, static_url)
+    page.evaluate("(d) => window.__hud.update(d)", _state(players_left=2, entrants=6, average_stack=4500, rank=1))
+    won: frames.TournamentFinishedData = {"place": 1, "place_to": 1, "prize": 3000}
+    page.evaluate("(d) => window.__hud.finished(d, 'PLAY')", dict(won))
+    hud = page.get_by_test_id("tourney-hud")
+    assert hud.locator("[data-hud='players']").inner_text().split("\n")[-1] == "1 of 6"
+    assert hud.locator("[data-hud='average']").inner_text().split("\n")[-1] == "9000"
+    assert hud.locator("[data-hud='place']").inner_text().split("\n")[-1] == "1st"
+    # a player out in 5th of 90 with 6 left before their last hand: 4 are left
+    page = _open(new_page, static_url)
+    page.evaluate("(d) => window.__hud.update(d)", _state(players_left=6, entrants=90, average_stack=1000))
+    out: frames.TournamentFinishedData = {"place": 5, "place_to": 5, "prize": 0}
+    page.evaluate("(d) => window.__hud.finished(d, 'PLAY')", dict(out))
+    assert page.get_by_test_id("tourney-hud").locator("[data-hud='players']").inner_text().split("\n")[-1] == "4 of 90"

@@ -136,6 +136,17 @@ export class TournamentHud {
     this.over = true;
     const place = data.place_to && data.place_to !== data.place ? `${ordinal(data.place)}-${ordinal(data.place_to)}` : ordinal(data.place);
     this.place = place;
+    // The last state was sent before the player's last hand: as the player is out (or has won) the players left
+    // are those placed above them, and the chips in play are shared among them (the winner holds them all).
+    const d = this.data;
+    if (d && Number.isInteger(data.place) && data.place >= 1) {
+      const left = Math.max(1, data.place - 1);
+      if (d.players_left && d.players_left > left) {
+        if (d.average_stack) d.average_stack = Math.round((d.average_stack * d.players_left) / left);
+        d.players_left = left;
+        if (d.rank) d.rank = null;
+      }
+    }
     const won = data.prize ? `You won ${formatMoney(data.prize, currency)}: it is in your balance.` : "No prize this time.";
     mount(this.result, el("b", { "data-testid": "tourney-place" }, data.place === 1 ? "You won the tournament!" : `You finished ${place}.`), " ", won);
     this.result.classList.remove("hidden");
