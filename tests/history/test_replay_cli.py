@@ -62,3 +62,20 @@ def test_replay_summary_totals_and_folders(tmp_path):
     result = runner.invoke(app, ["replay", "--summary", str(tmp_path)])
     assert result.exit_code == 0, result.output
     assert "total: 1/1 hands match, 0 mismatches, 1 skipped" in result.output
+
+
+def test_replay_a_missing_or_binary_file_is_one_plain_error_line(tmp_path):
+    """Found by the outside walk (2026-12-03): a file that cannot be read was reported as a hand that did not match,
+    ``nope.phh#0 : MISMATCH None expected None error: nope.phh: cannot read: [Errno 2] No such file or directory:
+    'nope.phh'``."""
+    binary = tmp_path / "binary.phh"
+    binary.write_bytes(b"\xff\xfe\x00")
+    missing = tmp_path / "nope.phh"
+    result = runner.invoke(app, ["replay", str(missing), str(binary)])
+    assert result.exit_code == 1
+    lines = result.output.strip().splitlines()
+    assert lines == [f"ERROR {missing}: cannot read: No such file or directory",
+                     f"ERROR {binary}: cannot read: not UTF-8 text"], lines
+    summary = runner.invoke(app, ["replay", "--summary", str(missing)])
+    assert f"ERROR {missing}: cannot read: No such file or directory" in summary.output
+    assert "MISMATCH" not in summary.output

@@ -221,3 +221,13 @@ def test_cli_prints_exactly_one_json_object(tmp_path: Any) -> None:
     proc = subprocess.run([exe, "tournament", "compensation", str(bad)],
                           capture_output=True, text=True, check=False)
     assert proc.returncode == 2 and proc.stdout == "" and "not JSON" in proc.stderr
+
+
+def test_cli_a_file_that_is_not_text_is_refused_in_one_line(tmp_path: Path) -> None:
+    """Found by the outside walk (2026-12-03): a binary file (not UTF-8) ended in a UnicodeDecodeError traceback."""
+    path = tmp_path / "state.json"
+    path.write_bytes(b"\xff\xfe\x00binary")
+    res = CliRunner().invoke(app, ["tournament", "compensation", str(path)])
+    assert res.exit_code == 2, res.output
+    assert res.exception is None or isinstance(res.exception, SystemExit), repr(res.exception)
+    assert "is not JSON: not UTF-8 text" in res.output

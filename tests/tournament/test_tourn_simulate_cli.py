@@ -31,3 +31,13 @@ def test_simulate_mtt_prints_one_json_line_with_every_field() -> None:
 def test_simulate_refuses_two_knockout_kinds() -> None:
     res = CliRunner().invoke(app, ["tournament", "simulate", "--entrants", "10", "--ko", "--pko", "--json"])
     assert res.exit_code == 2
+
+
+def test_simulate_refuses_an_unknown_structure_in_one_line() -> None:
+    """Found by the outside walk (2026-12-03): ``--structure QQ`` ended in a traceback (``ValueError: 'QQ' is not a
+    valid Structure``, from the spec's game list built before its structure was checked)."""
+    res = CliRunner().invoke(app, ["tournament", "simulate", "--kind", "sng", "--entrants", "9", "--structure", "QQ",
+                                   "--json"])
+    assert res.exit_code == 2, res.output
+    assert res.exception is None or isinstance(res.exception, SystemExit), repr(res.exception)
+    assert "unknown structure 'QQ'" in res.output and "Traceback" not in res.output

@@ -57,14 +57,19 @@ def run_replay(paths: list[Path], as_json: bool, summary: bool) -> int:
             else:
                 status = "match" if res.match else ("SKIPPED" if res.unsupported else "MISMATCH")
                 line = f"{res.file}#{res.index} {res.variant}: {status} {res.finishing_stacks}"
-                if not res.match:
+                if not res.variant and res.error:  # the file itself could not be read: no hand, no stacks
+                    line = f"ERROR {res.error}"  # the message names the file
+                elif not res.match:
                     line += f" expected {res.expected}" + (f" error: {res.error}" if res.error else "")
                 typer.echo(line)
     if summary:
         for variant, (n, ok, skip) in sorted(by_variant.items()):
             typer.echo(f"{variant:8s} {n} skipped (not a Riverboat game)" if skip == n else f"{variant:8s} {ok}/{n} match")
         for res in failures:
-            typer.echo(f"MISMATCH {res.file}#{res.index} {res.variant}: {res.error or res.finishing_stacks}")
+            if not res.variant and res.error:
+                typer.echo(f"ERROR {res.error}")
+            else:
+                typer.echo(f"MISMATCH {res.file}#{res.index} {res.variant}: {res.error or res.finishing_stacks}")
         for res in skips:
             typer.echo(f"SKIPPED {res.file}#{res.index}: {res.error}")
         typer.echo(f"total: {matched}/{total} hands match, {total - matched} mismatches, "

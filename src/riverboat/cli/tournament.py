@@ -37,9 +37,12 @@ def compensation(
     from riverboat.room.tournament.compensation import CompensationError, CompensationInput, compensate
 
     try:
-        text = sys.stdin.read() if file == "-" else Path(file).read_text()
+        text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
     except OSError as exc:
         typer.echo(f"error: cannot read {file}: {exc.strerror}", err=True)
+        raise typer.Exit(code=2) from None
+    except UnicodeDecodeError:
+        typer.echo(f"error: {file} is not JSON: not UTF-8 text", err=True)
         raise typer.Exit(code=2) from None
     try:
         data = json.loads(text)

@@ -137,8 +137,10 @@ def load(path: str | Path) -> list[PhhHand]:
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise PhhError(f"{p}: cannot read: {exc}") from None
+    except OSError as exc:
+        raise PhhError(f"{p}: cannot read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise PhhError(f"{p}: cannot read: not UTF-8 text") from None
     return loads(text, str(p), many=p.suffix == ".phhs" or None)
 
 

@@ -317,6 +317,11 @@ def _validate_game(spec: TournamentSpec) -> None:
         raise SpecError("a tournament needs at least one blind level")
     for i, lv in enumerate(spec.levels):
         _ints(lv, ("small_blind", "big_blind", "ante", "bring_in", "small_bet", "big_bet"), f"levels[{i}]")
+    if spec.mixed is None:  # before spec.games(), which builds the Structure (a ValueError, not a refusal)
+        try:
+            Structure(spec.structure)
+        except ValueError:
+            raise SpecError(f"unknown structure {spec.structure!r}; known: {', '.join(s.value for s in Structure)}") from None
     for gid, structure in spec.games():
         try:
             game = get_game(gid)
