@@ -170,10 +170,13 @@ def statistics(records: Sequence[Any], player_id: int, now: datetime) -> dict[st
             break
         session.append(r)
     session.reverse()
+    # A tournament hand (no currency) moves tournament chips, not money: it counts as a hand played, but its chips
+    # are neither won nor lost money (the prize is what the tournament pays, in the cashier).
     net: dict[str, int] = {}
     for r in session:
-        cur = r.currency or "PLAY"
-        net[cur] = net.get(cur, 0) + int((r.changes or {}).get(player_id, 0))
+        if r.currency is None:
+            continue
+        net[r.currency] = net.get(r.currency, 0) + int((r.changes or {}).get(player_id, 0))
     out_session: dict[str, Any] = {"hands": len(session), "net": net}
     if session:
         start = session[0].started_at
@@ -182,8 +185,10 @@ def statistics(records: Sequence[Any], player_id: int, now: datetime) -> dict[st
         out_session |= {"since": start.isoformat(), "hands_per_hour": round(len(session) / hours)}
     games: dict[tuple[str, str], dict[str, Any]] = {}
     for r in hands:
+        if r.currency is None:  # tournament chips: not a profit in any currency
+            continue
         game, _, _ = game_of(r)
-        key = (game or "unknown", r.currency or "PLAY")
+        key = (game or "unknown", r.currency)
         g = games.setdefault(key, {"game": key[0], "currency": key[1], "hands": 0, "net": 0, "series": []})
         g["hands"] += 1
         g["net"] += int((r.changes or {}).get(player_id, 0))
