@@ -154,3 +154,38 @@ def test_the_opponents_are_named_by_their_aliases(new_page: Any, static_url: str
     text = table.inner_text()
     assert "Ainars" in text and "Birute" in text and "Ann" in text, text
     assert "Seat 1" not in text and "Seat 2" not in text, text
+
+
+def test_one_hands_result_does_not_run_on_into_the_next(new_page: Any, static_url: str) -> None:
+    """Found by the outside walk (2026-12-03): the felt's result of a Twister hand also listed the pots of the hands
+    before it ("Ann wins 40" above "Ann wins 1,440 with One Pair, Aces"): the page gave every hand the id null
+    although the ``state`` frame names the hand in ``hand_id``."""
+    page = _open(new_page, static_url, [])
+    view = json.loads((HARNESS / "fixtures" / "holdem_action.json").read_text())["frames"][0]["view"]
+    tid = "twister:twister-100-1-aa"
+    table = f"{tid}/t1"
+    seats = [{"seat": 0, "player": 11, "alias": "Ainars", "stack": 500},
+             {"seat": 1, "player": 12, "alias": "Birute", "stack": 500},
+             {"seat": 2, "player": 7, "alias": "Ann", "stack": 500}]
+
+    def state(hand_id: str) -> dict[str, Any]:
+        hand = {**view["hand"], "players": view["hand"]["players"][:3], "legal": None, "to_act": None}
+        return {"type": "tournament", "tournament": tid, "event": "state",
+                "data": {"table": table, "seat": 2, "small_blind": 10, "big_blind": 20, "level": 1,
+                         "players_left": 3, "hand": hand, "hand_id": hand_id, "seats": seats}}
+
+    def award(amount: int) -> dict[str, Any]:
+        return {"type": "event", "table": table, "event": {"kind": "pot_awarded", "winners": {"2": amount},
+                                                           "amount": amount, "pot": 0}}
+
+    page.evaluate("(f) => window.__frame(f)", state("1-aaa"))
+    page.evaluate("(f) => window.__frame(f)", award(40))
+    result = page.get_by_test_id("twister-table").get_by_test_id("hand-result")
+    result.wait_for()
+    assert "wins 40" in result.inner_text()
+    page.evaluate("(f) => window.__frame(f)", state("2-bbb"))
+    page.evaluate("(f) => window.__frame(f)", award(1440))
+    page.wait_for_function("() => document.querySelector(\"[data-testid='twister-table'] [data-testid='hand-result']\")"
+                           ".innerText.includes('1,440')")
+    text = page.get_by_test_id("twister-table").get_by_test_id("hand-result").inner_text()
+    assert "wins 40" not in text, text

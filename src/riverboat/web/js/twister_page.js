@@ -286,7 +286,9 @@ export class TwisterPage {
         player: p.seat === data.seat ? me.player_id : (named.get(p.seat)?.player ?? `seat-${p.seat}`),
         alias: p.seat === data.seat ? this.ctx.session.alias() : (named.get(p.seat)?.alias || `Seat ${p.seat + 1}`),
         stack: p.stack })),
-      hand_id: hand.hand_id ? `${key}:${hand.hand_id}` : null, hand, timer: null, you: { seat: data.seat } } });
+      // the hand's id is the state's `hand_id` (as at a tournament table): without it every hand had the id null,
+      // and the felt's result and the log of one hand ran on into the next
+      hand_id: data.hand_id ?? (hand.hand_id ? `${key}:${hand.hand_id}` : null), hand, timer: null, you: { seat: data.seat } } });
   }
 
   onEvent(frame) {
