@@ -18,7 +18,7 @@ from .demo import DEMO_TABLES, DEMO_TOURNAMENTS, load_tables, open_tables
 from .gcpace import GcPacer
 from .hub import ServerConfig
 from .ratelimit import Rate
-from .runner import StopSignals, serve
+from .runner import StopSignals, listen_socket, serve
 
 log = logging.getLogger(__name__)
 
@@ -128,6 +128,30 @@ def table_entries(options: LaunchOptions) -> list[dict[str, Any]]:
 
 #: ``started(base, store, opened)``: ``base`` is the room's base URL, or (a cluster table host) a function giving
 #: the live gateways' base URLs, so that the bots reconnect through another gateway when theirs dies.
+def open_store(url: str | None) -> Any:
+    """The store, migrated; a database that cannot be opened (unknown dialect, a SQLite file in a folder that does
+    not exist, a server that refuses) is a ``ValueError`` of one line, not the driver's traceback."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from riverboat.store import Store
+
+    try:
+        store = Store(url)
+    except (SQLAlchemyError, ValueError) as exc:
+        raise ValueError(f"cannot open the database {url}: {_first_line(exc)}") from None
+    try:
+        store.upgrade()
+    except SQLAlchemyError as exc:
+        store.dispose()
+        raise ValueError(f"cannot open the database {url or '(default)'}: {_first_line(exc)}") from None
+    return store
+
+
+def _first_line(exc: BaseException) -> str:
+    orig = getattr(exc, "orig", None)
+    return str(orig if orig is not None else exc).strip().splitlines()[0]
+
+
 StartedHook = Callable[[str | Callable[[], Sequence[str]], Any, list[tuple[str, dict[str, Any]]]], Awaitable[None]]
 
 
@@ -139,16 +163,21 @@ async def launch(
     stopping: Callable[[], None] | None = None,
 ) -> None:
     from riverboat.room import RealClock, Room
-    from riverboat.store import Store
 
-    store = Store(options.database_url)
-    store.upgrade()
+    # The files and the socket first: a missing --tables / --twister file or a port in use stops the start at once,
+    # in one line, before the store process and the room exist.
+    config = server_config(options)
+    entries = table_entries(options)
+    sock = listen_socket(options.host, options.port)
+    try:
+        store = open_store(options.database_url)
+    except BaseException:
+        sock.close()
+        raise
     # The store's ORM work runs in its own process so that it never holds this process's GIL (docs/performance.md,
     # "Server under load"); an in-memory database cannot be shared, so it stays on a thread there.
     room = Room(store, clock=RealClock(), store_process=True,
                 cash_out_on_crash=options.cash_out_on_crash is not False)
-    config = server_config(options)
-    entries = table_entries(options)
     signals = StopSignals()  # from here on the first SIGINT/SIGTERM asks for a clean stop, a second one forces it
     with signals.installed():
         pacer = GcPacer()
@@ -164,8 +193,10 @@ async def launch(
 
             if not signals.requested:
                 await serve(store, room, host=options.host, port=options.port, config=config,
-                            on_started=on_started, on_exit=stopping, log_level=options.log_level, signals=signals)
+                            on_started=on_started, on_exit=stopping, log_level=options.log_level, signals=signals,
+                            sock=sock)
         finally:
+            sock.close()
             pacer.stop()
             await room.stop()
             store.dispose()

@@ -18,6 +18,7 @@ import functools
 import logging
 import os
 import signal
+import socket
 import threading
 from collections.abc import Awaitable, Callable, Iterator
 from types import FrameType
@@ -100,14 +101,19 @@ async def serve(
     log_level: str = "warning",
     access_log: bool = False,
     signals: StopSignals | None = None,
+    sock: socket.socket | None = None,
 ) -> None:
     """Serve until a signal arrives. ``on_started(base_url)`` runs once the socket listens and ``/health`` is 200.
-    ``signals``: the process's :class:`StopSignals` (a new one is installed for the call if not given)."""
+    ``signals``: the process's :class:`StopSignals` (a new one is installed for the call if not given). ``sock``: the
+    socket from :func:`listen_socket` (bound here if not given): a port in use is an ``OSError`` raised here, not
+    uvicorn's ``sys.exit`` inside its task (a traceback and exit code 3 after the whole room had started)."""
     if signals is None:
         with StopSignals().installed() as own:
             await serve(store, room, host=host, port=port, config=config, on_started=on_started, on_exit=on_exit,
-                        log_level=log_level, access_log=access_log, signals=own)
+                        log_level=log_level, access_log=access_log, signals=own, sock=sock)
         return
+    if sock is None:
+        sock = listen_socket(host, port)
     app = create_app(store, room, config)
     uv_config = _uvicorn_config(app, host, port, log_level, access_log)
     exits: list[Callable[[], None]] = [on_exit] if on_exit is not None else []
@@ -132,7 +138,7 @@ async def serve(
 
     signals.on_stop(on_signal)
     try:
-        task = asyncio.create_task(server.serve())
+        task = asyncio.create_task(server.serve(sockets=[sock]))
         while not server.started and not task.done():
             await asyncio.sleep(0.02)
         if server.started and on_started is not None and not server.should_exit:
@@ -142,6 +148,27 @@ async def serve(
         await task
     finally:
         run_exit_hooks()
+
+
+def listen_socket(host: str, port: int) -> socket.socket:
+    """The server's TCP socket, bound to ``host:port`` (0: any free port). A port in use, an address that is not this
+    machine's or a port out of range raise ``OSError`` / ``ValueError`` with one plain line."""
+    if not 0 <= port <= 65535:
+        raise ValueError(f"--port must be between 0 and 65535, not {port}")
+    try:
+        infos = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        raise OSError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+    family, kind, proto, _, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+    except OSError as exc:
+        sock.close()
+        raise OSError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+    sock.set_inheritable(True)
+    return sock
 
 
 def _uvicorn_config(app: Any, host: str, port: int, log_level: str, access_log: bool) -> uvicorn.Config:
