@@ -30,3 +30,21 @@ def test_tournament_chips_are_not_money_won_or_lost() -> None:
     only_tournament = statistics([_hand(1, None, 7500)], 7, now)
     assert only_tournament["session"]["hands"] == 1 and only_tournament["session"]["net"] == {}
     assert only_tournament["games"] == []
+
+
+def test_the_history_names_tables_not_ids() -> None:
+    """Found by the outside walk (2026-12-03): the hand history's Table column read "sng1/t1" for a Sit & Go's hands
+    and "s18-speedriga" for Speed Poker's (a pool is not among the room's tables, and its id has no hex suffix)."""
+    from riverboat.server.hand_views import table_name
+
+    room = SimpleNamespace(tables={"t1-riga": SimpleNamespace(spec=SimpleNamespace(name="Riga"))},
+                           pools={"s18-speedriga": SimpleNamespace(spec=SimpleNamespace(name="Speed Riga"))})
+    assert table_name(room, "t1-riga") == "Riga"
+    assert table_name(room, "s18-speedriga") == "Speed Riga"
+    assert table_name(room, "t7-kaunas-3f2a1c") == "Kaunas"  # closed since
+    assert table_name(room, "t9-valga") == "Valga"
+    assert table_name(room, "sng1/t1") == "Tournament table 1"
+    assert table_name(room, "mtt3.2/t14") == "Tournament table 14"
+    assert table_name(room, "twister:twister-500-1-9f48d9/t1") == "Twister"
+    assert table_name(room, "twister:aog-500-2-9f48d9/t1") == "Age of the Gods Twister"
+    assert table_name(room, "wild:wild-50-1-aa/t1") == "Wild Twister"

@@ -103,3 +103,15 @@ def test_the_hud_of_a_finished_player_counts_the_players_still_in(new_page: Any,
     out: frames.TournamentFinishedData = {"place": 5, "place_to": 5, "prize": 0}
     page.evaluate("(d) => window.__hud.finished(d, 'PLAY')", dict(out))
     assert page.get_by_test_id("tourney-hud").locator("[data-hud='players']").inner_text().split("\n")[-1] == "4 of 90"
+
+
+def test_a_tournament_table_is_named_by_its_number_not_its_id(new_page: Any, static_url: str) -> None:
+    """Found by the outside walk (2026-12-03): the tournament table's title read "Demo Sit & Go 6 · table t1" (the
+    table's id) and a move said "moved to table t5"."""
+    page = _open(new_page, static_url)
+    names = page.evaluate("""async () => {
+        const { tableStateOf, tableNumber } = await import("/js/tournament_table.js");
+        return [tableStateOf("sng1", { table: "sng1/t1", seats: [] }, "Demo Sit & Go 6").view.table.name,
+                tableNumber("mtt2.1/t14"), tableNumber("odd")];
+    }""")
+    assert names == ["Demo Sit & Go 6 · table 1", "14", "odd"]

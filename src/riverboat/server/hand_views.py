@@ -73,12 +73,27 @@ def own_cards(events: Sequence[Mapping[str, Any]], seat: int | None) -> list[str
     return cards
 
 
+TWISTER_TITLES = {"twister": "Twister", "aog": "Age of the Gods Twister", "wild": "Wild Twister"}
+
+
 def table_name(room: Any, table_id: str) -> str:
-    """The table's name (a closed table's id still carries it: ``t1-riga-3f2a1c`` -> ``Riga``)."""
+    """The table's name for a player: an open table's or Speed Poker pool's own name; a closed table's id still
+    carries it (``t1-riga-3f2a1c`` -> ``Riga``); a tournament table (``sng1/t1``, ``twister:aog-500-1-ab/t1``) is
+    named by its kind and number, never by the ids."""
     table = getattr(room, "tables", {}).get(table_id) if room is not None else None
     if table is not None:
         return str(table.spec.name)
-    m = re.match(r"^[ts]\d+-([a-z0-9]+)-[0-9a-f]+$", table_id)
+    pool = getattr(room, "pools", {}).get(table_id) if room is not None else None
+    if pool is not None:
+        return str(pool.spec.name)
+    tournament, _, seat_table = table_id.rpartition("/")
+    if tournament:
+        twister = re.match(r"^(?:twister|wild):(twister|aog|wild)-", tournament)
+        if twister:
+            return TWISTER_TITLES[twister.group(1)]
+        number = seat_table[1:] if re.fullmatch(r"t\d+", seat_table) else seat_table
+        return f"Tournament table {number}"
+    m = re.match(r"^[ts]\d+-([a-z0-9]+)(?:-[0-9a-f]+)?$", table_id)
     return m.group(1).capitalize() if m else table_id
 
 

@@ -14,11 +14,17 @@ import { TableView } from "./table_view.js";
 import { TournamentHud } from "./tournament_hud.js";
 import { plainError } from "./errors.js";
 
+/** A tournament table's number for players ("sng1/t3" -> "3"), not its id. */
+export function tableNumber(table) {
+  const last = String(table ?? "").split("/").pop();
+  return /^t\d+$/.test(last) ? last.slice(1) : last;
+}
+
 /** A `table_state` view for the shared table client, from a tournament `state` frame's data. */
 export function tableStateOf(tournament, data, name) {
   const hand = data.hand || null;
   return { type: "table_state", table: data.table, view: {
-    table: { id: data.table, name: `${name} · table ${String(data.table).split("/").pop()}`,
+    table: { id: data.table, name: `${name} · table ${tableNumber(data.table)}`,
       game: hand ? hand.game : undefined, structure: hand ? hand.structure : undefined, currency: "chips",
       small_blind: data.small_blind, big_blind: data.big_blind, ante: data.ante,
       max_seats: Math.max(2, ...(data.seats || []).map((s) => s.seat + 1), (hand && hand.players ? hand.players.length : 0)) },
@@ -106,7 +112,7 @@ export class TournamentTablePage {
       case "level": this.hud.update({ ...data, on_break: false }); break;
       case "break": this.hud.update({ on_break: true, seconds_left: data.seconds }); this.hud.say(`Break: ${Math.round(data.seconds)} s.`); break;
       case "moved":
-        this.hud.say(`${data.broken ? "Your table was broken up" : "Tables are being balanced"}: you were moved to table ${String(data.table).split("/").pop()}, seat ${data.seat + 1}.`);
+        this.hud.say(`${data.broken ? "Your table was broken up" : "Tables are being balanced"}: you were moved to table ${tableNumber(data.table)}, seat ${data.seat + 1}.`);
         this.follow(data.table);
         break;
       case "hand_for_hand": this.hud.update({ hand_for_hand: data.on }); if (data.on) this.hud.say("Hand-for-hand play on the money bubble."); break;
