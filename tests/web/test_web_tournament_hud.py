@@ -115,3 +115,35 @@ def test_a_tournament_table_is_named_by_its_number_not_its_id(new_page: Any, sta
                 tableNumber("mtt2.1/t14"), tableNumber("odd")];
     }""")
     assert names == ["Demo Sit & Go 6 · table 1", "14", "odd"]
+
+
+def test_the_table_title_gets_the_tournaments_name_when_it_comes_after_the_first_state(new_page: Any,
+                                                                                     static_url: str) -> None:
+    """Found by the outside walk (2026-12-03): a player out in a Sit & Go's first hand read "sng2 · table t1" over
+    the table to the end: the first state came before the tournament's name (GET /api/tournaments/<id>), and only a
+    later state, which a player out of the tournament does not get, would have named it."""
+    page = _open(new_page, static_url)
+    hud = _state(players_left=6, entrants=6)
+    title = page.evaluate("""async (hud) => {
+        let answer;
+        const info = new Promise((resolve) => { answer = resolve; });
+        window.fetch = async () => { await info; return new Response(JSON.stringify({ name: "Demo Sit & Go 6",
+            currency: "PLAY", results: [] }), { status: 200, headers: { "Content-Type": "application/json" } }); };
+        const listeners = {};
+        const ctx = { connection: { on: (type, fn) => { (listeners[type] ||= []).push(fn); return () => {}; },
+                                    send: async () => ({}) },
+                      session: { me: { player_id: 7 }, refresh: async () => ({}) }, toast: () => {}, navigate: () => {} };
+        const { TournamentTablePage } = await import("/js/tournament_table.js");
+        const root = document.createElement("div");
+        document.body.append(root);
+        new TournamentTablePage(root, ctx, "sng2");
+        listeners.tournament.forEach((fn) => fn({ type: "tournament", tournament: "sng2", event: "state",
+            data: { ...hud, table: "sng2/t1", seat: 2, hand: null, seats: [] } }));
+        await new Promise((r) => setTimeout(r, 300));  // the view draws on the next frames
+        const before = root.textContent;
+        answer();
+        await new Promise((r) => setTimeout(r, 300));
+        return [before, root.textContent];
+    }""", hud)
+    assert "sng2 · table 1" in title[0], title[0]
+    assert "Demo Sit & Go 6 · table 1" in title[1] and "sng2 ·" not in title[1], title[1]

@@ -86,6 +86,12 @@ export class TournamentTablePage {
       this.name = t.name || this.tournament;
       this.currency = t.currency || this.currency;
       this.title.textContent = this.name;
+      // a state that came before this answer named the table by the tournament's id ("sng2 · table 1"): rename it
+      // (a player out in the first hand gets no later state that would)
+      if (this.store && this.store.model && this.table) {
+        this.store.model.name = `${this.name} · table ${tableNumber(this.table)}`;
+        this.store.notify();
+      }
       const mine = (t.results || []).find((x) => String(x.player) === String(this.ctx.session.me?.player_id));
       if (mine && !this.over) this.finished(mine);
     } catch { /* the title stays the id */ }
