@@ -341,6 +341,10 @@ async def run_room(kind: str, n: int, args: argparse.Namespace, tmp: Path, prepa
             "seat_failures": sum(r["failures"] for r in readies),
             "seat_failure_reasons": merge_counts(r.get("failure_reasons", {}) for r in readies),
             "sat_in_again": sum(o.get("sat_in_again", 0) for o in outs),
+            # turns the table played for a bot (its action timer ran out: the bot never got or answered its turn)
+            # and bot actions the room refused (e.g. table_timeout), over the measurement
+            "timed_out_turns": sum(o.get("timed_out_turns", 0) for o in outs),
+            "refused_actions": sum(o.get("refused_actions", 0) for o in outs),
             "accounts_s": round(setup_s, 1),
             "accounts_reused": prepared.reused, "db_copy_s": round(copy_s, 1),
             "connect_s": round(connect_s, 1), "seconds": round(seconds, 1),

@@ -124,6 +124,7 @@ async def client_worker() -> None:
     cfg = json.loads(await reader.readline())
     latencies: list[float] = []
     hands: set[str] = set()
+    timed_out: set[tuple[str, object, int]] = set()  # (table, event number, seat): a turn the table played for a bot
     measuring = False
 
     def on_act(table: str, seconds: float) -> None:
@@ -135,6 +136,8 @@ async def client_worker() -> None:
             ev = frame.get("event") or {}
             if ev.get("kind") == "hand_over" and "hand_id" in ev:
                 hands.add(ev["hand_id"])
+            elif ev.get("kind") == "timed_out":  # every player at the table sees it: counted once
+                timed_out.add((str(frame.get("table")), frame.get("seq"), int(ev.get("seat", -1))))
 
     clients: list[ProtocolClient] = []
     bots: list[Bot] = []
@@ -207,6 +210,7 @@ async def client_worker() -> None:
     await asyncio.sleep(cfg["warmup"])
     cpu0 = time.process_time()
     actions0 = sum(b.actions for b in bots)
+    refused0 = sum(b.refused for b in bots)
     measuring = True
     t_start = time.perf_counter()
     await asyncio.sleep(cfg["duration"])
@@ -214,7 +218,8 @@ async def client_worker() -> None:
     elapsed = time.perf_counter() - t_start
     result = {"latencies": latencies, "hands": sorted(hands), "actions": sum(b.actions for b in bots) - actions0,
               "cpu": (time.process_time() - cpu0) / elapsed, "seconds": elapsed,
-              "connected": sum(1 for c in clients if not c.closed.is_set()), "sat_in_again": sat_in}
+              "connected": sum(1 for c in clients if not c.closed.is_set()), "sat_in_again": sat_in,
+              "timed_out_turns": len(timed_out), "refused_actions": sum(b.refused for b in bots) - refused0}
     returning.cancel()
     print(json.dumps(result), flush=True)
     for bot in bots:

@@ -32,6 +32,7 @@ import pickle
 import queue
 import signal
 import threading
+import time
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
@@ -40,6 +41,7 @@ from typing import Any, TypeVar
 from sqlalchemy.exc import DBAPIError
 
 from riverboat.errors import wire_error
+from riverboat.room import probe
 from riverboat.room.errors import RoomError
 
 T = TypeVar("T")
@@ -170,6 +172,7 @@ class StoreGateway:
         self._threads: list[threading.Thread] = []
         self._process: _StoreProcess | None = None
         self._closed = False
+        self._probe = bool(probe.period())  # RIVERBOAT_PROBE: time every call (riverboat.room.probe)
         if inline:
             return
         if process:
@@ -206,11 +209,19 @@ class StoreGateway:
             return await asyncio.to_thread(fn, *args, **kwargs)
         loop = asyncio.get_running_loop()
         fut: asyncio.Future[T] = loop.create_future()
+        t0 = time.perf_counter() if self._probe else 0.0
         if self._process is not None and name in PROCESS_CALLS:
             self._process.submit(name, args, kwargs, loop, fut)
         else:
             self._queue.put(_Job(lambda: fn(*args, **kwargs), loop, fut))
-        return await fut
+        if not self._probe:
+            return await fut
+        try:
+            return await fut
+        finally:
+            timing = getattr(fut, "probe_timing", None) if fut.done() else None
+            probe.STORE.record(name or f"thread:{getattr(fn, '__qualname__', fn)}", time.perf_counter() - t0,
+                               *(timing or ()))
 
     async def call_all(self, calls: Sequence[tuple[Callable[..., Any], tuple[Any, ...]]]
                        ) -> list[tuple[bool, Any]]:
@@ -254,7 +265,12 @@ class StoreGateway:
                     stop = True
                     break
                 jobs.append(more)
+            t0 = time.perf_counter()
             outcomes = run_group(self._batch, [j.fn for j in jobs])
+            if self._probe:
+                took = time.perf_counter() - t0
+                for j in jobs:
+                    j.future.probe_timing = (took, len(jobs))  # type: ignore[attr-defined]
             if len(jobs) > 1 and self._batch is not None:
                 self.batches += 1
                 self.batched_calls += len(jobs)
@@ -343,7 +359,7 @@ class _StoreProcess:
     def _read(self, conn: Any) -> None:
         while True:
             try:
-                rid, ok, value = conn.recv()
+                rid, ok, value, timing = conn.recv()
             except (EOFError, OSError):
                 break
             except Exception as exc:  # an answer that could not be unpickled: fail that call only if we can tell
@@ -351,6 +367,7 @@ class _StoreProcess:
                 continue
             waiter = self._pending.pop(rid, None)
             if waiter is not None:
+                waiter[1].probe_timing = timing  # type: ignore[attr-defined]  # (group's run seconds, group size)
                 _answer(waiter[0], waiter[1], ok, value)
         with self._send_lock:
             if self._conn is conn:
@@ -407,14 +424,16 @@ def store_process_main(conn: Any, url: str, max_batch: int) -> None:
                     break
                 msgs.append(more)
             fns = [_bind(store, name, args, kwargs) for _rid, name, args, kwargs in msgs]
+            t0 = time.perf_counter()
             outcomes = run_group(batch, fns)
+            timing = (time.perf_counter() - t0, len(msgs))  # the group's run time and size (riverboat.room.probe)
             for (rid, *_), (ok, value) in zip(msgs, outcomes, strict=True):
                 if not ok:
                     value = _portable(value)
                 try:
-                    conn.send((rid, ok, value))
+                    conn.send((rid, ok, value, timing))
                 except (pickle.PicklingError, TypeError, AttributeError) as exc:
-                    conn.send((rid, False, RuntimeError(f"unpicklable store answer: {exc}")))
+                    conn.send((rid, False, RuntimeError(f"unpicklable store answer: {exc}"), timing))
                 except (EOFError, OSError):
                     return
             if stop:

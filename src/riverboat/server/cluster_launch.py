@@ -21,7 +21,7 @@ import uvicorn
 
 from .demo import table_spec
 from .gcpace import GcPacer
-from .launch import LaunchOptions, StartedHook, server_config, table_entries
+from .launch import LaunchOptions, StartedHook, _start_probe, server_config, table_entries
 from .runner import StopSignals, serve
 
 log = logging.getLogger(__name__)
@@ -51,6 +51,7 @@ async def launch_gateway(options: LaunchOptions, *, echo: Callable[[str], None] 
     with signals.installed():
         await room.start()
         pacer.start()
+        _start_probe()
         try:
             async def on_started(base_url: str) -> None:
                 room.set_url(base_url)
@@ -93,6 +94,7 @@ async def launch_tables(options: LaunchOptions, *, echo: Callable[[str], None] =
     with signals.installed():
         await host.start()
         pacer.start()
+        _start_probe()
         server = _Server(uvicorn.Config(host_app(host), host=options.host, port=options.port, lifespan="off",
                                         log_level=options.log_level, access_log=False))
         signals.on_stop(lambda: setattr(server, "should_exit", True))

@@ -185,6 +185,7 @@ async def launch(
             opened = await open_tables(room, entries)  # before the start: seats and stacks come back (R-SERVER-3)
             await room.start()
             pacer.start()  # after the tables exist: they are frozen with the rest of the start-up heap
+            _start_probe()
 
             async def on_started(base_url: str) -> None:
                 if started is not None and options.bots:
@@ -201,3 +202,10 @@ async def launch(
             await room.stop()
             store.dispose()
             echo("Riverboat stopped: unfinished hands voided and refunded, table stacks returned to the balances.")
+
+
+def _start_probe() -> None:
+    """``RIVERBOAT_PROBE=<seconds>``: log the loop's lag and the store calls' timings (riverboat.room.probe)."""
+    from riverboat.room import probe
+
+    probe.start()
