@@ -106,3 +106,49 @@ def test_r_gen_5_a_delivery_over_the_size_limit_is_split_in_order() -> None:
     assert all(len(d) <= 700 for d in sent)
     got = [(f["view"]["n"], players) for d in sent for f, players in decode_delivery(d)]
     assert got == [(f["view"]["n"], players) for f, players in group_frames(items)]  # type: ignore[arg-type]
+
+
+def test_r_server_1_frames_wait_for_a_late_lease_renewal_and_go_out_in_order() -> None:
+    """A table host whose lease renewal is late (its loop or NATS was slow) may no longer own its tables, so it sends
+    nothing: but the frames wait and go out, in order, once the renewal succeeds (they were dropped before, and a
+    player whose turn frame was dropped never acted: the table played the turn for them after its timer). A lost
+    lease drops them (the tables' views are sent again by whoever deals them)."""
+    import asyncio
+
+    from riverboat.cluster.delivery import Router
+
+    sent: list[tuple[str, bytes]] = []
+    late = [True]
+
+    async def publish(gw: str, data: bytes) -> None:
+        sent.append((gw, data))
+
+    async def main() -> None:
+        router = Router(publish, lambda pid: "gA", hold=lambda: late[0])
+        router.send(1, _frame(1))
+        router.send(2, _frame(2))
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        assert sent == [] and router.held == 2  # the renewal is late: nothing goes out, nothing is lost
+        router.send(1, _frame(3))
+        await asyncio.sleep(0)
+        assert sent == [] and router.held == 3
+        late[0] = False
+        router.release()
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        got = [(f["event"]["n"], p) for _, data in sent for f, p in decode_delivery(data)]
+        assert got == [(1, [1]), (2, [2]), (3, [1])]
+        sent.clear()
+        late[0] = True
+        router.send(1, _frame(4))
+        await asyncio.sleep(0)
+        assert router.drop_held() == 1  # the lease was lost: dropped
+        late[0] = False
+        router.release()
+        router.send(1, _frame(5))
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        assert [f["event"]["n"] for _, data in sent for f, _p in decode_delivery(data)] == [5]
+
+    asyncio.run(main())

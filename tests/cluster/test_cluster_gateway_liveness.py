@@ -60,3 +60,71 @@ def test_r_disc_1_a_gateway_whose_key_is_gone_loses_its_players(sqlite_store: St
         assert host.routes == {8: "gw-2"}  # gw-1's player is disconnected (R-DISC), gw-2's stays
     finally:
         host.gateway.close()
+
+
+def test_r_disc_1_a_gateway_taken_for_dead_that_renews_again_gets_its_players_back(sqlite_store: Store  # noqa: F811
+                                                                                    ) -> None:
+    """A gateway's key expired while its loop was slow (its connections lived): the host disconnected its players.
+    When the gateway renews its key again, the players the presence bucket still shows on it are routed there again
+    (a reconnection: their tables' views are sent). Before, they stayed unrouted -- no frames, so no turn to act
+    on -- until each sent a command of its own."""
+    host, _nodes = _host(sqlite_store, {"gw-2"})
+    host.presence.items.update({"7": ("gw-1", 3), "8": ("gw-2", 4), "9": ("gw-1", 5)})
+    host.routes[9] = "gw-1"
+    attached: list[int] = []
+    host.room.attach = lambda pid, sink, *, immediate=None: attached.append(pid)  # type: ignore[method-assign]
+
+    async def main() -> None:
+        await host._check_gateways()
+        assert host.routes == {8: "gw-2"}
+        host._node_seen("gw-1", NodeInfo(node="gw-1", role="gateway", started=0.0))  # its renewal is seen again
+        assert host.routes == {7: "gw-1", 8: "gw-2", 9: "gw-1"}
+        assert sorted(attached) == [7, 9]
+        host._node_seen("gw-1", NodeInfo(node="gw-1", role="gateway", started=0.0))  # later renewals: nothing
+        assert sorted(attached) == [7, 9]
+
+    try:
+        asyncio.run(main())
+    finally:
+        host.gateway.close()
+
+
+def test_r_server_1_commands_wait_for_a_late_lease_renewal(sqlite_store: Store) -> None:  # noqa: F811
+    """A command that reaches a host whose lease renewal is late is answered once the renewal succeeds (it was
+    ignored before: the gateway answered table_timeout after 5 s and the player's action was lost); if the lease
+    was lost, only the commands of the tables the host kept are answered (the others' new owners answer)."""
+    host, _nodes = _host(sqlite_store, {"gw-1", "gw-2"})
+    answered: list[str] = []
+
+    async def answer(msg: Any, *, peer: bool = False) -> None:
+        answered.append(msg.subject)
+
+    host._answer = answer  # type: ignore[method-assign]
+
+    class Msg:
+        def __init__(self, table: str) -> None:
+            self.subject = host.names.command(table)
+
+    async def main() -> None:
+        host._renewed_at = time.monotonic() - 10.0  # the renewal is late
+        await host._on_command(Msg("t1"))
+        await asyncio.sleep(0)
+        assert answered == []
+        host._renewed_at = time.monotonic()
+        host._lease_confirmed()
+        await asyncio.sleep(0)
+        assert answered == [host.names.command("t1")]
+        answered.clear()
+        host._renewed_at = time.monotonic() - 10.0
+        await host._on_command(Msg("kept"))
+        await host._on_command(Msg("taken"))
+        host.owned["kept"] = object()  # type: ignore[assignment]
+        host._renewed_at = time.monotonic()
+        host._lease_was_lost()
+        await asyncio.sleep(0)
+        assert answered == [host.names.command("kept")]
+
+    try:
+        asyncio.run(main())
+    finally:
+        host.gateway.close()

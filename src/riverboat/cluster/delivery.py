@@ -57,14 +57,31 @@ class Router:
     """``send(player, frame)`` → the player's gateway (``route(player)``: its id, or None: not connected)."""
 
     def __init__(self, publish: Callable[[str, bytes], Awaitable[None]], route: Callable[[int], str | None],
-                 max_bytes: int = MAX_DELIVERY_BYTES) -> None:
+                 max_bytes: int = MAX_DELIVERY_BYTES, hold: Callable[[], bool] | None = None) -> None:
         self.publish = publish
         self.route = route
         self.max_bytes = max_bytes  # a larger batch is split (in order): NATS refuses messages over max_payload
+        # hold(): True while the frames may not go out yet (a table host whose lease renewal is late: it may no
+        # longer own its tables). They wait, in order, for release() (the lease was renewed: they go out) or
+        # drop_held() (the lease was lost); they are not dropped because a renewal was merely late.
+        self.hold = hold
         self._pending: list[tuple[int, RoomFrame]] = []
         self._scheduled = False
         self.frames = 0  # frames handed over (per player)
         self.messages = 0  # NATS messages published
+        self.held = 0  # frames that waited for a late lease renewal (statistics)
+        self.held_now = 0
+
+    def release(self) -> None:
+        """The lease is confirmed: send what waited (now, in order)."""
+        if self._pending:
+            self.flush()
+
+    def drop_held(self) -> int:
+        """The lease was lost: forget the frames that waited (the tables' views are sent again by whoever deals
+        them now). Returns how many were dropped."""
+        dropped, self._pending, self.held_now = len(self._pending), [], 0
+        return dropped
 
     def send(self, player_id: int, frame: RoomFrame) -> None:
         self._pending.append((player_id, frame))
@@ -75,6 +92,11 @@ class Router:
 
     def flush(self) -> None:
         self._scheduled = False
+        if self.hold is not None and self.hold():
+            self.held += len(self._pending) - self.held_now
+            self.held_now = len(self._pending)
+            return  # kept, in order, for release() or drop_held()
+        self.held_now = 0
         items, self._pending = self._pending, []
         by_gateway: dict[str, list[tuple[int, RoomFrame]]] = {}
         gateway_of: dict[int, str | None] = {}  # each recipient routed once per flush, not once per frame

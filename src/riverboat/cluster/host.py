@@ -135,7 +135,10 @@ class TableHostNode:
         self.peers = Peers(self.node, self.link, self.names, self.live_hosts)
         self.tourneys = TournamentHosting(self.room, self.link, self.peers, self._spec_of, edited=self._edited)
         self.routes: dict[int, str] = {}  # player -> the gateway that holds their connection
-        self.router = Router(self._publish, self._route_of)
+        # while a lease renewal is late the frames wait (not dropped: a late renewal is not a lost lease)
+        self.router = Router(self._publish, self._route_of, hold=lambda: not self.lease_ok())
+        self._held: list[tuple[Any, bool]] = []  # commands (msg, peer) that came while the lease was unconfirmed
+        self._gone_gateways: set[str] = set()  # gateways taken for dead whose players' routes were dropped
         self._renewed_at = time.monotonic()
         self.owned: dict[str, Owned] = {}
         self.records: KvMirror[TableRecord] = KvMirror(lambda: self.link.tables, TableRecord.decode,
@@ -221,7 +224,37 @@ class TableHostNode:
         return time.monotonic() - self._renewed_at < self.opt.lease_seconds
 
     def _route_of(self, pid: int) -> str | None:
-        return self.routes.get(pid) if self.lease_ok() else None
+        return self.routes.get(pid)  # (while the lease is unconfirmed the router holds the frames: hold=)
+
+    def _lease_confirmed(self) -> None:
+        """A renewal succeeded (the node key was never lost, so no other host took our tables): what waited for
+        it goes out now: the frames and the commands."""
+        self.router.release()
+        held, self._held = self._held, []
+        loop = asyncio.get_running_loop()
+        for msg, peer in held:
+            loop.create_task(self._answer(msg, peer=peer))
+
+    def _lease_was_lost(self) -> None:
+        """Our node key expired and ``_verify_owned`` dropped the tables other hosts took: the frames that waited
+        are dropped (the tables we kept send their views again, so every player there sees the table as it is,
+        with their turn); the commands that waited are answered for the tables we kept (the others' new owners
+        answered them)."""
+        dropped = self.router.drop_held()
+        for tid in list(self.owned):
+            table = self.room.tables.get(tid)
+            if table is not None:
+                table.actor.post(functools.partial(_resend_views, table))
+        held, self._held = self._held, []
+        loop = asyncio.get_running_loop()
+        kept = 0
+        for msg, peer in held:
+            tid = msg.subject[len(self.names.command("")):]
+            if peer or tid in self.owned:
+                kept += 1
+                loop.create_task(self._answer(msg, peer=peer))
+        log.warning("%s: lease lost and renewed: %d waiting frames dropped (views sent again), %d of %d waiting "
+                    "commands answered", self.node, dropped, kept, len(held))
 
     async def _reconnected(self) -> None:
         for mirror in (self.nodes, self.presence, self.records):
@@ -242,6 +275,8 @@ class TableHostNode:
                 self._gateway_gone(node)
         else:
             self.last_seen[node] = time.monotonic()
+            if node in self._gone_gateways:
+                self._gateway_back(node)
 
     def live_hosts(self) -> list[str]:
         now = time.monotonic()
@@ -262,13 +297,20 @@ class TableHostNode:
             await asyncio.sleep(period)
             try:
                 self._node_rev = int(await self.link.nodes.update(self.node, info, last=self._node_rev))
+                late = time.monotonic() - self._renewed_at >= self.opt.lease_seconds
                 self._renewed_at = time.monotonic()
+                if late or self._held or self.router.held_now:
+                    if late:
+                        log.warning("%s: lease renewal was late (loop or NATS slow); %d frames and %d commands "
+                                    "waited for it", self.node, self.router.held_now, len(self._held))
+                    self._lease_confirmed()
             except KeyWrongLastSequenceError:
                 # our node lease expired (paused, or NATS was away): hosts may have taken our tables
                 log.warning("%s: node lease lost; checking every table", self.node)
                 try:
                     await self._verify_owned()  # first: until then we stay silent (lease_ok is false)
                     self._node_rev = await self._register()
+                    self._lease_was_lost()
                 except Exception:
                     log.warning("%s: could not renew", self.node, exc_info=True)
             except Exception:
@@ -306,9 +348,25 @@ class TableHostNode:
 
     def _gateway_gone(self, gateway: str) -> None:
         """A gateway died: its players are disconnected (R-DISC) until they reconnect through another one."""
-        for pid in [p for p, g in self.routes.items() if g == gateway]:
+        gone = [p for p, g in self.routes.items() if g == gateway]
+        for pid in gone:
             del self.routes[pid]
             self.room.detach(pid)
+        if gone:
+            self._gone_gateways.add(gateway)
+            log.warning("%s: gateway %s is gone: %d players disconnected", self.node, gateway, len(gone))
+
+    def _gateway_back(self, gateway: str) -> None:
+        """A gateway taken for dead renews its key again (its key had expired while its loop or NATS was slow,
+        but its connections lived): the players the ``presence`` bucket still shows on it are routed there again
+        and get their tables' views (R-DISC: a reconnection). Without this they stayed disconnected for the host
+        -- no frames, so no turn to act on -- until they sent a command of their own."""
+        self._gone_gateways.discard(gateway)
+        back = [int(key) for key, (gw, _) in list(self.presence.items.items())
+                if gw == gateway and key.isdigit() and self.routes.get(int(key)) != gateway]
+        for pid in back:
+            self._route(pid, gateway)
+        log.warning("%s: gateway %s is back: %d players routed to it again", self.node, gateway, len(back))
 
     # ------------------------------------------------------------------ players
     def _presence_changed(self, key: str, gateway: str | None) -> None:
@@ -544,13 +602,17 @@ class TableHostNode:
 
     # ------------------------------------------------------------------ commands
     async def _on_command(self, msg: Any) -> None:
-        if self.lease_ok():  # else the table's new owner answers (both of us may be subscribed for a moment)
+        if self.lease_ok():
             asyncio.get_running_loop().create_task(self._answer(msg))
+        else:  # answered once the lease is renewed; dropped if the table's new owner has it (it answers)
+            self._held.append((msg, False))
 
     async def _on_peer(self, msg: Any) -> None:
         """Another host about a tournament's tables (cluster/tourney_tables.py)."""
         if self.lease_ok():
             asyncio.get_running_loop().create_task(self._answer(msg, peer=True))
+        else:
+            self._held.append((msg, True))
 
     def _tournament_over(self, tournament_id: str) -> bool:
         rec = self.records.items.get(tournament_id)
@@ -642,6 +704,11 @@ class TableHostNode:
                     TournamentDetail() | TournamentOperate():
                 return await self.tourneys.dispatch(tid, cmd)
         raise RoomError("bad_request", f"unknown command {cmd.op!r}")
+
+
+async def _resend_views(table: Table) -> None:
+    """Every player and spectator of ``table`` gets its full view again (run inside the table's actor)."""
+    table.broadcast_state()
 
 
 async def _no_sink(frame: RoomFrame) -> None:  # the router's ``immediate`` takes every frame
