@@ -96,9 +96,10 @@ class Room:
         self.port = free_port()
         self.host_ports: list[int] = []
         self.profile_dir: Path | None = None
+        self.log_dir: Path = tmp  # --logs: kept after the run (with RIVERBOAT_PROBE set, the nodes' probe lines)
 
     def _start(self, name: str, *args: str) -> subprocess.Popen[bytes]:
-        log = (self.tmp / f"{self.prefix}-{name}.log").open("wb")
+        log = (self.log_dir / f"{self.kind}-{self.prefix}-{name}.log").open("wb")
         self.logs.append(log)
         code = "from riverboat.cli import main; main()"
         if self.profile_dir is not None:  # --profile: the node's event-loop thread under cProfile, by CPU time
@@ -288,6 +289,9 @@ async def run_room(kind: str, n: int, args: argparse.Namespace, tmp: Path, prepa
         tables_file.write_text(json.dumps(tables))
         room = Room(kind, tmp, db_url, tables_file, prefix)
         room.profile_dir = args.profile
+        if args.logs is not None:
+            args.logs.mkdir(parents=True, exist_ok=True)
+            room.log_dir = args.logs
         nats_at_start = nats_pid()  # another engineer's test may restart the shared NATS server: noted below
         await asyncio.to_thread(room.start)
         if kind == "all":
@@ -393,6 +397,9 @@ async def main() -> None:
     parser.add_argument("--profile", type=Path, default=None, metavar="DIR",
                         help="run every node's event-loop thread under cProfile (CPU time) and write DIR/<room>-<node>"
                              ".prof at its end (slows the nodes: not for figures)")
+    parser.add_argument("--logs", type=Path, default=None, metavar="DIR",
+                        help="keep every node's log in DIR (default: a temporary directory removed at the end); run "
+                             "with RIVERBOAT_PROBE=10 to have each node log its loop lag and store timings there")
     parser.add_argument("--keep-accounts", action="store_true",
                         help="keep the accounts' template database and tokens for later runs (12 h sessions)")
     args = parser.parse_args()

@@ -229,7 +229,7 @@ async def client_worker() -> None:
 
 async def run_riverboat(n: int, duration: float, warmup: float, think: float, tmp: Path,
                         think_range: tuple[float, float] | None = None, batch: bool = True,
-                        client_procs: int = 1, nice: int = 0) -> dict[str, Any]:
+                        client_procs: int = 1, nice: int = 0, logs: Path | None = None) -> dict[str, Any]:
     db = tmp / f"load-{n}.sqlite3"
     url = f"sqlite:///{db}"
     t0 = time.perf_counter()
@@ -242,7 +242,7 @@ async def run_riverboat(n: int, duration: float, warmup: float, think: float, tm
     tables_file = tmp / f"tables-{n}.json"
     tables_file.write_text(json.dumps(tables))
     port = free_port()
-    log = (tmp / f"server-{n}.log").open("wb")
+    log = ((logs or tmp) / f"server-{n}.log").open("wb")
     prio = ["nice", "-n", str(nice)] if nice else []  # --nice: the processes under test ahead of other work
     proc = subprocess.Popen(
         [*prio, sys.executable, "-c", "from riverboat.cli import main; main()", "serve", "--port", str(port),
@@ -381,6 +381,8 @@ async def main() -> None:
                         help="run the server and client processes at this nice value (negative: ahead of the other "
                              "work on a shared machine; needs root)")
     parser.add_argument("--no-peer", action="store_true", help="skip the echo peer")
+    parser.add_argument("--logs", type=Path, default=None, metavar="DIR",
+                        help="keep the server's log in DIR (with RIVERBOAT_PROBE=10: its loop lag and store timings)")
     parser.add_argument("--no-batch", action="store_true", help="bots do not opt in to batch frames")
     parser.add_argument("--client-worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--db-dir", default="/dev/shm" if Path("/dev/shm").is_dir() else None,
@@ -393,10 +395,13 @@ async def main() -> None:
     results: dict[str, Any] = {"think_s": args.think, "human_think_s": args.human, "cpus": os.cpu_count(),
                                "load_avg_before": round(os.getloadavg()[0], 2), "db_dir": args.db_dir,
                                "riverboat": [], "echo_peer": []}
+    if args.logs is not None:
+        args.logs.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="rb-load-", dir=args.db_dir) as tmp:
         for n in args.bots:
             rb = await run_riverboat(n, args.duration, args.warmup, args.think, Path(tmp), think_range=think_range,
-                                     batch=not args.no_batch, client_procs=args.client_procs, nice=args.nice)
+                                     batch=not args.no_batch, client_procs=args.client_procs, nice=args.nice,
+                                     logs=args.logs)
             print(f"riverboat  bots={n:5d} tables={rb['tables']:4d} connected={rb['connected']:5d} "
                   f"seated in {rb['connect_s']:.0f} s hands/s={rb['hands_per_s']:7.1f} "
                   f"actions/s={rb['actions_per_s']:7.1f} p50={rb['latency_p50_ms']:7.1f} ms "
