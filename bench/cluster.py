@@ -96,6 +96,7 @@ class Room:
         self.port = free_port()
         self.host_ports: list[int] = []
         self.profile_dir: Path | None = None
+        self.nice = 0  # --nice: the room's processes (and the bots') ahead of other work on a shared machine
         self.log_dir: Path = tmp  # --logs: kept after the run (with RIVERBOAT_PROBE set, the nodes' probe lines)
 
     def _start(self, name: str, *args: str) -> subprocess.Popen[bytes]:
@@ -106,7 +107,8 @@ class Room:
             out = self.profile_dir / f"{self.kind}-{name}.prof"
             code = ("import cProfile, time; from riverboat.cli import main; p = cProfile.Profile(time.thread_time)\n"
                     f"try:\n    p.runcall(main)\nfinally:\n    p.dump_stats({str(out)!r})")
-        proc = subprocess.Popen([sys.executable, "-c", code, "serve", *args,
+        prio = ["nice", "-n", str(self.nice)] if self.nice else []
+        proc = subprocess.Popen([*prio, sys.executable, "-c", code, "serve", *args,
                                  "--database-url", self.db_url, "--no-bots", "--frame-rate", "1000",
                                  "--log-level", "warning"], stdout=log, stderr=subprocess.STDOUT, cwd=str(self.tmp))
         self.procs.append(proc)
@@ -289,6 +291,7 @@ async def run_room(kind: str, n: int, args: argparse.Namespace, tmp: Path, prepa
         tables_file.write_text(json.dumps(tables))
         room = Room(kind, tmp, db_url, tables_file, prefix)
         room.profile_dir = args.profile
+        room.nice = args.nice
         if args.logs is not None:
             args.logs.mkdir(parents=True, exist_ok=True)
             room.log_dir = args.logs
@@ -304,8 +307,9 @@ async def run_room(kind: str, n: int, args: argparse.Namespace, tmp: Path, prepa
         seats = [(tok, table_ids[i // 6], i % 6) for i, (_, tok) in enumerate(accounts)]
         t0 = time.perf_counter()
         for k in range(args.client_procs):
+            prio = ["nice", "-n", str(args.nice)] if args.nice else []
             w = await asyncio.create_subprocess_exec(
-                sys.executable, str(LOAD), "--client-worker", stdin=asyncio.subprocess.PIPE,
+                *prio, sys.executable, str(LOAD), "--client-worker", stdin=asyncio.subprocess.PIPE,
                 stdout=asyncio.subprocess.PIPE, limit=2**28)
             assert w.stdin is not None
             share = [s for i, s in enumerate(seats) if (i // 6) % args.client_procs == k]
@@ -365,7 +369,7 @@ async def run_room(kind: str, n: int, args: argparse.Namespace, tmp: Path, prepa
                 k: round(1000 * (parts1[k] - parts0.get(k, 0.0)) / elapsed / (actions / seconds), 3)
                 for k in parts1} if actions else None,
             "client_cpu": [round(o["cpu"], 2) for o in outs],
-            "load_avg_start": round(load0, 2), "load_avg_end": round(load1, 2),
+            "load_avg_start": round(load0, 2), "load_avg_end": round(load1, 2), "nice": args.nice,
         }
     finally:
         for w in workers:
@@ -397,6 +401,9 @@ async def main() -> None:
     parser.add_argument("--profile", type=Path, default=None, metavar="DIR",
                         help="run every node's event-loop thread under cProfile (CPU time) and write DIR/<room>-<node>"
                              ".prof at its end (slows the nodes: not for figures)")
+    parser.add_argument("--nice", type=int, default=0,
+                        help="run the room's and the bots' processes at this nice value (negative: ahead of other "
+                             "work on a shared machine, as a dedicated machine would run them; needs root)")
     parser.add_argument("--logs", type=Path, default=None, metavar="DIR",
                         help="keep every node's log in DIR (default: a temporary directory removed at the end); run "
                              "with RIVERBOAT_PROBE=10 to have each node log its loop lag and store timings there")
