@@ -10,9 +10,10 @@ import asyncio
 import threading
 
 import pytest
+from tests.store_fixtures import migrated_pg_url, migrated_sqlite_template, tstore  # noqa: F401 (fixtures)
 
 from riverboat.room.errors import RoomError
-from riverboat.room.gateway import OWN_THREAD_CALLS, PROCESS_CALLS, StoreGateway
+from riverboat.room.gateway import OWN_THREAD_CALLS, PG_STORE_WORKERS, PROCESS_CALLS, StoreGateway, worker_of
 from riverboat.store import Store
 
 from .conftest import make_players
@@ -194,5 +195,38 @@ async def test_r_server_gateway_routes_store_calls_by_its_explicit_lists(store: 
         token = await gate.run(store.accounts.login, "gateway_user", "long-enough-password")
         assert (await gate.run(store.accounts.authenticate, token)).id == info.id  # served by the store process
         assert await gate.call(lambda: threading.current_thread().name) == "room-store-0"
+    finally:
+        gate.close()
+
+
+async def test_r_wallet_store_process_on_postgresql_runs_groups_at_once_in_each_things_order(tstore: Store  # noqa: F811
+                                                                                             ) -> None:
+    """On PostgreSQL the store process runs several group commits at once (PG_STORE_WORKERS threads, each on its
+    own connection: its time there is mostly waiting for the database), one on SQLite. The calls about one thing
+    (their first argument: a player, a table, a tournament) keep the order they were sent in even when they are in
+    flight together: each player's buy-in and then cash-out, sent without waiting, cash out the whole buy-in. Many
+    tables' hands started and settled at once are each stored once; chips are conserved (the audited store)."""
+    pg = str(tstore.url).startswith("postgresql")
+    players = make_players(tstore, 12, deposit=5_000)
+    gate = StoreGateway(tstore, process=True)
+    try:
+        assert gate._process is not None and gate._process.workers == (PG_STORE_WORKERS if pg else 1)
+        sent = [(gate.call(tstore.ledger.buy_in, pid, f"T{i % 4}", 2_000, f"bi:{pid}", currency=CUR),
+                 gate.call(tstore.ledger.cash_out, pid, f"T{i % 4}", f"co:{pid}", currency=CUR))
+                for i, pid in enumerate(players)]
+        results = await asyncio.gather(*(c for pair in sent for c in pair))
+        assert results[1::2] == [2_000] * len(players)  # every cash-out ran after its buy-in
+        assert all(tstore.ledger.balance(pid, CUR) == 5_000 for pid in players)
+        for i, pid in enumerate(players):
+            await gate.call(tstore.ledger.buy_in, pid, f"T{i % 4}", 2_000, f"bi2:{pid}", currency=CUR)
+        seats = {t: [p for i, p in enumerate(players) if i % 4 == t] for t in range(4)}
+        await asyncio.gather(*(gate.call(tstore.ledger.start_hand, f"T{t}", "h1", {p: 2_000 for p in ps},
+                                         currency=CUR) for t, ps in seats.items()))
+        await asyncio.gather(*(gate.call(tstore.ledger.settle_hand, f"T{t}", "h1", {ps[0]: 500, ps[1]: -500}, 0,
+                                         "phh", []) for t, ps in seats.items()))
+        for ps in seats.values():
+            assert tstore.ledger.table_stack(ps[0], f"T{list(seats.values()).index(ps)}", CUR) == 2_500
+        assert {worker_of("ledger.start_hand", (f"T{t}",), 4) for t in range(16)} == {0, 1, 2, 3}
+        assert worker_of("ledger.buy_in", (7, "T1"), 4) == worker_of("ledger.cash_out", (7, "T2"), 4)
     finally:
         gate.close()

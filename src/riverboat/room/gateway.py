@@ -33,6 +33,7 @@ import queue
 import signal
 import threading
 import time
+import zlib
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
@@ -48,6 +49,12 @@ T = TypeVar("T")
 log = logging.getLogger("riverboat.room")
 
 MAX_BATCH = 64  # calls per group commit
+#: Group commits a store process runs at once on PostgreSQL, each on its own connection (threads of the store
+#: process). Its time there is mostly spent waiting for the database's answers (each statement, SAVEPOINT and
+#: RELEASE is a round trip: 60% of the store process's time at 10,000 bots, docs/performance.md), so one group at
+#: a time left the database and the CPU idle while every table's start_hand / settle_hand and every seat's buy-in
+#: queued behind it. SQLite has one writer: one group at a time there.
+PG_STORE_WORKERS = 4
 
 #: The store calls a store process runs, as ``service.method`` of the ``Store``: an explicit list (a call of any
 #: other callable runs on this process's worker thread, in the same group commits). Add a method here to move it
@@ -57,7 +64,7 @@ PROCESS_CALLS: frozenset[str] = frozenset({
     "ledger.start_hand",
     "ledger.settle_hand", "ledger.void_unsettled_hands", "ledger.kept_stacks", "ledger.hands_dealt",
     "accounts.record_aai_use", "accounts.aai_uses_since",
-    "accounts.get", "accounts.authenticate", "accounts.logout",
+    "accounts.get", "accounts.authenticate", "accounts.logout", "integrity.blocked",
     "aliases.set", "aliases.change",
     "hands.get", "hands.for_player",
     "fences.claim",
@@ -176,7 +183,9 @@ class StoreGateway:
         if inline:
             return
         if process:
-            self._process = _StoreProcess(str(store.url), self.max_batch if group_commit else 1)
+            url = str(store.url)
+            self._process = _StoreProcess(url, self.max_batch if group_commit else 1,
+                                          workers=PG_STORE_WORKERS if url.startswith("postgresql") else 1)
         n = 1 if process else max(1, workers)  # in process mode the thread only runs calls the process cannot
         for i in range(n):
             t = threading.Thread(target=self._work, name=f"room-store-{i}", daemon=True)
@@ -303,9 +312,10 @@ class _StoreProcess:
     hands each answer to the waiting coroutine's loop. If the child dies, the calls in flight fail and the next
     call starts a new child."""
 
-    def __init__(self, url: str, max_batch: int) -> None:
+    def __init__(self, url: str, max_batch: int, workers: int = 1) -> None:
         self.url = url
         self.max_batch = max_batch
+        self.workers = max(1, workers)
         self._ids = itertools.count(1)
         self._send_lock = threading.Lock()
         self._pending: dict[int, tuple[asyncio.AbstractEventLoop, asyncio.Future[Any]]] = {}
@@ -320,7 +330,8 @@ class _StoreProcess:
     def _start(self) -> None:
         ctx = multiprocessing.get_context("spawn")  # never fork a process that runs an event loop and threads
         parent, child = ctx.Pipe()
-        proc = ctx.Process(target=store_process_main, args=(child, self.url, self.max_batch), daemon=True,
+        proc = ctx.Process(target=store_process_main, args=(child, self.url, self.max_batch, self.workers),
+                           daemon=True,
                            name="riverboat-store")
         proc.start()
         child.close()
@@ -394,15 +405,31 @@ class _StoreProcess:
         self._conn.close()
 
 
-def store_process_main(conn: Any, url: str, max_batch: int) -> None:
+def store_process_main(conn: Any, url: str, max_batch: int, workers: int = 1) -> None:
     """Body of the store process: serve calls in arrival order, grouped like the thread workers, until the parent
-    says stop or goes away. Ctrl-C is for the parent (it stops the room, which still needs the store)."""
+    says stop or goes away. Ctrl-C is for the parent (it stops the room, which still needs the store).
+
+    ``workers`` > 1 (PostgreSQL): that many threads run their groups at once, each group in its own transaction on
+    its own connection (the threads wait for the database with the GIL released). A call goes to the worker that
+    its first argument (the table, player or tournament it is about) names, so the calls about one thing run in
+    the order they were sent, as with one worker (a tournament's staged hands, sent together, are recorded in
+    their order); calls that depend on each other otherwise are never in flight together (a table's actor, a
+    connection's command, a player's money call each await the answer, given after the commit, before the next
+    one). Two groups that touch the same account wait for each other's commit on its row lock
+    (``lock_accounts``); a deadlock between groups is the transient error after which each call of the failed
+    group runs again alone (:func:`run_group`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     from riverboat.store import Store
 
     store = Store(url)
     batch = store.batch if max_batch > 1 else None
+    if workers > 1:
+        try:
+            _serve_parallel(conn, store, batch, max_batch, workers)
+        finally:
+            store.dispose()
+        return
     try:
         while True:
             try:
@@ -440,6 +467,77 @@ def store_process_main(conn: Any, url: str, max_batch: int) -> None:
                 return
     finally:
         store.dispose()
+
+
+def _serve_parallel(conn: Any, store: Any, batch: Batch | None, max_batch: int, workers: int) -> None:
+    """:func:`store_process_main` with ``workers`` threads: this thread reads the calls off the pipe into the queue
+    of the worker their first argument names (:func:`worker_of`); each worker takes what is queued for it (up to
+    ``max_batch``), runs it as one group and answers (one sender at a time on the pipe)."""
+    queues: list[queue.SimpleQueue[Any]] = [queue.SimpleQueue() for _ in range(workers)]
+    send_lock = threading.Lock()
+    gone = threading.Event()
+
+    def answer(rid: int, ok: bool, value: Any, timing: tuple[float, int]) -> None:
+        with send_lock:
+            try:
+                conn.send((rid, ok, value, timing))
+            except (pickle.PicklingError, TypeError, AttributeError) as exc:
+                conn.send((rid, False, RuntimeError(f"unpicklable store answer: {exc}"), timing))
+
+    def work(calls: queue.SimpleQueue[Any]) -> None:
+        while True:
+            first = calls.get()
+            if first is None:
+                return
+            msgs = [first]
+            stop = False
+            while len(msgs) < max_batch:
+                try:
+                    more = calls.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    stop = True
+                    break
+                msgs.append(more)
+            fns = [_bind(store, name, args, kwargs) for _rid, name, args, kwargs in msgs]
+            t0 = time.perf_counter()
+            outcomes = run_group(batch, fns)
+            timing = (time.perf_counter() - t0, len(msgs))
+            try:
+                for (rid, *_), (ok, value) in zip(msgs, outcomes, strict=True):
+                    answer(rid, ok, value if ok else _portable(value), timing)
+            except (EOFError, OSError):
+                gone.set()
+                return
+            if stop:
+                return
+
+    threads = [threading.Thread(target=work, args=(q,), name=f"store-worker-{i}", daemon=True)
+               for i, q in enumerate(queues)]
+    for t in threads:
+        t.start()
+    try:
+        while not gone.is_set():
+            try:
+                msg = conn.recv()
+            except (EOFError, OSError):
+                break
+            if msg is None:
+                break
+            queues[worker_of(msg[1], msg[2], workers)].put(msg)
+    finally:
+        for q in queues:
+            q.put(None)
+        for t in threads:
+            t.join()
+
+
+def worker_of(name: str, args: tuple[Any, ...], workers: int) -> int:
+    """The worker of a call: by its first argument (the table, player or tournament it is about), else its name;
+    the same one every time, so the calls about one thing keep their order."""
+    key = args[0] if args else name
+    return zlib.crc32(f"{type(key).__name__}:{key}".encode()) % workers
 
 
 def _portable(exc: BaseException) -> BaseException:
