@@ -54,10 +54,28 @@ def test_r_disc_1_a_gateway_whose_key_is_there_keeps_its_players(sqlite_store: S
 
 
 def test_r_disc_1_a_gateway_whose_key_is_gone_loses_its_players(sqlite_store: Store) -> None:  # noqa: F811
+    """... once its key has stayed gone for ``gateway_grace_seconds`` (a live gateway too busy to renew in time
+    puts it back within a second or two: its players stay)."""
     host, nodes = _host(sqlite_store, {"gw-2"})
     try:
         asyncio.run(host._check_gateways())
+        assert host.routes == {7: "gw-1", 8: "gw-2"}  # first found gone: not yet
+        host._missing_since["gw-1"] -= host.opt.gateway_grace_seconds  # still gone a grace period later
+        asyncio.run(host._check_gateways())
         assert host.routes == {8: "gw-2"}  # gw-1's player is disconnected (R-DISC), gw-2's stays
+    finally:
+        host.gateway.close()
+
+
+def test_r_disc_1_a_gateway_whose_key_comes_back_within_the_grace_keeps_its_players(sqlite_store: Store  # noqa: F811
+                                                                                     ) -> None:
+    host, nodes = _host(sqlite_store, {"gw-2"})
+    try:
+        asyncio.run(host._check_gateways())
+        nodes.present.add("gw-1")  # it renews again (its renewal is seen by the watcher or read directly)
+        host.last_seen["gw-1"] -= 10.0
+        asyncio.run(host._check_gateways())
+        assert host.routes == {7: "gw-1", 8: "gw-2"} and "gw-1" not in host._missing_since
     finally:
         host.gateway.close()
 
@@ -75,6 +93,8 @@ def test_r_disc_1_a_gateway_taken_for_dead_that_renews_again_gets_its_players_ba
     host.room.attach = lambda pid, sink, *, immediate=None: attached.append(pid)  # type: ignore[method-assign]
 
     async def main() -> None:
+        await host._check_gateways()
+        host._missing_since["gw-1"] -= host.opt.gateway_grace_seconds
         await host._check_gateways()
         assert host.routes == {8: "gw-2"}
         host._node_seen("gw-1", NodeInfo(node="gw-1", role="gateway", started=0.0))  # its renewal is seen again

@@ -95,6 +95,11 @@ class HostOptions:
     record_seconds: float = 1.0  # lobby / seats written at most this often per table
     cash_out_on_crash: bool = False  # R-SERVER-3 room flag; a table's settings may say otherwise
     store_process: bool = True
+    # a gateway whose key is gone is taken for dead only if it is still gone this long after it was first missed:
+    # a live gateway whose loop was too busy to renew in time (seating 10,000 bots) puts its key back within a
+    # second or two, and taking it for dead disconnected (R-DISC) and then re-sent every table to its ~10,000
+    # players (a 6 s stall of the host's loop, measured)
+    gateway_grace_seconds: float = 3.0
 
 
 @dataclass
@@ -139,6 +144,7 @@ class TableHostNode:
         self.router = Router(self._publish, self._route_of, hold=lambda: not self.lease_ok())
         self._held: list[tuple[Any, bool]] = []  # commands (msg, peer) that came while the lease was unconfirmed
         self._gone_gateways: set[str] = set()  # gateways taken for dead whose players' routes were dropped
+        self._missing_since: dict[str, float] = {}  # gateway -> when its key was first found gone
         self._renewed_at = time.monotonic()
         self.owned: dict[str, Owned] = {}
         self.records: KvMirror[TableRecord] = KvMirror(lambda: self.link.tables, TableRecord.decode,
@@ -275,6 +281,7 @@ class TableHostNode:
                 self._gateway_gone(node)
         else:
             self.last_seen[node] = time.monotonic()
+            self._missing_since.pop(node, None)
             if node in self._gone_gateways:
                 self._gateway_back(node)
 
@@ -341,10 +348,12 @@ class TableHostNode:
                     dead = await self._is_dead(node, now)
                 except Exception:  # NATS is away: decide nothing now
                     continue
-                if dead:
-                    self._gateway_gone(node)
-                else:
+                if not dead:
+                    self._missing_since.pop(node, None)
                     self.last_seen[node] = time.monotonic()
+                elif now - self._missing_since.setdefault(node, now) >= self.opt.gateway_grace_seconds:
+                    self._missing_since.pop(node, None)
+                    self._gateway_gone(node)
 
     def _gateway_gone(self, gateway: str) -> None:
         """A gateway died: its players are disconnected (R-DISC) until they reconnect through another one."""
