@@ -41,4 +41,15 @@ _register_all()
 
 
 def main() -> None:
-    app()
+    """The ``riverboat`` command. A database that cannot be opened or used (an unknown dialect, a SQLite file in a
+    folder that does not exist, a server that refuses) is one line on stderr and exit code 2, not the driver's
+    traceback, for every command that takes ``--database-url``."""
+    try:
+        app()
+    except Exception as exc:  # noqa: BLE001 - only the database's errors are turned into a line; the rest re-raised
+        if not type(exc).__module__.startswith("sqlalchemy"):
+            raise
+        orig = getattr(exc, "orig", None)
+        reason = str(orig if orig is not None else exc).strip().splitlines()[0]
+        typer.echo(f"riverboat: cannot use the database: {reason}", err=True)
+        raise SystemExit(2) from None
