@@ -147,3 +147,24 @@ def test_the_table_title_gets_the_tournaments_name_when_it_comes_after_the_first
     }""", hud)
     assert "sng2 · table 1" in title[0], title[0]
     assert "Demo Sit & Go 6 · table 1" in title[1] and "sng2 ·" not in title[1], title[1]
+
+
+def test_the_detail_page_numbers_its_tables(new_page: Any, static_url: str) -> None:
+    """Found by the outside walk (2026-12-03): a running MTT's detail page listed "Table t2" (the table's id)."""
+    page = _open(new_page, static_url)
+    caption = page.evaluate("""async () => {
+        window.fetch = async () => new Response(JSON.stringify({ id: "mtt3", name: "Demo Tournament", kind: "mtt",
+            status: "final_table", game: "holdem", structure: "NL", currency: "PLAY", buy_in: 0, fee: 0,
+            levels: [], payouts: [], results: [],
+            tables: [{ id: "mtt3/t2", players: [{ seat: 1, player: 5, alias: "MrMaris31", chips: 27188 }] }] }),
+            { status: 200, headers: { "Content-Type": "application/json" } });
+        const ctx = { connection: { on: () => () => {}, send: async () => ({}) }, session: { loggedIn: false },
+                      toast: () => {}, navigate: () => {} };
+        const { renderTournamentDetail } = await import("/js/tournament_detail.js");
+        const root = document.createElement("div");
+        document.body.append(root);
+        renderTournamentDetail(root, ctx, "mtt3");
+        for (let i = 0; i < 50 && !root.querySelector("caption"); i++) await new Promise((r) => setTimeout(r, 50));
+        return root.querySelector("[data-testid='tourney-tables'] caption")?.textContent;
+    }""")
+    assert caption == "Table 2"

@@ -9,7 +9,7 @@ import { el, mount, formatMoney } from "./util.js";
 import { registerView } from "./views.js";
 import { gameName, structureName } from "./games.js";
 import { plainError } from "./errors.js";
-import { followStarts } from "./tournament_table.js";
+import { followStarts, tableNumber } from "./tournament_table.js";
 import { buyInText, feeInfo, statusName, tournamentAction, tournamentKinds } from "./tournament_lobby.js";
 
 async function getJson(path) {
@@ -100,7 +100,7 @@ function tables(t) {
   }
   return el("div", { class: "tourney-tables", "data-testid": "tourney-tables" }, list.map((table) =>
     el("table", { class: "list compact", "data-table": table.id },
-      el("caption", {}, `Table ${table.id.split("/").pop()}`),
+      el("caption", {}, `Table ${tableNumber(table.id)}`),
       el("tbody", {}, table.players.map((p) => el("tr", {}, el("td", {}, `Seat ${p.seat + 1}`), el("td", {}, who(p)),
         el("td", { class: "num" }, String(p.chips))))))));
 }
