@@ -76,10 +76,21 @@ async def test_r_tourn_mtt_few_hundred_balanced_to_the_winner(tstore: Store) -> 
     d = got[0]
     assert rep.tables_broken == 19 and rep.moves > 0
     assert rep.max_table_gap_after_balancing <= 1
-    assert rep.hand_for_hand_rounds >= 1
+    assert rep.hand_for_hand_rounds >= 1 and rep.bubble_outside_hand_for_hand == 0
     paid = [d.results[p].prize for p in rep.places]
     assert paid == sorted(paid, reverse=True) or len({r.place_to for r in d.results.values()}) < 180
     assert sum(1 for x in paid if x) == d.paid_places()
+
+
+@pytest.mark.parametrize("seed", [2, 3])
+async def test_r_tourn_gen_6_the_bubble_bursts_in_hand_for_hand_play(sqlite_store: Store, seed: int) -> None:
+    """R-TOURN-GEN-6 reading and hand-for-hand: 400 entrants on 45 tables; the money bubble bursts in a
+    hand-for-hand round (the players out in it ranked together), never in hands dealt apart at different tables.
+    Before the trigger covered places paid + tables, seeds 2 and 3 burst it outside hand-for-hand play."""
+    rep = await run(default_spec("mtt", 400, 9, "holdem", "NL"), 400, store=sqlite_store, seed=seed)
+    sound(rep, 400)
+    assert rep.hand_for_hand_rounds >= 1
+    assert rep.bubble_outside_hand_for_hand == 0
 
 
 @pytest.mark.parametrize("game,structure", [("omaha", "PL"), ("stud", "FL"), ("razz", "FL")])

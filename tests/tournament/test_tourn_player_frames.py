@@ -139,3 +139,34 @@ async def test_r_tourn_free_1_the_lobby_shows_a_freeroll_pool_before_the_start(s
     finally:
         clock.remove_settle_hook(d.quiesce)
         await lobby.close()
+
+
+async def test_hand_for_hand_rounds_pause_between_hands_and_deal_every_table_together(sqlite_store: Store) -> None:
+    """R-TOURN-GEN-6 reading, hand-for-hand (docs/tournaments.md): four players on two tables of two with two places
+    paid could all bust in one round, so hand-for-hand play starts with the tournament (``hand_for_hand`` on). Each
+    round deals both tables together, after the pause between hands (1 s here): players who never bust play about
+    one round a second, not (as before) endless hands at one instant of the clock."""
+    clock = FakeClock(wall_start=START)
+    host = Players(clock, StoreGateway(sqlite_store, inline=True))
+    players = make_bots(sqlite_store, 4, 20_000, "EUR", prefix="hh")
+    spec = TournamentSpec.from_dict(MTT | {"starts_at": clock.wall() + 60})
+    director = Director(host, "hh-mtt", spec, seed=3)
+    host.director = director
+    clock.add_settle_hook(director.quiesce)
+    try:
+        await director.open()
+        for pid in players:
+            await director.register(pid)
+        await asyncio.wait_for(clock.advance(61), 60)
+        assert director.paid_places() == 2 and len(director.tables) == 2
+        assert host.events(players[0], "hand_for_hand") == [{"on": True}]
+        hands0, rounds0 = director.stats.hands, director.stats.hand_for_hand_rounds
+        for _ in range(20):
+            await asyncio.wait_for(clock.advance(0.5), 60)
+        rounds = director.stats.hand_for_hand_rounds - rounds0
+        assert 8 <= rounds <= 11, rounds  # one round per second of the clock (plus the one dealt at a boundary)
+        assert director.stats.hands - hands0 == 2 * rounds  # every round deals both tables
+        assert director.alive == 4
+    finally:
+        clock.remove_settle_hook(director.quiesce)
+        await director.close()

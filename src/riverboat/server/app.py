@@ -15,6 +15,8 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
+from riverboat.room.errors import RoomError
+
 from .hub import Hub, ServerConfig
 from .integrity_scan import ScheduledScan
 from .rest import make_routes
@@ -115,6 +117,9 @@ async def open_tournaments(hub: Hub, entries: list[dict[str, Any]]) -> None:
 
     lobby = hub.tournaments
     assert lobby is not None
+    if not hasattr(lobby, "bots"):
+        raise RoomError("bad_settings", "configured tournaments with in-process bots open in a single-process room "
+                                        "only; a cluster room creates them through the operator API")
     for n, entry in enumerate(entries):
         data = dict(entry["spec"])
         if entry.get("starts_in") is not None:

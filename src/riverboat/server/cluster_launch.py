@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -21,6 +22,7 @@ import uvicorn
 
 from .demo import table_spec
 from .gcpace import GcPacer
+from .hub import ServerConfig
 from .launch import LaunchOptions, StartedHook, _start_probe, server_config, table_entries
 from .runner import StopSignals, serve
 
@@ -45,7 +47,7 @@ async def launch_gateway(options: LaunchOptions, *, echo: Callable[[str], None] 
     store.upgrade()
     node = node_id(options.node_id, "gateway")
     room = RemoteRoom(options.nats_url, node, names=Names(options.cluster))
-    config = server_config(options)
+    config = gateway_config(options)
     signals = StopSignals()
     pacer = GcPacer()  # as in one process: no automatic full collections of the growing heap (server.gcpace)
     with signals.installed():
@@ -66,6 +68,13 @@ async def launch_gateway(options: LaunchOptions, *, echo: Callable[[str], None] 
             await room.stop()
             store.dispose()
             echo(f"Riverboat gateway {node} stopped.")
+
+
+def gateway_config(options: LaunchOptions) -> ServerConfig:
+    """The gateway's settings: those of one process, without the demo's tournaments. Their bots play inside the
+    tournament's own process (``TournamentLobby.bots``), which a gateway is not: a cluster room's tournaments are
+    created through the operator API and run on a table host (docs/cluster.md "Tournaments")."""
+    return dataclasses.replace(server_config(options), tournaments=[])
 
 
 class _Server(uvicorn.Server):

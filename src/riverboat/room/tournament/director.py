@@ -90,6 +90,7 @@ class Stats:
     chips_conserved: bool = True
     naive_scan: int = 0  # tables a balancer that scans every table per elimination would read (the peer)
     hand_commits: int = 0  # store commits of hands (a group commit of several hands counts once)
+    bubble_outside_hand_for_hand: int = 0  # money bubbles burst by a hand dealt outside hand-for-hand play (0 expected)
 
 
 class Director:
@@ -141,6 +142,9 @@ class Director:
         self._waiting: set[str] = set()  # tables between hands that can deal (two or more players)
         self._in_hand = 0
         self._h4h_round = 0  # > 0: hand-for-hand round number
+        # the pause between hand-for-hand rounds (``between_hands_seconds``, once for all tables): armed, and over
+        self._h4h_pause_armed = False
+        self._h4h_pause_over = False
         self._round_busts: list[tuple[Bust, str]] = []
         self._timer: TimerHandle | None = None
         self._break_timer: TimerHandle | None = None
@@ -486,8 +490,13 @@ class Director:
             if await self._flight_done(pos.level):
                 return
         if self._h4h_round:
-            if self._in_hand:
+            if self._in_hand or self._h4h_pause_armed:
                 return
+            delay = self.settings.between_hands_seconds
+            if delay > 0 and not self._h4h_pause_over:
+                self._arm_h4h_pause(delay)
+                return
+            self._h4h_pause_over = False
             self._h4h_round += 1
             self.stats.hand_for_hand_rounds += 1
         level = self.spec.level(pos.level)
@@ -497,6 +506,18 @@ class Director:
             if table is not None and not table.in_hand and await table.deal(level):
                 self._in_hand += 1
                 self._show_deal(table)
+
+    def _arm_h4h_pause(self, delay: float) -> None:
+        """Every table of the last hand-for-hand round is done: the next round is dealt, to all tables at once,
+        after the same pause as between two hands (without it, players who never bust played hands in no time)."""
+        self._h4h_pause_armed = True
+
+        async def resume() -> None:
+            self._h4h_pause_armed = False
+            self._h4h_pause_over = True
+            await self._pump()
+
+        self.clock.call_later(delay, lambda: self.actor.post(resume))
 
     def _show_deal(self, table: TourneyTable) -> None:
         """A new hand: every player at the table (not the in-process bots) gets the table as it is now (who sits
@@ -859,6 +880,9 @@ class Director:
         prizes = self.place_awards()
         # players ranked by a hand decided before this one (another table, same group commit) count as out
         alive = self.alive - len(self._out_pending)
+        paid = self.paid_places()
+        if alive > paid >= alive - len(gone) and len(self.tables) > 1 and not self._h4h_round:
+            self.stats.bubble_outside_hand_for_hand += 1
         awards.rank_and_pay(self.spec, gone, alive, prizes, out)
         self._out_pending.update(b.player_id for b in gone)
         if alive - len(gone) == 1 and self.spec.flight is None:  # the last of a flight goes to Day 2, not wins
@@ -1088,7 +1112,8 @@ class Director:
         await self._pump()
 
     def _ready(self, table: TourneyTable) -> None:
-        """The table deals again after the pause between hands (at once in hand-for-hand play). Tables ready at the
+        """The table deals again after the pause between hands (in hand-for-hand play, with every table after the
+        round's pause, ``_arm_h4h_pause``). Tables ready at the
         same instant share one timer and are dealt together (their hands then end, and are recorded, together)."""
         if len(table.seats) < 2:
             return
@@ -1113,10 +1138,15 @@ class Director:
         self.clock.call_later(delay, lambda: self.actor.post(ready))
 
     def _update_hand_for_hand(self) -> None:
-        """Hand-for-hand on the money bubble: one more player than paid places, more than one table."""
-        bubble = len(self.tables) > 1 and self.alive == self.paid_places() + 1 and self.pool_final
+        """Hand-for-hand on the money bubble, with more than one table: from the moment one bust per table could
+        burst it (``paid < alive <= paid + tables``) until it has burst. Starting only at ``paid + 1`` let the
+        bubble burst outside hand-for-hand whenever two tables busted players in hands dealt apart (most seeds at
+        400 and 1,000 entrants), and never started when two busts went from ``paid + 2`` to ``paid``."""
+        paid = self.paid_places()
+        bubble = len(self.tables) > 1 and paid < self.alive <= paid + len(self.tables) and self.pool_final
         if bubble and not self._h4h_round:
             self._h4h_round = 1
+            self._h4h_pause_over = False
             self.notify_all("hand_for_hand", {"on": True})
         elif not bubble and self._h4h_round and not self._in_hand and not self._round_busts:
             self._h4h_round = 0

@@ -73,6 +73,7 @@ class SimReport:
     wall_s: float
     bounties_paid: int = 0
     hand_for_hand_rounds: int = 0
+    bubble_outside_hand_for_hand: int = 0
     seating_ok: bool = True
     places_ok: bool = True
     payments_are_ledger_entries: bool = True
@@ -259,7 +260,8 @@ def audit(store: Store, director: Director, start_wall: float, checker: Checker)
         overlay=director.overlay, chips_conserved=director.stats.chips_conserved and checker.ok_chips,
         max_table_gap_after_balancing=b.max_gap_after_step, tables_broken=b.breaks, moves=b.moves,
         ledger_balanced=balanced, wall_s=round(wall, 3), bounties_paid=director.paid_total - prize_paid,
-        hand_for_hand_rounds=director.stats.hand_for_hand_rounds, seating_ok=checker.ok_seating,
+        hand_for_hand_rounds=director.stats.hand_for_hand_rounds,
+        bubble_outside_hand_for_hand=director.stats.bubble_outside_hand_for_hand, seating_ok=checker.ok_seating,
         places_ok=places_ok, payments_are_ledger_entries=n_pay == director.payments_made,
         balancing_work_per_elimination=round(b.work / elim, 3), hands_per_s=round(director.stats.hands / wall, 1),
         max_gap_waiting_for_a_hand=b.max_gap_waiting,
