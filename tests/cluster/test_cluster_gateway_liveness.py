@@ -148,3 +148,37 @@ def test_r_server_1_commands_wait_for_a_late_lease_renewal(sqlite_store: Store) 
         asyncio.run(main())
     finally:
         host.gateway.close()
+
+
+def test_r_disc_1_the_gateway_tries_a_failed_presence_write_again() -> None:
+    """A host that takes a player's table later routes them by the presence bucket: a write that timed out (under
+    load at 10,000 bots) is tried again while the player stays connected (without it the player got no frames on the
+    table's new host -- no turn -- until they sent a command); nothing is written for a player gone meanwhile."""
+    from riverboat.cluster.remote import RemoteRoom
+
+    class _Presence:
+        def __init__(self, failures: int) -> None:
+            self.failures = failures
+            self.puts: list[tuple[str, bytes]] = []
+
+        async def put(self, key: str, value: bytes) -> int:
+            if self.failures:
+                self.failures -= 1
+                raise TimeoutError
+            self.puts.append((key, value))
+            return 1
+
+    room = RemoteRoom("nats://127.0.0.1:1", "gw-p")
+    presence = _Presence(failures=2)
+    room.link.presence = presence  # type: ignore[assignment,method-assign]
+    room._immediate[5] = lambda frame: None
+
+    async def main() -> None:
+        await room._put_presence(5, backoff=0.001)
+        assert presence.puts == [("5", b"gw-p")]
+        presence.failures = 1
+        room._immediate.pop(5)  # disconnected before the next try
+        await room._put_presence(5, backoff=0.001)
+        assert presence.puts == [("5", b"gw-p")]
+
+    asyncio.run(main())
