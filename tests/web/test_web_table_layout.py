@@ -1,0 +1,61 @@
+"""Table layout at small felts, measured with bounding boxes on fixture-rendered pages (tests/web/harness).
+
+Tiled tables (#/tables) at 1366x768: four No-Limit tiles leave each felt about 330x185 px; the player's hole cards
+must not lie over the board or the pot (walk notes, "Left open": 9a_d_tiles_2.png).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+DESKTOP = {"width": 1366, "height": 768}
+FULL_BOARD = "Kh,7d,2c,5s,9h"
+
+Box = dict[str, float]
+
+
+def boxes(page: Any, selector: str) -> list[Box]:
+    return page.eval_on_selector_all(selector, "els => els.map(e => { const r = e.getBoundingClientRect(); "
+                                     "return {x: r.x, y: r.y, w: r.width, h: r.height}; })")
+
+
+def overlap(a: Box, b: Box) -> bool:
+    """True when the two boxes share area (touching edges, within half a pixel, is not overlapping)."""
+    eps = 0.5
+    return a["x"] + a["w"] - eps > b["x"] and b["x"] + b["w"] - eps > a["x"] and a["y"] + a["h"] - eps > b["y"] and b["y"] + b["h"] - eps > a["y"]
+
+
+def open_tiles(new_page: Any, static_url: str, fixture: str, count: int = 4, board: str = FULL_BOARD) -> Any:
+    page = new_page(DESKTOP)
+    page.goto(f"{static_url}/harness/tiles.html?fixture={fixture}&count={count}&board={board}")
+    page.wait_for_selector("body[data-ready='1']")
+    page.evaluate("document.documentElement.classList.add('no-anim')")  # cards measured where they rest
+    return page
+
+
+@pytest.mark.parametrize(("fixture", "hole"), [("holdem_action", 2), ("omaha_pl", 4)])
+def test_four_nl_pl_tiles_keep_hero_cards_off_the_board_and_the_pot(
+    new_page: Any, static_url: str, screenshot: Any, fixture: str, hole: int
+) -> None:
+    """Four No-Limit (Hold'em) or Pot-Limit (Omaha) tiles with a full board and a pot: the player's hole cards
+    share no pixel with a board card or a pot pill, and stay inside their tile."""
+    page = open_tiles(new_page, static_url, fixture)
+    screenshot(page, f"tiles_four_{fixture}")
+    tiles = page.locator(".tile")
+    assert tiles.count() == 4
+    for i in range(4):
+        tile = f".tile:nth-child({i + 1})"
+        hero = boxes(page, f"{tile} .seat--hero .seat-cards .card")
+        board = boxes(page, f"{tile} [data-testid='board'] .card")
+        pots = boxes(page, f"{tile} [data-testid='pots'] > *")
+        assert len(hero) == hole and len(board) == 5 and len(pots) >= 1, (len(hero), len(board), len(pots))
+        for card in hero:
+            for other in board + pots:
+                assert not overlap(card, other), f"tile {i + 1}: hero card {card} overlaps {other}"
+        # the felt's own contents stay inside the tile (nothing cut by the tile's edge)
+        tile_box = boxes(page, tile)[0]
+        for card in hero + board:
+            assert tile_box["x"] <= card["x"] and card["x"] + card["w"] <= tile_box["x"] + tile_box["w"]
+            assert tile_box["y"] <= card["y"] and card["y"] + card["h"] <= tile_box["y"] + tile_box["h"]
