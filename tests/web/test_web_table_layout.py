@@ -59,3 +59,44 @@ def test_four_nl_pl_tiles_keep_hero_cards_off_the_board_and_the_pot(
         for card in hero + board:
             assert tile_box["x"] <= card["x"] and card["x"] + card["w"] <= tile_box["x"] + tile_box["w"]
             assert tile_box["y"] <= card["y"] and card["y"] + card["h"] <= tile_box["y"] + tile_box["h"]
+
+
+# ------------------------------------------------------------------------------ offline: the action bar disabled
+
+
+def open_fixture(new_page: Any, static_url: str, name: str) -> Any:
+    page = new_page(DESKTOP)
+    page.goto(f"{static_url}/harness/table.html?fixture={name}")
+    page.wait_for_selector("body[data-ready='1']")
+    return page
+
+
+def enabled_actions(page: Any) -> list[str]:
+    return page.eval_on_selector_all(".action-bar button[data-action]", "bs => bs.filter(b => b.matches(':enabled')).map(b => b.dataset.action)")
+
+
+def test_action_bar_disabled_while_offline_and_live_again_on_reconnect(new_page: Any, static_url: str) -> None:
+    """The server stopped / the socket dropped: Fold/Call/Raise are disabled (a click or a shortcut sends nothing)
+    and the bar says the player is offline; back online with the decision still theirs, the buttons work again."""
+    page = open_fixture(new_page, static_url, "holdem_action")
+    assert sorted(enabled_actions(page)) == ["call", "fold", "raise"]
+    page.evaluate("window.__harness.setStatus('reconnecting')")
+    assert enabled_actions(page) == []
+    assert page.locator("[data-testid='decision']").get_attribute("disabled") is not None
+    assert page.locator("[data-testid='action-offline']").inner_text() == "You are offline. Reconnecting…"
+    page.locator("button[data-action='fold']").click(force=True)
+    page.keyboard.press("c")
+    assert page.evaluate("window.__sent") == []
+    page.evaluate("window.__harness.setStatus('online')")
+    assert sorted(enabled_actions(page)) == ["call", "fold", "raise"]
+    assert page.locator("[data-testid='action-offline']").count() == 0
+    page.click("button[data-action='call']")
+    assert page.evaluate("window.__sent") == [{"type": "act", "table": "t1", "kind": "call"}]
+
+
+def test_server_shutdown_notice_is_capitalised(new_page: Any, static_url: str) -> None:
+    """The server's notice "the server is shutting down" is shown to the player as a sentence."""
+    page = open_fixture(new_page, static_url, "holdem_action")
+    text = page.evaluate("""async () => (await import('/js/errors.js')).noticeText(
+        {type: 'notice', code: 'shutdown', message: 'the server is shutting down'})""")
+    assert text == "The server is shutting down"

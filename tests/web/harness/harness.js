@@ -5,6 +5,7 @@
 import { TableStore } from "/js/table_model.js";
 import { TableView } from "/js/table_view.js";
 import { setFourColour } from "/js/cards.js";
+import { Emitter } from "/js/util.js";
 
 const params = new URLSearchParams(location.search);
 const name = params.get("fixture") || "holdem_action";
@@ -18,15 +19,21 @@ const response = await fetch(`/harness/fixtures/${name}.json`);
 const fixture = await response.json();
 const tableId = fixture.frames.find((f) => f.table !== undefined).table;
 const store = new TableStore(tableId);
+// the socket's status as the view sees it (connection.js): window.__harness.setStatus("reconnecting") plays a
+// dropped connection, "online" its return
+const connection = Object.assign(new Emitter(), { status: "online" });
 const record = (type) => (fields = {}) => window.__sent.push({ type, table: tableId, ...fields });
 const view = new TableView(document.getElementById("app"), {
   act: (kind, fields = {}) => { window.__sent.push({ type: "act", table: tableId, kind, ...fields }); return Promise.resolve(window.__reply); },
   sit: (seat) => window.__sent.push({ type: "sit", table: tableId, seat }),
   sitOut: record("sit_out"), sitIn: record("sit_in"), leave: record("leave"), topUp: record("top_up"),
   lobby: record("lobby"), history: record("history"),
-});
+}, { connection });
 store.subscribe((model) => view.render(model));
 for (const frame of fixture.frames) store.apply(frame);
 window.__lastState = [...fixture.frames].reverse().find((f) => f.type === "table_state");
-window.__harness = { store, view, feed: (frame) => store.apply(frame) };
+window.__harness = {
+  store, view, feed: (frame) => store.apply(frame),
+  setStatus: (status) => { connection.status = status; connection.emit("status", status); },
+};
 document.body.dataset.ready = "1";

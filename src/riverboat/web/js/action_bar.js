@@ -121,8 +121,11 @@ function preActions(model, view) {
  * decision is a <fieldset>: disabling it disables every control in it).
  */
 export function actionArea(model, view) {
-  const locked = Boolean(model.legal && view.ui.sent);
+  // locked after a click until the next decision, and while offline (nothing can reach the server)
+  const locked = Boolean(model.legal && (view.ui.sent || view.offline));
   return h("div", { key: "bar", class: "action-bar", role: "toolbar", "aria-label": "Actions" },
+    model.legal && view.offline ? h("div", { key: "offline", class: "action-offline", "data-testid": "action-offline", role: "status" },
+      "You are offline. Reconnecting…") : null,
     model.legal ? decision(model, view, locked)
     : h("div", { key: "idle", class: "action-idle" },
       h("div", { class: "action-wait", "data-testid": "action-wait" }, waitText(model)),

@@ -17,7 +17,7 @@ import { SpeedPage } from "./speed_page.js";
 import { Desk } from "./desk.js";
 import { Switcher, MultiTablePage } from "./multi_table.js";
 import { played } from "./sounds.js";
-import { plainError } from "./errors.js";
+import { noticeText, plainError } from "./errors.js";
 import "./extensions.js";
 
 const app = document.getElementById("app");
@@ -126,7 +126,7 @@ async function route() {
 }
 
 connection.on("status", (status) => { document.getElementById("conn").dataset.status = status; });
-connection.on("notice", (frame) => toast(frame.message || frame.code));
+connection.on("notice", (frame) => toast(noticeText(frame)));
 connection.on("error", (frame) => { if (frame.ref === null || frame.ref === undefined) toast(plainError(frame)); });
 // The balance changes when chips move between the account and a table: refresh it then (buy-in, leave, top-up).
 connection.on("event", (frame) => {

@@ -52,6 +52,14 @@ export function plainError(err) {
   return cleanMessage(err.message || String(err)) || "That did not work. Try again.";
 }
 
+/** A server notice as shown to the player: the server's message (rule ids removed) starting with a capital letter
+ * (the shutdown notice "the server is shutting down" was shown lower-case). */
+export function noticeText(frame) {
+  if (!frame) return "";
+  const text = cleanMessage(frame.message || frame.code || "");
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 /** "Your balance: €12.00" helper for dialogs. */
 export function balanceText(balance, currency) {
   return balance === undefined || balance === null ? "" : `Your balance: ${formatMoney(balance, currency)}`;

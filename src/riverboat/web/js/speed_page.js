@@ -28,7 +28,7 @@ export class SpeedPage {
       lobby: () => ctx.navigate("#/lobby"),
       history: () => ctx.navigate("#/history"),
       fastFold: () => this.fastFold(),
-    }, { speed: true });
+    }, { speed: true, connection: ctx.connection });
     this.unsubs.push(ctx.connection.on("speed", (f) => this.onSpeed(f)));
     this.unsubs.push(ctx.connection.on("event", (f) => this.onEvent(f)));
     this.join();

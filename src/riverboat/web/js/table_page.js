@@ -78,7 +78,7 @@ export class TablePage {
       replay: (handId) => ctx.navigate(`#/replay/${encodeURIComponent(tableId)}/${encodeURIComponent(handId)}`),
       lobby: () => ctx.navigate("#/lobby"),
       history: () => ctx.navigate("#/history"),
-    }, { tile, notes: this.desk.notes, chat: this.desk.chat });
+    }, { tile, notes: this.desk.notes, chat: this.desk.chat, connection: ctx.connection });
     this.desk.onScreen.add(tableId);
     this.unsubs = [
       this.store.subscribe((model) => this.view.render(model)),

@@ -40,7 +40,8 @@ export class TableView {
    *   options(changes), chat(text), saveNote(playerId, note), fastFold()} — any may be missing
    * @param {object} options {speed: Speed Poker pool, tile: compact tile of the multi-table view,
    *   notes: {get(playerId)}, chat: {messages(tableId)}, replay: no controls, tournament: a tournament table
-   *   (no cash seat controls: sit out, options, top up and leave are the tournament's)}
+   *   (no cash seat controls: sit out, options, top up and leave are the tournament's),
+   *   connection: the socket (connection.js); while it is not online the action bar is disabled}
    */
   constructor(root, handlers, options = {}) {
     this.root = root;
@@ -56,12 +57,18 @@ export class TableView {
     this.timerHandle = setInterval(() => this.tick(), 250);
     this.onKey = (ev) => { if (this.keyboardActive()) handleShortcut(ev, this.root, this); };
     document.addEventListener("keydown", this.onKey);
+    // Offline (the server stopped, the socket dropped): no action can reach the server, so the action bar is
+    // disabled until the connection is back; the decision then comes back live (the server resends the state).
+    const connection = options.connection;
+    this.offline = Boolean(connection) && connection.status !== "online";
+    this.offStatus = connection ? connection.on("status", (status) => this.setOffline(status !== "online")) : null;
     this.root.classList.add("table-root");
     this.root.replaceChildren();  // whatever page was here before
     this.update();
   }
 
   destroy() {
+    if (this.offStatus) this.offStatus();
     clearInterval(this.timerHandle);
     document.removeEventListener("keydown", this.onKey);
   }
@@ -108,9 +115,15 @@ export class TableView {
     if (this.handlers.yourTurn) this.handlers.yourTurn();
   }
 
+  setOffline(offline) {
+    if (offline === this.offline) return;
+    this.offline = offline;
+    this.update();
+  }
+
   /** Send one action for the current decision; the bar locks until the next decision (or a refusal). */
   sendAction(kind, fields = {}) {
-    if (this.ui.sent) return;
+    if (this.ui.sent || this.offline) return;
     const token = {};
     this.ui.sent = token;
     this.update();

@@ -62,7 +62,7 @@ export class TournamentTablePage {
     this.view = new TableView(tableBox, {
       act: (kind, fields) => this.send("tournament_act", { kind, ...fields }),
       lobby: () => ctx.navigate(`#/tournament/${encodeURIComponent(tournament)}`),
-    }, { tournament: true });
+    }, { tournament: true, connection: ctx.connection });
     this.unsubs = [
       ctx.connection.on("tournament", (f) => this.onTournament(f)),
       ctx.connection.on("event", (f) => { if (this.store && f.table === this.table) this.store.apply(f); }),

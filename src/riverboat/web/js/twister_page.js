@@ -264,7 +264,7 @@ export class TwisterPage {
           .catch((err) => this.ctx.toast(err.message || String(err))),
         lobby: () => this.ctx.navigate("#/lobby"),
         history: () => this.ctx.navigate("#/history"),
-      }, { tournament: true });
+      }, { tournament: true, connection: this.ctx.connection });
     }
     const key = data.table;
     if (!this.store || this.store.tableId !== key) {
