@@ -100,3 +100,45 @@ def test_server_shutdown_notice_is_capitalised(new_page: Any, static_url: str) -
     text = page.evaluate("""async () => (await import('/js/errors.js')).noticeText(
         {type: 'notice', code: 'shutdown', message: 'the server is shutting down'})""")
     assert text == "The server is shutting down"
+
+
+# ------------------------------------------------------------------------------ phone (390x844)
+
+PHONE = {"width": 390, "height": 844}
+
+
+def open_phone(new_page: Any, static_url: str, name: str) -> Any:
+    """The fixture on a phone, drawn into a `.route-host` (display: contents) as the app draws its pages."""
+    page = new_page(PHONE)
+    page.goto(f"{static_url}/harness/table.html?fixture={name}&host=route")
+    page.wait_for_selector("body[data-ready='1']")
+    page.evaluate("document.documentElement.classList.add('no-anim')")
+    return page
+
+
+def test_phone_showdown_side_seats_keep_cards_and_labels_off_the_board(new_page: Any, static_url: str, screenshot: Any) -> None:
+    """At a showdown on a phone the other seats' shown cards and hand labels lie beside the board, not over it
+    (33_m_twister_end.png, 23_m_sng_end.png), and stay on the screen."""
+    page = open_phone(new_page, static_url, "holdem_showdown")
+    screenshot(page, "phone_showdown")
+    board = boxes(page, "[data-testid='board'] .card")
+    assert len(board) == 5
+    others = boxes(page, ".seat:not(.seat--hero) .seat-cards .card") + boxes(page, ".seat:not(.seat--hero) .hand-label")
+    assert len(boxes(page, ".seat:not(.seat--hero) .hand-label")) >= 2
+    for box in others:
+        for card in board:
+            assert not overlap(box, card), f"{box} overlaps the board card {card}"
+        assert box["x"] >= 0 and box["x"] + box["w"] <= PHONE["width"], f"{box} runs off the screen"
+
+
+def test_phone_five_card_seats_stay_on_the_felt(new_page: Any, static_url: str) -> None:
+    """5 Card Draw on a phone: the side seats' five cards stay on the table, inside the felt's oval box, not over
+    its rail and past the screen's edge (41_m_Valga_1.png)."""
+    page = open_phone(new_page, static_url, "draw_discard")
+    felt = boxes(page, "[data-testid='felt']")[0]
+    rail = float(page.eval_on_selector("[data-testid='felt']", "f => parseFloat(getComputedStyle(f).borderLeftWidth)"))
+    felt = {**felt, "x": felt["x"] + rail, "w": felt["w"] - 2 * rail}  # the cloth inside the rail
+    cards = boxes(page, ".seat .seat-cards .card")
+    assert len(cards) >= 15
+    for card in cards:
+        assert felt["x"] <= card["x"] and card["x"] + card["w"] <= felt["x"] + felt["w"], f"{card} runs off the felt {felt}"

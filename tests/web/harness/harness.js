@@ -23,7 +23,14 @@ const store = new TableStore(tableId);
 // dropped connection, "online" its return
 const connection = Object.assign(new Emitter(), { status: "online" });
 const record = (type) => (fields = {}) => window.__sent.push({ type, table: tableId, ...fields });
-const view = new TableView(document.getElementById("app"), {
+// host=route: the view draws into a `.route-host` (display: contents, no box of its own), as in the app (app.js)
+let root = document.getElementById("app");
+if (params.get("host") === "route") {
+  const host = Object.assign(document.createElement("div"), { className: "route-host" });
+  root.append(host);
+  root = host;
+}
+const view = new TableView(root, {
   act: (kind, fields = {}) => { window.__sent.push({ type: "act", table: tableId, kind, ...fields }); return Promise.resolve(window.__reply); },
   sit: (seat) => window.__sent.push({ type: "sit", table: tableId, seat }),
   sitOut: record("sit_out"), sitIn: record("sit_in"), leave: record("leave"), topUp: record("top_up"),

@@ -19,7 +19,7 @@ import { play } from "./sounds.js";
 /** Seat positions (percent of the felt) around an ellipse, index 0 at the bottom centre, clockwise. */
 export function seatPosition(index, count, narrow = false) {
   const angle = Math.PI / 2 + (2 * Math.PI * index) / count;
-  const rx = narrow ? 35 : 44;
+  const rx = narrow ? 38 : 44;
   const brx = narrow ? 22 : 28;
   const dAngle = angle + 0.3;
   return {
@@ -236,7 +236,11 @@ export class TableView {
   felt(model, now) {
     const n = model.seats.length;
     const offset = model.heroSeat !== null ? model.heroSeat : 0;
-    const narrow = this.root.clientWidth > 0 && this.root.clientWidth < 600;
+    // the root may have no box of its own (the app's `.route-host` is display: contents: its clientWidth is 0, and
+    // a phone got the desktop seat ellipse, seats' cards past the screen's edge): measure the page, else the window
+    const page = this.root.querySelector(".table-page");
+    const width = (page && page.clientWidth) || this.root.clientWidth || window.innerWidth;
+    const narrow = width > 0 && width < 600;
     const win = this.winning(model, now);
     const parts = [h("div", { class: "felt-logo", key: "logo" }, "Riverboat"), this.center(model, now, win)];
     for (const seat of model.seats) {
