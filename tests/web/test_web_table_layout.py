@@ -59,6 +59,9 @@ def test_four_nl_pl_tiles_keep_hero_cards_off_the_board_and_the_pot(
         for card in hero + board:
             assert tile_box["x"] <= card["x"] and card["x"] + card["w"] <= tile_box["x"] + tile_box["w"]
             assert tile_box["y"] <= card["y"] and card["y"] + card["h"] <= tile_box["y"] + tile_box["h"]
+        # and so do the action bar's controls (the amount box was cut by the tile's right edge)
+        for control in boxes(page, f"{tile} .action-bar button, {tile} .action-bar input"):
+            assert tile_box["x"] <= control["x"] and control["x"] + control["w"] <= tile_box["x"] + tile_box["w"], f"tile {i + 1}: {control} cut"
 
 
 # ------------------------------------------------------------------------------ offline: the action bar disabled
