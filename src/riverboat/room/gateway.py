@@ -450,10 +450,7 @@ def store_process_main(conn: Any, url: str, max_batch: int, workers: int = 1) ->
                     stop = True
                     break
                 msgs.append(more)
-            fns = [_bind(store, name, args, kwargs) for _rid, name, args, kwargs in msgs]
-            t0 = time.perf_counter()
-            outcomes = run_group(batch, fns)
-            timing = (time.perf_counter() - t0, len(msgs))  # the group's run time and size (riverboat.room.probe)
+            outcomes, timing = _run_timed(store, batch, msgs)
             for (rid, *_), (ok, value) in zip(msgs, outcomes, strict=True):
                 if not ok:
                     value = _portable(value)
@@ -467,6 +464,15 @@ def store_process_main(conn: Any, url: str, max_batch: int, workers: int = 1) ->
                 return
     finally:
         store.dispose()
+
+
+def _run_timed(store: Any, batch: Batch | None, msgs: list[Any]) -> tuple[list[tuple[bool, Any]], tuple[float, int]]:
+    """One group of the store process's calls run together: the outcomes, and the group's run time and size
+    (reported with every answer, :mod:`riverboat.room.probe`)."""
+    fns = [_bind(store, name, args, kwargs) for _rid, name, args, kwargs in msgs]
+    t0 = time.perf_counter()
+    outcomes = run_group(batch, fns)
+    return outcomes, (time.perf_counter() - t0, len(msgs))
 
 
 def _serve_parallel(conn: Any, store: Any, batch: Batch | None, max_batch: int, workers: int) -> None:
@@ -500,10 +506,7 @@ def _serve_parallel(conn: Any, store: Any, batch: Batch | None, max_batch: int, 
                     stop = True
                     break
                 msgs.append(more)
-            fns = [_bind(store, name, args, kwargs) for _rid, name, args, kwargs in msgs]
-            t0 = time.perf_counter()
-            outcomes = run_group(batch, fns)
-            timing = (time.perf_counter() - t0, len(msgs))
+            outcomes, timing = _run_timed(store, batch, msgs)
             try:
                 for (rid, *_), (ok, value) in zip(msgs, outcomes, strict=True):
                     answer(rid, ok, value if ok else _portable(value), timing)

@@ -19,7 +19,7 @@ from riverboat.room.errors import RoomError
 
 from .hub import Hub, ServerConfig
 from .integrity_scan import ScheduledScan
-from .rest import make_routes
+from .rest import error_response, make_routes
 from .ws import websocket_endpoint
 
 log = logging.getLogger(__name__)
@@ -77,10 +77,22 @@ def create_app(store: Any, room: Any, config: ServerConfig | None = None) -> Sta
 
         routes.append(Route("/", placeholder))
     app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(GZipMiddleware, minimum_size=2048)])
+    fallback = app.router.default
     if static is not None:
         # the browser client answers what no route matches (not a catch-all mount: an API path asked with a method
         # it does not take then gets its own 405 and Allow header, not the static files' "GET, HEAD")
-        app.router.default = static
+        fallback = static
+
+    async def unmatched(scope: Any, receive: Any, send: Any) -> None:
+        """No route matched: an API path gets the API's JSON error (``404 not_found``, as documented; a path
+        parameter the route's pattern refuses, e.g. a table id with a line break, lands here), the rest the
+        browser client or Starlette's plain 404."""
+        if scope["type"] == "http" and str(scope.get("path", "")).startswith("/api/"):
+            await error_response(404, "not_found", "no such API path")(scope, receive, send)
+            return
+        await fallback(scope, receive, send)
+
+    app.router.default = unmatched
     app.state.hub = hub
     return app
 

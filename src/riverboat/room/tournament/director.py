@@ -139,13 +139,7 @@ class Director:
         self._override: list[int] | None = None
         self._override_ticket_for: str | None = None
         self._awards: list[PlaceAward] | None = None
-        self._waiting: set[str] = set()  # tables between hands that can deal (two or more players)
-        self._in_hand = 0
-        self._h4h_round = 0  # > 0: hand-for-hand round number
-        # the pause between hand-for-hand rounds (``between_hands_seconds``, once for all tables): armed, and over
-        self._h4h_pause_armed = False
-        self._h4h_pause_over = False
-        self._round_busts: list[tuple[Bust, str]] = []
+        self._init_dealing()
         self._timer: TimerHandle | None = None
         self._break_timer: TimerHandle | None = None
         self._level_seen = 0
@@ -159,6 +153,16 @@ class Director:
         self.advanced: dict[int, int] = {}  # a Day 1 flight once over: each survivor's Day 2 stack
         self.on_end: Callable[[Director], Awaitable[None]] | None = None  # a flight over (the lobby pokes Day 2)
         self._init_recording(batch_hands)
+
+    def _init_dealing(self) -> None:
+        """Which tables deal next: those waiting between hands, the hands in progress, hand-for-hand rounds."""
+        self._waiting: set[str] = set()  # tables between hands that can deal (two or more players)
+        self._in_hand = 0
+        self._h4h_round = 0  # > 0: hand-for-hand round number
+        # the pause between hand-for-hand rounds (``between_hands_seconds``, once for all tables): armed, and over
+        self._h4h_pause_armed = False
+        self._h4h_pause_over = False
+        self._round_busts: list[tuple[Bust, str]] = []
 
     def _init_recording(self, batch_hands: bool) -> None:
         """The bookkeeping of hands recorded in groups (:meth:`record_hand`): hands decided and waiting for their
