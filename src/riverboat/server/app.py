@@ -77,22 +77,9 @@ def create_app(store: Any, room: Any, config: ServerConfig | None = None) -> Sta
 
         routes.append(Route("/", placeholder))
     app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(GZipMiddleware, minimum_size=2048)])
-    fallback = app.router.default
-    if static is not None:
-        # the browser client answers what no route matches (not a catch-all mount: an API path asked with a method
-        # it does not take then gets its own 405 and Allow header, not the static files' "GET, HEAD")
-        fallback = static
-
-    async def unmatched(scope: Any, receive: Any, send: Any) -> None:
-        """No route matched: an API path gets the API's JSON error (``404 not_found``, as documented; a path
-        parameter the route's pattern refuses, e.g. a table id with a line break, lands here), the rest the
-        browser client or Starlette's plain 404."""
-        if scope["type"] == "http" and str(scope.get("path", "")).startswith("/api/"):
-            await error_response(404, "not_found", "no such API path")(scope, receive, send)
-            return
-        await fallback(scope, receive, send)
-
-    app.router.default = unmatched
+    # the browser client answers what no route matches (not a catch-all mount: an API path asked with a method it
+    # does not take then gets its own 405 and Allow header, not the static files' "GET, HEAD")
+    app.router.default = unmatched(static if static is not None else app.router.default)
     app.state.hub = hub
     return app
 
@@ -107,6 +94,19 @@ async def recover_tournaments(hub: Hub) -> None:
             await lobby.recover()
         except Exception:
             log.exception("recovering the %s failed", what)
+
+
+def unmatched(fallback: Any) -> Any:
+    """What answers when no route matched: an API path gets the API's JSON error (``404 not_found``, as documented;
+    a path parameter the route's pattern refuses, e.g. a table id with a line break, lands here), the rest
+    ``fallback`` (the browser client, or Starlette's plain 404)."""
+    async def answer(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and str(scope.get("path", "")).startswith("/api/"):
+            await error_response(404, "not_found", "no such API path")(scope, receive, send)
+            return
+        await fallback(scope, receive, send)
+
+    return answer
 
 
 def twister_offers(room: Any, config: dict[str, Any]) -> Any:
