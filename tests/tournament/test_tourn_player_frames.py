@@ -58,18 +58,24 @@ class Players:
         return [f["data"] for f in self.frames.get(pid, []) if f["event"] == name]
 
 
+def _four_player_mtt(store: Store, prefix: str) -> tuple[FakeClock, Players, list[int], Director]:
+    """The MTT of four (``MTT``) starting in 60 s on a fake clock, its players acting from their frames."""
+    clock = FakeClock(wall_start=START)
+    host = Players(clock, StoreGateway(store, inline=True))
+    players = make_bots(store, 4, 20_000, "EUR", prefix=prefix)
+    spec = TournamentSpec.from_dict(MTT | {"starts_at": clock.wall() + 60})
+    director = Director(host, f"{prefix}-mtt", spec, seed=3)
+    host.director = director
+    clock.add_settle_hook(director.quiesce)
+    return clock, host, players, director
+
+
 async def test_r_tourn_bal_3_the_moved_player_is_told_and_shown_the_new_table(sqlite_store: Store) -> None:
     """R-TOURN-BAL-3/5/6/7, R-INTEG-5: the moved player gets ``moved`` (new table and seat, the table it left,
     broken) and right after it a ``state`` of the new table with them in that seat, everyone there and the HUD;
     the others are told the final table."""
-    clock = FakeClock(wall_start=START)
-    host = Players(clock, StoreGateway(sqlite_store, inline=True))
-    players = make_bots(sqlite_store, 4, 20_000, "EUR", prefix="pf")
+    clock, host, players, director = _four_player_mtt(sqlite_store, "pf")
     op = sqlite_store.accounts.register("pf_operator", "password-pf", role="operator").id
-    spec = TournamentSpec.from_dict(MTT | {"starts_at": clock.wall() + 60})
-    director = Director(host, "pf-mtt", spec, seed=3)
-    host.director = director
-    clock.add_settle_hook(director.quiesce)
     try:
         await director.open()
         for pid in players:
@@ -146,13 +152,7 @@ async def test_hand_for_hand_rounds_pause_between_hands_and_deal_every_table_tog
     paid could all bust in one round, so hand-for-hand play starts with the tournament (``hand_for_hand`` on). Each
     round deals both tables together, after the pause between hands (1 s here): players who never bust play about
     one round a second, not (as before) endless hands at one instant of the clock."""
-    clock = FakeClock(wall_start=START)
-    host = Players(clock, StoreGateway(sqlite_store, inline=True))
-    players = make_bots(sqlite_store, 4, 20_000, "EUR", prefix="hh")
-    spec = TournamentSpec.from_dict(MTT | {"starts_at": clock.wall() + 60})
-    director = Director(host, "hh-mtt", spec, seed=3)
-    host.director = director
-    clock.add_settle_hook(director.quiesce)
+    clock, host, players, director = _four_player_mtt(sqlite_store, "hh")
     try:
         await director.open()
         for pid in players:
