@@ -182,3 +182,32 @@ def test_r_disc_1_the_gateway_tries_a_failed_presence_write_again() -> None:
         assert presence.puts == [("5", b"gw-p")]
 
     asyncio.run(main())
+
+
+def test_r_disc_1_a_gateway_forgetting_presences_while_nats_is_slow_raises_nothing(caplog: Any) -> None:
+    """A stopping gateway drops every player at once and forgets each one's presence; when NATS answers too slowly
+    those lookups time out. Each failure is one debug line, never an unretrieved task exception (10,000 tracebacks
+    in a gateway's log at the end of a 10,000-bot run) and never an error for the caller."""
+    from nats.errors import TimeoutError as NatsTimeout
+
+    from riverboat.cluster.remote import RemoteRoom
+
+    class _SlowPresence:
+        def __init__(self) -> None:
+            self.reads = 0
+
+        async def get(self, key: str) -> Any:
+            self.reads += 1
+            raise NatsTimeout
+
+    room = RemoteRoom("nats://127.0.0.1:1", "gw-slow")
+    presence = _SlowPresence()
+    room.link.presence = presence  # type: ignore[assignment]
+
+    async def forget_all() -> list[Any]:
+        return await asyncio.gather(*(room._forget(pid) for pid in range(50)), return_exceptions=True)
+
+    with caplog.at_level("DEBUG", logger="riverboat.cluster"):
+        results = asyncio.run(forget_all())
+    assert results == [None] * 50 and presence.reads == 50
+    assert not [r for r in caplog.records if r.levelname in ("WARNING", "ERROR")]

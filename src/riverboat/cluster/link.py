@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 import time
 from collections.abc import Callable, Coroutine
 from typing import Any
@@ -44,6 +45,7 @@ class Link:
         self.presence: KeyValue
         self.room: KeyValue
         self.rtt_seconds: float | None = None
+        self._echo_subject: str | None = None  # this node's round-trip echo (measure_rtt), subscribed once
         self.connected = False
         self.reconnects = 0
         self._on_reconnect: list[Callable[[], Coroutine[Any, Any, None]]] = []
@@ -104,11 +106,26 @@ class Link:
     def js(self) -> Any:
         return self.client.jetstream(timeout=2.0)
 
-    async def measure_rtt(self) -> float | None:
-        """One PING/PONG to the server (``flush``): the NATS round trip, kept in ``rtt_seconds``."""
+    async def measure_rtt(self, timeout: float = 2.0) -> float | None:
+        """The NATS round trip, kept in ``rtt_seconds``: a request to this node's own echo subject and its answer,
+        both through the server (``None`` when it takes over ``timeout`` seconds or NATS is down).
+
+        Not ``Client.flush()`` (a PING and its PONG): nats-py's ``flush(timeout)`` cancels its PONG future when
+        it times out, and the PONG that arrives later raises ``InvalidStateError`` in the client's read loop,
+        which drops the connection and reconnects (seen on a gateway at a load average of 6: every delivery in
+        flight was lost). A request that times out only forgets its reply token."""
+        client = self.client
+        if self._echo_subject is None:
+            subject = self.names.echo(self.name or "node", secrets.token_hex(4))
+
+            async def echo(msg: Any) -> None:
+                await msg.respond(b"")
+
+            await client.subscribe(subject, cb=echo)
+            self._echo_subject = subject
         t0 = time.perf_counter()
         try:
-            await self.client.flush(timeout=2)
+            await client.request(self._echo_subject, b"", timeout=timeout)
         except Exception:
             self.rtt_seconds = None
             return None

@@ -6,7 +6,7 @@ Gateway: ``riverboat_connections`` (open WebSocket connections), ``riverboat_pla
 ``riverboat_hands_total`` (hands finished at its tables; ``rate()`` gives hands/s), ``riverboat_hands_per_second``
 (over the last 10 s), ``riverboat_host_command_seconds`` (histogram: handling one command), ``riverboat_failovers_total``
 (tables it took from a lost host), ``riverboat_voided_hands_total``. Both: ``riverboat_nats_rtt_seconds`` (the last
-PING/PONG to NATS), ``riverboat_nats_reconnects_total``, ``riverboat_node_up``, ``riverboat_gc_frozen_objects``
+request to the node's own echo subject through NATS), ``riverboat_nats_reconnects_total``, ``riverboat_node_up``, ``riverboat_gc_frozen_objects``
 (objects the paced garbage collector, :mod:`riverboat.server.gcpace`, has moved out of the automatic collections:
 0 when the node runs without it, whose full collections then stall its loop and cost CPU as its heap grows).
 """
@@ -31,7 +31,7 @@ class NodeMetrics:
         r = self.registry
         self.up = Gauge("riverboat_node_up", "1 while the node runs", ["node", "role"], registry=r)
         self.up.labels(node, role).set(1)
-        self.nats_rtt = Gauge("riverboat_nats_rtt_seconds", "last NATS PING/PONG round trip", registry=r)
+        self.nats_rtt = Gauge("riverboat_nats_rtt_seconds", "last NATS round trip (a request to this node's own echo subject)", registry=r)
         self.nats_reconnects = Gauge("riverboat_nats_reconnects_total", "NATS reconnections", registry=r)
         self.action = Histogram("riverboat_action_seconds", "gateway: command round trip to the table host",
                                 buckets=LATENCY_BUCKETS, registry=r)

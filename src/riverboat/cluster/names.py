@@ -43,6 +43,10 @@ class Names:
     def gateway(self, gateway_id: str) -> str:
         return f"{self.prefix}.gw.{gateway_id}"
 
+    def echo(self, node_id: str, nonce: str) -> str:
+        """A node's round-trip echo subject (``Link.measure_rtt``)."""
+        return f"{self.prefix}.echo.{node_id}.{nonce}"
+
     def peer(self, node_id: str) -> str:
         """A table host's own subject: messages between hosts (tournament tables dealt for another host's director)."""
         return f"{self.prefix}.peer.{node_id}"

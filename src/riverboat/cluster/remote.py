@@ -206,16 +206,20 @@ class RemoteRoom:
         asyncio.ensure_future(self._forget(player_id))
 
     async def _forget(self, player_id: int) -> None:
-        """Delete the player's presence if it still names this gateway (they may have reconnected elsewhere)."""
+        """Delete the player's presence if it still names this gateway (they may have reconnected elsewhere). NATS
+        away or too slow (a gateway stopping drops all its players at once): the presence stays, which the hosts
+        handle like any stale route (the gateway's key goes, R-DISC); nothing is logged per player."""
         self._immediate.pop(player_id, None)
         kv = self.link.presence
         try:
             entry = await kv.get(str(player_id))
+            if entry.value == self.node.encode():
+                with contextlib.suppress(KeyWrongLastSequenceError):
+                    await kv.delete(str(player_id), last=entry.revision)
         except KeyNotFoundError:
             return
-        if entry.value == self.node.encode():
-            with contextlib.suppress(KeyWrongLastSequenceError):
-                await kv.delete(str(player_id), last=entry.revision)
+        except Exception as exc:  # noqa: BLE001 - a NATS timeout or a closed connection
+            log.debug("%s: presence of player %s not forgotten: %r", self.node, player_id, exc)
 
     def is_connected(self, player_id: int) -> bool:
         return player_id in self._immediate
