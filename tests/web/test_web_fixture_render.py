@@ -191,6 +191,23 @@ def test_r_show_showdown_labels_winners_and_side_pots(new_page: Any, static_url:
     assert "Hand #42" in page.locator("[data-testid='last-hands']").inner_text()
 
 
+def test_winning_hand_highlight_rebuilt_from_the_view_after_a_reload(new_page: Any, static_url: str, screenshot: Any) -> None:
+    """A page reloaded (or opened) while a hand's result shows gets one ``table_state`` of the finished hand and no
+    events: the gold outline on the winning cards and the result banner are rebuilt from the view's
+    ``hand.result.pots`` (their ``hands``, docs/protocol.md "The winning hand"), as the ``pot_awarded`` events
+    built them before the reload."""
+    page = open_fixture(new_page, static_url, "holdem_result_reload")
+    assert highlighted(page) == {"0": ["Qc", "Qs"], "2": ["Ah", "Kd"], "board": ["Kh", "6d", "6c", "Qd"]}
+    assert page.locator(".felt--winning").count() == 1
+    result = page.locator("[data-testid='hand-result']").inner_text()
+    assert "Ainars wins €12.00 with Full House, Queens over Sixes" in result, result
+    assert "Hero wins €4.00 with Two Pair, Kings and Sixes" in result, result
+    screenshot(page, "table_result_after_reload")
+    # and it goes with the banner, as after the events (Account -> Table settings: 5 s by default)
+    page.wait_for_function("!document.querySelector(\"[data-testid='hand-result']\")", timeout=8000)
+    assert page.locator(".card--highlight").count() == 0 and page.locator(".felt--winning").count() == 0
+
+
 def highlighted(page: Any) -> dict[str, list[str]]:
     """The highlighted (winning) cards on the felt, by seat and on the board."""
     return page.evaluate("""() => {

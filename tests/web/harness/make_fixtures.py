@@ -190,6 +190,31 @@ def main() -> None:
         event("t1", kind="pot_awarded", amount=1000, winners={"0": 1000}, share="all", run=1),
         event("t1", kind="hand_over", hand_id=44, rake=0, stacks={"0": 1000, "2": 1000}),
     ])
+    # The showdown of holdem_showdown as a page opened (or reloaded) while its result shows gets it: one view of the
+    # finished hand, no events; its result's pots carry the winning hands ("The winning hand").
+    write("holdem_result_reload", [
+        table("t1", "Riga", "holdem", "NL", "EUR", 6, 2,
+              [{"alias": "Ainars", "stack": 1200}, {"alias": "Birute", "stack": 990}, {"alias": "Hero", "stack": 1260},
+               {"alias": "Carol", "stack": 1800}, None, None],
+              {"hand_id": 42, "street": 3, "button": 1, "board": river, "boards": [], "pot": 0, "to_act": None,
+               "over": True,
+               "players": [player(0, 1200, 0, ["Qc", "Qs"], [True, True]), player(1, 990, 0, hidden2, folded=True),
+                           player(2, 1260, 0, ["Ah", "Kd"]), player(3, 1800, 0, ["9h", "9d"], [True, True])],
+               "result": {
+                   "stacks": {"0": 1200, "2": 1260, "3": 1800}, "net": {"0": 400, "2": -140, "3": -260}, "rake": 0,
+                   "pots": [
+                       {"amount": 1200, "eligible": [0, 2, 3], "winners": {"0": 1200}, "share": "all", "run": 0,
+                        "hands": {"0": {"cards": ["Qc", "Qs", "Qd", "6d", "6c"],
+                                        "label": "Full House, Queens over Sixes"}}},
+                       {"amount": 400, "eligible": [2, 3], "winners": {"2": 400}, "share": "all", "run": 0,
+                        "hands": {"2": {"cards": ["Kh", "Kd", "6d", "6c", "Ah"],
+                                        "label": "Two Pair, Kings and Sixes"}}}],
+                   "shown": {"0": ["Qc", "Qs"], "2": ["Ah", "Kd"], "3": ["9h", "9d"]},
+                   "labels": {"0": "Full House, Queens over Sixes", "2": "Two Pair, Kings and Sixes",
+                              "3": "Two Pair, Nines and Sixes"},
+                   "showdown": True}},
+              small_blind=5, big_blind=10, hand_id=42),
+    ])
     # Omaha Hi/Lo PL pre-flop: four hole cards and pot-size shortcuts bounded by the PL maximum (R-PL).
     write("omaha_pl", [
         table("t5", "Helsinki", "omaha_hl", "PL", "EUR", 8, 4,

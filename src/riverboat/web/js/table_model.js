@@ -262,6 +262,15 @@ export function modelFromView(tableId, view, previous = null, now = Date.now(), 
     log: previous && previous.handId === handId ? previous.log : [],
     lastHands: previous ? previous.lastHands : [],
   };
+  // The view of a finished hand (a reload, a new tab while the result shows) carries its result: the result
+  // banner and the winning hand's highlight are rebuilt from its pots (each as its `pot_awarded` event: `hands`).
+  if (result) {
+    for (const p of rawPots) {
+      if (typeof p !== "object" || !p) continue;
+      noteResult(model, { kind: "pot_awarded", amount: pick(p, "amount"), winners: pick(p, "winners"),
+        share: pick(p, "share"), run: pick(p, "run"), hands: pick(p, "hands") }, now);
+    }
+  }
   return model;
 }
 
@@ -354,7 +363,8 @@ export class TableStore {
     if (!hasHand) carryFinishedHand(next, this.model);
     else if (this.model && this.model.handId === next.handId) {
       next.awards = this.model.awards;
-      next.result = this.model.result;
+      // the result as the events built it (its time kept); the view's only when the events gave none
+      if (!next.result || (this.model.result && this.model.result.handId === next.handId)) next.result = this.model.result;
     }
     if (this.model && !next.result && this.model.result) next.result = this.model.result;
     if (!this.restored) {
