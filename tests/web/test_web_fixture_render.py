@@ -208,6 +208,32 @@ def test_winning_hand_highlight_rebuilt_from_the_view_after_a_reload(new_page: A
     assert page.locator(".card--highlight").count() == 0 and page.locator(".felt--winning").count() == 0
 
 
+def test_r_rit_2_each_run_labelled_with_its_own_hand(new_page: Any, static_url: str, screenshot: Any) -> None:
+    """R-RIT-2: the ``showed`` label names the hand on the first board only; in a run-it-twice hand the felt says
+    so ("Run 1: ...") and adds the hand on the second board where that run's award names it (its winner's); the
+    result and the log say which run each half was won on."""
+    page = open_fixture(new_page, static_url, "holdem_rit_runs")
+    lines = "(sel) => [...document.querySelectorAll(sel + ' .hand-label-run')].map(l => l.textContent)"
+    assert page.evaluate(lines, "[data-testid='label-0']") == ["Run 1: Two Pair, Queens and Deuces",
+                                                              "Run 2: Three of a Kind, Queens"]
+    assert page.evaluate(lines, "[data-testid='label-2']") == ["Run 1: Two Pair, Kings and Deuces"]
+    result = page.locator("[data-testid='hand-result']").inner_text()
+    assert "Hero wins €10.00 on run 1 with Two Pair, Kings and Deuces" in result, result
+    assert "Ainars wins €10.00 on run 2 with Three of a Kind, Queens" in result, result
+    log = page.locator("[data-testid='hand-log']").inner_text()
+    assert "Ainars shows Qc Jc (run 1: Two Pair, Queens and Deuces)" in log, log
+    assert "Ainars wins €10.00 on run 2 with Three of a Kind, Queens" in log, log
+    screenshot(page, "table_run_it_twice_labels")
+    # the same after a reload, from the view's result (one pot per run)
+    page = open_fixture(new_page, static_url, "holdem_rit_reload")
+    assert page.evaluate(lines, "[data-testid='label-0']") == ["Run 1: Two Pair, Queens and Deuces",
+                                                              "Run 2: Three of a Kind, Queens"]
+    assert page.evaluate(lines, "[data-testid='label-2']") == ["Run 1: Two Pair, Kings and Deuces"]
+    cards = "(sel) => [...document.querySelectorAll(sel + ' .card--highlight')].map(c => c.dataset.card)"
+    assert page.evaluate(cards, "[data-testid='board']") == ["Kh", "2c", "2s"]
+    assert page.evaluate(cards, "[data-testid='board-2']") == ["Kh", "Qs", "Qh"]
+
+
 def highlighted(page: Any) -> dict[str, list[str]]:
     """The highlighted (winning) cards on the felt, by seat and on the board."""
     return page.evaluate("""() => {

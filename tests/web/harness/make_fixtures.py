@@ -184,10 +184,14 @@ def main() -> None:
         event("t1", kind="run_it_twice"),
         event("t1", kind="board", cards=["Qd", "2s"], run=0),
         event("t1", kind="board", cards=["Qs", "Qh"], run=1),
-        event("t1", kind="showed", seat=0, cards=["Qc", "Jc"], label="One Pair, Queens"),
-        event("t1", kind="showed", seat=2, cards=["Ah", "Kd"], label="One Pair, Kings"),
-        event("t1", kind="pot_awarded", amount=1000, winners={"2": 1000}, share="all", run=0),
-        event("t1", kind="pot_awarded", amount=1000, winners={"0": 1000}, share="all", run=1),
+        # the shown hand's label is its hand on the first board (docs/protocol.md "The winning hand"); each run's
+        # award names its winner's hand on that run's board (riverboat.evaluate.card_use.best_hand)
+        event("t1", kind="showed", seat=0, cards=["Qc", "Jc"], label="Two Pair, Queens and Deuces"),
+        event("t1", kind="showed", seat=2, cards=["Ah", "Kd"], label="Two Pair, Kings and Deuces"),
+        event("t1", kind="pot_awarded", amount=1000, winners={"2": 1000}, share="all", run=0,
+              hands={"2": {"cards": ["Kh", "Kd", "2s", "2c", "Ah"], "label": "Two Pair, Kings and Deuces"}}),
+        event("t1", kind="pot_awarded", amount=1000, winners={"0": 1000}, share="all", run=1,
+              hands={"0": {"cards": ["Qs", "Qh", "Qc", "Kh", "Jc"], "label": "Three of a Kind, Queens"}}),
         event("t1", kind="hand_over", hand_id=44, rake=0, stacks={"0": 1000, "2": 1000}),
     ])
     # The showdown of holdem_showdown as a page opened (or reloaded) while its result shows gets it: one view of the
@@ -214,6 +218,27 @@ def main() -> None:
                               "3": "Two Pair, Nines and Sixes"},
                    "showdown": True}},
               small_blind=5, big_blind=10, hand_id=42),
+    ])
+    # The same run-it-twice hand reloaded while its result shows: one view, its result's pots one per run.
+    write("holdem_rit_reload", [
+        table("t1", "Riga", "holdem", "NL", "EUR", 6, 2,
+              [{"alias": "Ainars", "stack": 1000}, None, {"alias": "Hero", "stack": 1000}, None, None, None],
+              {"hand_id": 44, "street": 3, "button": 0, "board": ["Kh", "7d", "2c", "Qd", "2s"],
+               "boards": [["Kh", "7d", "2c", "Qd", "2s"], ["Kh", "7d", "2c", "Qs", "Qh"]], "pot": 0, "to_act": None,
+               "over": True,
+               "players": [player(0, 1000, 0, ["Qc", "Jc"], [True, True], all_in=True),
+                           player(2, 1000, 0, ["Ah", "Kd"], all_in=True)],
+               "result": {
+                   "stacks": {"0": 1000, "2": 1000}, "net": {"0": 0, "2": 0}, "rake": 0,
+                   "pots": [
+                       {"amount": 1000, "eligible": [0, 2], "winners": {"2": 1000}, "share": "all", "run": 0,
+                        "hands": {"2": {"cards": ["Kh", "Kd", "2s", "2c", "Ah"], "label": "Two Pair, Kings and Deuces"}}},
+                       {"amount": 1000, "eligible": [0, 2], "winners": {"0": 1000}, "share": "all", "run": 1,
+                        "hands": {"0": {"cards": ["Qs", "Qh", "Qc", "Kh", "Jc"], "label": "Three of a Kind, Queens"}}}],
+                   "shown": {"0": ["Qc", "Jc"], "2": ["Ah", "Kd"]},
+                   "labels": {"0": "Two Pair, Queens and Deuces", "2": "Two Pair, Kings and Deuces"},
+                   "showdown": True}},
+              small_blind=5, big_blind=10, hand_id=44),
     ])
     # Omaha Hi/Lo PL pre-flop: four hole cards and pot-size shortcuts bounded by the PL maximum (R-PL).
     write("omaha_pl", [

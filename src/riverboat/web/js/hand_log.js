@@ -11,6 +11,8 @@ export function describeEvent(event, model) {
   const who = seat !== undefined && seat !== null ? nameOf(seat) : (pick(event, "alias") ?? "");
   const money = (v) => (v === undefined || v === null ? "" : formatMoney(int(v), model ? model.currency : "PLAY"));
   const cards = asArray(pick(event, "cards")).filter((c) => typeof c === "string" && c !== "??").join(" ");
+  // run it twice (R-RIT-2): a shown hand's label is its hand on the first board; each award is one run's
+  const twice = Boolean(model && model.runs && model.runs.length > 1);
   switch (kind) {
     case "hand_started": case "hand_start": case "new_hand":
       return `Hand #${pick(event, "hand_id", "hand") ?? ""} starts`;
@@ -38,7 +40,7 @@ export function describeEvent(event, model) {
     case "dealt":
       return null;
     case "showed":
-      return `${who} shows ${cards}${pick(event, "label") ? ` (${pick(event, "label")})` : ""}`;
+      return `${who} shows ${cards}${pick(event, "label") ? ` (${twice ? "run 1: " : ""}${pick(event, "label")})` : ""}`;
     case "exposed": {
       // R-SHOW-4 reading: the all-in hands face up before the rest of the cards are dealt
       const hands = pick(event, "hands") || {};
@@ -54,7 +56,8 @@ export function describeEvent(event, model) {
       const what = share === "high" || share === "low" ? ` (${share})` : share === "split" ? " (split agreement)" : "";
       const hands = pick(event, "hands") || {};  // the winning hand's name (docs/protocol.md "The winning hand")
       const withHand = (w) => (hands[String(w)] && hands[String(w)].label ? ` with ${hands[String(w)].label}` : "");
-      return entries.map(([w, amt]) => `${nameOf(w)} wins ${money(amt)}${what}${withHand(w)}`).join("; ") || null;
+      const onRun = twice ? ` on run ${int(pick(event, "run"), 0) + 1}` : "";
+      return entries.map(([w, amt]) => `${nameOf(w)} wins ${money(amt)}${what}${onRun}${withHand(w)}`).join("; ") || null;
     }
     case "returned":
       return `Uncalled ${money(pick(event, "amount"))} returned to ${who}`;

@@ -5,6 +5,13 @@
 import { gameInfo, SIZEABLE, mixedName } from "./games.js";
 import { pick, int, asArray, normalizeCard } from "./view_fields.js";
 
+/** A label of the seat's hand on a later run of a run-it-twice hand (a hi/lo half adds to the other's). */
+export function addRunLabel(seat, run, label) {
+  if (!seat.runLabels) seat.runLabels = [];
+  const had = seat.runLabels[run];
+  seat.runLabels[run] = had && had !== label && !had.split(" / ").includes(label) ? `${had} / ${label}` : (had || label);
+}
+
 const DEAD_POSTS = new Set(["ante", "dead"]);
 
 function collectBets(model) {
@@ -59,7 +66,8 @@ export function applyEvent(model, event, aliases = {}) {
       for (const s of model.seats) {
         if (s.empty) continue;
         Object.assign(s, { cards: [], bet: 0, folded: !dealt.has(s.seat), inHand: dealt.has(s.seat), allIn: false,
-          label: null, labels: [], won: 0, winner: false, discarded: null, mucked: false, acting: false, exposed: false });
+          label: null, labels: [], runLabels: [], won: 0, winner: false, discarded: null, mucked: false, acting: false,
+          exposed: false });
       }
       break;
     }
@@ -210,6 +218,11 @@ export function applyEvent(model, event, aliases = {}) {
       if (model.runs.length > 1 || runNo > 0) label += ` · run ${runNo + 1}`;
       model.awards.push({ amount: int(pick(event, "amount")), label, eligible: [], winners: entries.map(([w]) => int(w)),
         won: winners, run: runNo, share });
+      // R-RIT-2: `showed` named each hand on the first board; a later run's award names its winner's hand there
+      for (const [w, won] of Object.entries(pick(event, "hands") || {})) {
+        const ws = model.seats[int(w)];
+        if (ws && !ws.empty && runNo > 0 && won && won.label) addRunLabel(ws, runNo, won.label);
+      }
       for (const [w, chips] of entries) {
         const ws = model.seats[int(w)];
         if (!ws || ws.empty || model.resultApplied) continue;
@@ -305,7 +318,7 @@ export function carryFinishedHand(next, previous) {
   for (const seat of next.seats) {
     const old = previous.seats[seat.seat];
     if (seat.empty || !old || old.empty || String(old.playerId) !== String(seat.playerId)) continue;
-    Object.assign(seat, { cards: old.cards, label: old.label, labels: old.labels, won: old.won, winner: old.winner,
+    Object.assign(seat, { cards: old.cards, label: old.label, labels: old.labels, runLabels: old.runLabels, won: old.won, winner: old.winner,
       folded: old.folded, mucked: old.mucked });
   }
 }

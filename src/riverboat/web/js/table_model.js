@@ -11,7 +11,7 @@ import { gameInfo, SIZEABLE, mixedName } from "./games.js";
 import { formatMoney } from "./util.js";
 import { pick, int, asArray, normalizeCard } from "./view_fields.js";
 import { describeEvent } from "./hand_log.js";
-import { applyEvent, carryFinishedHand } from "./table_events.js";
+import { applyEvent, carryFinishedHand, addRunLabel } from "./table_events.js";
 
 export { normalizeCard, describeEvent, applyEvent };
 
@@ -107,6 +107,7 @@ export function modelFromView(tableId, view, previous = null, now = Date.now(), 
       label: pick(merged, "hand_label", "label") ?? null,
       labels: asArray(pick(merged, "hand_labels", "labels")),
       won: int(pick(merged, "won", "winnings"), 0),
+      runLabels: [],
       discarded: pick(merged, "discarded", "drew") ?? null,
       timebank: pick(merged, "timebank", "time_bank") ?? null,
       inHand: handPlayers.size ? handPlayers.has(seatNo) : null,
@@ -212,6 +213,18 @@ export function modelFromView(tableId, view, previous = null, now = Date.now(), 
   for (const p of pots) for (const w of p.winners) winnersSeats.add(w);
   for (const w of winnersOf(inHand("winners"))) winnersSeats.add(w);
   for (const s of seats) s.winner = !s.empty && (winnersSeats.has(s.seat) || s.won > 0);
+
+  // run it twice (R-RIT-2): the shown hand's label names it on the first board; a pot of a later run names the
+  // winner's hand on that run's board ("The winning hand")
+  if (runs.length > 1) {
+    for (const p of rawPots) {
+      const run = int(pick(p, "run"), 0);
+      for (const [w, won] of Object.entries(pick(p, "hands") || {})) {
+        const s = seats[int(w)];
+        if (s && !s.empty && run > 0 && won && won.label) addRunLabel(s, run, won.label);
+      }
+    }
+  }
 
   const handId = pick(view, "hand_id") ?? pick(hand, "hand_id") ?? null;
   const stakes = pick(view, "stakes") || {};
@@ -468,7 +481,8 @@ export function noteResult(model, event, now) {
     const cards = won && Array.isArray(won.cards) ? won.cards.map(String) : [];
     const name = won && won.label ? won.label : seat.label;
     const what = share === "high" || share === "low" ? ` (${share})` : "";
-    lines.push(`${seat.alias} wins ${formatMoney(amt, model.currency)}${what}${name ? ` with ${name}` : ""}`);
+    const onRun = runs.length > 1 ? ` on run ${run + 1}` : "";
+    lines.push(`${seat.alias} wins ${formatMoney(amt, model.currency)}${what}${onRun}${name ? ` with ${name}` : ""}`);
     for (const code of cards) {
       best.add(code);
       if (board.has(code)) boards[run] = new Set([...(boards[run] || []), code]);

@@ -336,6 +336,13 @@ export class TableView {
       status.push(count ? `Drew ${count}` : "Stands pat");
     }
     const labels = [seat.label, ...seat.labels].filter(Boolean);
+    // run it twice (R-RIT-2): the shown hand's label is its hand on the first board; the hand on a later run is
+    // known from that run's award (its winner's), so each line says which board it describes
+    const runs = model.runs && model.runs.length > 1 ? model.runs : null;
+    const runLines = runs && labels.length ? runs.map((_, r) => {
+      const text = r === 0 ? labels.join(" / ") : (seat.runLabels || [])[r];
+      return text ? h("div", { key: `run-${r}`, class: "hand-label-run", "data-run": r + 1 }, `Run ${r + 1}: ${text}`) : null;
+    }) : null;
     const timer = seat.acting && model.timer && Number(model.timer.seat) === seat.seat ? this.timer(model.timer, now) : null;
     const named = !seat.isHero && !this.options.replay && this.handlers.saveNote && seat.playerId !== undefined;
     return h("div", { key: `seat-${seat.seat}`, class: classes.join(" "), style, "data-seat": seat.seat, "data-testid": `seat-${seat.seat}` },
@@ -350,7 +357,7 @@ export class TableView {
         h("div", { class: "seat-stack", "data-testid": `stack-${seat.seat}` }, formatMoney(seat.stack, model.currency)),
         status.length ? h("div", { class: "seat-status" }, status.join(" · ")) : null,
         timer),
-      labels.length ? h("div", { class: "hand-label", "data-testid": `label-${seat.seat}` }, labels.join(" / ")) : null,
+      labels.length ? h("div", { class: "hand-label", "data-testid": `label-${seat.seat}` }, runLines || labels.join(" / ")) : null,
       seat.winner && seat.won > 0 ? h("div", { class: "won", "data-testid": `won-${seat.seat}` }, `+${formatMoney(seat.won, model.currency)}`) : null);
   }
 
