@@ -168,3 +168,41 @@ def test_the_detail_page_numbers_its_tables(new_page: Any, static_url: str) -> N
         return root.querySelector("[data-testid='tourney-tables'] caption")?.textContent;
     }""")
     assert caption == "Table 2"
+
+
+def _detail_actions(page: Any, me: int) -> dict[str, Any]:
+    """A running MTT's detail page (the shape of GET /api/tournaments/<id>) as player ``me`` sees it: 5 still
+    seated, 7 busted (in the results, at no table; both stay in ``players``, the registered list)."""
+    return page.evaluate("""async (me) => {
+        window.fetch = async () => new Response(JSON.stringify({ id: "mtt4", name: "Demo Tournament", kind: "mtt",
+            status: "running", game: "holdem", structure: "NL", currency: "PLAY", buy_in: 0, fee: 0,
+            players: [5, 7, 9], players_left: 2, levels: [], payouts: [], late_registration: false,
+            tables: [{ id: "mtt4/t1", players: [{ seat: 1, player: 5, alias: "MrMaris31", chips: 27188 },
+                                                 { seat: 4, player: 9, alias: "Ilze", chips: 12812 }] }],
+            results: [{ player: 7, alias: "Hero", place: 3, place_to: 3, prize: 0 }] }),
+            { status: 200, headers: { "Content-Type": "application/json" } });
+        const ctx = { connection: { on: () => () => {}, send: async () => ({}) },
+                      session: { loggedIn: true, me: { player_id: me }, refresh: async () => ({}) },
+                      toast: () => {}, navigate: () => {} };
+        const { renderTournamentDetail } = await import("/js/tournament_detail.js");
+        document.querySelectorAll(".tourney-detail").forEach((n) => n.remove());
+        const root = document.createElement("div");
+        document.body.append(root);
+        renderTournamentDetail(root, ctx, "mtt4");
+        for (let i = 0; i < 50 && !root.querySelector("caption"); i++) await new Promise((r) => setTimeout(r, 50));
+        const actions = root.querySelector(".tourney-actions");
+        return { open: actions.querySelectorAll("[data-testid='open-tourney-mtt4']").length,
+                 buttons: [...actions.querySelectorAll("button")].map((b) => b.textContent), text: actions.textContent };
+    }""", me)
+
+
+def test_busted_mtt_player_is_not_offered_open_table_on_the_detail_page(new_page: Any, static_url: str) -> None:
+    """After busting from an MTT the player has no table any more (R-TOURN-GEN-5: out with a place): the detail page
+    says where they finished and offers no "Open table" (nor Unregister); a player still seated gets "Open table"."""
+    page = _open(new_page, static_url)
+    busted = _detail_actions(page, 7)
+    assert busted["open"] == 0 and busted["buttons"] == [], busted
+    assert busted["text"] == "You finished 3rd.", busted
+    page.screenshot(path=str(SCREENSHOTS / "tourney_detail_busted.png"), full_page=False)
+    seated = _detail_actions(page, 5)
+    assert seated["open"] == 1 and seated["buttons"] == ["Open table"], seated

@@ -10,7 +10,7 @@ import { registerView } from "./views.js";
 import { gameName, structureName } from "./games.js";
 import { plainError } from "./errors.js";
 import { followStarts, tableNumber } from "./tournament_table.js";
-import { buyInText, feeInfo, statusName, tournamentAction, tournamentKinds } from "./tournament_lobby.js";
+import { buyInText, feeInfo, ordinal, statusName, tournamentAction, tournamentKinds } from "./tournament_lobby.js";
 
 async function getJson(path) {
   const response = await fetch(path, { headers: { Accept: "application/json" } });
@@ -24,12 +24,6 @@ function duration(seconds) {
   const m = Math.floor(seconds / 60);
   const s = Math.round(seconds % 60);
   return m ? `${m} min${s ? ` ${s} s` : ""}` : `${s} s`;
-}
-
-function ordinal(n) {
-  const s = ["th", "st", "nd", "rd"];
-  const v = n % 100;
-  return `${n}${s[(v - 20) % 10] || s[v] || s[0]}`;
 }
 
 function placeText(p) { return p.place_to && p.place_to !== p.place ? `${ordinal(p.place)}-${ordinal(p.place_to)}` : ordinal(p.place); }

@@ -93,18 +93,44 @@ export async function registerFor(t, ctx, on) {
   }
 }
 
+export function ordinal(n) {
+  const s = ["th", "st", "nd", "rd"];
+  const v = n % 100;
+  return `${n}${s[(v - 20) % 10] || s[v] || s[0]}`;
+}
+
 export function isMine(t, ctx) {
   const me = ctx.session && ctx.session.me ? ctx.session.me.player_id : null;
   return me != null && (t.players || []).includes(me);
 }
 
-/** The row's action: Register / Unregister while registering (late registration too), Open table when playing;
- * `done(text)` gets the line to show once the server answered. */
+/** Whether the player still has a seat in `t`: the detail (GET /api/tournaments/<id>) lists the tables with their
+ * players and the results; a player who busted is in the results and at no table (a busted player deciding on a
+ * re-buy keeps the seat, R-TOURN-REBUY-3). A lobby row has neither list: every registered player counts. */
+export function stillSeated(t, ctx) {
+  const me = ctx.session && ctx.session.me ? ctx.session.me.player_id : null;
+  if (me == null) return false;
+  if (Array.isArray(t.tables) && t.tables.length) {
+    return t.tables.some((table) => (table.players || []).some((p) => p.player === me));
+  }
+  if (Array.isArray(t.results) && t.results.some((r) => r.player === me)) return false;
+  return isMine(t, ctx);
+}
+
+/** The row's action: Register / Unregister while registering (late registration too), Open table when playing
+ * (only to a player still seated: a busted player has no table any more); `done(text)` gets the line to show
+ * once the server answered. */
 export function tournamentAction(t, ctx, done) {
   if (!ctx.session || !ctx.session.loggedIn) return null;
   const mine = isMine(t, ctx);
   const playing = t.status === "running" || t.status === "final_table";
   if (playing && mine) {
+    if (!stillSeated(t, ctx)) {
+      const me = ctx.session.me.player_id;
+      const out = (t.results || []).find((r) => r.player === me);
+      return out ? el("span", { class: "muted", "data-testid": `out-of-tourney-${t.id}` },
+        `You finished ${ordinal(out.place)}${out.place_to && out.place_to !== out.place ? `-${ordinal(out.place_to)}` : ""}.`) : null;
+    }
     return el("button", { class: "btn btn-small btn-primary", "data-testid": `open-tourney-${t.id}`,
       onclick: () => ctx.navigate(`#/tourney/${encodeURIComponent(t.id)}`) }, "Open table");
   }
