@@ -145,3 +145,22 @@ def test_phone_five_card_seats_stay_on_the_felt(new_page: Any, static_url: str) 
     assert len(cards) >= 15
     for card in cards:
         assert felt["x"] <= card["x"] and card["x"] + card["w"] <= felt["x"] + felt["w"], f"{card} runs off the felt {felt}"
+
+
+# ------------------------------------------------------------------------------ tiles: the action bar
+
+
+@pytest.mark.parametrize("fixture", ["holdem_action", "omaha_pl"])
+def test_four_tiles_nl_pl_action_bar_on_one_row(new_page: Any, static_url: str, fixture: str) -> None:
+    """A No-Limit / Pot-Limit decision in a tile is one row high (it took two: the buttons over the pot shortcuts
+    and the slider), every control inside the tile."""
+    page = open_tiles(new_page, static_url, fixture)
+    for i in range(4):
+        tile = f".tile:nth-child({i + 1})"
+        controls = boxes(page, f"{tile} .action-bar button, {tile} .action-bar input")
+        assert len(controls) >= 10
+        tops = [c["y"] for c in controls]
+        bottoms = [c["y"] + c["h"] for c in controls]
+        assert max(tops) < min(bottoms), f"tile {i + 1}: the action bar takes more than one row: {controls}"
+        bar = boxes(page, f"{tile} .action-area")[0]
+        assert bar["h"] < 50, bar
