@@ -147,7 +147,45 @@ def test_phone_five_card_seats_stay_on_the_felt(new_page: Any, static_url: str) 
         assert felt["x"] <= card["x"] and card["x"] + card["w"] <= felt["x"] + felt["w"], f"{card} runs off the felt {felt}"
 
 
-# ------------------------------------------------------------------------------ tiles: the action bar
+# ------------------------------------------------------------------------------ tiles: bets and the dealer button
+
+# every seat of the tile's table taken and betting (a copy of an opponent), the dealer button on seat `s`
+FILL_AND_BET = """([s]) => { const t = window.__tiles[0]; const m = t.store.model;
+  const other = m.seats.find((x) => !x.empty && !x.isHero);
+  m.seats.forEach((x, i) => { if (x.empty) m.seats[i] = { ...other, seat: i, alias: `Pl${i}`, folded: false,
+    sittingOut: false, cards: other.cards.map((c) => ({ ...c })) }; });
+  m.button = s; for (const x of m.seats) if (!x.empty) x.bet = 60; t.view.render(m); return m.seats.length; }"""
+
+
+def labelled_boxes(page: Any, selector: str, label: str) -> list[Box]:
+    return page.eval_on_selector_all(selector, f"""els => els.map(e => {{ const r = e.getBoundingClientRect();
+        return {{id: {label}, x: r.x, y: r.y, w: r.width, h: r.height}}; }})""")
+
+
+@pytest.mark.parametrize("fixture", ["holdem_action", "omaha_pl"])
+def test_four_tiles_bets_and_dealer_button_stay_off_the_board(
+    new_page: Any, static_url: str, screenshot: Any, fixture: str
+) -> None:
+    """Four tiled tables at 1366x768 (6-seat Hold'em, 8-seat Omaha), every seat taken and betting, the dealer button
+    on each seat in turn: no bet chip and no dealer button shares a pixel with a board card or a pot (they lay on
+    the board's outer cards), nor with a seat's cards or name box, nor with each other."""
+    page = open_tiles(new_page, static_url, fixture)
+    tile = ".tile:nth-child(1)"
+    count = page.evaluate(FILL_AND_BET, [0])
+    assert count == (6 if fixture == "holdem_action" else 8)
+    for button in range(count):
+        page.evaluate(FILL_AND_BET, [button])
+        marks = labelled_boxes(page, f"{tile} .bet-chip, {tile} .dealer-button", "e.dataset.testid")
+        assert len(marks) == count + 1, marks
+        board = labelled_boxes(page, f"{tile} [data-testid='board'] .card", "'board ' + e.dataset.card")
+        pots = labelled_boxes(page, f"{tile} [data-testid='pots'] > *", "e.textContent")
+        seats = labelled_boxes(page, f"{tile} .seat .seat-info, {tile} .seat .seat-cards .card",
+                               "'seat ' + e.closest('.seat').dataset.seat")
+        assert len(board) == 5 and pots
+        for mark in marks:
+            for other in board + pots + seats + [m for m in marks if m is not mark]:
+                assert not overlap(mark, other), f"button on seat {button}: {mark} overlaps {other}"
+    screenshot(page, f"tiles_marks_{fixture}")
 
 
 @pytest.mark.parametrize("fixture", ["holdem_action", "omaha_pl"])

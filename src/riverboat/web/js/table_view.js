@@ -17,17 +17,54 @@ import { settings } from "./settings.js";
 import { play } from "./sounds.js";
 
 /** Seat positions (percent of the felt) around an ellipse, index 0 at the bottom centre, clockwise. */
-export function seatPosition(index, count, narrow = false) {
+export function seatPosition(index, count, narrow = false, tile = false) {
   const angle = Math.PI / 2 + (2 * Math.PI * index) / count;
   const rx = narrow ? 38 : 44;
   const brx = narrow ? 22 : 28;
   const dAngle = angle + 0.3;
-  return {
+  const pos = {
     x: 50 + rx * Math.cos(angle), y: 50 + 41 * Math.sin(angle),
     // the bet in front of the seat, and the dealer button a little clockwise of it
     bx: 50 + brx * Math.cos(angle), by: 50 + 21 * Math.sin(angle),
     dx: 50 + (brx - 6) * Math.cos(dAngle), dy: 50 + 16 * Math.sin(dAngle),
   };
+  return tile ? { ...pos, ...tileMarks(angle, pos, count) } : pos;
+}
+
+/** The bet and the dealer button of a seat on a tile's small felt (four tables at 1366x768: about 370x200 px),
+ * where the board and the pots fill the middle and the ellipse put them on the board's outer cards: a seat in the
+ * upper half bets in the band between the top seat and the board, one in the lower half between the pots and the
+ * player's cards, a seat at the side (or on a diagonal of 8 seats) beside the board, level with it; the dealer
+ * button goes next to the bet on the side of the table's centre line, or by the seat when that is the board.
+ * The bands follow `.tile .felt-center` in table.css. */
+export function tileMarks(angle, pos, count) {
+  const c = Math.cos(angle);
+  const s = Math.sin(angle);
+  const side = c < 0 ? -1 : 1;
+  const ABOVE = 27.6;
+  const BELOW = 65.8;
+  let bx;
+  let by;
+  let dx;
+  let dy;
+  if (s < -0.85) {                 // at the top: the button beside the seat
+    bx = 50 + 28 * c; by = ABOVE; dx = pos.x + (c <= 0.01 ? 16 : -16); dy = pos.y + 2;
+  } else if (s < -0.6) {           // upper diagonal (8 seats): under the seat, beside the board
+    bx = 50 + side * 27.5; by = 40; dx = pos.x - side * 14; dy = pos.y - 6;
+  } else if (s < -0.2) {           // upper side (6 seats): above the board's corner, the button over the bet
+    bx = 50 + side * 21.5; by = ABOVE; dx = bx; dy = ABOVE - 9.5;
+  } else if (s <= 0.2) {           // level with the board, the button by the pots
+    bx = 50 + side * 27.4; by = 49; dx = 50 + side * 17.6; dy = 56.5;
+  } else if (s <= 0.6) {           // lower side (6 seats): between the pots and the player's cards, the button under
+    bx = 50 + side * 18; by = BELOW; dx = bx; dy = BELOW + 9.5;
+  } else if (s <= 0.9) {           // lower diagonal (8 seats): above the seat, the button by the pots
+    bx = 50 + side * 27.8; by = 58.5; dx = 50 + side * 17.6; dy = 58.5;
+  } else if (count < 7) {          // at the bottom: the player; the button left of the player's cards
+    bx = 50; by = BELOW; dx = 36; dy = 80;
+  } else {                         // (with 7 seats or more a lower diagonal seat is there: left of the bet)
+    bx = 50; by = BELOW; dx = 36.5; dy = 66;
+  }
+  return { bx, by, dx, dy };
 }
 
 const pct = (v) => `${v.toFixed(2)}%`;
@@ -244,7 +281,7 @@ export class TableView {
     const win = this.winning(model, now);
     const parts = [h("div", { class: "felt-logo", key: "logo" }, "Riverboat"), this.center(model, now, win)];
     for (const seat of model.seats) {
-      const pos = seatPosition((seat.seat - offset + n) % n, n, narrow);
+      const pos = seatPosition((seat.seat - offset + n) % n, n, narrow, Boolean(this.options.tile));
       parts.push(this.seat(model, seat, pos, now, win));
       if (!seat.empty && seat.bet > 0) {
         parts.push(h("div", { key: `bet-${seat.seat}`, class: "bet-chip", "data-testid": `bet-${seat.seat}`, style: { left: pct(pos.bx), top: pct(pos.by) } },
