@@ -202,3 +202,70 @@ def test_four_tiles_nl_pl_action_bar_on_one_row(new_page: Any, static_url: str, 
         assert max(tops) < min(bottoms), f"tile {i + 1}: the action bar takes more than one row: {controls}"
         bar = boxes(page, f"{tile} .action-area")[0]
         assert bar["h"] < 50, bar
+
+
+# ------------------------------------------------------------------------------ phone: the dealer button and the last hand
+
+NEXT_HAND = """(button) => {
+  const feed = (event) => window.__harness.feed({ v: 1, type: "event", table: "t1", event });
+  feed({ kind: "hand_started", hand_id: 43, button, seats: [0, 1, 2, 3] });
+  const order = [0, 1, 2, 3];
+  const sb = order[(order.indexOf(button) + 1) % 4];
+  const bb = order[(order.indexOf(button) + 2) % 4];
+  feed({ kind: "posted", seat: sb, what: "blind", amount: 5 });
+  feed({ kind: "posted", seat: bb, what: "blind", amount: 10 });
+}"""
+
+# every seat taken and betting, the button on seat `b`, the result of an earlier hand still shown ("Last hand")
+PHONE_FILL = """([b]) => {
+  const h = window.__harness; const m = h.store.model;
+  const other = m.seats.find((x) => !x.empty && !x.isHero);
+  m.seats.forEach((x, i) => { if (x.empty) m.seats[i] = { ...other, seat: i, alias: `Pl${i}`, folded: false,
+    sittingOut: false, cards: other.cards.map((c) => ({ ...c })) }; });
+  for (const x of m.seats) if (!x.empty) x.bet = 10;
+  m.button = b; m.board = [];
+  m.result = { handId: "earlier", at: Date.now(), best: new Set(), boards: {},
+    lines: ["Ainars wins €12.00 with Full House, Queens over Sixes", "Hero wins €4.00 with Two Pair, Kings and Sixes"] };
+  h.view.render(m); return m.seats.length; }"""
+
+
+def assert_marks_clear(page: Any, what: str) -> None:
+    """No bet chip or dealer button overlaps the result box, the board, a pot, a seat's cards or name box, or
+    another chip, and each is on the screen."""
+    result = labelled_boxes(page, "[data-testid='hand-result']", "'result'")
+    assert result, what
+    marks = labelled_boxes(page, ".bet-chip, .dealer-button", "e.dataset.testid")
+    assert any(m["id"] == "dealer-button" for m in marks), what
+    others = result + labelled_boxes(page, "[data-testid^='board'] .card", "'board'") \
+        + labelled_boxes(page, "[data-testid='pots'] > *", "e.textContent") \
+        + labelled_boxes(page, ".seat .seat-info, .seat .seat-cards .card", "'seat ' + e.closest('.seat').dataset.seat")
+    for mark in marks:
+        assert mark["x"] >= 0 and mark["x"] + mark["w"] <= PHONE["width"], f"{what}: {mark} off the screen"
+        for other in others + [m for m in marks if m is not mark]:
+            assert not overlap(mark, other), f"{what}: {mark} overlaps {other}"
+
+
+def test_phone_dealer_button_stays_off_the_last_hand_box(new_page: Any, static_url: str, screenshot: Any) -> None:
+    """On a phone the next hand is dealt while the last one's result still shows ("Last hand"): the dealer button,
+    on any seat, and the blinds' chips lie beside that box, not over it (the button lay on it)."""
+    for button in range(4):
+        page = open_phone(new_page, static_url, "holdem_showdown")
+        page.evaluate(NEXT_HAND, button)
+        page.wait_for_function("document.querySelector(\"[data-testid='hand-id']\").dataset.handId === '43'")
+        assert page.locator("[data-testid='hand-result']").inner_text().startswith("Last hand")
+        assert_marks_clear(page, f"button on seat {button}")
+        if button == 2:
+            screenshot(page, "phone_last_hand_dealer")
+        page.close()
+
+
+@pytest.mark.parametrize("fixture", ["holdem_action", "omaha_pl"])
+def test_phone_full_table_bets_and_button_stay_off_the_middle(new_page: Any, static_url: str, fixture: str) -> None:
+    """A phone, every seat of a 6-seat Hold'em or an 8-seat Omaha table taken and betting while the last hand's
+    result shows, the dealer button on each seat in turn: no chip or button lies on the result, the pots, a seat
+    or each other."""
+    page = open_phone(new_page, static_url, fixture)
+    count = page.evaluate(PHONE_FILL, [0])
+    for button in range(count):
+        page.evaluate(PHONE_FILL, [button])
+        assert_marks_clear(page, f"{fixture}, button on seat {button}")

@@ -28,7 +28,25 @@ export function seatPosition(index, count, narrow = false, tile = false) {
     bx: 50 + brx * Math.cos(angle), by: 50 + 21 * Math.sin(angle),
     dx: 50 + (brx - 6) * Math.cos(dAngle), dy: 50 + 16 * Math.sin(dAngle),
   };
-  return tile ? { ...pos, ...tileMarks(angle, pos, count) } : pos;
+  if (tile) return { ...pos, ...tileMarks(angle, pos, count) };
+  return narrow ? { ...pos, ...phoneMarks(angle, pos) } : pos;
+}
+
+/** The bet and the dealer button of a seat on a phone's tall felt (390 px): the board, the pots and the result of
+ * the hand (or of the last hand, into the next one) fill the middle column, so a side seat's bet goes under the
+ * seat (a little outward) and its button under the bet (above the seat for a lower diagonal seat of 8), the top
+ * seat's button beside it and the player's right of the player's name box; only the top seat's and the player's bets
+ * stay in the column, above and below the board. */
+export function phoneMarks(angle, pos) {
+  const c = Math.cos(angle);
+  const s = Math.sin(angle);
+  const side = c < 0 ? -1 : 1;
+  if (s < -0.9) return { bx: pos.bx, by: pos.by, dx: pos.x + (c <= 0.01 ? 17 : -17), dy: pos.y + 2 };
+  if (s > 0.9) return { bx: pos.bx, by: pos.by, dx: 68, dy: 96 };
+  const bx = pos.x + side * 3;
+  // a lower diagonal seat (8 seats) has the player's cards beside it: its bet and button go above it
+  if (s > 0.6) return { bx, by: pos.y - 8.5, dx: bx, dy: pos.y - 14 };
+  return { bx, by: pos.y + 9.5, dx: bx, dy: pos.y + 15 };
 }
 
 /** The bet and the dealer button of a seat on a tile's small felt (four tables at 1366x768: about 370x200 px),
