@@ -179,16 +179,21 @@ def test_r_show_showdown_labels_winners_and_side_pots(new_page: Any, static_url:
     # the result stays readable on the felt (Account -> Table settings: how long)
     assert "Ainars wins €12.00" in page.locator("[data-testid='hand-result']").inner_text()
     assert page.locator("[data-testid='cards-3'] .card").evaluate_all("cs => cs.map(c => c.dataset.card)") == ["9h", "9d"]
-    # the winning hands (pot_awarded.hands, R-CARD-2): each winner's hole cards and the board cards used, raised
-    # and outlined, every other card dimmed, the hand named in the result; nothing of the losing 9h 9d
+    assert_showdown_highlighted(page)
+    screenshot(page, "table_holdem_showdown_desktop")
+    page.click("[data-panel='last']")
+    assert "Hand #42" in page.locator("[data-testid='last-hands']").inner_text()
+
+
+def assert_showdown_highlighted(page: Any) -> None:
+    """The winning hands of the holdem_showdown fixture on the felt (pot_awarded.hands, R-CARD-2): each winner's hole
+    cards and the board cards used, raised and outlined, every other card dimmed, each hand named in the result;
+    nothing of the losing 9h 9d."""
     assert highlighted(page) == {"0": ["Qc", "Qs"], "2": ["Ah", "Kd"], "board": ["Kh", "6d", "6c", "Qd"]}
     assert page.locator(".felt--winning").count() == 1
     result = page.locator("[data-testid='hand-result']").inner_text()
     assert "Ainars wins €12.00 with Full House, Queens over Sixes" in result, result
     assert "Hero wins €4.00 with Two Pair, Kings and Sixes" in result, result
-    screenshot(page, "table_holdem_showdown_desktop")
-    page.click("[data-panel='last']")
-    assert "Hand #42" in page.locator("[data-testid='last-hands']").inner_text()
 
 
 def test_winning_hand_highlight_rebuilt_from_the_view_after_a_reload(new_page: Any, static_url: str, screenshot: Any) -> None:
@@ -197,11 +202,7 @@ def test_winning_hand_highlight_rebuilt_from_the_view_after_a_reload(new_page: A
     ``hand.result.pots`` (their ``hands``, docs/protocol.md "The winning hand"), as the ``pot_awarded`` events
     built them before the reload."""
     page = open_fixture(new_page, static_url, "holdem_result_reload")
-    assert highlighted(page) == {"0": ["Qc", "Qs"], "2": ["Ah", "Kd"], "board": ["Kh", "6d", "6c", "Qd"]}
-    assert page.locator(".felt--winning").count() == 1
-    result = page.locator("[data-testid='hand-result']").inner_text()
-    assert "Ainars wins €12.00 with Full House, Queens over Sixes" in result, result
-    assert "Hero wins €4.00 with Two Pair, Kings and Sixes" in result, result
+    assert_showdown_highlighted(page)
     screenshot(page, "table_result_after_reload")
     # and it goes with the banner, as after the events (Account -> Table settings: 5 s by default)
     page.wait_for_function("!document.querySelector(\"[data-testid='hand-result']\")", timeout=8000)

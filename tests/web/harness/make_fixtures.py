@@ -64,6 +64,8 @@ def main() -> None:
     # Hold'em NL river -> showdown, as the room sends it: the hero's decision view, then events for everything
     # that follows (checks, shown hands with labels, pots awarded), then a view with no hand in progress.
     river = ["Kh", "6d", "6c", "Qd", "2s"]
+    after_showdown = [{"alias": "Ainars", "stack": 1200}, {"alias": "Birute", "stack": 990},
+                      {"alias": "Hero", "stack": 1260}, {"alias": "Carol", "stack": 1800}, None, None]
     write("holdem_showdown", [
         table("t1", "Riga", "holdem", "NL", "EUR", 6, 2,
               [{"alias": "Ainars", "stack": 0}, {"alias": "Birute", "stack": 990}, {"alias": "Hero", "stack": 860},
@@ -86,8 +88,7 @@ def main() -> None:
               hands={"2": {"cards": ["Kh", "Kd", "6d", "6c", "Ah"], "label": "Two Pair, Kings and Sixes"}}),
         event("t1", kind="hand_over", hand_id=42, rake=0, stacks={"0": 1200, "2": 1260, "3": 1800}),
         table("t1", "Riga", "holdem", "NL", "EUR", 6, 2,
-              [{"alias": "Ainars", "stack": 1200}, {"alias": "Birute", "stack": 990}, {"alias": "Hero", "stack": 1260},
-               {"alias": "Carol", "stack": 1800}, None, None],
+              after_showdown,
               None, small_blind=5, big_blind=10, hand_id=None),
     ])
     # 7 Card Stud FL on fourth street: own down cards greyed (R-GEN-5), others' down cards hidden.
@@ -198,8 +199,7 @@ def main() -> None:
     # finished hand, no events; its result's pots carry the winning hands ("The winning hand").
     write("holdem_result_reload", [
         table("t1", "Riga", "holdem", "NL", "EUR", 6, 2,
-              [{"alias": "Ainars", "stack": 1200}, {"alias": "Birute", "stack": 990}, {"alias": "Hero", "stack": 1260},
-               {"alias": "Carol", "stack": 1800}, None, None],
+              after_showdown,
               {"hand_id": 42, "street": 3, "button": 1, "board": river, "boards": [], "pot": 0, "to_act": None,
                "over": True,
                "players": [player(0, 1200, 0, ["Qc", "Qs"], [True, True]), player(1, 990, 0, hidden2, folded=True),
