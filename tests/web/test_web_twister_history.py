@@ -86,7 +86,11 @@ def login(page: Any, base: str, account: Account) -> None:
     page.fill("[data-testid='login-username']", account.username)
     page.fill("[data-testid='login-password']", PASSWORD)
     page.click("form button[type='submit']")
-    page.wait_for_function("document.getElementById('conn').dataset.status === 'online'", timeout=40_000)
+    # logged in and taken to the lobby: the anonymous socket is online before the login is done, and the login's
+    # move to the lobby (app.js) came after a page the test opened next, which then showed the lobby instead
+    page.wait_for_function("document.getElementById('login-link').textContent === 'Log out'"
+                           " && location.hash === '#/lobby'"
+                           " && document.getElementById('conn').dataset.status === 'online'", timeout=40_000)
 
 
 def play_through_the_page(page: Any, kind: str, buy_in: int) -> str:
