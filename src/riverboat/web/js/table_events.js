@@ -6,10 +6,20 @@ import { gameInfo, SIZEABLE, mixedName } from "./games.js";
 import { pick, int, asArray, normalizeCard } from "./view_fields.js";
 
 /** A label of the seat's hand on a later run of a run-it-twice hand (a hi/lo half adds to the other's). */
-export function addRunLabel(seat, run, label) {
+function addRunLabel(seat, run, label) {
   if (!seat.runLabels) seat.runLabels = [];
   const had = seat.runLabels[run];
   seat.runLabels[run] = had && had !== label && !had.split(" / ").includes(label) ? `${had} / ${label}` : (had || label);
+}
+
+/** R-RIT-2: `showed` names each hand on the first board; the award of a later run (a `pot_awarded` event or a pot
+ * of the view's result) names its winners' hands on that run's board (`hands`, "The winning hand"). */
+export function addRunHands(seats, run, hands) {
+  if (run <= 0) return;
+  for (const [w, won] of Object.entries(hands || {})) {
+    const s = seats[int(w)];
+    if (s && !s.empty && won && won.label) addRunLabel(s, run, won.label);
+  }
 }
 
 const DEAD_POSTS = new Set(["ante", "dead"]);
@@ -218,11 +228,7 @@ export function applyEvent(model, event, aliases = {}) {
       if (model.runs.length > 1 || runNo > 0) label += ` · run ${runNo + 1}`;
       model.awards.push({ amount: int(pick(event, "amount")), label, eligible: [], winners: entries.map(([w]) => int(w)),
         won: winners, run: runNo, share });
-      // R-RIT-2: `showed` named each hand on the first board; a later run's award names its winner's hand there
-      for (const [w, won] of Object.entries(pick(event, "hands") || {})) {
-        const ws = model.seats[int(w)];
-        if (ws && !ws.empty && runNo > 0 && won && won.label) addRunLabel(ws, runNo, won.label);
-      }
+      addRunHands(model.seats, runNo, pick(event, "hands"));
       for (const [w, chips] of entries) {
         const ws = model.seats[int(w)];
         if (!ws || ws.empty || model.resultApplied) continue;

@@ -11,7 +11,7 @@ import { gameInfo, SIZEABLE, mixedName } from "./games.js";
 import { formatMoney } from "./util.js";
 import { pick, int, asArray, normalizeCard } from "./view_fields.js";
 import { describeEvent } from "./hand_log.js";
-import { applyEvent, carryFinishedHand, addRunLabel } from "./table_events.js";
+import { applyEvent, carryFinishedHand, addRunHands } from "./table_events.js";
 
 export { normalizeCard, describeEvent, applyEvent };
 
@@ -217,13 +217,7 @@ export function modelFromView(tableId, view, previous = null, now = Date.now(), 
   // run it twice (R-RIT-2): the shown hand's label names it on the first board; a pot of a later run names the
   // winner's hand on that run's board ("The winning hand")
   if (runs.length > 1) {
-    for (const p of rawPots) {
-      const run = int(pick(p, "run"), 0);
-      for (const [w, won] of Object.entries(pick(p, "hands") || {})) {
-        const s = seats[int(w)];
-        if (s && !s.empty && run > 0 && won && won.label) addRunLabel(s, run, won.label);
-      }
-    }
+    for (const p of rawPots) addRunHands(seats, int(pick(p, "run"), 0), pick(p, "hands"));
   }
 
   const handId = pick(view, "hand_id") ?? pick(hand, "hand_id") ?? null;
