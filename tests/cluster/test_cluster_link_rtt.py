@@ -26,6 +26,7 @@ async def _with_link(body: object) -> None:
 
 
 def test_the_nats_round_trip_is_measured() -> None:
+    """``riverboat_nats_rtt_seconds`` (issue #15, /metrics): a round trip through the NATS server is measured."""
     async def body(link: Link) -> None:
         rtt = await link.measure_rtt()
         assert rtt is not None and 0 < rtt < 2.0
@@ -35,8 +36,9 @@ def test_the_nats_round_trip_is_measured() -> None:
 
 
 def test_a_round_trip_over_its_timeout_keeps_the_connection() -> None:
-    """Every measurement times out before the answer can come back; the answers arrive afterwards. The connection
-    stays up (no reconnection), and requests through it still work."""
+    """R-DISC-1 / R-SERVER-1: a node's measurement must never drop its NATS connection (a gateway that lost it
+    disconnected its players). Every measurement times out before the answer can come back; the answers arrive
+    afterwards. The connection stays up (no reconnection), and requests through it still work."""
 
     async def body(link: Link) -> None:
         got: list[bytes] = []
