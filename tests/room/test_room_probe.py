@@ -4,7 +4,10 @@ its wait and its group's run time, and the loop's lag is measured (benchmarks: d
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import gc
 import logging
+import re
 import time
 from contextlib import contextmanager
 from typing import Any
@@ -65,3 +68,36 @@ def test_the_probe_is_off_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
         assert not gw._probe
     finally:
         gw.close()
+
+
+def test_the_probe_reports_the_loop_cpu_and_the_collectors_time(monkeypatch: pytest.MonkeyPatch,
+                                                                 caplog: pytest.LogCaptureFixture) -> None:
+    """The probe's ``cpu`` part: the loop thread's CPU and the cyclic collector's time and collections per
+    generation in the period (how a change of the GC pacing is measured, docs/performance.md); its gc callback is
+    removed when the probe ends."""
+    monkeypatch.setenv("RIVERBOAT_PROBE", "0.05")
+
+    async def main() -> None:
+        task = probe.start()
+        assert task is not None
+        await asyncio.sleep(0)
+        for _ in range(3):
+            gc.collect(0)
+        gc.collect(2)
+        busy = time.thread_time() + 0.03
+        while time.thread_time() < busy:  # CPU in the loop thread, within the first period
+            pass
+        await asyncio.sleep(0.07)
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+    with caplog.at_level(logging.WARNING, logger="riverboat.probe"):
+        asyncio.run(main())
+    first = next(r.getMessage() for r in caplog.records if r.name == "riverboat.probe")
+    m = re.search(r"cpu loop=([0-9.]+)% gc=([0-9.]+) ms/s \(n=(\d+)/(\d+)/(\d+)\)", first)
+    assert m, first
+    assert float(m.group(1)) >= 20.0  # 30 ms of CPU in a period of about 80 ms
+    assert (int(m.group(3)), int(m.group(5))) >= (3, 1)  # the collections made in the period were counted
+    assert float(m.group(2)) > 0.0
+    assert probe.GC.callback not in gc.callbacks

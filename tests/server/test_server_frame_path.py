@@ -118,3 +118,31 @@ async def test_gc_pacer_still_reclaims_cyclic_garbage() -> None:
     finally:
         pacer.stop()
     assert gc.get_freeze_count() == 0
+
+
+async def test_gc_pacer_young_threshold_collects_automatically_and_is_restored() -> None:
+    """The pacer raises the youngest generation's threshold (fewer young collections of objects that reference
+    counting frees anyway, docs/performance.md) but the young collections stay automatic: a cycle that dies young
+    is reclaimed after that many allocations with no explicit ``gc.collect``; ``stop()`` restores the thresholds."""
+
+    class Node:
+        def __init__(self) -> None:
+            self.me = self
+
+    before = gc.get_threshold()
+    pacer = GcPacer(freeze_every=3600, full_every=3600, young_threshold=5_000)
+    pacer.start()
+    try:
+        assert gc.get_threshold()[0] == 5_000
+        assert gc.get_threshold()[2] >= 10**9
+        cycle = Node()
+        ref = weakref.ref(cycle)
+        del cycle
+        keep = [[] for _ in range(1_000)]  # fewer allocations than the threshold: no collection yet
+        assert ref() is not None
+        keep += [[] for _ in range(10_000)]  # past it: the automatic young collection ran
+        assert ref() is None
+        del keep
+    finally:
+        pacer.stop()
+    assert gc.get_threshold() == before

@@ -7,7 +7,11 @@ When the environment variable is set to a period in seconds, the process logs on
   or stalled by the GIL shows here;
 - ``store``: each store call of the :class:`~riverboat.room.gateway.StoreGateway` from the caller's ``await`` to
   its answer, split into the time it waited (queued behind other calls, the pipe, the answer's way back to the loop)
-  and the time its group commit took to run in the store process, with the group's size; per call name.
+  and the time its group commit took to run in the store process, with the group's size; per call name;
+- ``cpu``: the CPU the event loop's thread used in the period (``time.thread_time``, per cent of one core), and
+  how much of it the cyclic garbage collector took (``gc.callbacks``: milliseconds per second and collections per
+  generation): it says whether a change of the collector's pacing (:mod:`riverboat.server.gcpace`) saved CPU,
+  which the whole machine's noise hides in the benches' CPU per action.
 
 Off (the default), the probe costs one attribute test per store call. Nothing in it changes behaviour.
 """
@@ -15,6 +19,7 @@ Off (the default), the probe costs one attribute test per store call. Nothing in
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import math
 import os
@@ -78,20 +83,55 @@ def summary(calls: dict[str, list[tuple[float, float, int]]]) -> str:
 STORE = StoreTimings()
 
 
+class GcTimings:
+    """Time spent in the process's cyclic garbage collector, in whichever thread (``gc.callbacks``)."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self.counts = [0, 0, 0]
+        self._t0 = 0.0
+
+    def callback(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._t0 = time.perf_counter()
+        else:
+            self.seconds += time.perf_counter() - self._t0
+            self.counts[info.get("generation", 0)] += 1
+
+    def take(self) -> tuple[float, list[int]]:
+        out = self.seconds, self.counts
+        self.seconds, self.counts = 0.0, [0, 0, 0]
+        return out
+
+
+GC = GcTimings()
+
+
 async def run(every: float, interval: float = 0.01) -> None:
     """Measure the loop's lag and log it with the store calls' timings every ``every`` seconds."""
     lags: list[float] = []
     loop = asyncio.get_running_loop()
     last = loop.time()
-    while True:
-        t = time.perf_counter()
-        await asyncio.sleep(interval)
-        lags.append((time.perf_counter() - t - interval) * 1000)
-        if loop.time() - last >= every:
-            last = loop.time()
-            log.warning("loop lag ms p50=%.1f p99=%.1f max=%.1f (n=%d) | store: %s", _pct(lags, 50), _pct(lags, 99),
-                        max(lags), len(lags), summary(STORE.take()) or "no calls")
-            lags = []
+    if GC.callback not in gc.callbacks:
+        gc.callbacks.append(GC.callback)
+    GC.take()
+    cpu0 = time.thread_time()
+    try:
+        while True:
+            t = time.perf_counter()
+            await asyncio.sleep(interval)
+            lags.append((time.perf_counter() - t - interval) * 1000)
+            if loop.time() - last >= every:
+                span, last = loop.time() - last, loop.time()
+                cpu, cpu0 = time.thread_time() - cpu0, time.thread_time()
+                gc_s, gc_n = GC.take()
+                log.warning("loop lag ms p50=%.1f p99=%.1f max=%.1f (n=%d) | cpu loop=%.1f%% gc=%.1f ms/s (n=%s) | "
+                            "store: %s", _pct(lags, 50), _pct(lags, 99), max(lags), len(lags), 100 * cpu / span,
+                            1000 * gc_s / span, "/".join(map(str, gc_n)), summary(STORE.take()) or "no calls")
+                lags = []
+    finally:
+        if GC.callback in gc.callbacks:
+            gc.callbacks.remove(GC.callback)
 
 
 _tasks: set[asyncio.Task[None]] = set()

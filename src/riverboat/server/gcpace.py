@@ -16,6 +16,14 @@ most of them) and takes the old generation out of the automatic schedule:
 
 (A first version collected the unfrozen heap every 5 s before freezing it; with 5,000 connections each of those
 collections still took 60–120 ms, which set the latency p99.)
+
+The youngest generation is collected every ``young_threshold`` net allocations of tracked objects instead of
+CPython's 700. A server allocates and frees short-lived containers at a high rate (a frame's dicts, the futures,
+tasks and queue entries of every socket write): with 700, a young collection ran every few hundred microseconds of
+work and traversed objects a moment before their reference counts freed them anyway. That was 14 % of a cluster
+gateway's CPU at 10,000 bots (``perf``: ``gc_collect_main``, ``visit_decref``, ``visit_reachable``;
+docs/performance.md). A larger threshold lets most of them die first; a young collection then traverses at most
+that many objects (about a millisecond).
 """
 
 from __future__ import annotations
@@ -23,14 +31,20 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+import os
 import time
 
 log = logging.getLogger(__name__)
 
+#: net allocations of tracked objects between two collections of the youngest generation (CPython's default: 700)
+YOUNG_THRESHOLD = int(os.environ.get("RIVERBOAT_GC_YOUNG", "20000"))
+
 
 class GcPacer:
-    def __init__(self, *, freeze_every: float = 1.0, full_every: float = 1800.0) -> None:
+    def __init__(self, *, freeze_every: float = 1.0, full_every: float = 1800.0,
+                 young_threshold: int = YOUNG_THRESHOLD) -> None:
         self.freeze_every = freeze_every
+        self.young_threshold = young_threshold
         self.full_every = full_every
         self.pauses: list[float] = []  # seconds of the paced full collections (most recent last, at most 100)
         self._task: asyncio.Task[None] | None = None
@@ -39,8 +53,8 @@ class GcPacer:
     def start(self) -> None:
         gc.collect()
         gc.freeze()
-        t0, t1, _t2 = self._old_threshold
-        gc.set_threshold(t0, t1, 1_000_000_000)  # no automatic collection of the oldest generation
+        _t0, t1, _t2 = self._old_threshold
+        gc.set_threshold(self.young_threshold, t1, 1_000_000_000)  # no automatic collection of the oldest generation
         self._task = asyncio.get_running_loop().create_task(self._run(), name="gc-pacer")
 
     def full_collection(self) -> int:
