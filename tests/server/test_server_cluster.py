@@ -31,7 +31,7 @@ from sqlalchemy import create_engine, select, text
 
 from riverboat.bots import CallingStation, ProtocolClient
 from riverboat.bots.player import Bot
-from riverboat.cluster.host import preference
+from riverboat.cluster.names import preference
 from riverboat.cluster.link import drop_room
 from riverboat.cluster.names import Names, table_id_for
 from riverboat.store import Store

@@ -35,7 +35,7 @@ from riverboat.cluster.fencing import FencedGateway
 from riverboat.cluster.link import LEASE_SECONDS, Link
 from riverboat.cluster.metrics import NodeMetrics
 from riverboat.cluster.mirror import KvMirror
-from riverboat.cluster.names import Names, preference, table_id_for
+from riverboat.cluster.names import Names, preferred_host, table_id_for
 from riverboat.cluster.tourney import TournamentHosting
 from riverboat.cluster.tourney_tables import Peers
 from riverboat.cluster.wire import (
@@ -425,7 +425,7 @@ class TableHostNode:
                     self.unowned_since.pop(tid, None)
                     continue
             since = self.unowned_since.setdefault(tid, now)
-            best = max(hosts, key=lambda n: preference(n, tid))
+            best = preferred_host(hosts, tid)
             if best == self.node or now - since >= self.opt.grace_seconds:
                 wanted.append((tid, rec, rev))
         for i in range(0, len(wanted), TAKE_BATCH):
@@ -553,7 +553,7 @@ class TableHostNode:
         for tid in list(self.owned):
             if extra <= 0:
                 break
-            if max(hosts, key=lambda n: preference(n, tid)) == self.node:
+            if preferred_host(hosts, tid) == self.node:
                 continue
             table = self.room.tables.get(tid)
             if table is None or table.driver is not None:

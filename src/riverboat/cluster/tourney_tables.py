@@ -36,7 +36,7 @@ from nats.errors import NoRespondersError
 from nats.errors import TimeoutError as NatsTimeout
 
 from riverboat.cluster.link import Link
-from riverboat.cluster.names import Names, preference
+from riverboat.cluster.names import Names, preferred_host
 from riverboat.cluster.wire import (
     HandPlayed,
     Reply,
@@ -72,7 +72,7 @@ class Peers:
 
     def place(self, table_id: str) -> str:
         """The host that deals a table: the rendezvous hash of the table over the live table hosts."""
-        return max(self.live_hosts(), key=lambda n: preference(n, table_id))
+        return preferred_host(self.live_hosts(), table_id)
 
     async def ask(self, node: str, message: Any) -> dict[str, Any]:
         """Request/reply to a host; ``table_unavailable`` when it is gone, ``table_timeout`` when it is silent."""
