@@ -38,7 +38,7 @@ def test_every_players_order_is_kept_for_random_sends() -> None:
 
 def test_the_batch_round_trips_as_json() -> None:
     f = {"type": "event", "table": "t1", "event": {"kind": "hand_over", "stacks": {0: 100, 3: 50}}}
-    decoded = decode_delivery(encode_delivery([(f, [7, 9])]))  # type: ignore[list-item]
+    decoded = decode_delivery(encode_delivery([(f, [7, 9])]))[0]  # type: ignore[list-item]
     assert decoded == [({"type": "event", "table": "t1", "event": {"kind": "hand_over",
                                                                     "stacks": {"0": 100, "3": 50}}}, [7, 9])]
 
@@ -73,7 +73,7 @@ def test_r_gen_5_the_router_routes_each_recipient_once_per_flush_and_keeps_own_f
 
     asyncio.run(turn())
     assert sorted(asked) == [1, 2, 3, 4]
-    got = {gw: decode_delivery(data) for gw, data in sent}
+    got = {gw: decode_delivery(data)[0] for gw, data in sent}
     assert [(f["event"]["n"], p) for f, p in got["gA"]] == [(1, [1, 2]), (2, [1, 2]), (99, [2])]
     assert [(f["event"]["n"], p) for f, p in got["gB"]] == [(1, [3]), (2, [3])]
 
@@ -104,7 +104,7 @@ def test_r_gen_5_a_delivery_over_the_size_limit_is_split_in_order() -> None:
     router = asyncio.run(turn())
     assert len(sent) > 1 and router.messages == len(sent)
     assert all(len(d) <= 700 for d in sent)
-    got = [(f["view"]["n"], players) for d in sent for f, players in decode_delivery(d)]
+    got = [(f["view"]["n"], players) for d in sent for f, players in decode_delivery(d)[0]]
     assert got == [(f["view"]["n"], players) for f, players in group_frames(items)]  # type: ignore[arg-type]
 
 
@@ -137,7 +137,7 @@ def test_r_server_1_frames_wait_for_a_late_lease_renewal_and_go_out_in_order() -
         router.release()
         await asyncio.sleep(0)
         await asyncio.sleep(0)
-        got = [(f["event"]["n"], p) for _, data in sent for f, p in decode_delivery(data)]
+        got = [(f["event"]["n"], p) for _, data in sent for f, p in decode_delivery(data)[0]]
         assert got == [(1, [1]), (2, [2]), (3, [1])]
         sent.clear()
         late[0] = True
@@ -149,6 +149,77 @@ def test_r_server_1_frames_wait_for_a_late_lease_renewal_and_go_out_in_order() -
         router.send(1, _frame(5))
         await asyncio.sleep(0)
         await asyncio.sleep(0)
-        assert [f["event"]["n"] for _, data in sent for f, _p in decode_delivery(data)] == [5]
+        assert [f["event"]["n"] for _, data in sent for f, _p in decode_delivery(data)[0]] == [5]
 
     asyncio.run(main())
+
+
+def test_a_reply_rides_with_the_frames_of_its_action_in_one_message() -> None:
+    """Issue #15 speed: an action's frames and its reply leave the host in ONE NATS message to the gateway (before:
+    two), the reply after the frames; the flush waits one loop turn while a command is being answered, and only
+    one. Replies to another gateway go to that gateway's message."""
+    import asyncio
+
+    from riverboat.cluster.delivery import Router
+
+    sent: list[tuple[str, bytes]] = []
+
+    async def publish(gw: str, data: bytes) -> None:
+        sent.append((gw, data))
+
+    async def turn() -> None:
+        router = Router(publish, lambda pid: "gA")
+        router.answering += 1  # the host is answering a command: its table acts and sends frames...
+        public = _frame(1)
+        router.send(1, public)
+        router.send(2, public)
+        await asyncio.sleep(0)  # ...and its answer comes a loop turn later
+        router.answering -= 1
+        router.reply("gA", "7f", b'{"ok":true,"result":{"table":"t1"}}')
+        router.reply("gB", "3", b'{"ok":false,"code":"not_your_turn","message":"wait"}')
+        await asyncio.sleep(0.01)
+        assert router.messages == 2 and router.replies == 2
+        sent.sort()
+        frames, replies = decode_delivery(sent[0][1])
+        assert sent[0][0] == "gA"
+        assert [(f["event"]["n"], p) for f, p in frames] == [(1, [1, 2])]
+        assert replies == [("7f", {"ok": True, "result": {"table": "t1"}})]
+        assert sent[1][0] == "gB" and decode_delivery(sent[1][1]) == (
+            [], [("3", {"ok": False, "code": "not_your_turn", "message": "wait"})])
+
+        sent.clear()  # no command being answered: frames leave in the turn after they were sent, as before
+        router.send(1, _frame(2))
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        assert len(sent) == 1
+
+    asyncio.run(turn())
+
+
+def test_reply_tokens_are_json_escaped_and_split_deliveries_carry_the_replies_last() -> None:
+    f = _frame(5)
+    data = encode_delivery([(f, [1])], [('a"b\\c', b'{"ok":true}')])  # type: ignore[list-item]
+    assert decode_delivery(data) == ([(f, [1])], [('a"b\\c', {"ok": True})])
+
+    import asyncio
+
+    from riverboat.cluster.delivery import Router
+
+    sent: list[bytes] = []
+
+    async def publish(gw: str, data: bytes) -> None:
+        sent.append(data)
+
+    async def turn() -> None:
+        router = Router(publish, lambda pid: "gA", max_bytes=300)
+        for i in range(6):
+            router.send(i, {"type": "table_state", "table": "t1", "view": {"n": i, "pad": "x" * 120}})  # type: ignore[arg-type]
+        router.reply("gA", "1", b'{"ok":true}')
+        await asyncio.sleep(0.01)
+
+    asyncio.run(turn())
+    decoded = [decode_delivery(d) for d in sent]
+    assert len(decoded) > 1
+    assert [f["view"]["n"] for frames, _ in decoded for f, _p in frames] == list(range(6))
+    assert [r for _, replies in decoded for r in replies] == [("1", {"ok": True})]
+    assert decoded[-1][1] == [("1", {"ok": True})]

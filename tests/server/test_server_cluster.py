@@ -31,9 +31,8 @@ from sqlalchemy import create_engine, select, text
 
 from riverboat.bots import CallingStation, ProtocolClient
 from riverboat.bots.player import Bot
-from riverboat.cluster.names import preference
 from riverboat.cluster.link import drop_room
-from riverboat.cluster.names import Names, table_id_for
+from riverboat.cluster.names import Names, preference, table_id_for
 from riverboat.store import Store
 from riverboat.store.models import Hand
 

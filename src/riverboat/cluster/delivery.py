@@ -5,6 +5,11 @@ recipients (:mod:`riverboat.room`). :class:`Router` collects what one loop turn 
 gateway, one NATS message: the frames in order, each once with the players of that gateway who get it
 (:mod:`riverboat.cluster.wire` ``Delivery``). A player's frames keep their order: a frame joins an earlier group
 only if the player has nothing in a later one.
+
+The replies to a gateway's commands ride in the same message (:meth:`Router.reply`), after the frames: an action
+then costs one NATS message from the host instead of two (its frames, then its reply), and the flush waits one
+loop turn while a command is being answered (:attr:`Router.answering`), so that an action's frames and its reply,
+which come one turn apart, leave together.
 """
 
 from __future__ import annotations
@@ -66,21 +71,27 @@ class Router:
         # drop_held() (the lease was lost); they are not dropped because a renewal was merely late.
         self.hold = hold
         self._pending: list[tuple[int, RoomFrame]] = []
+        self._replies: dict[str, list[tuple[str, bytes]]] = {}  # gateway -> (token, reply JSON), in answer order
+        self.answering = 0  # commands being answered now (the host counts them): the next flush waits a turn
+        self._deferred = False
         self._scheduled = False
         self.frames = 0  # frames handed over (per player)
         self.messages = 0  # NATS messages published
+        self.replies = 0  # replies sent within deliveries
         self.held = 0  # frames that waited for a late lease renewal (statistics)
         self.held_now = 0
 
     def release(self) -> None:
         """The lease is confirmed: send what waited (now, in order)."""
-        if self._pending:
+        if self._pending or self._replies:
+            self._deferred = True  # now, not a turn later
             self.flush()
 
     def drop_held(self) -> int:
         """The lease was lost: forget the frames that waited (the tables' views are sent again by whoever deals
         them now). Returns how many were dropped."""
         dropped, self._pending, self.held_now = len(self._pending), [], 0
+        self._replies = {}  # their gateways time out (table_timeout): the new owner does not know these commands
         return dropped
 
     def send(self, player_id: int, frame: RoomFrame) -> None:
@@ -90,7 +101,20 @@ class Router:
             self._scheduled = True
             asyncio.get_running_loop().call_soon(self.flush)
 
+    def reply(self, gateway: str, token: str, data: bytes) -> None:
+        """The reply (JSON of a ``Reply``) to the gateway's command ``token``, in its next delivery."""
+        self._replies.setdefault(gateway, []).append((token, data))
+        self.replies += 1
+        if not self._scheduled:
+            self._scheduled = True
+            asyncio.get_running_loop().call_soon(self.flush)
+
     def flush(self) -> None:
+        if self.answering and not self._deferred:  # a command's reply is a turn away: take it along
+            self._deferred = True
+            asyncio.get_running_loop().call_soon(self.flush)
+            return
+        self._deferred = False
         self._scheduled = False
         if self.hold is not None and self.hold():
             self.held += len(self._pending) - self.held_now
@@ -113,21 +137,25 @@ class Router:
                     by_gateway[gw] = [item]
                 else:
                     mine.append(item)
+        replies, self._replies = self._replies, {}
+        for gw in replies:
+            by_gateway.setdefault(gw, [])
         if by_gateway:
             batches = [(gw, data) for gw, mine in by_gateway.items()
-                       for data in self._encode(group_frames(mine))]
+                       for data in self._encode(group_frames(mine), replies.get(gw))]
             self.messages += len(batches)
             asyncio.ensure_future(self._publish(batches))  # tasks run in creation order: frames stay in order
 
-    def _encode(self, groups: list[tuple[RoomFrame, list[int]]]) -> list[bytes]:
-        """The groups as one delivery, or as consecutive smaller ones when that would exceed ``max_bytes`` (many
-        tables' full views in one loop turn, e.g. a group commit of 64 buy-ins; the gateway hands the deliveries out
-        in order, so every player's frames keep their order)."""
-        data = encode_delivery(groups)
-        if len(data) <= self.max_bytes or len(groups) == 1:
+    def _encode(self, groups: list[tuple[RoomFrame, list[int]]],
+                replies: list[tuple[str, bytes]] | None = None) -> list[bytes]:
+        """The groups (and the replies, after them) as one delivery, or as consecutive smaller ones when that would
+        exceed ``max_bytes`` (many tables' full views in one loop turn, e.g. a group commit of 64 buy-ins; the
+        gateway hands the deliveries out in order, so every player's frames keep their order)."""
+        data = encode_delivery(groups, replies)
+        if len(data) <= self.max_bytes or len(groups) <= 1:
             return [data]  # one frame over the limit alone cannot be split: publishing it fails and is logged
         half = len(groups) // 2
-        return self._encode(groups[:half]) + self._encode(groups[half:])
+        return self._encode(groups[:half]) + self._encode(groups[half:], replies)
 
     async def _publish(self, batches: list[tuple[str, bytes]]) -> None:
         for gw, data in batches:

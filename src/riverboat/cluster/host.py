@@ -637,13 +637,17 @@ class TableHostNode:
     async def _answer(self, msg: Any, *, peer: bool = False) -> None:
         t0 = time.perf_counter()
         tid = msg.subject[len(self.names.command("")):]  # a tournament id may hold dots (an edited one)
+        gateway: str | None = None
         try:
             cmd = (PEER if peer else COMMAND).validate_json(msg.data)
         except ValidationError as exc:
             reply = Reply(ok=False, code="bad_request", message=str(exc))
         else:
-            if not peer and self.routes.get(cmd.player) != cmd.gateway:
-                self._route(cmd.player, cmd.gateway)
+            if not peer:
+                gateway = cmd.gateway
+                if self.routes.get(cmd.player) != gateway:
+                    self._route(cmd.player, gateway)
+            self.router.answering += 1
             try:
                 result = await (self.tourneys.peer(cmd) if peer else self._dispatch(tid, cmd))
                 reply = Reply(ok=True, result=dict(result) if result is not None else {})
@@ -654,9 +658,27 @@ class TableHostNode:
             except Exception:
                 log.exception("%s: command %s at %s failed", self.node, cmd.op, tid)
                 reply = Reply(ok=False, code="internal", message="internal error; the command may not have applied")
-        with contextlib.suppress(Exception):
-            await msg.respond(reply.model_dump_json(exclude_none=True).encode())
+            finally:
+                self.router.answering -= 1
+        data = reply.model_dump_json(exclude_none=True).encode()
+        token = self._reply_token(gateway, msg.reply)
+        if token is not None:
+            self.router.reply(gateway, token, data)  # type: ignore[arg-type]  # with the gateway's next frames
+        else:
+            with contextlib.suppress(Exception):
+                await msg.respond(data)
         self.metrics.command.observe(time.perf_counter() - t0)
+
+    def _reply_token(self, gateway: str | None, reply_to: str | None) -> str | None:
+        """The token of a gateway's command whose reply may ride in that gateway's deliveries (its reply subject
+        is ``Names.replies(gateway).<token>``); None: answer on the reply subject itself."""
+        if gateway is None or not reply_to:
+            return None
+        prefix = self.names.replies(gateway) + "."
+        if not reply_to.startswith(prefix):
+            return None
+        token = reply_to[len(prefix):]
+        return token if token and "." not in token else None
 
     async def _dispatch(self, tid: str, cmd: Any) -> Any:
         room, p = self.room, cmd.player

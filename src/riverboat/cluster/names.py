@@ -52,6 +52,10 @@ class Names:
     def gateway(self, gateway_id: str) -> str:
         return f"{self.prefix}.gw.{gateway_id}"
 
+    def replies(self, gateway_id: str) -> str:
+        """The reply subjects of a gateway's commands: ``<this>.<token>`` (``RemoteRoom._request``)."""
+        return f"{self.prefix}.gw.{gateway_id}.r"
+
     def echo(self, node_id: str, nonce: str) -> str:
         """A node's round-trip echo subject (``Link.measure_rtt``)."""
         return f"{self.prefix}.echo.{node_id}.{nonce}"

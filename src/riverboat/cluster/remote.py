@@ -3,7 +3,10 @@
 
 - commands: request/reply on the table's subject (:mod:`riverboat.cluster.wire` models) with a timeout; when no
   host answers (``no responders``: the host is gone and no survivor has taken the table yet) the player gets
-  ``table_unavailable``, a clear error, and may try again within seconds;
+  ``table_unavailable``, a clear error, and may try again within seconds. The reply subject is this gateway's
+  ``Names.replies(node).<token>``: the host puts the reply in its next delivery of frames to this gateway (one
+  NATS message for an action's frames and its reply, :mod:`riverboat.cluster.delivery`), or publishes it on the
+  reply subject (a host's peers, older hosts); NATS's *no responders* status arrives there too;
 - frames: the hosts publish the frames of this gateway's players on its subject, batched
   (:mod:`riverboat.cluster.delivery`); each frame is handed to the player's ``immediate`` callable, the same one
   the server gives a local room, so everything above (aliases, encoding once, several tabs) is unchanged;
@@ -17,13 +20,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from nats.errors import NoRespondersError
-from nats.errors import TimeoutError as NatsTimeout
 from nats.js.errors import KeyNotFoundError, KeyWrongLastSequenceError
 
 from riverboat.cluster.link import LEASE_SECONDS, Link
@@ -92,6 +94,9 @@ class RemoteRoom:
         self.metrics.players.set_function(lambda: float(len(self._immediate)))
         self.started = time.time()
         self.tournaments = RemoteTournaments(self)
+        self._replies_to = self.names.replies(node) + "."
+        self._tokens = itertools.count(1)
+        self._waiting: dict[str, asyncio.Future[Reply | None]] = {}  # token -> its reply (None: no responders)
 
     # ------------------------------------------------------------------ lifecycle
     async def start(self) -> list[tuple[str, str]]:
@@ -100,6 +105,7 @@ class RemoteRoom:
         await self.announce()
         await self.records.start()
         await self.link.client.subscribe(self.names.gateway(self.node), cb=self._on_delivery)
+        await self.link.client.subscribe(self._replies_to + "*", cb=self._on_reply)
         self._tasks.append(asyncio.get_running_loop().create_task(self._heartbeat_loop(), name=f"{self.node}:hb"))
         return []
 
@@ -226,7 +232,7 @@ class RemoteRoom:
 
     async def _on_delivery(self, msg: Any) -> None:
         try:
-            batch = decode_delivery(msg.data)
+            batch, replies = decode_delivery(msg.data)
         except Exception:
             log.warning("%s: unreadable delivery", self.node, exc_info=True)
             return
@@ -240,6 +246,27 @@ class RemoteRoom:
                         fn(frame)
                     except Exception:
                         log.exception("delivery to player %s failed", pid)
+        for token, data in replies:  # after the frames: an action's events reach the player before its answer
+            try:
+                self._answered(token, Reply.model_validate(data))
+            except Exception:
+                log.warning("%s: unreadable reply %r", self.node, token, exc_info=True)
+
+    async def _on_reply(self, msg: Any) -> None:
+        """A reply published on its reply subject, or NATS's *no responders* status (no host owns the table)."""
+        token = msg.subject[len(self._replies_to):]
+        if msg.headers and msg.headers.get("Status") == "503":
+            self._answered(token, None)
+            return
+        try:
+            self._answered(token, Reply.model_validate_json(msg.data))
+        except Exception:
+            log.warning("%s: unreadable reply %r", self.node, token, exc_info=True)
+
+    def _answered(self, token: str, reply: Reply | None) -> None:
+        fut = self._waiting.get(token)
+        if fut is not None and not fut.done():
+            fut.set_result(reply)
 
     def _track(self, frame: dict[str, Any], players: list[int]) -> None:
         table, view = frame.get("table"), frame.get("view")
@@ -278,19 +305,27 @@ class RemoteRoom:
         if not isinstance(table_id, str) or table_id not in self.records.items:
             raise RoomError("no_table", f"no table {table_id!r}")
         t0 = time.perf_counter()
+        token = format(next(self._tokens), "x")
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[Reply | None] = loop.create_future()
+        self._waiting[token] = fut
+        expire = loop.call_later(self.timeout, _expire, fut)
         try:
-            msg = await self.link.client.request(self.names.command(table_id), command.model_dump_json().encode(),
-                                                 timeout=self.timeout)
-        except NoRespondersError:
-            self.metrics.errors.labels("table_unavailable").inc()
-            raise RoomError("table_unavailable", f"table {table_id} is between hosts (its host is gone); "
-                            "it is back within seconds: try again") from None
-        except (TimeoutError, NatsTimeout):
+            await self.link.client.publish(self.names.command(table_id), command.model_dump_json().encode(),
+                                           reply=self._replies_to + token)
+            reply = await fut
+        except TimeoutError:
             self.metrics.errors.labels("table_timeout").inc()
             raise RoomError("table_timeout", f"the host of table {table_id} did not answer within "
                             f"{self.timeout:.0f} s; the command may not have been applied") from None
+        finally:
+            expire.cancel()
+            del self._waiting[token]
+        if reply is None:
+            self.metrics.errors.labels("table_unavailable").inc()
+            raise RoomError("table_unavailable", f"table {table_id} is between hosts (its host is gone); "
+                            "it is back within seconds: try again")
         self.metrics.action.observe(time.perf_counter() - t0)
-        reply = Reply.model_validate_json(msg.data)
         if not reply.ok:
             self.metrics.errors.labels(reply.code or "refused").inc()
             raise RoomError(reply.code or "refused", reply.message or "refused")
@@ -364,6 +399,11 @@ class RemoteRoom:
 
     async def leave_speed(self, player_id: int, pool_id: str) -> dict[str, Any]:
         return await self._request(pool_id, self._c(LeaveSpeed, player_id))
+
+
+def _expire(fut: asyncio.Future[Any]) -> None:
+    if not fut.done():
+        fut.set_exception(TimeoutError())
 
 
 class RemoteTournament:

@@ -303,16 +303,30 @@ class Reply(BaseModel):
 Delivery = list[tuple[RoomFrame, list[int]]]
 
 
-def encode_delivery(batch: list[tuple[RoomFrame, list[int]]]) -> bytes:
-    return orjson.dumps(batch, option=orjson.OPT_NON_STR_KEYS)
+def encode_delivery(batch: list[tuple[RoomFrame, list[int]]], replies: list[tuple[str, bytes]] | None = None) -> bytes:
+    """The frames, then the replies to this gateway's commands that were answered meanwhile (``[token, reply]``,
+    the reply already JSON: :class:`Reply`), as one JSON list."""
+    data = orjson.dumps(batch, option=orjson.OPT_NON_STR_KEYS)
+    if not replies:
+        return data
+    tail = b",".join(b"[" + orjson.dumps(token) + b"," + reply + b"]" for token, reply in replies)
+    return data[:-1] + (b"," if batch else b"") + tail + b"]"
 
 
-def decode_delivery(data: bytes) -> list[tuple[dict[str, Any], list[int]]]:
-    """The batch as sent (frames are the room's typed frames; the room produced and validated them)."""
+def decode_delivery(data: bytes) -> tuple[list[tuple[dict[str, Any], list[int]]], list[tuple[str, dict[str, Any]]]]:
+    """The batch as sent: its frames (the room's typed frames; the room produced and validated them) and its
+    replies (``token``, the :class:`Reply` as a dict)."""
     items = orjson.loads(data)
     if not isinstance(items, list):
-        raise ValueError("a delivery is a list of [frame, players]")
-    return [(frame, players) for frame, players in items]
+        raise ValueError("a delivery is a list of [frame, players] and [token, reply]")
+    frames: list[tuple[dict[str, Any], list[int]]] = []
+    replies: list[tuple[str, dict[str, Any]]] = []
+    for first, second in items:
+        if isinstance(first, str):
+            replies.append((first, second))
+        else:
+            frames.append((first, second))
+    return frames, replies
 
 
 # ------------------------------------------------------------------------------------------------ KV records
