@@ -147,14 +147,22 @@ class Room:
         return out
 
     def stop(self) -> None:
+        """SIGTERM to every process at once; each must exit within 120 s (a node that does not is killed and
+        reported: a stop that hangs is a bug, not a figure)."""
+        t0 = time.monotonic()
         for p in self.procs:
             if p.poll() is None:
                 p.send_signal(signal.SIGTERM)
-        for p in self.procs:
+        for name, p in zip(self.names, self.procs, strict=True):
             try:
-                p.wait(120)
+                p.wait(max(1.0, 120 - (time.monotonic() - t0)))
             except subprocess.TimeoutExpired:
                 p.kill()
+                print(f"{self.kind}: node {name} did not stop within 120 s of SIGTERM: killed", flush=True)
+            else:
+                if p.returncode != 0:
+                    print(f"{self.kind}: node {name} exited with {p.returncode} after SIGTERM", flush=True)
+        self.stop_s = round(time.monotonic() - t0, 1)
         for log in self.logs:
             log.close()
 
