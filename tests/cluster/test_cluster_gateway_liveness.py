@@ -278,3 +278,41 @@ def test_r_server_1_a_stopping_host_hands_its_tables_back_in_batches(sqlite_stor
     assert sorted(cleared) == sorted(ids) and not host.owned
     assert most > 1
     assert time.monotonic() - t < 5.0  # one at a time: 6 s here, minutes under load
+
+
+def test_r_server_1_balancing_never_hands_off_a_table_that_is_dealing(sqlite_store: Store) -> None:  # noqa: F811
+    """Balancing hands idle tables to their preferred host between two hands. A table whose deal is being stored
+    (``start_hand`` in flight: no hand driver yet, its actor busy) is not idle: handing it off then made the new
+    owner void that hand (seen when a second host joined a demo room: "1 hand(s) voided")."""
+    from types import SimpleNamespace
+
+    from riverboat.cluster.host import Owned
+    from riverboat.cluster.names import preferred_host
+    from riverboat.cluster.wire import TableRecord
+
+    host, _nodes = _host(sqlite_store, {"gw-1", "gw-2"})
+    other = "h-other"
+    ids = [t for t in (f"t{i}" for i in range(200)) if preferred_host([host.node, other], t) == other][:6]
+    released: list[str] = []
+
+    async def release(tid: str) -> None:
+        released.append(tid)
+        host.owned.pop(tid, None)
+
+    host._release = release  # type: ignore[method-assign]
+    for tid in ids:
+        host.records.items[tid] = (TableRecord(id=tid, kind="cash", entry={}, owner=host.node), 1)
+        host.owned[tid] = Owned(epoch=1, rev=1)
+    host.room.tables.update({  # type: ignore[dict-item]
+        ids[0]: SimpleNamespace(driver=None, actor=SimpleNamespace(busy=True)),   # dealing: start_hand in flight
+        ids[1]: SimpleNamespace(driver=object(), actor=SimpleNamespace(busy=False)),  # a hand in play
+        ids[2]: SimpleNamespace(driver=None, actor=SimpleNamespace(busy=False)),  # idle
+        ids[3]: SimpleNamespace(driver=None, actor=SimpleNamespace(busy=False)),  # idle
+    })
+    try:
+        asyncio.run(host._balance([host.node, other]))
+        assert ids[0] not in released and ids[1] not in released
+        assert released == [ids[2], ids[3]]  # 6 owned, share 3: three to hand off, two of them idle
+    finally:
+        host.room.tables.clear()
+        host.gateway.close()

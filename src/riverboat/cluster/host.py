@@ -557,8 +557,9 @@ class TableHostNode:
             if preferred_host(hosts, tid) == self.node:
                 continue
             table = self.room.tables.get(tid)
-            if table is None or table.driver is not None:
-                continue  # pools stay; a table is handed off between two hands only
+            if table is None or table.driver is not None or table.actor.busy:
+                continue  # pools stay; a table is handed off between two hands only (a deal whose start_hand is
+                # being stored has no driver yet but its actor is busy: handing it off then voided that hand)
             await self._release(tid)
             extra -= 1
 
