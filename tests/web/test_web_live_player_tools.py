@@ -89,7 +89,7 @@ def test_issue_14_history_replayer_export_chat_filter_and_notes_survive_reload(
     assert n_rows >= 3
     assert set(page.locator("[data-testid='hand-game']").all_inner_texts()) == {"Texas Hold'em"}
     cards = page.locator("[data-testid='hand-cards']").all_inner_texts()
-    assert all(re.search(r"[2-9TJQKA]", c) for c in cards), cards  # folded hands included
+    assert all(re.search(r"10|[2-9TJQKA]", c) for c in cards), cards  # folded hands included
     assert not any(re.search(r"t\d+-[a-z]+-[0-9a-f]{6}", t) for t in page.locator("[data-testid='hand-table']").all_inner_texts())
     rows.first.locator("button").first.click()
     page.wait_for_selector("[data-testid='hand-detail'] .hand-log li")
