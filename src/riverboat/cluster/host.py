@@ -30,6 +30,7 @@ from nats.errors import Error as NatsError
 from nats.js.errors import KeyNotFoundError, KeyWrongLastSequenceError
 from pydantic import ValidationError
 
+from riverboat.cluster.batches import gather_in_batches
 from riverboat.cluster.delivery import Router
 from riverboat.cluster.fencing import FencedGateway
 from riverboat.cluster.link import LEASE_SECONDS, Link
@@ -207,9 +208,8 @@ class TableHostNode:
         for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-        owned = list(self.owned)  # handed back a batch at a time: one at a time, a host with 800 tables took
-        for i in range(0, len(owned), RELEASE_BATCH):  # over 120 s to stop while NATS was busy (10,000 bots)
-            await asyncio.gather(*(self._release(tid) for tid in owned[i:i + RELEASE_BATCH]), return_exceptions=True)
+        # a batch at a time: one at a time, a host with 800 tables took over 120 s to stop while NATS was busy
+        await gather_in_batches(self._release, list(self.owned), RELEASE_BATCH, return_exceptions=True)
         await self.tourneys.service.close()
         with contextlib.suppress(Exception):
             await self.link.nodes.delete(self.node)
@@ -429,8 +429,7 @@ class TableHostNode:
             best = preferred_host(hosts, tid)
             if best == self.node or now - since >= self.opt.grace_seconds:
                 wanted.append((tid, rec, rev))
-        for i in range(0, len(wanted), TAKE_BATCH):
-            await asyncio.gather(*(self._take(*w) for w in wanted[i:i + TAKE_BATCH]))
+        await gather_in_batches(lambda w: self._take(*w), wanted, TAKE_BATCH)
         await self._balance(hosts)
         await self.tourneys.check_hosts(self.live_hosts())  # now: the scan's list may be older than a deal
         await self.tourneys.service.sweep(self._tournament_over)
@@ -663,18 +662,17 @@ class TableHostNode:
             finally:
                 self.router.answering -= 1
         data = reply.model_dump_json(exclude_none=True).encode()
-        token = self._reply_token(gateway, msg.reply)
-        if token is not None:
-            self.router.reply(gateway, token, data)  # type: ignore[arg-type]  # with the gateway's next frames
+        if gateway is not None and (token := self._reply_token(gateway, msg.reply)) is not None:
+            self.router.reply(gateway, token, data)  # with the gateway's next frames
         else:
             with contextlib.suppress(Exception):
                 await msg.respond(data)
         self.metrics.command.observe(time.perf_counter() - t0)
 
-    def _reply_token(self, gateway: str | None, reply_to: str | None) -> str | None:
+    def _reply_token(self, gateway: str, reply_to: str | None) -> str | None:
         """The token of a gateway's command whose reply may ride in that gateway's deliveries (its reply subject
         is ``Names.replies(gateway).<token>``); None: answer on the reply subject itself."""
-        if gateway is None or not reply_to:
+        if not reply_to:
             return None
         prefix = self.names.replies(gateway) + "."
         if not reply_to.startswith(prefix):

@@ -28,6 +28,7 @@ from typing import Any
 
 from nats.js.errors import KeyNotFoundError, KeyWrongLastSequenceError
 
+from riverboat.cluster.batches import gather_in_batches
 from riverboat.cluster.link import LEASE_SECONDS, Link
 from riverboat.cluster.metrics import NodeMetrics
 from riverboat.cluster.mirror import KvMirror
@@ -113,9 +114,8 @@ class RemoteRoom:
     async def stop(self) -> None:
         for task in self._tasks:
             task.cancel()
-        players = list(self._immediate)  # forgotten a batch at a time (10,000 one by one: two NATS round trips each)
-        for i in range(0, len(players), FORGET_BATCH):
-            await asyncio.gather(*(self._forget(pid) for pid in players[i:i + FORGET_BATCH]), return_exceptions=True)
+        # a batch at a time (10,000 one by one: two NATS round trips each)
+        await gather_in_batches(self._forget, list(self._immediate), FORGET_BATCH, return_exceptions=True)
         with contextlib.suppress(Exception):
             await self.link.nodes.delete(self.node)
         await self.records.stop()
@@ -307,20 +307,18 @@ class RemoteRoom:
             raise RoomError("no_table", f"no table {table_id!r}")
         t0 = time.perf_counter()
         token = format(next(self._tokens), "x")
-        loop = asyncio.get_running_loop()
-        fut: asyncio.Future[Reply | None] = loop.create_future()
+        fut: asyncio.Future[Reply | None] = asyncio.get_running_loop().create_future()
         self._waiting[token] = fut
-        expire = loop.call_later(self.timeout, _expire, fut)
         try:
-            await self.link.client.publish(self.names.command(table_id), command.model_dump_json().encode(),
-                                           reply=self._replies_to + token)
-            reply = await fut
+            async with asyncio.timeout(self.timeout):
+                await self.link.client.publish(self.names.command(table_id), command.model_dump_json().encode(),
+                                               reply=self._replies_to + token)
+                reply = await fut
         except TimeoutError:
             self.metrics.errors.labels("table_timeout").inc()
             raise RoomError("table_timeout", f"the host of table {table_id} did not answer within "
                             f"{self.timeout:.0f} s; the command may not have been applied") from None
         finally:
-            expire.cancel()
             del self._waiting[token]
         if reply is None:
             self.metrics.errors.labels("table_unavailable").inc()
@@ -400,11 +398,6 @@ class RemoteRoom:
 
     async def leave_speed(self, player_id: int, pool_id: str) -> dict[str, Any]:
         return await self._request(pool_id, self._c(LeaveSpeed, player_id))
-
-
-def _expire(fut: asyncio.Future[Any]) -> None:
-    if not fut.done():
-        fut.set_exception(TimeoutError())
 
 
 class RemoteTournament:

@@ -36,7 +36,8 @@ import time
 
 log = logging.getLogger(__name__)
 
-#: net allocations of tracked objects between two collections of the youngest generation (CPython's default: 700)
+#: net allocations of tracked objects between two collections of the youngest generation (CPython's default: 700;
+#: ``RIVERBOAT_GC_YOUNG`` overrides it, for benchmarks comparing the two, docs/performance.md)
 YOUNG_THRESHOLD = int(os.environ.get("RIVERBOAT_GC_YOUNG", "20000"))
 
 
