@@ -252,6 +252,11 @@ class SecrecyRecorder:
                 # exposed are exactly those the showdown shows, so the same cards become public
                 if kind == "event" and ev.get("kind") in ("showed", "exposed") and hand_id is not None:
                     showdown.add((table, hand_id))
+                # a player who sat down after the showdown's events gets the finished hand's view: its result
+                # says the showdown happened (the cards it may show are still only the store's shown ones)
+                result = ((frame.get("view") or {}).get("hand") or {}).get("result") if kind == "table_state" else None
+                if isinstance(result, dict) and result.get("showdown") and hand_id is not None:
+                    showdown.add((table, hand_id))
                 if hand_id is None:
                     assert not CARD_TOKEN.findall(json.dumps(frame)), f"{name}: cards before any hand: {frame}"
                     continue
