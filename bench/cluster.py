@@ -299,6 +299,8 @@ async def run_room(kind: str, n: int, args: argparse.Namespace, tmp: Path, prepa
         tables_file.write_text(json.dumps(tables))
         room = Room(kind, tmp, db_url, tables_file, prefix)
         room.profile_dir = args.profile
+        if args.profile is not None:
+            args.profile.mkdir(parents=True, exist_ok=True)
         room.nice = args.nice
         if args.logs is not None:
             args.logs.mkdir(parents=True, exist_ok=True)
