@@ -1,8 +1,9 @@
 """A gateway's commands and their replies (riverboat.cluster.remote, issue #15), over the real NATS server at
 127.0.0.1:4222: the reply rides in the host's delivery of frames to the gateway (one NATS message for an action's
 frames and its answer), after the frames; a reply published on the reply subject still works (a host's held
-commands, peers); no host for the table is ``table_unavailable`` at once (NATS's *no responders*), a host that does
-not answer is ``table_timeout``. R-SERVER-1: a table between hosts answers with a clear error, never a hang."""
+commands, peers); a command that reached no host (NATS's *no responders*) is sent again for a short while, so a
+table handed between hosts takes it, and only then is ``table_unavailable``; a host that does not answer is
+``table_timeout``. R-SERVER-1: a table between hosts answers with a clear error, never a hang."""
 
 from __future__ import annotations
 
@@ -23,9 +24,9 @@ NATS_URL = "nats://127.0.0.1:4222"
 TABLE = "t1-test"
 
 
-async def _with_gateway(body: Any, timeout: float = 5.0) -> None:
+async def _with_gateway(body: Any, timeout: float = 5.0, unavailable_retry: float = 2.0) -> None:
     names = Names(prefix=f"rbt{secrets.token_hex(4)}")
-    gw = RemoteRoom(NATS_URL, "gw-test", names=names, timeout=timeout)
+    gw = RemoteRoom(NATS_URL, "gw-test", names=names, timeout=timeout, unavailable_retry=unavailable_retry)
     await gw.start()
     gw.records.items[TABLE] = (TableRecord(id=TABLE, kind="cash", entry={}), 1)
     try:
@@ -74,13 +75,46 @@ def test_a_reply_published_on_the_reply_subject_is_taken_too() -> None:
     asyncio.run(_with_gateway(body))
 
 
-def test_r_server_1_no_host_for_the_table_is_table_unavailable_at_once() -> None:
+def test_r_server_1_no_host_for_the_table_is_table_unavailable_after_a_short_retry() -> None:
+    """No host has the table (its host died and its lease has not expired yet): the command is sent again for the
+    retry budget (0.3 s here), then the player hears ``table_unavailable`` -- not after the 5 s command timeout."""
     async def body(gw: RemoteRoom, names: Names) -> None:
         t = time.monotonic()
         with pytest.raises(RoomError) as err:
             await gw.act(7, TABLE, "call")
         assert err.value.code == "table_unavailable"
-        assert time.monotonic() - t < 1.0  # NATS said so: not the 5 s timeout
+        assert 0.15 <= time.monotonic() - t < 1.0  # retried for the budget; NATS said so each time
+        assert gw.unavailable_retries >= 3  # 25, 50, 100 ms...
+        assert gw._waiting == {}
+
+    asyncio.run(_with_gateway(body, unavailable_retry=0.3))
+
+
+def test_r_server_1_a_table_handed_between_hosts_takes_the_command_once() -> None:
+    """A table being handed from one host to another (balancing): for a moment nobody subscribes to its subject.
+    The player's action is not refused: the gateway sends it again until the new host has the table, which applies
+    it exactly once (the attempts that found no host reached nobody)."""
+    async def body(gw: RemoteRoom, names: Names) -> None:
+        applied: list[int] = []
+
+        async def answer(msg: Any) -> None:
+            cmd = COMMAND.validate_json(msg.data)
+            applied.append(cmd.player)
+            await msg.respond(Reply(ok=True, result={"table": TABLE}).model_dump_json().encode())
+
+        async def new_host_takes_the_table() -> None:
+            await asyncio.sleep(0.3)
+            await gw.link.client.subscribe(names.command(TABLE), cb=answer)
+
+        taking = asyncio.create_task(new_host_takes_the_table())
+        t = time.monotonic()
+        assert await gw.act(7, TABLE, "call") == {"table": TABLE}
+        await taking
+        assert applied == [7]
+        assert 0.25 <= time.monotonic() - t < 1.5
+        assert gw.unavailable_retries >= 2
+        assert b"riverboat_command_retries_total " + str(float(gw.unavailable_retries)).encode() in \
+            gw.metrics.render()
         assert gw._waiting == {}
 
     asyncio.run(_with_gateway(body))

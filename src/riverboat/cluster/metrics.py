@@ -38,6 +38,8 @@ class NodeMetrics:
         self.command = Histogram("riverboat_host_command_seconds", "table host: handling one command",
                                  buckets=LATENCY_BUCKETS, registry=r)
         self.errors = Counter("riverboat_command_errors_total", "commands refused, by code", ["code"], registry=r)
+        self.retries = Counter("riverboat_command_retries_total", "gateway: commands sent again because no host had "
+                               "the table (NATS no responders: a table between hosts)", registry=r)
         self.connections = Gauge("riverboat_connections", "open WebSocket connections", registry=r)
         self.players = Gauge("riverboat_players", "players attached through this node", registry=r)
         self.tables = Gauge("riverboat_tables", "tables and pools this host owns", registry=r)

@@ -68,6 +68,11 @@ from riverboat.room.frames import LobbyEntry, RoomFrame
 
 log = logging.getLogger("riverboat.cluster")
 COMMAND_TIMEOUT = 5.0
+#: a command that reached no host (NATS's *no responders*) is sent again for this long before the player hears
+#: ``table_unavailable`` (a table handed between hosts is taken within a second: the player never notices)
+UNAVAILABLE_RETRY_S = 2.0
+UNAVAILABLE_FIRST_DELAY_S = 0.025
+UNAVAILABLE_MAX_DELAY_S = 0.4
 Sink = Callable[[RoomFrame], Awaitable[None]]
 
 
@@ -78,11 +83,14 @@ FORGET_BATCH = 256  # presences deleted at once when the gateway stops
 
 class RemoteRoom:
     def __init__(self, nats_url: str, node: str, *, names: Names | None = None, url: str | None = None,
-                 lease_seconds: float = LEASE_SECONDS, timeout: float = COMMAND_TIMEOUT) -> None:
+                 lease_seconds: float = LEASE_SECONDS, timeout: float = COMMAND_TIMEOUT,
+                 unavailable_retry: float = UNAVAILABLE_RETRY_S) -> None:
         self.node = node
         self.names = names or Names()
         self.url = url
         self.timeout = timeout
+        self.unavailable_retry = unavailable_retry
+        self.unavailable_retries = 0  # commands sent again after *no responders* (statistics)
         self.link = Link(nats_url, self.names, lease_seconds=lease_seconds, name=node)
         self.records: KvMirror[TableRecord] = KvMirror(lambda: self.link.tables, TableRecord.decode,
                                                        self._record_changed, name="tables")
@@ -303,32 +311,49 @@ class RemoteRoom:
 
     # ------------------------------------------------------------------ commands
     async def _request(self, table_id: str, command: Any) -> dict[str, Any]:
+        """Send the command to the table's host and return its result (or raise its refusal). NATS's *no
+        responders* means no host subscribes to the table's subject: the command reached nobody and was not
+        applied, so it is sent again, after 25, 50, 100... ms (at most 400), for up to ``unavailable_retry``
+        seconds: a table handed from one host to another (balancing, a host stopping) is taken within a second,
+        and the player's action then goes through instead of failing. Only after that is it ``table_unavailable``
+        (a host that died: its tables come back once its lease expires)."""
         if not isinstance(table_id, str) or table_id not in self.records.items:
             raise RoomError("no_table", f"no table {table_id!r}")
         t0 = time.perf_counter()
+        subject, data = self.names.command(table_id), command.model_dump_json().encode()
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + min(self.unavailable_retry, self.timeout)
+        delay = UNAVAILABLE_FIRST_DELAY_S
+        while (reply := await self._send(table_id, subject, data)) is None:
+            if loop.time() + delay > give_up:
+                self.metrics.errors.labels("table_unavailable").inc()
+                raise RoomError("table_unavailable", f"table {table_id} is between hosts (its host is gone); "
+                                "it is back within seconds: try again")
+            self.unavailable_retries += 1
+            self.metrics.retries.inc()
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, UNAVAILABLE_MAX_DELAY_S)
+        self.metrics.action.observe(time.perf_counter() - t0)
+        if not reply.ok:
+            self.metrics.errors.labels(reply.code or "refused").inc()
+            raise RoomError(reply.code or "refused", reply.message or "refused")
+        return reply.result or {}
+
+    async def _send(self, table_id: str, subject: str, data: bytes) -> Reply | None:
+        """One attempt: the host's reply, or None (*no responders*: no host has the table now)."""
         token = format(next(self._tokens), "x")
         fut: asyncio.Future[Reply | None] = asyncio.get_running_loop().create_future()
         self._waiting[token] = fut
         try:
             async with asyncio.timeout(self.timeout):
-                await self.link.client.publish(self.names.command(table_id), command.model_dump_json().encode(),
-                                               reply=self._replies_to + token)
-                reply = await fut
+                await self.link.client.publish(subject, data, reply=self._replies_to + token)
+                return await fut
         except TimeoutError:
             self.metrics.errors.labels("table_timeout").inc()
             raise RoomError("table_timeout", f"the host of table {table_id} did not answer within "
                             f"{self.timeout:.0f} s; the command may not have been applied") from None
         finally:
             del self._waiting[token]
-        if reply is None:
-            self.metrics.errors.labels("table_unavailable").inc()
-            raise RoomError("table_unavailable", f"table {table_id} is between hosts (its host is gone); "
-                            "it is back within seconds: try again")
-        self.metrics.action.observe(time.perf_counter() - t0)
-        if not reply.ok:
-            self.metrics.errors.labels(reply.code or "refused").inc()
-            raise RoomError(reply.code or "refused", reply.message or "refused")
-        return reply.result or {}
 
     def _c(self, cls: type[Any], player_id: int, **fields: Any) -> Any:
         return cls(player=player_id, gateway=self.node, **fields)
