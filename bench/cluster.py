@@ -105,8 +105,13 @@ class Room:
         code = "from riverboat.cli import main; main()"
         if self.profile_dir is not None:  # --profile: the node's event-loop thread under cProfile, by CPU time
             out = self.profile_dir / f"{self.kind}-{name}.prof"
-            code = ("import cProfile, time; from riverboat.cli import main; p = cProfile.Profile(time.thread_time)\n"
-                    f"try:\n    p.runcall(main)\nfinally:\n    p.dump_stats({str(out)!r})")
+            # the measured window only: SIGUSR1 (the measurement starts) enables the profiler in the main thread,
+            # SIGUSR2 (it ends) disables it and writes the file; the set-up (accounts, seats, balancing) is left out
+            code = ("import cProfile, signal, time; from riverboat.cli import main\n"
+                    "p = cProfile.Profile(time.thread_time)\n"
+                    "signal.signal(signal.SIGUSR1, lambda *_: p.enable())\n"
+                    f"signal.signal(signal.SIGUSR2, lambda *_: (p.disable(), p.dump_stats({str(out)!r})))\n"
+                    "main()")
         prio = ["nice", "-n", str(self.nice)] if self.nice else []
         proc = subprocess.Popen([*prio, sys.executable, "-c", code, "serve", *args,
                                  "--database-url", self.db_url, "--no-bots", "--frame-rate", "1000",
@@ -133,6 +138,13 @@ class Room:
         gw = self._start("gw", "--role", "gateway", "--no-demo", "--cluster", self.prefix, "--node-id", f"{self.prefix}-gw",
                          "--port", str(self.port))
         wait_health(f"http://127.0.0.1:{self.port}/health", gw)
+
+    def signal_profiled(self, sig: int) -> None:
+        """--profile: tell every node that the measured window starts (SIGUSR1) or ends (SIGUSR2)."""
+        if self.profile_dir is not None:
+            for p in self.procs:
+                if p.poll() is None:
+                    p.send_signal(sig)
 
     def cpu(self) -> float:
         return sum(self.cpu_parts().values())
@@ -339,10 +351,12 @@ async def run_room(kind: str, n: int, args: argparse.Namespace, tmp: Path, prepa
               f"warm-up {args.warmup:.0f} s, then measuring {args.duration:.0f} s", file=sys.stderr, flush=True)
         await asyncio.sleep(args.warmup)
         nats = nats_pid()
+        room.signal_profiled(signal.SIGUSR1)
         parts0, nats0, load0 = room.cpu_parts(), nats_cpu(nats), os.getloadavg()[0]
         t_start = time.perf_counter()
         outs = [json.loads(await w.stdout.readline()) for w in workers]  # type: ignore[union-attr]
         elapsed = time.perf_counter() - t_start
+        room.signal_profiled(signal.SIGUSR2)
         parts1, nats1, load1 = room.cpu_parts(), nats_cpu(nats), os.getloadavg()[0]
         cpu0, cpu1 = sum(parts0.values()), sum(parts1.values())
         await asyncio.gather(*(w.wait() for w in workers))
@@ -409,8 +423,8 @@ async def main() -> None:
                              "answers table_timeout after 5 s: more sits in flight than the store settles in 5 s "
                              "time out and are sat again)")
     parser.add_argument("--profile", type=Path, default=None, metavar="DIR",
-                        help="run every node's event-loop thread under cProfile (CPU time) and write DIR/<room>-<node>"
-                             ".prof at its end (slows the nodes: not for figures)")
+                        help="run every node's event-loop thread under cProfile (CPU time) during the measured window "
+                             "and write DIR/<room>-<node>.prof at its end (slows the nodes: not for figures)")
     parser.add_argument("--nice", type=int, default=0,
                         help="run the room's and the bots' processes at this nice value (negative: ahead of other "
                              "work on a shared machine, as a dedicated machine would run them; needs root)")
