@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from riverboat.cluster.delivery import group_frames
+from riverboat.cluster.delivery import Router
 from riverboat.cluster.wire import decode_delivery, encode_delivery
 
 
@@ -14,26 +14,63 @@ def _frame(n: int) -> Any:
     return {"type": "event", "table": "t1", "event": {"kind": "posted", "n": n}}
 
 
+def _flushed(calls: list[tuple[str, Any, Any]], route: Any = lambda pid: "gA") -> tuple[Router, list[tuple[str, bytes]]]:
+    """Run ``calls`` (``("one", pid, frame)`` or ``("many", pids, frame)``) through a Router in one loop turn."""
+    import asyncio
+
+    sent: list[tuple[str, bytes]] = []
+
+    async def publish(gw: str, data: bytes) -> None:
+        sent.append((gw, data))
+
+    async def turn() -> Router:
+        router = Router(publish, route)
+        for how, who, frame in calls:
+            if how == "one":
+                router.send(who, frame)
+            else:
+                router.send_many(list(who), frame)
+        await asyncio.sleep(0.01)
+        return router
+
+    return asyncio.run(turn()), sent
+
+
 def test_a_public_frame_goes_once_with_all_its_recipients() -> None:
-    """The hand driver's relay: every recipient gets the same frames in turn (pid 1: f1 f2, pid 2: f1 f2...)."""
+    """The hand driver's relay: each event once with every player who may see it, a player's own card frame with
+    them alone; a ``send`` of the frame the group before holds joins it (a loop over recipients)."""
     f1, f2, own = _frame(1), _frame(2), _frame(3)
-    items = [(1, f1), (1, f2), (2, f1), (2, own), (2, f2), (3, f1), (3, f2)]
-    groups = group_frames(items)
-    assert [(g[0]["event"]["n"], g[1]) for g in groups] == [(1, [1, 2, 3]), (2, [1, 3]), (3, [2]), (2, [2])]
+    router, sent = _flushed([("many", [1, 2, 3], f1), ("one", 2, own), ("many", [1, 2, 3], f2),
+                             ("one", 4, f2), ("one", 5, f2)])
+    assert router.messages == 1 and router.frames == 9
+    groups = decode_delivery(sent[0][1])[0]
+    assert [(g[0]["event"]["n"], g[1]) for g in groups] == [(1, [1, 2, 3]), (3, [2]), (2, [1, 2, 3, 4, 5])]
 
 
 def test_every_players_order_is_kept_for_random_sends() -> None:
+    """Random mixes of single and group sends to players on two gateways: every player receives exactly their
+    frames, in the order they were sent, and only through their own gateway."""
     rng = random.Random(15)
     frames = [_frame(i) for i in range(12)]
-    for _ in range(300):
-        items = [(rng.randrange(6), rng.choice(frames)) for _ in range(rng.randrange(1, 40))]
-        groups = group_frames(items)
-        for pid in {p for p, _ in items}:
-            sent = [f["event"]["n"] for p, f in items if p == pid]
-            got = [f["event"]["n"] for f, players in groups for p in players if p == pid]
-            assert got == sent
-        assert sum(len(p) for _, p in groups) == len(items)
-        assert len(groups) <= len(items)
+    for _ in range(200):
+        calls: list[tuple[str, Any, Any]] = []
+        for _ in range(rng.randrange(1, 30)):
+            f = rng.choice(frames)
+            if rng.random() < 0.5:
+                calls.append(("one", rng.randrange(8), f))
+            else:
+                calls.append(("many", rng.sample(range(8), rng.randrange(1, 6)), f))
+        _router, sent = _flushed(calls, route=lambda pid: None if pid == 7 else ("gA" if pid % 2 else "gB"))
+        got: dict[int, list[int]] = {}
+        for gw, data in sent:
+            for frame, players in decode_delivery(data)[0]:
+                for pid in players:
+                    assert ("gA" if pid % 2 else "gB") == gw  # only to the player's own gateway
+                    got.setdefault(pid, []).append(frame["event"]["n"])
+        for pid in range(7):
+            wanted = [f["event"]["n"] for how, who, f in calls for p in ([who] if how == "one" else who) if p == pid]
+            assert got.get(pid, []) == wanted
+        assert 7 not in got  # not connected anywhere: nothing
 
 
 def test_the_batch_round_trips_as_json() -> None:
@@ -48,7 +85,6 @@ def test_r_gen_5_the_router_routes_each_recipient_once_per_flush_and_keeps_own_f
     frame (their cards, R-GEN-5) goes only to their gateway, with them alone; a player with no route gets nothing."""
     import asyncio
 
-    from riverboat.cluster.delivery import Router
 
     gateways = {1: "gA", 2: "gA", 3: "gB", 4: None}
     asked: list[int] = []
@@ -84,8 +120,6 @@ def test_r_gen_5_a_delivery_over_the_size_limit_is_split_in_order() -> None:
     each frame still only with its own recipients (R-GEN-5)."""
     import asyncio
 
-    from riverboat.cluster.delivery import Router, group_frames
-
     sent: list[bytes] = []
 
     async def publish(gw: str, data: bytes) -> None:
@@ -105,7 +139,7 @@ def test_r_gen_5_a_delivery_over_the_size_limit_is_split_in_order() -> None:
     assert len(sent) > 1 and router.messages == len(sent)
     assert all(len(d) <= 700 for d in sent)
     got = [(f["view"]["n"], players) for d in sent for f, players in decode_delivery(d)[0]]
-    assert got == [(f["view"]["n"], players) for f, players in group_frames(items)]  # type: ignore[arg-type]
+    assert got == [(f["view"]["n"], [pid]) for pid, f in items[:12]] + [(0, [6, 7, 8])]  # in order, nothing lost
 
 
 def test_r_server_1_frames_wait_for_a_late_lease_renewal_and_go_out_in_order() -> None:
@@ -115,7 +149,6 @@ def test_r_server_1_frames_wait_for_a_late_lease_renewal_and_go_out_in_order() -
     lease drops them (the tables' views are sent again by whoever deals them)."""
     import asyncio
 
-    from riverboat.cluster.delivery import Router
 
     sent: list[tuple[str, bytes]] = []
     late = [True]
@@ -160,7 +193,6 @@ def test_a_reply_rides_with_the_frames_of_its_action_in_one_message() -> None:
     one. Replies to another gateway go to that gateway's message."""
     import asyncio
 
-    from riverboat.cluster.delivery import Router
 
     sent: list[tuple[str, bytes]] = []
 
@@ -203,7 +235,6 @@ def test_reply_tokens_are_json_escaped_and_split_deliveries_carry_the_replies_la
 
     import asyncio
 
-    from riverboat.cluster.delivery import Router
 
     sent: list[bytes] = []
 

@@ -40,6 +40,10 @@ class Players:
     def is_connected(self, player_id: int) -> bool:
         return True
 
+    def send_many(self, player_ids: list[int], message: Any) -> None:
+        for pid in player_ids:
+            self.send(pid, message)
+
     def send(self, player_id: int, message: Any) -> None:
         protocol.validate_server_frame({"v": 1, **message})
         if message.get("type") != "tournament":

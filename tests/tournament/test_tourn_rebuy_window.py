@@ -48,6 +48,10 @@ class HumanHost:
     def is_connected(self, player_id: int) -> bool:
         return player_id == self.human
 
+    def send_many(self, player_ids: list[int], message: Any) -> None:
+        for pid in player_ids:
+            self.send(pid, message)
+
     def send(self, player_id: int, message: Any) -> None:
         protocol.validate_server_frame({"v": 1, **message})
         if player_id != self.human:

@@ -53,6 +53,10 @@ class RecHost:
     def is_connected(self, player_id: int) -> bool:
         return True
 
+    def send_many(self, player_ids: list[int], message: Any) -> None:
+        for pid in player_ids:
+            self.send(pid, message)
+
     def send(self, player_id: int, message: Any) -> None:
         self.frames.append((self.clock.now(), player_id, dict(message)))
 

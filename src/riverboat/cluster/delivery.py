@@ -1,10 +1,12 @@
 """Table host → gateways: the room's frames for each player, batched per gateway and event-loop turn.
 
-The room calls ``send(player, frame)`` once per recipient, and a public frame is ONE object given to all its
-recipients (:mod:`riverboat.room`). :class:`Router` collects what one loop turn produced and publishes, per
-gateway, one NATS message: the frames in order, each once with the players of that gateway who get it
-(:mod:`riverboat.cluster.wire` ``Delivery``). A player's frames keep their order: a frame joins an earlier group
-only if the player has nothing in a later one.
+The room hands a public frame over ONCE with all its recipients (``send_many(players, frame)``: the room's
+``group_sink``, :mod:`riverboat.room`) and a player's own frame with ``send(player, frame)``. :class:`Router`
+collects what one loop turn produced, in that order, as groups ``(frame, players)`` (a ``send`` of the same frame
+object as the group before joins it), and publishes per gateway one NATS message: the groups in order, each with
+the players of that gateway who get it (:mod:`riverboat.cluster.wire` ``Delivery``). Every player's frames keep
+their order because the groups do. (Before, every recipient was a call and the router grouped them again at the
+flush: a fifth of a table host's CPU, docs/performance.md.)
 
 The replies to a gateway's commands ride in the same message (:meth:`Router.reply`), after the frames: an action
 then costs one NATS message from the host instead of two (its frames, then its reply), and the flush waits one
@@ -24,36 +26,6 @@ from riverboat.room.frames import RoomFrame
 log = logging.getLogger("riverboat.cluster")
 
 
-def group_frames(items: list[tuple[int, RoomFrame]]) -> list[tuple[RoomFrame, list[int]]]:
-    """``(player, frame)`` in send order -> ``[(frame, players)]`` with every player's frames in their order: each
-    ``(player, frame)`` joins the earliest group of that frame after the player's last group, else a new group.
-    (Plain loops: this runs for every frame of every recipient on a table host, docs/performance.md.)"""
-    groups: list[tuple[RoomFrame, list[int]]] = []
-    where: dict[int, list[int]] = {}  # id(frame) -> indices of its groups, ascending
-    last: dict[int, int] = {}  # player -> index of their last group
-    for pid, frame in items:
-        mine = last.get(pid, -1)
-        key = id(frame)
-        spots = where.get(key)
-        target = -1
-        if spots is not None:
-            for g in spots:  # the earliest it may join
-                if g > mine:
-                    target = g
-                    break
-        if target < 0:
-            target = len(groups)
-            groups.append((frame, [pid]))
-            if spots is None:
-                where[key] = [target]
-            else:
-                spots.append(target)
-        else:
-            groups[target][1].append(pid)
-        last[pid] = target
-    return groups
-
-
 #: bytes per delivery message: half of NATS's default max_payload (1 MiB), which refuses larger messages
 MAX_DELIVERY_BYTES = 512 * 1024
 
@@ -70,7 +42,8 @@ class Router:
         # longer own its tables). They wait, in order, for release() (the lease was renewed: they go out) or
         # drop_held() (the lease was lost); they are not dropped because a renewal was merely late.
         self.hold = hold
-        self._pending: list[tuple[int, RoomFrame]] = []
+        self._pending: list[tuple[RoomFrame, list[int]]] = []  # (frame, players), in send order
+        self._pending_frames = 0  # frames to players in it
         self._replies: dict[str, list[tuple[str, bytes]]] = {}  # gateway -> (token, reply JSON), in answer order
         self.answering = 0  # commands being answered now (the host counts them): the next flush waits a turn
         self._deferred = False
@@ -83,20 +56,34 @@ class Router:
 
     def release(self) -> None:
         """The lease is confirmed: send what waited (now, in order)."""
-        if self._pending or self._replies:
+        if self._pending_frames or self._replies:
             self._deferred = True  # now, not a turn later
             self.flush()
 
     def drop_held(self) -> int:
         """The lease was lost: forget the frames that waited (the tables' views are sent again by whoever deals
         them now). Returns how many were dropped."""
-        dropped, self._pending, self.held_now = len(self._pending), [], 0
+        dropped, self._pending, self._pending_frames, self.held_now = self._pending_frames, [], 0, 0
         self._replies = {}  # their gateways time out (table_timeout): the new owner does not know these commands
         return dropped
 
     def send(self, player_id: int, frame: RoomFrame) -> None:
-        self._pending.append((player_id, frame))
+        pending = self._pending
+        if pending and pending[-1][0] is frame:
+            pending[-1][1].append(player_id)
+        else:
+            pending.append((frame, [player_id]))
+        self._pending_frames += 1
         self.frames += 1
+        if not self._scheduled:
+            self._scheduled = True
+            asyncio.get_running_loop().call_soon(self.flush)
+
+    def send_many(self, player_ids: list[int], frame: RoomFrame) -> None:
+        """One frame to several players (the room's ``group_sink``); the list is the router's from now on."""
+        self._pending.append((frame, player_ids))
+        self._pending_frames += len(player_ids)
+        self.frames += len(player_ids)
         if not self._scheduled:
             self._scheduled = True
             asyncio.get_running_loop().call_soon(self.flush)
@@ -117,32 +104,42 @@ class Router:
         self._deferred = False
         self._scheduled = False
         if self.hold is not None and self.hold():
-            self.held += len(self._pending) - self.held_now
-            self.held_now = len(self._pending)
+            self.held += self._pending_frames - self.held_now
+            self.held_now = self._pending_frames
             return  # kept, in order, for release() or drop_held()
         self.held_now = 0
-        items, self._pending = self._pending, []
-        by_gateway: dict[str, list[tuple[int, RoomFrame]]] = {}
+        groups, self._pending, self._pending_frames = self._pending, [], 0
+        by_gateway: dict[str, list[tuple[RoomFrame, list[int]]]] = {}
         gateway_of: dict[int, str | None] = {}  # each recipient routed once per flush, not once per frame
         route = self.route
-        for item in items:
-            pid = item[0]
-            if pid in gateway_of:
-                gw = gateway_of[pid]
-            else:
-                gw = gateway_of[pid] = route(pid)
-            if gw is not None:
-                mine = by_gateway.get(gw)
-                if mine is None:
-                    by_gateway[gw] = [item]
+        for frame, players in groups:  # in order: each gateway's groups keep every player's order
+            first: str | None = None
+            mine: list[int] = []
+            split: dict[str, list[int]] | None = None  # a frame whose players are on several gateways
+            for pid in players:
+                gw = gateway_of[pid] if pid in gateway_of else gateway_of.setdefault(pid, route(pid))
+                if gw is None:
+                    continue
+                if first is None:
+                    first = gw
+                if gw == first:
+                    mine.append(pid)
                 else:
-                    mine.append(item)
+                    if split is None:
+                        split = {}
+                    split.setdefault(gw, []).append(pid)
+            if first is None:
+                continue
+            by_gateway.setdefault(first, []).append((frame, mine))
+            if split is not None:
+                for gw, theirs in split.items():
+                    by_gateway.setdefault(gw, []).append((frame, theirs))
         replies, self._replies = self._replies, {}
         for gw in replies:
             by_gateway.setdefault(gw, [])
         if by_gateway:
             batches = [(gw, data) for gw, mine in by_gateway.items()
-                       for data in self._encode(group_frames(mine), replies.get(gw))]
+                       for data in self._encode(mine, replies.get(gw))]
             self.messages += len(batches)
             asyncio.ensure_future(self._publish(batches))  # tasks run in creation order: frames stay in order
 

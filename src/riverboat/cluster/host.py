@@ -144,6 +144,8 @@ class TableHostNode:
         self.routes: dict[int, str] = {}  # player -> the gateway that holds their connection
         # while a lease renewal is late the frames wait (not dropped: a late renewal is not a lost lease)
         self.router = Router(self._publish, self._route_of, hold=lambda: not self.lease_ok())
+        # every player this room reaches at once is routed (``_route``): a public frame goes to the router in one call
+        self.room.group_sink = self.router.send_many
         self._held: list[tuple[Any, bool]] = []  # commands (msg, peer) that came while the lease was unconfirmed
         self._gone_gateways: set[str] = set()  # gateways taken for dead whose players' routes were dropped
         self._missing_since: dict[str, float] = {}  # gateway -> when its key was first found gone

@@ -95,6 +95,10 @@ class HandHost(Protocol):
 
     def send(self, player_id: int, message: RoomFrame) -> None: ...
 
+    def send_many(self, player_ids: list[int], message: RoomFrame) -> None:
+        """``send`` to each of ``player_ids`` (one public frame object for all of them)."""
+        ...
+
     def participant(self, player_id: int) -> Participant | None:
         """The player as the table knows them now; None once they are gone from the table."""
         ...
@@ -495,9 +499,7 @@ class HandDriver:
     def _public(self, event: TableEvent) -> None:
         """A table event about this hand (turn, time bank, timed out...) for its whole audience."""
         frame = self.address.event(event)
-        send = self.host.send
-        for pid, _seat in self.host.audience(self):
-            send(pid, frame)
+        self.host.send_many([pid for pid, _seat in self.host.audience(self)], frame)
 
     def relay_pending(self) -> None:
         """Send the hand's events not relayed yet (the table calls it before building a view that includes them;
@@ -555,12 +557,11 @@ class HandDriver:
         if not events:
             return
         event_frame = self.address.event
-        frames = [(ev, event_frame(ev.to_dict())) for ev in events]
-        send = self.host.send
-        for pid, seat in self.host.audience(self):
-            for ev, frame in frames:
-                if ev.visible(seat):
-                    send(pid, frame)
+        audience = list(self.host.audience(self))
+        send_many = self.host.send_many
+        for ev in events:  # each event once to all who may see it: every player's events keep their order
+            frame = event_frame(ev.to_dict())
+            send_many([pid for pid, seat in audience if ev.visible(seat)], frame)
 
     # ------------------------------------------------------------------ settling
     async def _finish(self) -> None:

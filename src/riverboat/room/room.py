@@ -10,7 +10,7 @@ import contextlib
 import functools
 import logging
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 from riverboat.cards import RandomSource
@@ -73,6 +73,10 @@ class Room:
         self._sinks: dict[int, Sink] = {}
         self._outbox: dict[int, asyncio.Queue[RoomFrame]] = {}
         self._immediate: dict[int, Callable[[RoomFrame], None]] = {}
+        # send_many's short way (a cluster table host's router, riverboat.cluster.delivery): ONE call per frame with
+        # every recipient that has an ``immediate`` callable, instead of one call per recipient; set only where
+        # every such callable is that sink's own (per-player) way in
+        self.group_sink: Callable[[list[int], RoomFrame], None] | None = None
         self._senders: dict[int, asyncio.Task[None]] = {}
         self._disconnected: set[int] = set()
         self._started = False
@@ -510,6 +514,27 @@ class Room:
         queue = self._outbox.get(player_id)
         if queue is not None:
             queue.put_nowait(message)
+
+    def send_many(self, player_ids: Iterable[int], message: RoomFrame) -> None:
+        """``send(pid, message)`` for each of ``player_ids``, in order: one frame object for all of them (a public
+        event). With a ``group_sink`` the players reached immediately get it in one call."""
+        group = self.group_sink
+        if group is None:
+            for pid in player_ids:
+                self.send(pid, message)
+            return
+        immediate = self._immediate
+        reached: list[int] = []
+        for pid in player_ids:
+            if pid in immediate:
+                reached.append(pid)
+            else:
+                self.send(pid, message)  # queued for a sink, or nobody
+        if reached:
+            try:
+                group(reached, message)
+            except Exception:
+                log.exception("delivery to players %s failed", reached)
 
     async def _deliver(self, player_id: int, sink: Sink, queue: asyncio.Queue[RoomFrame]) -> None:
         """Send queued messages in order; one wake-up drains everything queued so far."""

@@ -130,6 +130,9 @@ class SpeedPool:
     def send(self, player_id: int, message: RoomFrame) -> None:
         self.host.send(player_id, message)
 
+    def send_many(self, player_ids: list[int], message: RoomFrame) -> None:
+        self.host.send_many(player_ids, message)
+
     def participant(self, player_id: int) -> SpeedPlayer | None:
         return self.players.get(player_id)
 

@@ -69,6 +69,8 @@ class TableHost(Protocol):
 
     def send(self, player_id: int, message: RoomFrame) -> None: ...
 
+    def send_many(self, player_ids: list[int], message: RoomFrame) -> None: ...
+
     def seated(self, player_id: int, table_id: str) -> None: ...
 
     async def alias_of(self, player_id: int) -> str | None: ...
@@ -167,6 +169,9 @@ class Table:
     def send(self, player_id: int, message: RoomFrame) -> None:
         self.host.send(player_id, message)
 
+    def send_many(self, player_ids: list[int], message: RoomFrame) -> None:
+        self.host.send_many(player_ids, message)
+
     def participant(self, player_id: int) -> SeatState | None:
         st = self.seat_of(player_id)
         return None if st is None or st.leaving else st
@@ -237,9 +242,7 @@ class Table:
             self.send_state(pid)
 
     def table_event(self, event: Event) -> None:
-        frame = self.address.event(event)
-        for pid in self.recipients():
-            self.host.send(pid, frame)
+        self.host.send_many(list(self.recipients()), self.address.event(event))
 
     async def alias_changed(self, player_id: int, alias: str | None) -> dict[str, Any]:
         """R-ALIAS-2: the seated player's new alias, shown at once (event + fresh views; run inside the actor)."""

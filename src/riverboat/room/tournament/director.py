@@ -74,6 +74,8 @@ class DirectorHost(Protocol):
 
     def send(self, player_id: int, message: RoomFrame) -> None: ...
 
+    def send_many(self, player_ids: list[int], message: RoomFrame) -> None: ...
+
 
 @dataclass(slots=True)
 class Result:

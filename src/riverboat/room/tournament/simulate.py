@@ -55,6 +55,9 @@ class SimHost:
     def send(self, player_id: int, message: RoomFrame) -> None:
         self.sent += 1
 
+    def send_many(self, player_ids: list[int], message: RoomFrame) -> None:
+        self.sent += len(player_ids)
+
 
 @dataclass(slots=True)
 class SimReport:

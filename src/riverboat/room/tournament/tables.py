@@ -116,6 +116,9 @@ class TourneyTable:
     def send(self, player_id: int, message: RoomFrame) -> None:
         self.director.host.send(player_id, message)
 
+    def send_many(self, player_ids: list[int], message: RoomFrame) -> None:
+        self.director.host.send_many(player_ids, message)
+
     def participant(self, player_id: int) -> Entrant | None:
         e = self.director.entrants_by_id.get(player_id)
         return e if e is not None and e.table_id == self.id else None
