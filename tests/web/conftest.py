@@ -287,7 +287,10 @@ class CallingBots:
             reply.raise_for_status()
             token = reply.json()["token"]
             await self._name_like_a_person(http, token)
-        return await websockets.connect(f"{self.ws_url}?token={token}", max_size=2**20)
+        # max_queue=None: a bot whose player task was cancelled (stop) must still read its socket to the close
+        # frame; with the default high-water mark (16 frames) a busy table filled the queue, the client stopped
+        # reading and every close waited its 10 s close_timeout (CI: stop() timed out after a stud test had passed)
+        return await websockets.connect(f"{self.ws_url}?token={token}", max_size=2**20, max_queue=None)
 
     async def _name_like_a_person(self, http: Any, token: str) -> None:
         """Players see bots named like people (issue #14, R-ALIAS-5), as the demo bots are: the one alias change
@@ -410,10 +413,11 @@ class CallingBots:
 
     def stop(self) -> None:
         async def close() -> None:
+            import asyncio
+
             for task in self.tasks:
                 task.cancel()
-            for ws in self.sockets:
-                await ws.close()
+            await asyncio.gather(*(ws.close() for ws in self.sockets), return_exceptions=True)
 
         try:
             self._run(close(), timeout=10)
