@@ -112,6 +112,13 @@ class ProtocolClient:
             self._welcome.set_exception(CommandRefused(frame))
         elif kind == "table_state":
             self.views[str(frame.get("table"))] = frame.get("view") or {}
+        elif kind == "event" and isinstance(frame.get("event"), dict) and frame["event"].get("kind") == "left" \
+                and frame["event"].get("player", self.player_id) == self.player_id:
+            # we left the table (cashed out): no view of it comes any more, so the last one must not say we sit
+            # there (a demo bot then topped up a seat it no longer had: not_seated)
+            view = self.views.get(str(frame.get("table")))
+            if view is not None:
+                view["you"] = None
         elif kind == "speed" and frame.get("event") == "your_turn" and isinstance(frame.get("view"), dict):
             # Speed Poker: the decision comes with the engine's view of the current hand; act by pool id
             self.views[str(frame.get("pool"))] = {"hand": frame["view"], "speed_hand": frame.get("hand")}
