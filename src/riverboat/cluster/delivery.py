@@ -75,23 +75,23 @@ class Router:
             pending.append((frame, [player_id]))
         self._pending_frames += 1
         self.frames += 1
-        if not self._scheduled:
-            self._scheduled = True
-            asyncio.get_running_loop().call_soon(self.flush)
+        self._schedule()
 
     def send_many(self, player_ids: list[int], frame: RoomFrame) -> None:
         """One frame to several players (the room's ``group_sink``); the list is the router's from now on."""
         self._pending.append((frame, player_ids))
         self._pending_frames += len(player_ids)
         self.frames += len(player_ids)
-        if not self._scheduled:
-            self._scheduled = True
-            asyncio.get_running_loop().call_soon(self.flush)
+        self._schedule()
 
     def reply(self, gateway: str, token: str, data: bytes) -> None:
         """The reply (JSON of a ``Reply``) to the gateway's command ``token``, in its next delivery."""
         self._replies.setdefault(gateway, []).append((token, data))
         self.replies += 1
+        self._schedule()
+
+    def _schedule(self) -> None:
+        """Flush at the next loop turn (once, however much is handed over meanwhile)."""
         if not self._scheduled:
             self._scheduled = True
             asyncio.get_running_loop().call_soon(self.flush)
@@ -113,27 +113,13 @@ class Router:
         gateway_of: dict[int, str | None] = {}  # each recipient routed once per flush, not once per frame
         route = self.route
         for frame, players in groups:  # in order: each gateway's groups keep every player's order
-            first: str | None = None
-            mine: list[int] = []
-            split: dict[str, list[int]] | None = None  # a frame whose players are on several gateways
+            split: dict[str, list[int]] = {}  # this frame's players by gateway (almost always one)
             for pid in players:
                 gw = gateway_of[pid] if pid in gateway_of else gateway_of.setdefault(pid, route(pid))
-                if gw is None:
-                    continue
-                if first is None:
-                    first = gw
-                if gw == first:
-                    mine.append(pid)
-                else:
-                    if split is None:
-                        split = {}
+                if gw is not None:
                     split.setdefault(gw, []).append(pid)
-            if first is None:
-                continue
-            by_gateway.setdefault(first, []).append((frame, mine))
-            if split is not None:
-                for gw, theirs in split.items():
-                    by_gateway.setdefault(gw, []).append((frame, theirs))
+            for gw, theirs in split.items():
+                by_gateway.setdefault(gw, []).append((frame, theirs))
         replies, self._replies = self._replies, {}
         for gw in replies:
             by_gateway.setdefault(gw, [])
