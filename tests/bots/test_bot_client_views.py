@@ -1,5 +1,5 @@
 """The bots' protocol client (riverboat.bots.client) keeps each table's last view; a player who left a table (cashed
-out, R-CASH) gets its ``left`` event and no view of that table any more, so the kept view must stop saying they sit
+out, R-CASH-3) gets its ``left`` event and no view of that table any more, so the kept view must stop saying they sit
 there: a demo bot read it, topped up a seat it no longer had and was refused ``not_seated``."""
 
 from __future__ import annotations
@@ -15,14 +15,14 @@ def _client() -> ProtocolClient:
     return client
 
 
-def test_our_own_left_event_clears_where_we_sat() -> None:
+def test_r_cash_3_our_own_left_event_clears_where_we_sat() -> None:
     client = _client()
     client._dispatch({"type": "event", "table": "t1", "event": {"kind": "left", "seat": 3, "cashed_out": 0}})
     assert client.views["t1"]["you"] is None
     assert client.views["t2"]["you"] == {"seat": 1, "stack": 500}  # the other table is untouched
 
 
-def test_another_players_left_event_changes_nothing() -> None:
+def test_r_cash_3_another_players_left_event_changes_nothing() -> None:
     client = _client()
     client._dispatch({"type": "event", "table": "t1", "event": {"kind": "left", "seat": 5, "player": 7,
                                                                  "cashed_out": 900}})
