@@ -362,6 +362,7 @@ async def run_room(kind: str, n: int, args: argparse.Namespace, tmp: Path, prepa
         await asyncio.gather(*(w.wait() for w in workers))
         latencies = [x for o in outs for x in o["latencies"]]
         hands = {h for o in outs for h in o["hands"]}
+        dealt = {h: n for o in outs for h, n in o.get("dealt", {}).items()}
         seconds = max(o["seconds"] for o in outs)
         actions = sum(o["actions"] for o in outs)
         room_cpu = (cpu1 - cpu0) / elapsed
@@ -381,6 +382,10 @@ async def run_room(kind: str, n: int, args: argparse.Namespace, tmp: Path, prepa
             "accounts_reused": prepared.reused, "db_copy_s": round(copy_s, 1),
             "connect_s": round(connect_s, 1), "seconds": round(seconds, 1),
             "hands_per_s": round(len(hands) / seconds, 1), "actions_per_s": round(actions / seconds, 1),
+            # the hands in the window and how many players each dealt in: per-hand work (deal, settle, the store)
+            # is a large part of the CPU, so two rooms' CPU per action compare only when these are alike
+            "actions_per_hand": round(actions / len(hands), 1) if hands else None,
+            "players_per_hand": round(sum(dealt.values()) / len(dealt), 2) if dealt else None,
             "latency_p50_ms": round(pct(latencies, 50) * 1000, 1),
             "latency_p99_ms": round(pct(latencies, 99) * 1000, 1),
             "latency_max_ms": round(max(latencies) * 1000, 1) if latencies else None,
@@ -448,7 +453,8 @@ async def main() -> None:
                 for kind in args.rooms:
                     r = await run_room(kind, n, args, Path(tmp), prepared)
                     print(f"{kind:5s} bots={n:5d} connected={r['connected']:5d} hands/s={r['hands_per_s']:6.1f} "
-                          f"actions/s={r['actions_per_s']:7.1f} p50={r['latency_p50_ms']:6.1f} ms "
+                          f"actions/s={r['actions_per_s']:7.1f} (per hand {r['actions_per_hand']}, "
+                          f"{r['players_per_hand']} players) p50={r['latency_p50_ms']:6.1f} ms "
                           f"p99={r['latency_p99_ms']:6.1f} ms cpu={r['room_cpu']:.2f} (+nats {r['nats_cpu']}) "
                           f"cpu/action={r['cpu_ms_per_action']} ms load={r['load_avg_start']}-{r['load_avg_end']}",
                           flush=True)

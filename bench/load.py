@@ -124,6 +124,7 @@ async def client_worker() -> None:
     cfg = json.loads(await reader.readline())
     latencies: list[float] = []
     hands: set[str] = set()
+    dealt: dict[str, int] = {}  # hand started in the window -> players dealt in (its ``seats``)
     timed_out: set[tuple[str, object, int]] = set()  # (table, event number, seat): a turn the table played for a bot
     measuring = False
 
@@ -136,6 +137,8 @@ async def client_worker() -> None:
             ev = frame.get("event") or {}
             if ev.get("kind") == "hand_over" and "hand_id" in ev:
                 hands.add(ev["hand_id"])
+            elif ev.get("kind") == "hand_started" and "hand_id" in ev:
+                dealt[ev["hand_id"]] = len(ev.get("seats") or ())
             elif ev.get("kind") == "timed_out":  # every player at the table sees it: counted once
                 timed_out.add((str(frame.get("table")), frame.get("seq"), int(ev.get("seat", -1))))
 
@@ -154,7 +157,12 @@ async def client_worker() -> None:
         retried = False
         while True:
             try:
-                await client.command({"type": "sit", "table": table, "seat": seat, "buy_in": 10_000}, timeout=600)
+                # post at once (R-NEWPLAYER): dealt in from the next hand. Waiting for the big blind kept a table
+                # at two or three players for an orbit of the button, minutes at human pace: the measured window
+                # then caught rooms at different points of that ramp (3.6 to 5.7 players per hand, in the same
+                # run), and per-hand work per action with them
+                await client.command({"type": "sit", "table": table, "seat": seat, "buy_in": 10_000,
+                                      "wait_for_bb": False}, timeout=600)
                 return
             except CommandRefused as exc:
                 if exc.code == "already_seated" and retried:
@@ -216,7 +224,7 @@ async def client_worker() -> None:
     await asyncio.sleep(cfg["duration"])
     measuring = False
     elapsed = time.perf_counter() - t_start
-    result = {"latencies": latencies, "hands": sorted(hands), "actions": sum(b.actions for b in bots) - actions0,
+    result = {"latencies": latencies, "hands": sorted(hands), "dealt": dealt, "actions": sum(b.actions for b in bots) - actions0,
               "cpu": (time.process_time() - cpu0) / elapsed, "seconds": elapsed,
               "connected": sum(1 for c in clients if not c.closed.is_set()), "sat_in_again": sat_in,
               "timed_out_turns": len(timed_out), "refused_actions": sum(b.refused for b in bots) - refused0}
