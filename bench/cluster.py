@@ -337,6 +337,7 @@ async def run_room(kind: str, n: int, args: argparse.Namespace, tmp: Path, prepa
             share = [s for i, s in enumerate(seats) if (i // 6) % args.client_procs == k]
             cfg = {"ws_url": f"ws://127.0.0.1:{room.port}/ws", "seats": share, "think": 0.0,
                    "think_range": list(args.human), "batch": True, "warmup": args.warmup, "duration": args.duration,
+                   "wait_for_bb": args.wait_for_bb,
                    "concurrency": args.join_concurrency}
             w.stdin.write((json.dumps(cfg) + "\n").encode())
             await w.stdin.drain()
@@ -436,11 +437,15 @@ async def main() -> None:
     parser.add_argument("--logs", type=Path, default=None, metavar="DIR",
                         help="keep every node's log in DIR (default: a temporary directory removed at the end); run "
                              "with RIVERBOAT_PROBE=10 to have each node log its loop lag and store timings there")
+    parser.add_argument("--wait-for-bb", action="store_true",
+                        help="the bots sit down waiting for the big blind (before 2026-12-05 they all did): tables "
+                             "then deal two- and three-player hands for an orbit of the button, so the window "
+                             "measures a room still filling up; default: they post at once and every hand is full")
     parser.add_argument("--keep-accounts", action="store_true",
                         help="keep the accounts' template database and tokens for later runs (12 h sessions)")
     args = parser.parse_args()
-    results: dict[str, Any] = {"human_think_s": list(args.human), "cpus": os.cpu_count(),
-                               "load_avg_before": round(os.getloadavg()[0], 2), "runs": []}
+    results: dict[str, Any] = {"human_think_s": list(args.human), "wait_for_bb": args.wait_for_bb,
+                               "cpus": os.cpu_count(), "load_avg_before": round(os.getloadavg()[0], 2), "runs": []}
     prepared = Accounts(max(args.bots), args.keep_accounts)
     t0 = time.perf_counter()
     await asyncio.to_thread(prepared.prepare)

@@ -162,7 +162,7 @@ async def client_worker() -> None:
                 # then caught rooms at different points of that ramp (3.6 to 5.7 players per hand, in the same
                 # run), and per-hand work per action with them
                 await client.command({"type": "sit", "table": table, "seat": seat, "buy_in": 10_000,
-                                      "wait_for_bb": False}, timeout=600)
+                                      "wait_for_bb": bool(cfg.get("wait_for_bb", False))}, timeout=600)
                 return
             except CommandRefused as exc:
                 if exc.code == "already_seated" and retried:
