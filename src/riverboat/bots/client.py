@@ -152,12 +152,19 @@ class ProtocolClient:
         frame = dict(frame)
         frame.setdefault("v", 1)
         frame.setdefault("id", next(self._ids))
-        await self._ws.send(orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode())
+        try:
+            await self._ws.send(orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode())
+        except websockets.ConnectionClosed as exc:  # the server went away (a gateway stopping: 1012): the one
+            # error a caller of this client handles for a closed connection, as for a request that was in flight
+            raise ConnectionError(f"connection closed ({exc})") from exc
         return frame["id"]
 
     async def send_raw(self, text: str) -> None:
         assert self._ws is not None, "connect() first"
-        await self._ws.send(text)
+        try:
+            await self._ws.send(text)
+        except websockets.ConnectionClosed as exc:
+            raise ConnectionError(f"connection closed ({exc})") from exc
 
     async def request(self, frame: dict[str, Any], timeout: float = 10.0) -> dict[str, Any]:
         """Send a command and wait for its ``ack``/``error``/``pong``; returns that frame."""
@@ -166,8 +173,11 @@ class ProtocolClient:
         frame.setdefault("id", next(self._ids))
         fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._pending[frame["id"]] = fut
-        await self.send(frame)
-        return await asyncio.wait_for(fut, timeout)
+        try:
+            await self.send(frame)
+            return await asyncio.wait_for(fut, timeout)
+        finally:
+            self._pending.pop(frame["id"], None)
 
     async def command(self, frame: dict[str, Any], timeout: float = 10.0) -> dict[str, Any]:
         """Like :meth:`request` but raises :class:`CommandRefused` on an ``error`` answer."""
