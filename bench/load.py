@@ -224,7 +224,8 @@ async def client_worker() -> None:
     await asyncio.sleep(cfg["duration"])
     measuring = False
     elapsed = time.perf_counter() - t_start
-    result = {"latencies": latencies, "hands": sorted(hands), "dealt": dealt, "actions": sum(b.actions for b in bots) - actions0,
+    result = {"latencies": latencies, "hands": sorted(hands), "dealt": dealt,
+              "actions": sum(b.actions for b in bots) - actions0,
               "cpu": (time.process_time() - cpu0) / elapsed, "seconds": elapsed,
               "connected": sum(1 for c in clients if not c.closed.is_set()), "sat_in_again": sat_in,
               "timed_out_turns": len(timed_out), "refused_actions": sum(b.refused for b in bots) - refused0}

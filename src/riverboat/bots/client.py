@@ -152,18 +152,15 @@ class ProtocolClient:
         frame = dict(frame)
         frame.setdefault("v", 1)
         frame.setdefault("id", next(self._ids))
-        try:
-            await self._ws.send(orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode())
-        except websockets.ConnectionClosed as exc:  # the server went away (a gateway stopping: 1012): the one
-            # error a caller of this client handles for a closed connection, as for a request that was in flight
-            raise ConnectionError(f"connection closed ({exc})") from exc
+        await self.send_raw(orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode())
         return frame["id"]
 
     async def send_raw(self, text: str) -> None:
         assert self._ws is not None, "connect() first"
         try:
             await self._ws.send(text)
-        except websockets.ConnectionClosed as exc:
+        except websockets.ConnectionClosed as exc:  # the server went away (a gateway stopping: 1012): the one
+            # error a caller of this client handles for a closed connection, as for a request that was in flight
             raise ConnectionError(f"connection closed ({exc})") from exc
 
     async def request(self, frame: dict[str, Any], timeout: float = 10.0) -> dict[str, Any]:
