@@ -17,7 +17,7 @@ import pytest
 from riverboat.cluster.link import drop_room
 from riverboat.cluster.names import Names
 from riverboat.cluster.remote import RemoteRoom
-from riverboat.cluster.wire import COMMAND, Reply, TableRecord, encode_delivery
+from riverboat.cluster.wire import COMMAND, Reply, TableRecord, encode_delivery, encode_frame
 from riverboat.room.errors import RoomError
 
 NATS_URL = "nats://127.0.0.1:4222"
@@ -57,6 +57,44 @@ def test_r_server_1_the_reply_rides_after_the_actions_frames_in_one_message() ->
         assert seen == [{"type": "event", "table": TABLE, "event": {"kind": "action", "player": 7}}]  # first
         assert published == [names.gateway("gw-test")]
         assert gw._waiting == {}
+
+    asyncio.run(_with_gateway(body))
+
+
+def test_r_alias_1_a_hosts_encoded_frames_reach_the_connection_as_sent_and_keep_the_players_tables() -> None:
+    """A delivery's encoded frames go to the player's ``encoded`` receiver as the host's text, unchanged (the
+    gateway decodes none of them); a frame the host left unnamed goes to ``immediate`` as a dict; without an
+    ``encoded`` receiver the text is decoded for ``immediate``. The ``table_state`` items keep ``tables_of``
+    (the tables where the last view showed the player seated) without the view being decoded."""
+    async def body(gw: RemoteRoom, names: Names) -> None:
+        texts: list[str] = []
+        dicts: list[Any] = []
+        plain: list[Any] = []
+        gw.attach(7, lambda frame: asyncio.sleep(0), immediate=dicts.append, encoded=texts.append)
+        gw.attach(8, lambda frame: asyncio.sleep(0), immediate=plain.append)
+        seated = {"type": "table_state", "table": TABLE, "view": {"seats": [], "you": {"seat": 3}}}
+        event = {"type": "event", "table": TABLE, "event": {"kind": "posted", "seat": 3, "amount": 5}}
+        unnamed = {"type": "event", "table": TABLE, "event": {"kind": "seated", "seat": 3, "player": 7}}
+        enc_seated, enc_event = encode_frame(seated), encode_frame(event)  # type: ignore[arg-type]
+        data = encode_delivery([(enc_seated, [7]), (enc_event, [7, 8]), (unnamed, [7])])  # type: ignore[list-item]
+        await gw.link.client.publish(names.gateway("gw-test"), data)
+        for _ in range(200):
+            if len(texts) == 2 and dicts and plain:
+                break
+            await asyncio.sleep(0.01)
+        assert texts == [enc_seated.text.decode(), enc_event.text.decode()]  # type: ignore[union-attr]
+        assert dicts == [unnamed]
+        assert plain == [{"v": 1, **event}]
+        assert gw.tables_of(7) == [TABLE] and gw.tables_of(8) == []
+
+        watching = {"type": "table_state", "table": TABLE, "view": {"seats": [], "you": None}}  # left the seat
+        await gw.link.client.publish(names.gateway("gw-test"),
+                                     encode_delivery([(encode_frame(watching), [7])]))  # type: ignore[arg-type]
+        for _ in range(200):
+            if len(texts) == 3:
+                break
+            await asyncio.sleep(0.01)
+        assert gw.tables_of(7) == []
 
     asyncio.run(_with_gateway(body))
 

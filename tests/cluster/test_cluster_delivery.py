@@ -7,7 +7,12 @@ import random
 from typing import Any
 
 from riverboat.cluster.delivery import Router
-from riverboat.cluster.wire import decode_delivery, encode_delivery
+from riverboat.cluster.wire import Delivered, decode_delivery, encode_delivery, encode_frame
+
+
+def _frames(data: bytes) -> list[tuple[dict[str, Any], list[int]]]:
+    """A delivery's frames as the players' WebSockets get them (decoded here for the checks), with their players."""
+    return [(d.as_dict(), d.players) for d in decode_delivery(data)[0]]
 
 
 def _frame(n: int) -> Any:
@@ -43,7 +48,7 @@ def test_a_public_frame_goes_once_with_all_its_recipients() -> None:
     router, sent = _flushed([("many", [1, 2, 3], f1), ("one", 2, own), ("many", [1, 2, 3], f2),
                              ("one", 4, f2), ("one", 5, f2)])
     assert router.messages == 1 and router.frames == 9
-    groups = decode_delivery(sent[0][1])[0]
+    groups = _frames(sent[0][1])
     assert [(g[0]["event"]["n"], g[1]) for g in groups] == [(1, [1, 2, 3]), (3, [2]), (2, [1, 2, 3, 4, 5])]
 
 
@@ -63,7 +68,7 @@ def test_every_players_order_is_kept_for_random_sends() -> None:
         _router, sent = _flushed(calls, route=lambda pid: None if pid == 7 else ("gA" if pid % 2 else "gB"))
         got: dict[int, list[int]] = {}
         for gw, data in sent:
-            for frame, players in decode_delivery(data)[0]:
+            for frame, players in _frames(data):
                 for pid in players:
                     assert ("gA" if pid % 2 else "gB") == gw  # only to the player's own gateway
                     got.setdefault(pid, []).append(frame["event"]["n"])
@@ -75,9 +80,9 @@ def test_every_players_order_is_kept_for_random_sends() -> None:
 
 def test_the_batch_round_trips_as_json() -> None:
     f = {"type": "event", "table": "t1", "event": {"kind": "hand_over", "stacks": {0: 100, 3: 50}}}
-    decoded = decode_delivery(encode_delivery([(f, [7, 9])]))[0]  # type: ignore[list-item]
-    assert decoded == [({"type": "event", "table": "t1", "event": {"kind": "hand_over",
-                                                                    "stacks": {"0": 100, "3": 50}}}, [7, 9])]
+    decoded = _frames(encode_delivery([(encode_frame(f), [7, 9])]))  # type: ignore[arg-type]
+    assert decoded == [({"v": 1, "type": "event", "table": "t1",
+                         "event": {"kind": "hand_over", "stacks": {"0": 100, "3": 50}}}, [7, 9])]
 
 
 def test_r_gen_5_the_router_routes_each_recipient_once_per_flush_and_keeps_own_frames_apart() -> None:
@@ -109,7 +114,7 @@ def test_r_gen_5_the_router_routes_each_recipient_once_per_flush_and_keeps_own_f
 
     asyncio.run(turn())
     assert sorted(asked) == [1, 2, 3, 4]
-    got = {gw: decode_delivery(data)[0] for gw, data in sent}
+    got = {gw: _frames(data) for gw, data in sent}
     assert [(f["event"]["n"], p) for f, p in got["gA"]] == [(1, [1, 2]), (2, [1, 2]), (99, [2])]
     assert [(f["event"]["n"], p) for f, p in got["gB"]] == [(1, [3]), (2, [3])]
 
@@ -138,7 +143,7 @@ def test_r_gen_5_a_delivery_over_the_size_limit_is_split_in_order() -> None:
     router = asyncio.run(turn())
     assert len(sent) > 1 and router.messages == len(sent)
     assert all(len(d) <= 700 for d in sent)
-    got = [(f["view"]["n"], players) for d in sent for f, players in decode_delivery(d)[0]]
+    got = [(f["view"]["n"], players) for d in sent for f, players in _frames(d)]
     assert got == [(f["view"]["n"], [pid]) for pid, f in items[:12]] + [(0, [6, 7, 8])]  # in order, nothing lost
 
 
@@ -170,7 +175,7 @@ def test_r_server_1_frames_wait_for_a_late_lease_renewal_and_go_out_in_order() -
         router.release()
         await asyncio.sleep(0)
         await asyncio.sleep(0)
-        got = [(f["event"]["n"], p) for _, data in sent for f, p in decode_delivery(data)[0]]
+        got = [(f["event"]["n"], p) for _, data in sent for f, p in _frames(data)]
         assert got == [(1, [1]), (2, [2]), (3, [1])]
         sent.clear()
         late[0] = True
@@ -182,7 +187,7 @@ def test_r_server_1_frames_wait_for_a_late_lease_renewal_and_go_out_in_order() -
         router.send(1, _frame(5))
         await asyncio.sleep(0)
         await asyncio.sleep(0)
-        assert [f["event"]["n"] for _, data in sent for f, _p in decode_delivery(data)[0]] == [5]
+        assert [f["event"]["n"] for _, data in sent for f, _p in _frames(data)] == [5]
 
     asyncio.run(main())
 
@@ -214,7 +219,7 @@ def test_a_reply_rides_with_the_frames_of_its_action_in_one_message() -> None:
         sent.sort()
         frames, replies = decode_delivery(sent[0][1])
         assert sent[0][0] == "gA"
-        assert [(f["event"]["n"], p) for f, p in frames] == [(1, [1, 2])]
+        assert [(f.as_dict()["event"]["n"], f.players) for f in frames] == [(1, [1, 2])]
         assert replies == [("7f", {"ok": True, "result": {"table": "t1"}})]
         assert sent[1][0] == "gB" and decode_delivery(sent[1][1]) == (
             [], [("3", {"ok": False, "code": "not_your_turn", "message": "wait"})])
@@ -230,8 +235,9 @@ def test_a_reply_rides_with_the_frames_of_its_action_in_one_message() -> None:
 
 def test_reply_tokens_are_json_escaped_and_split_deliveries_carry_the_replies_last() -> None:
     f = _frame(5)
-    data = encode_delivery([(f, [1])], [('a"b\\c', b'{"ok":true}')])  # type: ignore[list-item]
-    assert decode_delivery(data) == ([(f, [1])], [('a"b\\c', {"ok": True})])
+    data = encode_delivery([(encode_frame(f), [1])], [('a"b\\c', b'{"ok":true}')])
+    assert _frames(data) == [({"v": 1, **f}, [1])]
+    assert decode_delivery(data)[1] == [('a"b\\c', {"ok": True})]
 
     import asyncio
 
@@ -251,6 +257,62 @@ def test_reply_tokens_are_json_escaped_and_split_deliveries_carry_the_replies_la
     asyncio.run(turn())
     decoded = [decode_delivery(d) for d in sent]
     assert len(decoded) > 1
-    assert [f["view"]["n"] for frames, _ in decoded for f, _p in frames] == list(range(6))
+    assert [f.as_dict()["view"]["n"] for frames, _ in decoded for f in frames] == list(range(6))
     assert [r for _, replies in decoded for r in replies] == [("1", {"ok": True})]
     assert decoded[-1][1] == [("1", {"ok": True})]
+
+
+def test_r_alias_1_a_frame_crosses_as_the_exact_text_the_server_would_send() -> None:
+    """The host encodes each frame once as the server frame's text (``"v"`` first, as the single-process server's
+    ``encode_room_message`` writes it, byte for byte); the gateway forwards that text without decoding it."""
+    from riverboat.server.hub import encode_frame as server_encode
+    from riverboat.server.protocol import PROTOCOL_VERSION
+
+    frames: list[Any] = [
+        _frame(1),
+        {"type": "event", "table": "t1", "event": {"kind": "seated", "seat": 2, "player": 5, "alias": "Ann",
+                                                   "stack": 1000}},
+        {"type": "table_state", "table": "t1", "view": {"seats": [{"seat": 0, "player": 5, "alias": None}],
+                                                        "you": {"seat": 0}, "text": "ā \"q\" \n"}},
+        {"type": "speed", "pool": "p1", "event": "left", "stacks": {1: 2}},
+    ]
+    for f in frames:
+        enc = encode_frame(f)
+        assert not isinstance(enc, dict)
+        assert enc.text.decode() == server_encode({"v": PROTOCOL_VERSION, **f})
+    got = decode_delivery(encode_delivery([(encode_frame(f), [i]) for i, f in enumerate(frames)]))[0]
+    assert [d.text for d in got] == [server_encode({"v": PROTOCOL_VERSION, **f}) for f in frames]
+    assert [d.players for d in got] == [[0], [1], [2], [3]]
+
+
+def test_r_alias_1_a_frame_naming_a_player_without_alias_crosses_as_a_frame_for_the_gateway_to_name() -> None:
+    """A seat or event naming a player without an ``alias`` is not encoded by the host: the gateway names it with
+    its alias cache first (as for a local room), so no frame reaches a player with the alias missing."""
+    unnamed_event = {"type": "event", "table": "t1", "event": {"kind": "seated", "seat": 2, "player": 5}}
+    unnamed_seat = {"type": "table_state", "table": "t1", "view": {"seats": [{"seat": 0, "player": 5}]}}
+    for f in (unnamed_event, unnamed_seat):
+        assert encode_frame(f) is f  # type: ignore[arg-type]
+    got = decode_delivery(encode_delivery([(unnamed_event, [3]), (encode_frame(_frame(4)), [3])]))[0]  # type: ignore[list-item]
+    assert got[0] == Delivered([3], frame=unnamed_event) and got[0].text is None
+    assert got[1].text is not None and got[1].frame is None
+
+
+def test_a_table_state_names_its_table_and_whether_the_player_is_seated() -> None:
+    """What the gateway keeps of a view it does not decode: the table, and whether the view shows the player
+    seated (``you``), so that it still knows each player's tables (``tables_of``: R-SITOUT-4 across hosts)."""
+    seated = {"type": "table_state", "table": "t9", "view": {"seats": [], "you": {"seat": 1}}}
+    watching = {"type": "table_state", "table": "t9", "view": {"seats": [], "you": None}}
+    got = decode_delivery(encode_delivery([(encode_frame(seated), [1]), (encode_frame(watching), [2]),  # type: ignore[arg-type]
+                                           (encode_frame(_frame(1)), [1, 2])]))[0]
+    assert [d.seated_at for d in got] == [("t9", True), ("t9", False), None]
+
+
+def test_a_malformed_delivery_is_refused() -> None:
+    """A header naming more bytes than follow, or bytes no item names, is an error (the gateway logs it and
+    drops the message) rather than frames cut in the wrong places."""
+    import pytest
+
+    good = encode_delivery([(encode_frame(_frame(1)), [1])])
+    for bad in (good[:-1], good + b"x", b"[[[1],5]]"):
+        with pytest.raises(ValueError):
+            decode_delivery(bad)

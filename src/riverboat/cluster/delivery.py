@@ -4,8 +4,9 @@ The room hands a public frame over ONCE with all its recipients (``send_many(pla
 ``group_sink``, :mod:`riverboat.room`) and a player's own frame with ``send(player, frame)``. :class:`Router`
 collects what one loop turn produced, in that order, as groups ``(frame, players)`` (a ``send`` of the same frame
 object as the group before joins it), and publishes per gateway one NATS message: the groups in order, each with
-the players of that gateway who get it (:mod:`riverboat.cluster.wire` ``Delivery``). Every player's frames keep
-their order because the groups do. (Before, every recipient was a call and the router grouped them again at the
+the players of that gateway who get it (:func:`riverboat.cluster.wire.encode_delivery`), each frame encoded once
+as the text its players' WebSockets get, which the gateway forwards without decoding it (it had decoded every
+frame and encoded it again: a tenth of its CPU). Every player's frames keep their order because the groups do. (Before, every recipient was a call and the router grouped them again at the
 flush: a fifth of a table host's CPU, docs/performance.md.)
 
 The replies to a gateway's commands ride in the same message (:meth:`Router.reply`), after the frames: an action
@@ -20,7 +21,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
-from riverboat.cluster.wire import encode_delivery
+from riverboat.cluster.wire import Encoded, encode_delivery, encode_frame
 from riverboat.room.frames import RoomFrame
 
 log = logging.getLogger("riverboat.cluster")
@@ -124,12 +125,15 @@ class Router:
         for gw in replies:
             by_gateway.setdefault(gw, [])
         if by_gateway:
+            encoded: dict[int, Encoded | RoomFrame] = {}  # each frame encoded once, for every gateway it goes to
             batches = [(gw, data) for gw, mine in by_gateway.items()
-                       for data in self._encode(mine, replies.get(gw))]
+                       for data in self._encode([(encoded[id(f)] if id(f) in encoded
+                                                  else encoded.setdefault(id(f), encode_frame(f)), players)
+                                                 for f, players in mine], replies.get(gw))]
             self.messages += len(batches)
             asyncio.ensure_future(self._publish(batches))  # tasks run in creation order: frames stay in order
 
-    def _encode(self, groups: list[tuple[RoomFrame, list[int]]],
+    def _encode(self, groups: list[tuple[Encoded | RoomFrame, list[int]]],
                 replies: list[tuple[str, bytes]] | None = None) -> list[bytes]:
         """The groups (and the replies, after them) as one delivery, or as consecutive smaller ones when that would
         exceed ``max_bytes`` (many tables' full views in one loop turn, e.g. a group commit of 64 buy-ins; the

@@ -7,9 +7,10 @@
   ``Names.replies(node).<token>``: the host puts the reply in its next delivery of frames to this gateway (one
   NATS message for an action's frames and its reply, :mod:`riverboat.cluster.delivery`), or publishes it on the
   reply subject (a host's peers, older hosts); NATS's *no responders* status arrives there too;
-- frames: the hosts publish the frames of this gateway's players on its subject, batched
-  (:mod:`riverboat.cluster.delivery`); each frame is handed to the player's ``immediate`` callable, the same one
-  the server gives a local room, so everything above (aliases, encoding once, several tabs) is unchanged;
+- frames: the hosts publish the frames of this gateway's players on its subject, batched and already encoded
+  (:mod:`riverboat.cluster.delivery`); each frame's text is handed to the player's ``encoded`` callable (the
+  server queues it for every tab of the player), and a frame the host could not name is handed, as a dict, to
+  the ``immediate`` one the server gives a local room (aliases named and encoded there);
 - presence: ``attach`` writes ``player -> this gateway`` in the ``presence`` bucket (the hosts then send the
   player's tables again: a reconnect through any gateway gets the tables back, within the R-DISC window);
   ``detach`` deletes it if it still names this gateway;
@@ -26,6 +27,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import orjson
 from nats.js.errors import KeyNotFoundError, KeyWrongLastSequenceError
 
 from riverboat.cluster.batches import gather_in_batches
@@ -99,6 +101,7 @@ class RemoteRoom:
         self._kinds: dict[str, set[str]] = {"speed": set(), "cash": set()}
         self.metrics = NodeMetrics(node, "gateway")
         self._immediate: dict[int, Callable[[Any], None]] = {}
+        self._encoded: dict[int, Callable[[str], None]] = {}  # player -> who takes their frames as text
         self._seated: dict[int, set[str]] = {}  # player -> cash tables where the last view showed them seated
         self._tasks: list[asyncio.Task[None]] = []
         self.metrics.players.set_function(lambda: float(len(self._immediate)))
@@ -187,14 +190,24 @@ class RemoteRoom:
         return rec[0].owner if rec is not None else None
 
     # ------------------------------------------------------------------ players and delivery
-    def attach(self, player_id: int, sink: Sink, *, immediate: Callable[[Any], None] | None = None) -> None:
+    def attach(self, player_id: int, sink: Sink, *, immediate: Callable[[Any], None] | None = None,
+               encoded: Callable[[str], None] | None = None) -> None:
+        """As :meth:`Room.attach`. ``encoded``: takes the frames the hosts encoded (their text, forwarded as is:
+        the server's ``Connection.deliver_text``); without it they are decoded for ``immediate``."""
         if immediate is None:
             queue_sink = sink
 
             def immediate(frame: Any) -> None:
                 asyncio.ensure_future(queue_sink(frame))
 
+        if encoded is None:
+            as_dict = immediate
+
+            def encoded(text: str) -> None:
+                as_dict(orjson.loads(text))
+
         self._immediate[player_id] = immediate
+        self._encoded[player_id] = encoded
         asyncio.ensure_future(self._put_presence(player_id))
 
     async def _put_presence(self, player_id: int, attempts: int = PRESENCE_ATTEMPTS,
@@ -217,6 +230,7 @@ class RemoteRoom:
 
     def detach(self, player_id: int) -> None:
         self._immediate.pop(player_id, None)
+        self._encoded.pop(player_id, None)
         self._seated.pop(player_id, None)
         asyncio.ensure_future(self._forget(player_id))
 
@@ -225,6 +239,7 @@ class RemoteRoom:
         away or too slow (a gateway stopping drops all its players at once): the presence stays, which the hosts
         handle like any stale route (the gateway's key goes, R-DISC); nothing is logged per player."""
         self._immediate.pop(player_id, None)
+        self._encoded.pop(player_id, None)
         kv = self.link.presence
         try:
             entry = await kv.get(str(player_id))
@@ -245,21 +260,29 @@ class RemoteRoom:
         except Exception:
             log.warning("%s: unreadable delivery", self.node, exc_info=True)
             return
-        for frame, players in batch:
-            if frame.get("type") == "table_state":
-                self._track(frame, players)
-            for pid in players:
-                fn = self._immediate.get(pid)
-                if fn is not None:
-                    try:
-                        fn(frame)
-                    except Exception:
-                        log.exception("delivery to player %s failed", pid)
+        for item in batch:
+            players, text = item.players, item.text
+            if item.seated_at is not None:
+                self._track(item.seated_at, players)
+            if text is None:  # a frame the gateway names (a player without an alias in it)
+                self._hand_out(item.as_dict(), players, self._immediate)
+            else:
+                self._hand_out(text, players, self._encoded)
         for token, data in replies:  # after the frames: an action's events reach the player before its answer
             try:
                 self._answered(token, Reply.model_validate(data))
             except Exception:
                 log.warning("%s: unreadable reply %r", self.node, token, exc_info=True)
+
+    @staticmethod
+    def _hand_out(frame: Any, players: list[int], receivers: dict[int, Callable[[Any], None]]) -> None:
+        for pid in players:
+            fn = receivers.get(pid)
+            if fn is not None:
+                try:
+                    fn(frame)
+                except Exception:
+                    log.exception("delivery to player %s failed", pid)
 
     async def _on_reply(self, msg: Any) -> None:
         """A reply published on its reply subject, or NATS's *no responders* status (no host owns the table)."""
@@ -277,12 +300,11 @@ class RemoteRoom:
         if fut is not None and not fut.done():
             fut.set_result(reply)
 
-    def _track(self, frame: dict[str, Any], players: list[int]) -> None:
-        table, view = frame.get("table"), frame.get("view")
-        if not isinstance(table, str) or not isinstance(view, dict):
-            return
+    def _track(self, seated_at: tuple[str, bool], players: list[int]) -> None:
+        """A ``table_state`` went to ``players``: whether its view showed them seated at the table (``tables_of``)."""
+        table, seated = seated_at
         for pid in players:
-            if view.get("you") is not None:
+            if seated:
                 self._seated.setdefault(pid, set()).add(table)
             elif pid in self._seated:
                 self._seated[pid].discard(table)

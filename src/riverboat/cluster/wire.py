@@ -3,9 +3,10 @@
 - **Commands** (gateway → table host, request/reply on ``<prefix>.cmd.<table id>``): one pydantic model per room
   command (:data:`Command`, told apart by ``op``), each naming the player and the gateway that holds their
   connection; the answer is a :class:`Reply` (the command's result, or the ``RoomError`` code and message).
-- **Deliveries** (table host → gateway, ``<prefix>.gw.<gateway id>``): a :data:`Delivery` batch: the room frames
+- **Deliveries** (table host → gateway, ``<prefix>.gw.<gateway id>``): the room frames
   (:data:`riverboat.room.frames.RoomFrame`, built by the room) produced in one event-loop turn, each once with
-  the players of that gateway who receive it; a public event goes once per table and gateway, not per player.
+  the players of that gateway who receive it (a public event goes once per table and gateway, not per player),
+  already encoded as the text the players' WebSockets get (:func:`encode_frame`, :func:`encode_delivery`).
 - **Records** (JetStream KV): :class:`NodeInfo` (``nodes`` bucket, with a TTL: the node lease) and
   :class:`TableRecord` (``tables`` bucket: what the table is, who owns it, the lobby entry and the seats as after
   the last settled hand). Presence (``presence`` bucket) maps a player id to their gateway id (plain text).
@@ -13,6 +14,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 import orjson
@@ -298,34 +300,133 @@ class Reply(BaseModel):
 
 
 # ------------------------------------------------------------------------------------------------ deliveries
+# A delivery is one NATS message: a JSON header line, then the frames' texts back to back.
+#
+#   header  = [item, ...]; item = [players, n] | [players, n, table, seated] | [players, frame] | [token, reply]
+#   message = header b"\n" text_1 text_2 ...
+#
+# ``[players, n]``: the next ``n`` bytes after the header are the frame's text exactly as the players' WebSocket
+# gets it (the server frame, ``"v"`` first, every alias named: the host encoded it, once for all its recipients);
+# the gateway forwards it without decoding it. A ``table_state`` item also names its table and whether the view
+# shows the player seated (``you``): what the gateway keeps to answer ``tables_of``. ``[players, frame]``: a room
+# frame that names a player without an alias (none of the room's frames should): the gateway names and encodes it,
+# as for a local room. ``[token, reply]``: the answer to one of the gateway's commands (:class:`Reply`), after the
+# frames. orjson never writes a raw newline, so the first one ends the header.
 
-#: one frame and the players (of the receiving gateway) it is for
-Delivery = list[tuple[RoomFrame, list[int]]]
+#: the protocol version every server frame carries (server/protocol.py ``PROTOCOL_VERSION``; version 1 only adds)
+FRAME_VERSION = 1
+_VERSION_PREFIX = b'{"v":%d,' % FRAME_VERSION
 
 
-def encode_delivery(batch: list[tuple[RoomFrame, list[int]]], replies: list[tuple[str, bytes]] | None = None) -> bytes:
-    """The frames, then the replies to this gateway's commands that were answered meanwhile (``[token, reply]``,
-    the reply already JSON: :class:`Reply`), as one JSON list."""
-    data = orjson.dumps(batch, option=orjson.OPT_NON_STR_KEYS)
-    if not replies:
-        return data
-    tail = b",".join(b"[" + orjson.dumps(token) + b"," + reply + b"]" for token, reply in replies)
-    return data[:-1] + (b"," if batch else b"") + tail + b"]"
+@dataclass(frozen=True, slots=True)
+class Encoded:
+    """A room frame encoded by the table host as its server frame's text. ``seated_at``: for a ``table_state``,
+    ``(table id, the view shows the player seated)``; else None."""
+
+    text: bytes
+    seated_at: tuple[str, bool] | None = None
 
 
-def decode_delivery(data: bytes) -> tuple[list[tuple[dict[str, Any], list[int]]], list[tuple[str, dict[str, Any]]]]:
-    """The batch as sent: its frames (the room's typed frames; the room produced and validated them) and its
-    replies (``token``, the :class:`Reply` as a dict)."""
-    items = orjson.loads(data)
+def _names_all(frame: RoomFrame) -> bool:
+    """Whether every player the frame names carries an alias (R-ALIAS-1; the test the server's
+    ``Hub.missing_aliases`` makes, without its cache)."""
+    data: Any = frame
+    kind = data.get("type")
+    if kind == "table_state":
+        view = data.get("view")
+        seats = view.get("seats") if isinstance(view, dict) else None
+        return not isinstance(seats, list) or all(
+            "alias" in s for s in seats if isinstance(s, dict) and "player" in s)
+    if kind == "event":
+        event = data.get("event")
+        return not (isinstance(event, dict) and "player" in event and "alias" not in event)
+    return True
+
+
+def encode_frame(frame: RoomFrame) -> Encoded | RoomFrame:
+    """The frame as its server text (:class:`Encoded`), or the frame itself when the gateway must name a player
+    in it first."""
+    if not _names_all(frame):
+        return frame
+    data: Any = frame
+    if "v" in data or not data:
+        text = orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS)
+    else:
+        text = _VERSION_PREFIX + orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS)[1:]
+    seated_at = None
+    if data.get("type") == "table_state":
+        view = data.get("view")
+        table = data.get("table")
+        if isinstance(table, str) and isinstance(view, dict):
+            seated_at = (table, view.get("you") is not None)
+    return Encoded(text, seated_at)
+
+
+def encode_delivery(batch: list[tuple[Encoded | RoomFrame, list[int]]],
+                    replies: list[tuple[str, bytes]] | None = None) -> bytes:
+    """One delivery (see above): the frames (encoded by :func:`encode_frame`, or as room frames) with their
+    players, then the replies to this gateway's commands answered meanwhile (``[token, reply]``, the reply
+    already JSON: :class:`Reply`)."""
+    header: list[Any] = []
+    texts: list[bytes] = []
+    for item, players in batch:
+        if isinstance(item, Encoded):
+            texts.append(item.text)
+            if item.seated_at is None:
+                header.append((players, len(item.text)))
+            else:
+                header.append((players, len(item.text), item.seated_at[0], item.seated_at[1]))
+        else:
+            header.append((players, item))
+    head = orjson.dumps(header, option=orjson.OPT_NON_STR_KEYS)
+    if replies:
+        tail = b",".join(b"[" + orjson.dumps(token) + b"," + reply + b"]" for token, reply in replies)
+        head = head[:-1] + (b"," if header else b"") + tail + b"]"
+    return head + b"\n" + b"".join(texts)
+
+
+@dataclass(frozen=True, slots=True)
+class Delivered:
+    """A frame as a gateway receives it: its text (``text``, forwarded as is) or, rarely, the room frame
+    (``frame``: a player in it must be named first); ``seated_at`` as in :class:`Encoded`."""
+
+    players: list[int]
+    text: str | None = None
+    frame: dict[str, Any] | None = None
+    seated_at: tuple[str, bool] | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        """The frame as a dict (tests, and a receiver that cannot take text)."""
+        if self.frame is not None:
+            return self.frame
+        assert self.text is not None
+        return dict(orjson.loads(self.text))
+
+
+def decode_delivery(data: bytes) -> tuple[list[Delivered], list[tuple[str, dict[str, Any]]]]:
+    """The delivery as sent: its frames in order, and its replies (``token``, the :class:`Reply` as a dict)."""
+    end = data.index(b"\n")
+    items = orjson.loads(data[:end])
     if not isinstance(items, list):
-        raise ValueError("a delivery is a list of [frame, players] and [token, reply]")
-    frames: list[tuple[dict[str, Any], list[int]]] = []
+        raise ValueError("a delivery header is a list of [players, n], [players, frame] and [token, reply]")
+    frames: list[Delivered] = []
     replies: list[tuple[str, dict[str, Any]]] = []
-    for first, second in items:
+    pos = end + 1
+    for item in items:
+        first, second = item[0], item[1]
         if isinstance(first, str):
             replies.append((first, second))
+        elif isinstance(second, int):
+            nxt = pos + second
+            if nxt > len(data):
+                raise ValueError("a delivery's frame runs past its end")
+            frames.append(Delivered(first, text=data[pos:nxt].decode(),
+                                    seated_at=(item[2], item[3]) if len(item) == 4 else None))
+            pos = nxt
         else:
-            frames.append((first, second))
+            frames.append(Delivered(first, frame=second))
+    if pos != len(data):
+        raise ValueError("a delivery holds bytes its header does not name")
     return frames, replies
 
 

@@ -447,13 +447,15 @@ class Room:
     def is_connected(self, player_id: int) -> bool:
         return player_id not in self._disconnected
 
-    def attach(self, player_id: int, sink: Sink, *, immediate: Callable[[RoomFrame], None] | None = None
-               ) -> None:
+    def attach(self, player_id: int, sink: Sink, *, immediate: Callable[[RoomFrame], None] | None = None,
+               encoded: Callable[[str], None] | None = None) -> None:
         """(Re)connect a player: messages go to ``sink``; every table of theirs sends the full view.
 
         ``immediate`` (optional): a synchronous, non-blocking callable that takes each message in order at the
         moment the room produces it (the server's connection queues it for its socket writer). Given, it replaces
-        the per-player queue and delivery task (and ``sink`` is not called): one hand-off less per message."""
+        the per-player queue and delivery task (and ``sink`` is not called): one hand-off less per message.
+        ``encoded``: for frames that arrive already encoded, as a cluster gateway's do (``RemoteRoom.attach``);
+        this room produces none, so it is not used here."""
         old = self._senders.pop(player_id, None)
         if old is not None:
             old.cancel()

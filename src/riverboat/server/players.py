@@ -37,12 +37,14 @@ class PlayerLinks:
         conns = self.by_player.setdefault(pid, [])
         if conn not in conns:
             conns.append(conn)
-        self.hub.room.attach(pid, self._sink(pid), immediate=self._deliver(pid))
+        self.hub.room.attach(pid, self._sink(pid), immediate=self._deliver(pid),
+                             encoded=self._deliver_text(pid))
 
     def resync(self, conn: Connection) -> None:
         """The ``resync`` command: every table of the player sends its full view again."""
         pid = conn.player_id
-        self.hub.room.attach(pid, self._sink(pid), immediate=self._deliver(pid))
+        self.hub.room.attach(pid, self._sink(pid), immediate=self._deliver(pid),
+                             encoded=self._deliver_text(pid))
 
     def remove(self, conn: Connection) -> list[str]:
         """A connection closed. Returns the tables it alone watched (the caller unwatches them); the player is
@@ -69,6 +71,13 @@ class PlayerLinks:
                 c.deliver(message)  # encoded once for all recipients (Hub.encode_room_message)
 
         return deliver
+
+    def _deliver_text(self, pid: Any) -> Any:
+        def deliver_text(text: str) -> None:
+            for c in self.by_player.get(pid, ()):
+                c.deliver_text(text)  # a cluster host's frame, encoded there: queued as it is
+
+        return deliver_text
 
     def _sink(self, pid: Any) -> Any:
         async def sink(message: dict[str, Any]) -> None:

@@ -83,6 +83,11 @@ class Connection:
             return
         self._enqueue(self.hub.encode_room_message(message, _default))
 
+    def deliver_text(self, text: str) -> None:
+        """A frame a cluster's table host already named and encoded (``RemoteRoom``): queued as it is."""
+        if not self.closed:
+            self._enqueue(text)
+
     async def _named_later(self, message: dict[str, Any]) -> str:
         for pid in self.hub.missing_aliases(message):
             await self.hub.alias_of(pid)
