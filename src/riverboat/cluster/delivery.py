@@ -6,8 +6,9 @@ collects what one loop turn produced, in that order, as groups ``(frame, players
 object as the group before joins it), and publishes per gateway one NATS message: the groups in order, each with
 the players of that gateway who get it (:func:`riverboat.cluster.wire.encode_delivery`), each frame encoded once
 as the text its players' WebSockets get, which the gateway forwards without decoding it (it had decoded every
-frame and encoded it again: ~5 % of its CPU per action, docs/performance.md). Every player's frames keep their order because the groups do. (Before, every recipient was a call and the router grouped them again at the
-flush: a fifth of a table host's CPU, docs/performance.md.)
+frame and encoded it again: ~5 % of its CPU per action, docs/performance.md). Every player's frames keep their
+order because the groups do. (Before, every recipient was a call and the router grouped them again at the flush:
+a fifth of a table host's CPU, docs/performance.md.)
 
 The replies to a gateway's commands ride in the same message (:meth:`Router.reply`), after the frames: an action
 then costs one NATS message from the host instead of two (its frames, then its reply), and the flush waits one
