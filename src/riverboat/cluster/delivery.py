@@ -127,10 +127,15 @@ class Router:
             by_gateway.setdefault(gw, [])
         if by_gateway:
             encoded: dict[int, Encoded | RoomFrame] = {}  # each frame encoded once, for every gateway it goes to
+
+            def once(frame: RoomFrame) -> Encoded | RoomFrame:
+                hit = encoded.get(id(frame))
+                if hit is None:
+                    hit = encoded[id(frame)] = encode_frame(frame)
+                return hit
+
             batches = [(gw, data) for gw, mine in by_gateway.items()
-                       for data in self._encode([(encoded[id(f)] if id(f) in encoded
-                                                  else encoded.setdefault(id(f), encode_frame(f)), players)
-                                                 for f, players in mine], replies.get(gw))]
+                       for data in self._encode([(once(f), players) for f, players in mine], replies.get(gw))]
             self.messages += len(batches)
             asyncio.ensure_future(self._publish(batches))  # tasks run in creation order: frames stay in order
 

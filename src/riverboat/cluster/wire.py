@@ -20,7 +20,7 @@ from typing import Annotated, Any, Literal
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from riverboat.room.frames import LobbyEntry, RoomFrame
+from riverboat.room.frames import PROTOCOL_VERSION, LobbyEntry, RoomFrame, players_without_alias
 
 _STRICT = ConfigDict(extra="forbid", frozen=True)
 
@@ -313,9 +313,7 @@ class Reply(BaseModel):
 # as for a local room. ``[token, reply]``: the answer to one of the gateway's commands (:class:`Reply`), after the
 # frames. orjson never writes a raw newline, so the first one ends the header.
 
-#: the protocol version every server frame carries (server/protocol.py ``PROTOCOL_VERSION``; version 1 only adds)
-FRAME_VERSION = 1
-_VERSION_PREFIX = b'{"v":%d,' % FRAME_VERSION
+_VERSION_PREFIX = b'{"v":%d,' % PROTOCOL_VERSION
 
 
 @dataclass(frozen=True, slots=True)
@@ -327,26 +325,10 @@ class Encoded:
     seated_at: tuple[str, bool] | None = None
 
 
-def _names_all(frame: RoomFrame) -> bool:
-    """Whether every player the frame names carries an alias (R-ALIAS-1; the test the server's
-    ``Hub.missing_aliases`` makes, without its cache)."""
-    data: Any = frame
-    kind = data.get("type")
-    if kind == "table_state":
-        view = data.get("view")
-        seats = view.get("seats") if isinstance(view, dict) else None
-        return not isinstance(seats, list) or all(
-            "alias" in s for s in seats if isinstance(s, dict) and "player" in s)
-    if kind == "event":
-        event = data.get("event")
-        return not (isinstance(event, dict) and "player" in event and "alias" not in event)
-    return True
-
-
 def encode_frame(frame: RoomFrame) -> Encoded | RoomFrame:
     """The frame as its server text (:class:`Encoded`), or the frame itself when the gateway must name a player
     in it first."""
-    if not _names_all(frame):
+    if players_without_alias(frame):
         return frame
     data: Any = frame
     if "v" in data or not data:

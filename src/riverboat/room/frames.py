@@ -27,6 +27,28 @@ from typing_extensions import TypedDict
 
 from riverboat.engine.views import ENGINE_EVENT_TYPES, VIEW_TYPES, EngineEvent, HandView
 
+#: the wire protocol's version, carried as ``"v"`` by every server frame (version 1 only ever adds); the server
+#: (:mod:`riverboat.server.protocol`) and a cluster's table hosts (:mod:`riverboat.cluster.wire`) write it
+PROTOCOL_VERSION = 1
+
+
+def players_without_alias(frame: RoomFrame | dict[str, Any]) -> list[Any]:
+    """The players a frame names (a ``table_state``'s seats, an event's ``player``) without an ``alias`` next to
+    them (R-ALIAS-1: the room names every one; the server and a cluster gateway name any it did not)."""
+    data: Any = frame
+    kind = data.get("type")
+    if kind == "table_state":
+        view = data.get("view")
+        seats = view.get("seats") if isinstance(view, dict) else None
+        if isinstance(seats, list):
+            return [s["player"] for s in seats if isinstance(s, dict) and "player" in s and "alias" not in s]
+    elif kind == "event":
+        event = data.get("event")
+        if isinstance(event, dict) and "player" in event and "alias" not in event:
+            return [event["player"]]
+    return []
+
+
 # ------------------------------------------------------------------------------------------------ table views
 
 Phase = Literal["action", "timebank", "reconnect", "draw"]

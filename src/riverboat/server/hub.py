@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from riverboat.room.frames import players_without_alias
 from riverboat.room.gateway import StoreGateway
 
 from . import protocol
@@ -149,19 +150,7 @@ class Hub:
 
     def missing_aliases(self, message: dict[str, Any]) -> list[Any]:
         """Player ids named in a room message whose alias is not cached yet (see :meth:`add_aliases`)."""
-        kind = message.get("type")
-        if kind == "table_state":
-            view = message.get("view")
-            seats = view.get("seats") if isinstance(view, dict) else None
-            if isinstance(seats, list):
-                return [s["player"] for s in seats
-                        if isinstance(s, dict) and "player" in s and "alias" not in s and s["player"] not in self.aliases]
-        elif kind == "event":
-            event = message.get("event")
-            if isinstance(event, dict) and "player" in event and "alias" not in event \
-                    and event["player"] not in self.aliases:
-                return [event["player"]]
-        return []
+        return [pid for pid in players_without_alias(message) if pid not in self.aliases]
 
     def add_aliases_now(self, message: dict[str, Any]) -> dict[str, Any]:
         """:meth:`add_aliases` without waiting: every alias it needs must be cached (:meth:`missing_aliases`)."""

@@ -38,7 +38,7 @@ from riverboat.room import frames
 
 from . import safejson
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = frames.PROTOCOL_VERSION
 
 #: Largest amount (in minor units) a frame may carry: 10^12 cents = 10 billion euro. Anything larger is refused
 #: by validation before it reaches the room.
