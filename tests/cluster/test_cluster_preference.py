@@ -41,3 +41,29 @@ def test_scans_do_not_hash_the_tables_again() -> None:
         for t in TABLES:
             preferred_host(HOSTS, t)
     assert preference.cache_info().misses == misses
+
+
+def test_r_server_1_balancing_looks_only_at_tables_preferred_elsewhere_and_only_again_after_a_change() -> None:
+    """Balancing (a host over its share hands idle tables to their preferred host) considers the tables it owns whose
+    preferred host is another live one; the list is worked out again only when the live hosts or the owned tables
+    change, not at every scan (a host one table over its share, all of whose tables preferred it, went through all
+    of them twice a second)."""
+    from types import SimpleNamespace
+
+    from riverboat.cluster.host import TableHostNode
+
+    hosts = HOSTS[:2]
+    owned = {t: object() for t in TABLES}
+    node = SimpleNamespace(node="tables-1", owned=owned, _owned_version=0, _elsewhere_key=None, _elsewhere=[])
+    elsewhere = TableHostNode._preferred_elsewhere(node, hosts)  # type: ignore[arg-type]
+    assert elsewhere == [t for t in TABLES if preferred_host(hosts, t) == "tables-2"]
+    assert 0 < len(elsewhere) < len(TABLES)
+    lookups = preference.cache_info()
+    assert TableHostNode._preferred_elsewhere(node, hosts) is elsewhere  # type: ignore[arg-type]
+    assert preference.cache_info().hits == lookups.hits  # nothing looked up again: same hosts, same tables
+    gone = elsewhere[0]
+    del owned[gone]
+    node._owned_version += 1  # as _lose does
+    again = TableHostNode._preferred_elsewhere(node, hosts)  # type: ignore[arg-type]
+    assert gone not in again and len(again) == len(elsewhere) - 1
+    assert TableHostNode._preferred_elsewhere(node, HOSTS) != again  # type: ignore[arg-type]  # a third host
