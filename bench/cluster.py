@@ -4,6 +4,10 @@
 2. ``gw+1``: one gateway and one table host (``--role gateway`` + ``--role tables``) over NATS;
 3. ``gw+2``: one gateway and two table hosts.
 
+A cluster room may name the table hosts' delivery window in milliseconds (``gw+2:0``: frames sent at every loop
+turn; without it the hosts' default, ``riverboat.cluster.delivery.DELIVERY_WINDOW_S``), so that one run can compare
+windows on the same machine.
+
 Every room uses the same PostgreSQL server (a fresh schema per room: the bench compares the room's processes, not
 SQLite with PostgreSQL) and the same table list (ceil(N / 6) six-max play-money NL Hold'em tables). The bots are
 ``bench/load.py``'s client workers (check/call bots waiting U(LO, HI) s before every action), connected to the
@@ -42,6 +46,7 @@ from sqlalchemy import create_engine, make_url, text
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from load import make_accounts, pct, server_cpu_seconds, wait_health  # noqa: E402
+from riverboat.cluster.delivery import DELIVERY_WINDOW_S  # noqa: E402
 from riverboat.cluster.link import drop_room  # noqa: E402
 from riverboat.cluster.names import Names, table_id_for  # noqa: E402
 from riverboat.store import Store  # noqa: E402
@@ -51,6 +56,13 @@ PG_BASE = os.environ.get("RIVERBOAT_BENCH_PG", "postgresql+psycopg://postgres@12
 TOKENS_DIR = Path("/dev/shm") if Path("/dev/shm").is_dir() else Path(tempfile.gettempdir())
 TOKENS_MAX_AGE_S = 11 * 3600  # the store's sessions live 12 h
 LOAD = Path(__file__).resolve().parent / "load.py"
+
+
+def room_spec(spec: str) -> str:
+    kind, colon, window = spec.partition(":")
+    if kind not in ("all", "gw+1", "gw+2") or (colon and (kind == "all" or not window.replace(".", "", 1).isdigit())):
+        raise argparse.ArgumentTypeError(f"{spec!r}: all, gw+1 or gw+2, a cluster room with :MS for its window")
+    return spec
 
 
 def free_port() -> int:
@@ -98,6 +110,7 @@ class Room:
         self.profile_dir: Path | None = None
         self.nice = 0  # --nice: the room's processes (and the bots') ahead of other work on a shared machine
         self.log_dir: Path = tmp  # --logs: kept after the run (with RIVERBOAT_PROBE set, the nodes' probe lines)
+        self.delivery_window_ms: str | None = None  # the hosts' --delivery-window-ms (None: their default)
 
     def _start(self, name: str, *args: str) -> subprocess.Popen[bytes]:
         log = (self.log_dir / f"{self.kind}-{self.prefix}-{name}.log").open("wb")
@@ -128,6 +141,8 @@ class Room:
             return
         hosts = 1 if self.kind == "gw+1" else 2
         common = ["--role", "tables", "--cluster", self.prefix]
+        if self.delivery_window_ms is not None:
+            common += ["--delivery-window-ms", self.delivery_window_ms]
         for i in range(hosts):
             port = free_port()
             self.host_ports.append(port)
@@ -292,7 +307,8 @@ class Accounts:
                 admin.dispose()
 
 
-async def run_room(kind: str, n: int, args: argparse.Namespace, tmp: Path, prepared: Accounts) -> dict[str, Any]:
+async def run_room(spec: str, n: int, args: argparse.Namespace, tmp: Path, prepared: Accounts) -> dict[str, Any]:
+    kind, _, window = spec.partition(":")
     t0 = time.perf_counter()
     database = await asyncio.to_thread(prepared.copy)
     copy_s = time.perf_counter() - t0
@@ -310,6 +326,7 @@ async def run_room(kind: str, n: int, args: argparse.Namespace, tmp: Path, prepa
         tables_file = tmp / f"tables-{prefix}.json"
         tables_file.write_text(json.dumps(tables))
         room = Room(kind, tmp, db_url, tables_file, prefix)
+        room.delivery_window_ms = window or None
         room.profile_dir = args.profile
         if args.profile is not None:
             args.profile.mkdir(parents=True, exist_ok=True)
@@ -371,7 +388,8 @@ async def run_room(kind: str, n: int, args: argparse.Namespace, tmp: Path, prepa
         # the NATS server was restarted meanwhile (during the set-up or the measurement): noted, not hidden
         restarted = kind != "all" and (nats_used is None or nats_pid() != nats_at_start)
         return {
-            "room": kind, "bots": n, "tables": n_tables, "connected": sum(o["connected"] for o in outs),
+            "room": spec, "bots": n,
+            "delivery_window_ms": None if kind == "all" else float(window) if window else DELIVERY_WINDOW_S * 1000, "tables": n_tables, "connected": sum(o["connected"] for o in outs),
             "seat_failures": sum(r["failures"] for r in readies),
             "seat_failure_reasons": merge_counts(r.get("failure_reasons", {}) for r in readies),
             "sat_in_again": sum(o.get("sat_in_again", 0) for o in outs),
@@ -419,7 +437,8 @@ async def run_room(kind: str, n: int, args: argparse.Namespace, tmp: Path, prepa
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--bots", type=int, nargs="+", default=[2000])
-    parser.add_argument("--rooms", nargs="+", default=["all", "gw+1", "gw+2"], choices=["all", "gw+1", "gw+2"])
+    parser.add_argument("--rooms", nargs="+", default=["all", "gw+1", "gw+2"], type=room_spec,
+                        help="all, gw+1, gw+2; a cluster room may add its hosts' delivery window: gw+2:0")
     parser.add_argument("--duration", type=float, default=30.0)
     parser.add_argument("--warmup", type=float, default=20.0)
     parser.add_argument("--human", nargs=2, type=float, metavar=("LO", "HI"), default=(1.0, 4.0))

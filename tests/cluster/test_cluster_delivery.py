@@ -316,3 +316,60 @@ def test_a_malformed_delivery_is_refused() -> None:
     for bad in (good[:-1], good + b"x", b"[[[1],5]]"):
         with pytest.raises(ValueError):
             decode_delivery(bad)
+
+
+def test_the_delivery_window_gathers_several_tables_actions_into_one_message_in_order() -> None:
+    """Issue #15 speed (``--delivery-window-ms``): the router flushes at most once per window. A frame after a quiet
+    window leaves at the next loop turn (no added latency); what the host's tables hand over sooner after a flush
+    waits for the window to close and leaves in ONE message per gateway, not one per loop turn. Every player's
+    frames keep their order and each frame its own recipients (R-GEN-5); replies ride last."""
+    import asyncio
+
+    sent: list[tuple[str, bytes, float]] = []
+
+    async def scenario() -> None:
+        loop = asyncio.get_running_loop()
+
+        async def publish(gw: str, data: bytes) -> None:
+            sent.append((gw, data, loop.time()))
+
+        router = Router(publish, lambda pid: "gB" if pid == 9 else "gA", window=0.05)
+        router.send(1, _frame(0))  # quiet until now: it leaves at once
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        assert len(sent) == 1 and router.messages == 1
+        t0 = sent[0][2]
+        sent.clear()
+        router.send_many([1, 2, 9], _frame(1))  # table 1 acts...
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        router.send(2, _frame(2))  # ...then, turns later, table 2 (player 2's own frame)
+        router.reply("gA", "a1", b'{"ok":true,"result":{}}')
+        await asyncio.sleep(0.01)
+        assert sent == []  # the window since the last flush is open: nothing left, though loop turns did
+        router.send_many([1, 9], _frame(3))
+        await asyncio.sleep(0.2)
+        assert router.messages == 3 and len(sent) == 2  # one per gateway for the whole window
+        assert all(at - t0 >= 0.05 for _, _, at in sent)
+        by_gw = {gw: decode_delivery(data) for gw, data, _ in sent}
+        frames, replies = by_gw["gA"]
+        assert [(f.as_dict()["event"]["n"], f.players) for f in frames] == [(1, [1, 2]), (2, [2]), (3, [1])]
+        assert replies == [("a1", {"ok": True, "result": {}})]
+        frames, replies = by_gw["gB"]
+        assert [(f.as_dict()["event"]["n"], f.players) for f in frames] == [(1, [9]), (3, [9])] and replies == []
+        sent.clear()  # the window has long closed: the next frame leaves at once again
+        router.send(1, _frame(4))
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        assert len(sent) == 1 and router.messages == 4
+
+    asyncio.run(scenario())
+
+
+def test_a_table_host_gathers_its_frames_for_the_configured_window() -> None:
+    """``riverboat serve --role tables --delivery-window-ms N`` reaches the host's router (default 10 ms; the
+    two-host integration test, tests/server/test_server_cluster.py, reads it back from /health for 0 and default)."""
+    from riverboat.cluster.delivery import DELIVERY_WINDOW_S
+    from riverboat.cluster.host import HostOptions
+
+    assert HostOptions().delivery_window_seconds == DELIVERY_WINDOW_S == 0.01

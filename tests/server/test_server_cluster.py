@@ -147,8 +147,8 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
     c = Cluster(tmp_path_factory.mktemp("cluster"))
     CURRENT.append(c)
     try:
-        c.start(c.h1, "tables", tables=TABLES)
-        c.start(c.h2, "tables")
+        c.start(c.h1, "tables", tables=TABLES)  # the default delivery window (10 ms)
+        c.start(c.h2, "tables", "--delivery-window-ms", "0")  # frames leave at every loop turn: both ways tested
         c.start(f"{c.prefix}-g1", "gateway")
         c.start(f"{c.prefix}-g2", "gateway")
         deadline = time.monotonic() + 20
@@ -265,6 +265,8 @@ def test_play_across_hosts_and_gateways_with_secrecy(cluster: Cluster, recorder:
 
 
 async def _scenario(c: Cluster, recorder: SecrecyRecorder) -> None:
+    # the play below crosses both hosts: one gathers its frames for the default window, one sends them every turn
+    assert c.health(c.h1)["delivery_window_ms"] == 10.0 and c.health(c.h2)["delivery_window_ms"] == 0.0
     await _play(c, recorder)
     players: list[Player] = c.players  # type: ignore[attr-defined]
     try:

@@ -46,6 +46,10 @@ def register(app: typer.Typer) -> None:
         integrity_scan_every: Annotated[float, typer.Option(
             help="Seconds between integrity scans of the stored hands, in a worker process (0 = none; "
             "docs/integrity.md).")] = 3600.0,
+        delivery_window_ms: Annotated[float | None, typer.Option(
+            help="Role tables: milliseconds the host gathers the frames of its tables before sending them to the "
+            "gateways, in one NATS message per gateway (0: every event-loop turn; default 10). Fewer messages per "
+            "action for that much more latency (docs/cluster.md).", min=0.0, max=1000.0)] = None,
         twister: Annotated[Path | None, typer.Option(
             help="The Twister section's settings: a JSON file of TwisterSettings fields plus currency, "
             "table_settings and fill_bots (docs/twister.md).")] = None,
@@ -74,6 +78,7 @@ def register(app: typer.Typer) -> None:
             cash_out_on_crash=cash_out_on_crash,
             integrity_scan_every=integrity_scan_every,
             twister_file=twister,
+            delivery_window_ms=delivery_window_ms,
         )
         if role not in ("all", "gateway", "tables"):
             typer.echo(f"riverboat serve: --role must be all, gateway or tables, not {role!r}", err=True)

@@ -31,7 +31,7 @@ from nats.js.errors import KeyNotFoundError, KeyWrongLastSequenceError
 from pydantic import ValidationError
 
 from riverboat.cluster.batches import gather_in_batches
-from riverboat.cluster.delivery import Router
+from riverboat.cluster.delivery import DELIVERY_WINDOW_S, Router
 from riverboat.cluster.fencing import FencedGateway
 from riverboat.cluster.link import LEASE_SECONDS, Link
 from riverboat.cluster.metrics import NodeMetrics
@@ -97,6 +97,9 @@ class HostOptions:
     record_seconds: float = 1.0  # lobby / seats written at most this often per table
     cash_out_on_crash: bool = False  # R-SERVER-3 room flag; a table's settings may say otherwise
     store_process: bool = True
+    # seconds the host gathers its frames before sending them to the gateways (cluster/delivery.py; 0: each loop
+    # turn's frames at once)
+    delivery_window_seconds: float = DELIVERY_WINDOW_S
     # a gateway whose key is gone is taken for dead only if it is still gone this long after it was first missed:
     # a live gateway whose loop was too busy to renew in time (seating 10,000 bots) puts its key back within a
     # second or two, and taking it for dead disconnected (R-DISC) and then re-sent every table to its ~10,000
@@ -143,7 +146,8 @@ class TableHostNode:
         self.tourneys = TournamentHosting(self.room, self.link, self.peers, self._spec_of, edited=self._edited)
         self.routes: dict[int, str] = {}  # player -> the gateway that holds their connection
         # while a lease renewal is late the frames wait (not dropped: a late renewal is not a lost lease)
-        self.router = Router(self._publish, self._route_of, hold=lambda: not self.lease_ok())
+        self.router = Router(self._publish, self._route_of, hold=lambda: not self.lease_ok(),
+                             window=options.delivery_window_seconds)
         # every player this room reaches at once is routed (``_route``): a public frame goes to the router in one call
         self.room.group_sink = self.router.send_many
         self._held: list[tuple[Any, bool]] = []  # commands (msg, peer) that came while the lease was unconfirmed

@@ -94,8 +94,11 @@ async def launch_tables(options: LaunchOptions, *, echo: Callable[[str], None] =
     store = Store(_require_postgres(options.database_url))
     store.upgrade()
     node = node_id(options.node_id, "tables")
-    host = TableHostNode(store, HostOptions(nats_url=options.nats_url, node=node, names=Names(options.cluster),
-                                            cash_out_on_crash=bool(options.cash_out_on_crash)))
+    host_options = HostOptions(nats_url=options.nats_url, node=node, names=Names(options.cluster),
+                               cash_out_on_crash=bool(options.cash_out_on_crash))
+    if options.delivery_window_ms is not None:
+        host_options.delivery_window_seconds = options.delivery_window_ms / 1000
+    host = TableHostNode(store, host_options)
     entries = table_entries(options)
     specs = [table_spec(e) for e in entries]
     signals = StopSignals()
