@@ -58,6 +58,20 @@ TOKENS_MAX_AGE_S = 11 * 3600  # the store's sessions live 12 h
 LOAD = Path(__file__).resolve().parent / "load.py"
 
 
+def calibrate() -> float:
+    """Milliseconds of this thread's CPU for a fixed piece of pure-Python work: the machine's speed at that moment.
+    Taken at the start, the middle and the end of every measured window, it tells a room measured while the machine
+    ran slower (a shared virtual machine's speed moves: a room of 2026-12-05 used 35 % more CPU per action than the
+    same room an hour earlier, its store taking twice as long over the same calls) from one whose code costs more.
+    Thread CPU time: waiting for a core (the room's processes compete with this one) does not count."""
+    t0 = time.thread_time()
+    d: dict[int, int] = {}
+    for i in range(500_000):
+        k = i & 1023
+        d[k] = d.get(k, 0) + len(str(i))
+    return round((time.thread_time() - t0) * 1000, 1)
+
+
 def room_spec(spec: str) -> str:
     kind, colon, window = spec.partition(":")
     if kind not in ("all", "gw+1", "gw+2") or (colon and (kind == "all" or not window.replace(".", "", 1).isdigit())):
@@ -372,8 +386,17 @@ async def run_room(spec: str, n: int, args: argparse.Namespace, tmp: Path, prepa
         room.signal_profiled(signal.SIGUSR1)
         parts0, nats0, load0 = room.cpu_parts(), nats_cpu(nats), os.getloadavg()[0]
         t_start = time.perf_counter()
+        speed = [calibrate()]
+
+        async def mid_window() -> None:
+            await asyncio.sleep(args.duration / 2)
+            speed.append(calibrate())
+
+        mid = asyncio.ensure_future(mid_window())
         outs = [json.loads(await w.stdout.readline()) for w in workers]  # type: ignore[union-attr]
         elapsed = time.perf_counter() - t_start
+        mid.cancel()
+        speed.append(calibrate())
         room.signal_profiled(signal.SIGUSR2)
         parts1, nats1, load1 = room.cpu_parts(), nats_cpu(nats), os.getloadavg()[0]
         cpu0, cpu1 = sum(parts0.values()), sum(parts1.values())
@@ -418,6 +441,7 @@ async def run_room(spec: str, n: int, args: argparse.Namespace, tmp: Path, prepa
                 for k in parts1} if actions else None,
             "client_cpu": [round(o["cpu"], 2) for o in outs],
             "load_avg_start": round(load0, 2), "load_avg_end": round(load1, 2), "nice": args.nice,
+            "calibration_ms": speed,  # the machine's speed during the window (calibrate(): higher is slower)
         }
     finally:
         for w in workers:
@@ -480,7 +504,8 @@ async def main() -> None:
                           f"actions/s={r['actions_per_s']:7.1f} (per hand {r['actions_per_hand']}, "
                           f"{r['players_per_hand']} players) p50={r['latency_p50_ms']:6.1f} ms "
                           f"p99={r['latency_p99_ms']:6.1f} ms cpu={r['room_cpu']:.2f} (+nats {r['nats_cpu']}) "
-                          f"cpu/action={r['cpu_ms_per_action']} ms load={r['load_avg_start']}-{r['load_avg_end']}",
+                          f"cpu/action={r['cpu_ms_per_action']} ms load={r['load_avg_start']}-{r['load_avg_end']} "
+                          f"calibration={r['calibration_ms']} ms",
                           flush=True)
                     results["runs"].append(r)
     finally:
