@@ -411,8 +411,8 @@ async def run_room(spec: str, n: int, args: argparse.Namespace, tmp: Path, prepa
         # the NATS server was restarted meanwhile (during the set-up or the measurement): noted, not hidden
         restarted = kind != "all" and (nats_used is None or nats_pid() != nats_at_start)
         return {
-            "room": spec, "bots": n,
-            "delivery_window_ms": None if kind == "all" else float(window) if window else DELIVERY_WINDOW_S * 1000, "tables": n_tables, "connected": sum(o["connected"] for o in outs),
+            "room": spec, "bots": n, "tables": n_tables, "connected": sum(o["connected"] for o in outs),
+            "delivery_window_ms": None if kind == "all" else float(window or DELIVERY_WINDOW_S * 1000),
             "seat_failures": sum(r["failures"] for r in readies),
             "seat_failure_reasons": merge_counts(r.get("failure_reasons", {}) for r in readies),
             "sat_in_again": sum(o.get("sat_in_again", 0) for o in outs),

@@ -47,9 +47,9 @@ def register(app: typer.Typer) -> None:
             help="Seconds between integrity scans of the stored hands, in a worker process (0 = none; "
             "docs/integrity.md).")] = 3600.0,
         delivery_window_ms: Annotated[float | None, typer.Option(
-            help="Role tables: milliseconds the host gathers the frames of its tables before sending them to the "
-            "gateways, in one NATS message per gateway (0: every event-loop turn; default 10). Fewer messages per "
-            "action for that much more latency (docs/cluster.md).", min=0.0, max=1000.0)] = None,
+            help="Role tables: the host sends its tables' frames to each gateway at most once per this many "
+            "milliseconds, in one NATS message (0: at every event-loop turn; default 10). Under load: fewer "
+            "messages per action for up to that much more latency (docs/cluster.md).", min=0.0, max=1000.0)] = None,
         twister: Annotated[Path | None, typer.Option(
             help="The Twister section's settings: a JSON file of TwisterSettings fields plus currency, "
             "table_settings and fill_bots (docs/twister.md).")] = None,

@@ -52,7 +52,7 @@ class Router:
         self.publish = publish
         self.route = route
         self.max_bytes = max_bytes  # a larger batch is split (in order): NATS refuses messages over max_payload
-        self.window = window  # seconds the first frame after a flush waits for others (0: the next loop turn)
+        self.window = window  # at most one flush per this many seconds (0: at every loop turn)
         # hold(): True while the frames may not go out yet (a table host whose lease renewal is late: it may no
         # longer own its tables). They wait, in order, for release() (the lease was renewed: they go out) or
         # drop_held() (the lease was lost); they are not dropped because a renewal was merely late.

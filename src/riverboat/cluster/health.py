@@ -23,7 +23,7 @@ def host_app(host: TableHostNode) -> Starlette:
             "players": len(host.routes),
             "hands": host.hands_total(),
             "tournament_tables": host.tourneys.dealt(),  # hands dealt here, by tournament table
-            "delivery_window_ms": host.router.window * 1000,  # frames gathered this long before they are sent
+            "delivery_window_ms": host.router.window * 1000,  # at most one delivery per gateway per window
         }
         return JSONResponse(body, status_code=200 if host.link.connected else 503)
 

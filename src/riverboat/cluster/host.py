@@ -97,8 +97,8 @@ class HostOptions:
     record_seconds: float = 1.0  # lobby / seats written at most this often per table
     cash_out_on_crash: bool = False  # R-SERVER-3 room flag; a table's settings may say otherwise
     store_process: bool = True
-    # seconds the host gathers its frames before sending them to the gateways (cluster/delivery.py; 0: each loop
-    # turn's frames at once)
+    # the router flushes the host's frames to the gateways at most once per this many seconds (cluster/delivery.py;
+    # 0: at every loop turn)
     delivery_window_seconds: float = DELIVERY_WINDOW_S
     # a gateway whose key is gone is taken for dead only if it is still gone this long after it was first missed:
     # a live gateway whose loop was too busy to renew in time (seating 10,000 bots) puts its key back within a

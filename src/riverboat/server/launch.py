@@ -47,7 +47,7 @@ class LaunchOptions:
     cash_out_on_crash: bool | None = None
     integrity_scan_every: float = 3600.0  # seconds between integrity scans of the stored hands (0 = none)
     twister_file: Path | None = None  # the Twister section's settings (JSON object, ServerConfig.twister)
-    # role "tables": milliseconds a host gathers its frames before sending them to the gateways (None: the
+    # role "tables": a host sends its frames to the gateways at most once per this many milliseconds (None: the
     # default of riverboat.cluster.delivery.DELIVERY_WINDOW_S)
     delivery_window_ms: float | None = None
 
