@@ -5,8 +5,9 @@
 3. ``gw+2``: one gateway and two table hosts.
 
 A cluster room may name the table hosts' delivery window in milliseconds (``gw+2:0``: frames sent at every loop
-turn; without it the hosts' default, ``riverboat.cluster.delivery.DELIVERY_WINDOW_S``), so that one run can compare
-windows on the same machine.
+turn; without it the hosts' default, ``riverboat.cluster.delivery.DELIVERY_WINDOW_S``) and after it the gateway's
+command window (``gw+2:10:0``: commands written at every loop turn; without it the gateway's default,
+``riverboat.cluster.outbox.COMMAND_WINDOW_S``), so that one run can compare windows on the same machine.
 
 Every room uses the same PostgreSQL server (a fresh schema per room: the bench compares the room's processes, not
 SQLite with PostgreSQL) and the same table list (ceil(N / 6) six-max play-money NL Hold'em tables). The bots are
@@ -49,6 +50,7 @@ from load import make_accounts, pct, server_cpu_seconds, wait_health  # noqa: E4
 from riverboat.cluster.delivery import DELIVERY_WINDOW_S  # noqa: E402
 from riverboat.cluster.link import drop_room  # noqa: E402
 from riverboat.cluster.names import Names, table_id_for  # noqa: E402
+from riverboat.cluster.outbox import COMMAND_WINDOW_S  # noqa: E402
 from riverboat.store import Store  # noqa: E402
 from riverboat.store.migrate import head_revision  # noqa: E402
 
@@ -73,9 +75,11 @@ def calibrate() -> float:
 
 
 def room_spec(spec: str) -> str:
-    kind, colon, window = spec.partition(":")
-    if kind not in ("all", "gw+1", "gw+2") or (colon and (kind == "all" or not window.replace(".", "", 1).isdigit())):
-        raise argparse.ArgumentTypeError(f"{spec!r}: all, gw+1 or gw+2, a cluster room with :MS for its window")
+    kind, *windows = spec.split(":")
+    if kind not in ("all", "gw+1", "gw+2") or (windows and kind == "all") or len(windows) > 2 or \
+            not all(w.replace(".", "", 1).isdigit() for w in windows):
+        raise argparse.ArgumentTypeError(f"{spec!r}: all, gw+1 or gw+2, a cluster room with :MS for its hosts' "
+                                         "delivery window and :MS for its gateway's command window")
     return spec
 
 
@@ -125,6 +129,7 @@ class Room:
         self.nice = 0  # --nice: the room's processes (and the bots') ahead of other work on a shared machine
         self.log_dir: Path = tmp  # --logs: kept after the run (with RIVERBOAT_PROBE set, the nodes' probe lines)
         self.delivery_window_ms: str | None = None  # the hosts' --delivery-window-ms (None: their default)
+        self.command_window_ms: str | None = None  # the gateway's --command-window-ms (None: its default)
 
     def _start(self, name: str, *args: str) -> subprocess.Popen[bytes]:
         log = (self.log_dir / f"{self.kind}-{self.prefix}-{name}.log").open("wb")
@@ -164,8 +169,9 @@ class Room:
                                *(tables if i == 0 else ["--no-demo"]))
             wait_health(f"http://127.0.0.1:{port}/health", proc)
         # --no-demo: the gateway would otherwise open the demo tournaments (and their bots) in the measured room
+        command = [] if self.command_window_ms is None else ["--command-window-ms", self.command_window_ms]
         gw = self._start("gw", "--role", "gateway", "--no-demo", "--cluster", self.prefix, "--node-id", f"{self.prefix}-gw",
-                         "--port", str(self.port))
+                         "--port", str(self.port), *command)
         wait_health(f"http://127.0.0.1:{self.port}/health", gw)
 
     def signal_profiled(self, sig: int) -> None:
@@ -322,7 +328,7 @@ class Accounts:
 
 
 async def run_room(spec: str, n: int, args: argparse.Namespace, tmp: Path, prepared: Accounts) -> dict[str, Any]:
-    kind, _, window = spec.partition(":")
+    kind, window, command_window = (spec.split(":") + ["", ""])[:3]
     t0 = time.perf_counter()
     database = await asyncio.to_thread(prepared.copy)
     copy_s = time.perf_counter() - t0
@@ -341,6 +347,7 @@ async def run_room(spec: str, n: int, args: argparse.Namespace, tmp: Path, prepa
         tables_file.write_text(json.dumps(tables))
         room = Room(kind, tmp, db_url, tables_file, prefix)
         room.delivery_window_ms = window or None
+        room.command_window_ms = command_window or None
         room.profile_dir = args.profile
         if args.profile is not None:
             args.profile.mkdir(parents=True, exist_ok=True)
@@ -413,6 +420,7 @@ async def run_room(spec: str, n: int, args: argparse.Namespace, tmp: Path, prepa
         return {
             "room": spec, "bots": n, "tables": n_tables, "connected": sum(o["connected"] for o in outs),
             "delivery_window_ms": None if kind == "all" else float(window or DELIVERY_WINDOW_S * 1000),
+            "command_window_ms": None if kind == "all" else float(command_window or COMMAND_WINDOW_S * 1000),
             "seat_failures": sum(r["failures"] for r in readies),
             "seat_failure_reasons": merge_counts(r.get("failure_reasons", {}) for r in readies),
             "sat_in_again": sum(o.get("sat_in_again", 0) for o in outs),
@@ -462,7 +470,8 @@ async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--bots", type=int, nargs="+", default=[2000])
     parser.add_argument("--rooms", nargs="+", default=["all", "gw+1", "gw+2"], type=room_spec,
-                        help="all, gw+1, gw+2; a cluster room may add its hosts' delivery window: gw+2:0")
+                        help="all, gw+1, gw+2; a cluster room may add its hosts' delivery window and its gateway's command "
+                        "window: gw+2:0, gw+2:10:0")
     parser.add_argument("--duration", type=float, default=30.0)
     parser.add_argument("--warmup", type=float, default=20.0)
     parser.add_argument("--human", nargs=2, type=float, metavar=("LO", "HI"), default=(1.0, 4.0))

@@ -89,6 +89,11 @@ class Cluster:
     def health(self, name: str) -> dict[str, Any]:
         return dict(httpx.get(self.nodes[name].base_url + "/health", timeout=2).json())
 
+    def metric(self, name: str, metric: str) -> float:
+        """One unlabelled value of the node's ``/metrics`` (Prometheus text)."""
+        body = httpx.get(self.nodes[name].base_url + "/metrics", timeout=2).text
+        return float(next(line.split()[1] for line in body.splitlines() if line.startswith(metric + " ")))
+
     def owner(self, table: str) -> str | None:
         for name, node in self.nodes.items():
             if node.proc.poll() is None and name.startswith(self.prefix + "-h"):
@@ -149,8 +154,8 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
     try:
         c.start(c.h1, "tables", tables=TABLES)  # the default delivery window (10 ms)
         c.start(c.h2, "tables", "--delivery-window-ms", "0")  # frames leave at every loop turn: both ways tested
-        c.start(f"{c.prefix}-g1", "gateway")
-        c.start(f"{c.prefix}-g2", "gateway")
+        c.start(f"{c.prefix}-g1", "gateway")  # the default command window (5 ms)
+        c.start(f"{c.prefix}-g2", "gateway", "--command-window-ms", "0")  # commands written at every loop turn
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline and not all(c.owner(t) for t in TABLE_IDS):
             time.sleep(0.2)
@@ -267,7 +272,12 @@ def test_play_across_hosts_and_gateways_with_secrecy(cluster: Cluster, recorder:
 async def _scenario(c: Cluster, recorder: SecrecyRecorder) -> None:
     # the play below crosses both hosts: one gathers its frames for the default window, one sends them every turn
     assert c.health(c.h1)["delivery_window_ms"] == 10.0 and c.health(c.h2)["delivery_window_ms"] == 0.0
+    # and both gateways: one writes its commands at most once per the default window, one at every turn
+    g1, g2 = f"{c.prefix}-g1", f"{c.prefix}-g2"
+    assert c.metric(g1, "riverboat_command_window_seconds") == 0.005
+    assert c.metric(g2, "riverboat_command_window_seconds") == 0.0
     await _play(c, recorder)
+    assert c.metric(g1, "riverboat_commands_sent_total") > 0 and c.metric(g2, "riverboat_commands_sent_total") > 0
     players: list[Player] = c.players  # type: ignore[attr-defined]
     try:
         await _failover(c)

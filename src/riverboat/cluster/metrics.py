@@ -2,7 +2,9 @@
 
 Gateway: ``riverboat_connections`` (open WebSocket connections), ``riverboat_players`` (players attached),
 ``riverboat_action_seconds`` (histogram: a command's round trip from this gateway to the table host and back),
-``riverboat_command_errors_total{code}``. Table host: ``riverboat_tables`` (tables and pools it owns),
+``riverboat_command_errors_total{code}``, ``riverboat_command_window_seconds`` (at most one NATS write of commands
+per window, :mod:`riverboat.cluster.outbox`), ``riverboat_commands_sent_total`` and ``riverboat_command_writes_total``
+(their ratio: commands per write). Table host: ``riverboat_tables`` (tables and pools it owns),
 ``riverboat_hands_total`` (hands finished at its tables; ``rate()`` gives hands/s), ``riverboat_hands_per_second``
 (over the last 10 s), ``riverboat_host_command_seconds`` (histogram: handling one command), ``riverboat_failovers_total``
 (tables it took from a lost host), ``riverboat_voided_hands_total``. Both: ``riverboat_nats_rtt_seconds`` (the last
@@ -40,6 +42,10 @@ class NodeMetrics:
         self.errors = Counter("riverboat_command_errors_total", "commands refused, by code", ["code"], registry=r)
         self.retries = Counter("riverboat_command_retries_total", "gateway: commands sent again because no host had "
                                "the table (NATS no responders: a table between hosts)", registry=r)
+        self.command_window = Gauge("riverboat_command_window_seconds", "gateway: at most one NATS write of "
+                                    "commands per this many seconds", registry=r)
+        self.commands_sent = Gauge("riverboat_commands_sent_total", "gateway: commands published", registry=r)
+        self.command_writes = Gauge("riverboat_command_writes_total", "gateway: NATS writes of commands", registry=r)
         self.connections = Gauge("riverboat_connections", "open WebSocket connections", registry=r)
         self.players = Gauge("riverboat_players", "players attached through this node", registry=r)
         self.tables = Gauge("riverboat_tables", "tables and pools this host owns", registry=r)

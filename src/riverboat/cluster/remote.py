@@ -35,6 +35,7 @@ from riverboat.cluster.link import LEASE_SECONDS, Link
 from riverboat.cluster.metrics import NodeMetrics
 from riverboat.cluster.mirror import KvMirror
 from riverboat.cluster.names import Names
+from riverboat.cluster.outbox import COMMAND_WINDOW_S, Outbox
 from riverboat.cluster.wire import (
     Act,
     AliasChanged,
@@ -86,7 +87,7 @@ FORGET_BATCH = 256  # presences deleted at once when the gateway stops
 class RemoteRoom:
     def __init__(self, nats_url: str, node: str, *, names: Names | None = None, url: str | None = None,
                  lease_seconds: float = LEASE_SECONDS, timeout: float = COMMAND_TIMEOUT,
-                 unavailable_retry: float = UNAVAILABLE_RETRY_S) -> None:
+                 unavailable_retry: float = UNAVAILABLE_RETRY_S, command_window: float = COMMAND_WINDOW_S) -> None:
         self.node = node
         self.names = names or Names()
         self.url = url
@@ -110,6 +111,10 @@ class RemoteRoom:
         self._replies_to = self.names.replies(node) + "."
         self._tokens = itertools.count(1)
         self._waiting: dict[str, asyncio.Future[Reply | None]] = {}  # token -> its reply (None: no responders)
+        self.outbox = Outbox(self._publish_command, command_window)  # commands: at most one NATS write per window
+        self.metrics.command_window.set(command_window)
+        self.metrics.commands_sent.set_function(lambda: float(self.outbox.commands))
+        self.metrics.command_writes.set_function(lambda: float(self.outbox.writes))
 
     # ------------------------------------------------------------------ lifecycle
     async def start(self) -> list[tuple[str, str]]:
@@ -368,7 +373,7 @@ class RemoteRoom:
         self._waiting[token] = fut
         try:
             async with asyncio.timeout(self.timeout):
-                await self.link.client.publish(subject, data, reply=self._replies_to + token)
+                self.outbox.put(subject, data, self._replies_to + token, fut)  # with the other commands of the window
                 return await fut
         except TimeoutError:
             self.metrics.errors.labels("table_timeout").inc()
@@ -376,6 +381,9 @@ class RemoteRoom:
                             f"{self.timeout:.0f} s; the command may not have been applied") from None
         finally:
             del self._waiting[token]
+
+    async def _publish_command(self, subject: str, data: bytes, reply: str) -> None:
+        await self.link.client.publish(subject, data, reply=reply)
 
     def _c(self, cls: type[Any], player_id: int, **fields: Any) -> Any:
         return cls(player=player_id, gateway=self.node, **fields)

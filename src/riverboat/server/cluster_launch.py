@@ -41,12 +41,14 @@ def _require_postgres(url: str | None) -> str:
 
 async def launch_gateway(options: LaunchOptions, *, echo: Callable[[str], None] = print) -> None:
     from riverboat.cluster import Names, RemoteRoom, node_id
+    from riverboat.cluster.outbox import COMMAND_WINDOW_S
     from riverboat.store import Store
 
     store = Store(_require_postgres(options.database_url))
     store.upgrade()
     node = node_id(options.node_id, "gateway")
-    room = RemoteRoom(options.nats_url, node, names=Names(options.cluster))
+    window = COMMAND_WINDOW_S if options.command_window_ms is None else options.command_window_ms / 1000
+    room = RemoteRoom(options.nats_url, node, names=Names(options.cluster), command_window=window)
     config = gateway_config(options)
     signals = StopSignals()
     pacer = GcPacer()  # as in one process: no automatic full collections of the growing heap (server.gcpace)

@@ -50,6 +50,9 @@ class LaunchOptions:
     # role "tables": a host sends its frames to the gateways at most once per this many milliseconds (None: the
     # default of riverboat.cluster.delivery.DELIVERY_WINDOW_S)
     delivery_window_ms: float | None = None
+    # role "gateway": it sends the players' commands to the hosts at most once per this many milliseconds (None: the
+    # default of riverboat.cluster.outbox.COMMAND_WINDOW_S)
+    command_window_ms: float | None = None
 
 
 LEFTOVER_TASKS_S = 2.0  # how long the tasks still running after ``main`` get to end once cancelled
