@@ -367,9 +367,9 @@ def test_the_delivery_window_gathers_several_tables_actions_into_one_message_in_
 
 
 def test_a_table_host_gathers_its_frames_for_the_configured_window() -> None:
-    """``riverboat serve --role tables --delivery-window-ms N`` reaches the host's router (default 10 ms; the
+    """``riverboat serve --role tables --delivery-window-ms N`` reaches the host's router (default 20 ms; the
     two-host integration test, tests/server/test_server_cluster.py, reads it back from /health for 0 and default)."""
     from riverboat.cluster.delivery import DELIVERY_WINDOW_S
     from riverboat.cluster.host import HostOptions
 
-    assert HostOptions().delivery_window_seconds == DELIVERY_WINDOW_S == 0.01
+    assert HostOptions().delivery_window_seconds == DELIVERY_WINDOW_S == 0.02

@@ -48,11 +48,11 @@ def register(app: typer.Typer) -> None:
             "docs/integrity.md).")] = 3600.0,
         delivery_window_ms: Annotated[float | None, typer.Option(
             help="Role tables: the host sends its tables' frames to each gateway at most once per this many "
-            "milliseconds, in one NATS message (0: at every event-loop turn; default 10). Under load: fewer "
+            "milliseconds, in one NATS message (0: at every event-loop turn; default 20). Under load: fewer "
             "messages per action for up to that much more latency (docs/cluster.md).", min=0.0, max=1000.0)] = None,
         command_window_ms: Annotated[float | None, typer.Option(
             help="Role gateway: the gateway sends its players' commands to the table hosts at most once per this "
-            "many milliseconds, in one NATS write (0: at every event-loop turn; default 5). Under load: fewer "
+            "many milliseconds, in one NATS write (0: at every event-loop turn; default 10). Under load: fewer "
             "writes per action for up to that much more latency (docs/cluster.md).", min=0.0, max=1000.0)] = None,
         twister: Annotated[Path | None, typer.Option(
             help="The Twister section's settings: a JSON file of TwisterSettings fields plus currency, "
