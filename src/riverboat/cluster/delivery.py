@@ -30,6 +30,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
+from riverboat.cluster.window import call_in_window
 from riverboat.cluster.wire import Encoded, encode_delivery, encode_frame
 from riverboat.room.frames import RoomFrame
 
@@ -111,12 +112,7 @@ class Router:
         handed over meanwhile)."""
         if not self._scheduled:
             self._scheduled = True
-            loop = asyncio.get_running_loop()
-            wait = self._flushed_at + self.window - loop.time() if self.window > 0 else 0.0
-            if wait > 0:
-                loop.call_later(wait, self.flush)
-            else:
-                loop.call_soon(self.flush)
+            call_in_window(self._flushed_at, self.window, self.flush)
 
     def flush(self) -> None:
         if self.answering and not self._deferred:  # a command's reply is a turn away: take it along

@@ -20,6 +20,8 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from riverboat.cluster.window import call_in_window
+
 #: seconds between two writes of a gateway's commands under load (docs/performance.md, cluster section of
 #: 2026-12-05 11:45 UTC: 0 against 5 ms, then 5 against 10 ms)
 COMMAND_WINDOW_S = 0.01
@@ -43,12 +45,7 @@ class Outbox:
         self._queued.append((subject, data, reply, fut))
         if not self._scheduled:
             self._scheduled = True
-            loop = asyncio.get_running_loop()
-            wait = self._sent_at + self.window - loop.time() if self.window > 0 else 0.0
-            if wait > 0:
-                loop.call_later(wait, self._go)
-            else:
-                loop.call_soon(self._go)
+            call_in_window(self._sent_at, self.window, self._go)
 
     def _go(self) -> None:
         self._scheduled = False
