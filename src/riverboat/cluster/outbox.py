@@ -1,11 +1,12 @@
 """Gateway → table hosts: the players' commands, published at most once per window.
 
-Every command a gateway forwards was one NATS publish, and nats-py writes what is pending to its socket at the next
-loop turn: one ``send`` per command. On this machine a write to the local NATS server is the gateway's single
-largest cost after the players' WebSockets (it wakes the server: a fifth of the gateway's CPU at 10,000 bots,
-docs/performance.md, cluster section of 2026-12-05 11:45 UTC). :class:`Outbox` publishes the commands queued since
-the last write together, at most once per ``window`` seconds (:data:`COMMAND_WINDOW_S`; ``riverboat serve --role
-gateway --command-window-ms``): nats-py then writes them with one ``send``.
+Every command a gateway forwarded was one NATS publish, and nats-py writes what is pending to its socket at the
+next loop turn: one ``send`` per command, each waking the NATS server. :class:`Outbox` publishes the commands queued
+since the last write together, at most once per ``window`` seconds (:data:`COMMAND_WINDOW_S`; ``riverboat serve
+--role gateway --command-window-ms``): nats-py then writes them with one ``send``. Measured (docs/performance.md,
+cluster section of 2026-12-05 11:45 UTC): 5 ms took a quarter off the NATS server's CPU and little off the
+gateway's; with the hosts' delivery window, doubling both (10 and 20 ms) saved 4-12 % of the cluster's CPU per
+action.
 
 A command queued when the last write is at least a window old leaves at the next loop turn, as without a window; one
 queued sooner waits for the window to close, with every command queued meanwhile. So an idle room pays nothing, and
