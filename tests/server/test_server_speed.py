@@ -21,6 +21,19 @@ async def _wait(pred: Any, timeout: float = 30.0) -> None:
         await asyncio.sleep(0.05)
 
 
+async def _leave(client: Any, pool: str) -> None:
+    """``leave_speed``, sent again while the connection's frame budget is spent: the calling-station bot that just
+    stopped may have used it up (a fast-fold pool deals at once, so it acts many times a second), and the server
+    then refuses any frame as ``rate_limited`` for a moment without applying it."""
+    for _ in range(50):
+        reply = await client.request({"type": "leave_speed", "pool": pool})
+        if reply.get("type") != "error" or reply.get("code") != "rate_limited":
+            assert reply.get("type") != "error", reply
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError("leave_speed refused as rate_limited for 2.5 s")
+
+
 async def test_r_speed_1_fast_fold_moves_player_to_a_new_hand_and_chips_are_conserved(start_server: Any,
                                                                                       recorder: Any) -> None:
     server = start_server([POOL])
@@ -55,7 +68,7 @@ async def test_r_speed_1_fast_fold_moves_player_to_a_new_hand_and_chips_are_cons
         await bot.stop()
     left = []
     for client in clients:
-        await client.command({"type": "leave_speed", "pool": pool})
+        await _leave(client, pool)
     for client in clients:
         await _wait(lambda c=client: any(f.get("type") == "speed" and f.get("event") == "left"  # type: ignore[misc]
                                          for f in c.frames))
