@@ -74,12 +74,19 @@ def calibrate() -> float:
     return round((time.thread_time() - t0) * 1000, 1)
 
 
-def room_spec(spec: str) -> str:
+def parse_room(spec: str) -> tuple[str, str, str]:
+    """``kind[:delivery ms[:command ms]]`` → (kind, delivery window, command window); "" where not named."""
     kind, *windows = spec.split(":")
     if kind not in ("all", "gw+1", "gw+2") or (windows and kind == "all") or len(windows) > 2 or \
             not all(w.replace(".", "", 1).isdigit() for w in windows):
         raise argparse.ArgumentTypeError(f"{spec!r}: all, gw+1 or gw+2, a cluster room with :MS for its hosts' "
                                          "delivery window and :MS for its gateway's command window")
+    delivery, command = (windows + ["", ""])[:2]
+    return kind, delivery, command
+
+
+def room_spec(spec: str) -> str:
+    parse_room(spec)
     return spec
 
 
@@ -328,7 +335,7 @@ class Accounts:
 
 
 async def run_room(spec: str, n: int, args: argparse.Namespace, tmp: Path, prepared: Accounts) -> dict[str, Any]:
-    kind, window, command_window = (spec.split(":") + ["", ""])[:3]
+    kind, window, command_window = parse_room(spec)
     t0 = time.perf_counter()
     database = await asyncio.to_thread(prepared.copy)
     copy_s = time.perf_counter() - t0

@@ -382,8 +382,8 @@ class RemoteRoom:
         finally:
             del self._waiting[token]
 
-    async def _publish_command(self, subject: str, data: bytes, reply: str) -> None:
-        await self.link.client.publish(subject, data, reply=reply)
+    def _publish_command(self, subject: str, data: bytes, reply: str) -> Awaitable[None]:
+        return self.link.client.publish(subject, data, reply=reply)  # the outbox awaits it: no coroutine of our own
 
     def _c(self, cls: type[Any], player_id: int, **fields: Any) -> Any:
         return cls(player=player_id, gateway=self.node, **fields)
