@@ -85,38 +85,36 @@ def test_the_batch_round_trips_as_json() -> None:
                          "event": {"kind": "hand_over", "stacks": {"0": 100, "3": 50}}}, [7, 9])]
 
 
-def test_r_gen_5_the_router_routes_each_recipient_once_per_flush_and_keeps_own_frames_apart() -> None:
-    """One loop turn's frames: each recipient's gateway is looked up once (not once per frame); a player's own
-    frame (their cards, R-GEN-5) goes only to their gateway, with them alone; a player with no route gets nothing."""
+def test_r_gen_5_the_router_splits_each_frame_by_gateway_and_keeps_own_frames_apart() -> None:
+    """One loop turn's frames: a frame whose recipients are all at one gateway goes there with all of them; one
+    whose recipients are at several is split, each gateway getting it with its own players only; a player's own
+    frame (their cards, R-GEN-5) goes only to their gateway, with them alone; a player with no route gets
+    nothing."""
     import asyncio
 
-
     gateways = {1: "gA", 2: "gA", 3: "gB", 4: None}
-    asked: list[int] = []
     sent: list[tuple[str, bytes]] = []
-
-    def route(pid: int) -> str | None:
-        asked.append(pid)
-        return gateways[pid]
 
     async def publish(gw: str, data: bytes) -> None:
         sent.append((gw, data))
 
     async def turn() -> None:
-        router = Router(publish, route)
+        router = Router(publish, gateways.get)
         public = [_frame(1), _frame(2)]
         for f in public:
             for pid in (1, 2, 3, 4):
                 router.send(pid, f)
         router.send(2, _frame(99))  # player 2's own frame
+        router.send_many([1, 2], _frame(7))  # both at gA
+        router.send_many([4], _frame(8))  # nobody reachable
         await asyncio.sleep(0.01)
-        assert router.messages == 2 and router.frames == 9
+        assert router.messages == 2 and router.frames == 12
 
     asyncio.run(turn())
-    assert sorted(asked) == [1, 2, 3, 4]
     got = {gw: _frames(data) for gw, data in sent}
-    assert [(f["event"]["n"], p) for f, p in got["gA"]] == [(1, [1, 2]), (2, [1, 2]), (99, [2])]
+    assert [(f["event"]["n"], p) for f, p in got["gA"]] == [(1, [1, 2]), (2, [1, 2]), (99, [2]), (7, [1, 2])]
     assert [(f["event"]["n"], p) for f, p in got["gB"]] == [(1, [3]), (2, [3])]
+    assert set(got) == {"gA", "gB"}
 
 
 def test_r_gen_5_a_delivery_over_the_size_limit_is_split_in_order() -> None:

@@ -128,12 +128,22 @@ class Router:
         self.held_now = 0
         groups, self._pending, self._pending_frames = self._pending, [], 0
         by_gateway: dict[str, list[tuple[RoomFrame, list[int]]]] = {}
-        gateway_of: dict[int, str | None] = {}  # each recipient routed once per flush, not once per frame
         route = self.route
         for frame, players in groups:  # in order: each gateway's groups keep every player's order
-            split: dict[str, list[int]] = {}  # this frame's players by gateway (almost always one)
-            for pid in players:
-                gw = gateway_of[pid] if pid in gateway_of else gateway_of.setdefault(pid, route(pid))
+            if not players:
+                continue
+            gateways = list(map(route, players))
+            gw = gateways[0]
+            if gateways.count(gw) == len(gateways):  # all at one gateway (the usual case): the group as it is
+                if gw is not None:
+                    mine = by_gateway.get(gw)
+                    if mine is None:
+                        by_gateway[gw] = [(frame, players)]
+                    else:
+                        mine.append((frame, players))
+                continue
+            split: dict[str, list[int]] = {}  # this frame's players by gateway
+            for pid, gw in zip(players, gateways):
                 if gw is not None:
                     split.setdefault(gw, []).append(pid)
             for gw, theirs in split.items():

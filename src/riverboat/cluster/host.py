@@ -146,7 +146,8 @@ class TableHostNode:
         self.tourneys = TournamentHosting(self.room, self.link, self.peers, self._spec_of, edited=self._edited)
         self.routes: dict[int, str] = {}  # player -> the gateway that holds their connection
         # while a lease renewal is late the frames wait (not dropped: a late renewal is not a lost lease)
-        self.router = Router(self._publish, self._route_of, hold=lambda: not self.lease_ok(),
+        # routed by the dict itself (``routes.get``): the router looks up every recipient of every frame
+        self.router = Router(self._publish, self.routes.get, hold=lambda: not self.lease_ok(),
                              window=options.delivery_window_seconds)
         # every player this room reaches at once is routed (``_route``): a public frame goes to the router in one call
         self.room.group_sink = self.router.send_many
@@ -238,9 +239,6 @@ class TableHostNode:
         other hosts may own our tables: send no frames and answer no commands until we know (the store's fence
         stops any money of ours anyway)."""
         return time.monotonic() - self._renewed_at < self.opt.lease_seconds
-
-    def _route_of(self, pid: int) -> str | None:
-        return self.routes.get(pid)  # (while the lease is unconfirmed the router holds the frames: hold=)
 
     def _lease_confirmed(self) -> None:
         """A renewal succeeded (the node key was never lost, so no other host took our tables): what waited for
