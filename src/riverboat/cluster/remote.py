@@ -31,6 +31,7 @@ import orjson
 from nats.js.errors import KeyNotFoundError, KeyWrongLastSequenceError
 
 from riverboat.cluster.batches import gather_in_batches
+from riverboat.cluster.deadlines import Deadlines
 from riverboat.cluster.link import LEASE_SECONDS, Link
 from riverboat.cluster.metrics import NodeMetrics
 from riverboat.cluster.mirror import KvMirror
@@ -111,6 +112,7 @@ class RemoteRoom:
         self._replies_to = self.names.replies(node) + "."
         self._tokens = itertools.count(1)
         self._waiting: dict[str, asyncio.Future[Reply | None]] = {}  # token -> its reply (None: no responders)
+        self.deadlines = Deadlines(timeout)  # each of them fails with TimeoutError after ``timeout``: one timer
         self.outbox = Outbox(self._publish_command, command_window)  # commands: at most one NATS write per window
         self.metrics.command_window.set(command_window)
         self.metrics.commands_sent.set_function(lambda: float(self.outbox.commands))
@@ -136,6 +138,7 @@ class RemoteRoom:
             await self.link.nodes.delete(self.node)
         await self.records.stop()
         await self.link.close()
+        self.deadlines.close()  # a command still waiting can no longer be answered: table_timeout now
 
     def set_url(self, url: str) -> None:
         self.url = url
@@ -371,10 +374,10 @@ class RemoteRoom:
         token = format(next(self._tokens), "x")
         fut: asyncio.Future[Reply | None] = asyncio.get_running_loop().create_future()
         self._waiting[token] = fut
+        self.deadlines.watch(fut)
         try:
-            async with asyncio.timeout(self.timeout):
-                self.outbox.put(subject, data, self._replies_to + token, fut)  # with the other commands of the window
-                return await fut
+            self.outbox.put(subject, data, self._replies_to + token, fut)  # with the other commands of the window
+            return await fut
         except TimeoutError:
             self.metrics.errors.labels("table_timeout").inc()
             raise RoomError("table_timeout", f"the host of table {table_id} did not answer within "
