@@ -34,7 +34,7 @@ def test_r_server_1_answered_commands_are_left_alone_and_the_others_expire_in_or
         loop = asyncio.get_running_loop()
         d = Deadlines(0.2, granularity=0.02)
         futs: list[asyncio.Future[int]] = []
-        for i in range(6):
+        for _ in range(6):
             fut: asyncio.Future[int] = loop.create_future()
             d.watch(fut)
             futs.append(fut)

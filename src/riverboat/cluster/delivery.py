@@ -143,7 +143,7 @@ class Router:
                         mine.append((frame, players))
                 continue
             split: dict[str, list[int]] = {}  # this frame's players by gateway
-            for pid, gw in zip(players, gateways):
+            for pid, gw in zip(players, gateways, strict=True):
                 if gw is not None:
                     split.setdefault(gw, []).append(pid)
             for gw, theirs in split.items():
