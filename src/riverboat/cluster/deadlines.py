@@ -1,10 +1,9 @@
 """The gateway's command timeout without a timer per command.
 
 Every command a gateway sends waits for its reply at most ``timeout`` seconds (``RemoteRoom``'s ``table_timeout``).
-``asyncio.timeout`` around each wait scheduled a timer and cancelled it again for every command: at 10,000 bots,
-hundreds a second, each costing more than the rest of sending the command (``bench/cluster.py``,
-docs/performance.md). All commands share one timeout, so their deadlines come in the order they were sent:
-:class:`Deadlines` keeps them in a queue and runs one timer, at the oldest deadline (plus ``granularity``, so
+``asyncio.timeout`` around each wait scheduled a timer and cancelled it again for every command, hundreds a second
+at 10,000 bots (``bench/command_timeout.py`` measures both ways, docs/performance.md). All commands share one
+timeout, so their deadlines come in the order they were sent: :class:`Deadlines` keeps them in a queue and runs one timer, at the oldest deadline (plus ``granularity``, so
 that one firing expires every deadline that fell in it). A future still waiting at its deadline gets
 ``TimeoutError``; one answered before it is dropped from the queue when its deadline passes.
 """
@@ -38,10 +37,7 @@ class Deadlines:
         loop = asyncio.get_running_loop()
         now, queue = loop.time(), self._queue
         while queue and queue[0][0] <= now:
-            _, fut = queue.popleft()
-            if not fut.done():
-                fut.set_exception(TimeoutError())
-                self.expired += 1
+            self._expire(queue.popleft()[1])
         self._timer = loop.call_at(queue[0][0] + self.granularity, self._sweep) if queue else None
 
     def close(self) -> None:
@@ -51,7 +47,9 @@ class Deadlines:
             self._timer.cancel()
             self._timer = None
         while self._queue:
-            _, fut = self._queue.popleft()
-            if not fut.done():
-                fut.set_exception(TimeoutError())
-                self.expired += 1
+            self._expire(self._queue.popleft()[1])
+
+    def _expire(self, fut: asyncio.Future[Any]) -> None:
+        if not fut.done():
+            fut.set_exception(TimeoutError())
+            self.expired += 1
