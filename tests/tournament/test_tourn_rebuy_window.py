@@ -22,7 +22,7 @@ from riverboat.room.tournament.lifecycle import Status
 from riverboat.room.tournament.simulate import make_bots
 from riverboat.room.tournament.spec import TournamentSpec
 from riverboat.server import protocol
-from riverboat.store import AccountKey, Store
+from riverboat.store import AccountKey, IdempotentReplay, Store
 
 DECIDE = 20.0
 SPEC = {"name": "Rebuy HU", "kind": "sng", "seats": 2, "min_entrants": 2, "buy_in": 1000, "fee": 100,
@@ -184,6 +184,53 @@ async def test_r_tourn_rebuy_3_a_bust_from_above_the_rebuy_limit_is_offered_the_
         assert human not in director.results
         await director.rebuy(human)
         assert director.entrants_by_id[human].chips == 1000 and director.entrants_by_id[human].rebuys == 1
+    finally:
+        clock.remove_settle_hook(director.quiesce)
+        await director.close()
+
+
+async def test_issue_29_a_money_command_repeated_with_its_key_moves_no_money(sqlite_store: Store) -> None:
+    """Issue #29 (idempotency keys from the frame id), R-TOURN-REBUY-3, R-WALLET-5: register and re-buy take the
+    command's idempotency key; the same key again (the reply cache forgot it) is refused with ``id_reused`` and
+    moves nothing: one ledger entry, one re-buy, no chips added."""
+    clock = FakeClock()
+    human, bot = make_bots(sqlite_store, 2, 20_000, "EUR", prefix="idem")
+    host = HumanHost(clock, StoreGateway(sqlite_store, inline=True), human, 5)
+    director = Director(host, "idem-5", TournamentSpec.from_dict(SPEC),
+                        bots={bot: ShoveBot(random.Random(5), shove=1.0, call=1.0)}, seed=5)
+    host.director = director
+    clock.add_settle_hook(director.quiesce)
+    await director.open()
+    try:
+        await director.register(human, idem_key=f"{human}:f1")
+        balance = sqlite_store.ledger.balance(human, "EUR")
+        await director.unregister(human)
+        try:
+            await director.register(human, idem_key=f"{human}:f1")
+            raise AssertionError("a register repeated with its key was accepted")
+        except RoomError as exc:
+            assert exc.code == "id_reused"
+        assert sqlite_store.ledger.balance(human, "EUR") == balance + 1100  # refunded, not charged again
+        await director.register(human, idem_key=f"{human}:f2")
+        await director.register(bot)
+        await _until_offer(director, host, clock)
+        pool = director.prize_pool
+        ack = await director.rebuy(human, idem_key=f"{human}:f3")
+        assert ack["chips"] == 1000 and director.prize_pool == pool + 1000
+        try:
+            await director.rebuy(human, idem_key=f"{human}:f3")
+            raise AssertionError("a re-buy repeated with its key was accepted")
+        except RoomError as exc:
+            assert exc.code in ("id_reused", "rebuy_closed")  # (a new hand may have been dealt already)
+        try:  # the key reaches the ledger: the store itself refuses it again
+            sqlite_store.tournaments.pay_in(human, director.id, 1000, 100, f"t_rebuy:{director.id}:{human}:{human}:f3",
+                                            kind="rebuy", once=True)
+            raise AssertionError("the ledger accepted a used re-buy key")
+        except IdempotentReplay:
+            pass
+        assert director.entrants_by_id[human].rebuys == 1
+        mine = next(e for e in sqlite_store.tournament_play.snapshot(director.id).entries if e.player_id == human)
+        assert mine.rebuys == 1  # the store counted one re-buy: one t_rebuy ledger entry
     finally:
         clock.remove_settle_hook(director.quiesce)
         await director.close()

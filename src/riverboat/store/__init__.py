@@ -68,7 +68,8 @@ Public API (stable; all chip amounts are ``int`` minor units, never floats)::
     # tournaments (R-FEE, R-TOURN-REG, R-TOURN-GEN-2, R-WALLET-5/6/9)
     store.tournaments.create(tournament_id, currency, buy_in, fee, *, unregister_deadline=None, name=None, kind=None,
                              spec=None, guarantee=0, bounty=0, pool_id=None)   # bounty: knockout part of buy_in
-    store.tournaments.register(player_id, tournament_id, idem_key, *, ticket_id=None, late=False) -> int
+    store.tournaments.register(player_id, tournament_id, idem_key, *, ticket_id=None, late=False, once=False) -> int
+        # register/pay_in once=True: a used idem_key raises IdempotentReplay (keys from WebSocket frame ids)
     store.tournaments.unregister(player_id, tournament_id, idem_key) -> int     # refused after deadline/start
     store.tournaments.start(tournament_id) ; .finish(tournament_id) ; .status(tournament_id) -> str
     store.tournaments.cancel(tournament_id) -> list[player_id]   # R-TOURN-REG-4: refunds everyone

@@ -178,7 +178,7 @@ class Tournaments:
         return self._db.read(body)
 
     def register(self, player_id: int, tournament_id: str, idem_key: str, *, ticket_id: int | None = None,
-                 late: bool = False) -> int:
+                 late: bool = False, once: bool = False) -> int:
         """Pay the buy-in into the prize pool and the entry fee to the house (R-FEE-1, R-WALLET-5), from the
         player's balance or with a ticket whose face value equals buy-in + fee.  ``late``: the director accepts a
         late registration while the tournament runs (R-TOURN-REG-1).  Returns the transaction id."""
@@ -232,7 +232,7 @@ class Tournaments:
 
         req = request_hash("t_register", player_id=player_id, tournament_id=tournament_id, ticket_id=ticket_id,
                            late=late)
-        return self._db.run_idempotent(idem_key, "t_register", req, body)
+        return self._db.run_idempotent(idem_key, "t_register", req, body, once=once)
 
     def unregister(self, player_id: int, tournament_id: str, idem_key: str) -> int:
         """Refund buy-in and fee to where they came from (balance or ticket).  Refused once the tournament has
@@ -326,7 +326,8 @@ class Tournaments:
         return self._db.run_idempotent(idem_key, "t_overlay", req, body)
 
     def pay_in(
-        self, player_id: int, tournament_id: str, buy_in: int, fee: int, idem_key: str, *, kind: str = "rebuy"
+        self, player_id: int, tournament_id: str, buy_in: int, fee: int, idem_key: str, *, kind: str = "rebuy",
+        once: bool = False,
     ) -> int:
         """A re-buy or add-on (R-TOURN-REBUY): ``buy_in`` to the prize pool, ``fee`` to the house, from the
         balance of a registered player while the tournament runs or registers; counted on the entry.  Returns the
@@ -359,7 +360,7 @@ class Tournaments:
             return txn.id
 
         req = request_hash(f"t_{kind}", player_id=player_id, tournament_id=tournament_id, buy_in=buy_in, fee=fee)
-        return self._db.run_idempotent(idem_key, f"t_{kind}", req, body)
+        return self._db.run_idempotent(idem_key, f"t_{kind}", req, body, once=once)
 
     def refund_entry(self, tournament_id: str, player_id: int, idem_key: str) -> int:
         """Interrupted tournament (R-TOURN-INT-2..6, part 1): give a remaining player back their buy-in(s) and

@@ -274,11 +274,13 @@ class Director:
 
     # ------------------------------------------------------------------ registration (R-TOURN-REG)
     async def register(self, player_id: int, *, promo_code: str | None = None, password: str | None = None,
-                       ticket_id: int | None = None) -> dict[str, object]:
-        return await self.actor.submit(lambda: self._register(player_id, promo_code, password, ticket_id))
+                       ticket_id: int | None = None, idem_key: str | None = None) -> dict[str, object]:
+        """Register (or enter late). ``idem_key``: the command's idempotency key (made from the player and the frame
+        id, issue #29): a repeat of a used key moves no money (``id_reused``); without one, a fresh key."""
+        return await self.actor.submit(lambda: self._register(player_id, promo_code, password, ticket_id, idem_key))
 
     async def _register(self, player_id: int, promo_code: str | None, password: str | None,
-                        ticket_id: int | None) -> dict[str, object]:
+                        ticket_id: int | None, idem_key: str | None = None) -> dict[str, object]:
         if self.spec.day2_of is not None:
             raise RoomError("registration_closed", "Day 2 is entered by surviving a Day 1 flight (R-TOURN-FLIGHT-2, R-TOURN-FLIGHT-3)")
         priv = self.spec.private
@@ -297,8 +299,8 @@ class Director:
             raise RoomError("registration_closed", "the tournament is in the money: its prizes are fixed and late "
                                                    "registration is over (R-TOURN-REG-1)")
         await self.gw.call(self.gw.store.tournaments.register, player_id, self.id,
-                           f"t_register:{self.id}:{player_id}:{secrets.token_hex(6)}", ticket_id=ticket_id,
-                           late=late)
+                           f"t_register:{self.id}:{player_id}:{idem_key or secrets.token_hex(6)}",
+                           ticket_id=ticket_id, late=late, once=idem_key is not None)
         self.pool_collected += self.spec.pool_per_entry
         if late:
             await self._late_seat(player_id)
@@ -687,17 +689,18 @@ class Director:
         return pos is not None and (pos.level == rb.period_levels or (pos.on_break and pos.level + 1 ==
                                                                       rb.period_levels))
 
-    async def rebuy(self, player_id: int) -> dict[str, object]:
-        return await self.actor.submit(lambda: self._pay_in(player_id, "rebuy"))
+    async def rebuy(self, player_id: int, *, idem_key: str | None = None) -> dict[str, object]:
+        """A re-buy; ``idem_key`` as for :meth:`register` (a used key: ``id_reused``, no money, no chips)."""
+        return await self.actor.submit(lambda: self._pay_in(player_id, "rebuy", idem_key))
 
-    async def addon(self, player_id: int) -> dict[str, object]:
-        return await self.actor.submit(lambda: self._pay_in(player_id, "addon"))
+    async def addon(self, player_id: int, *, idem_key: str | None = None) -> dict[str, object]:
+        return await self.actor.submit(lambda: self._pay_in(player_id, "addon", idem_key))
 
     async def set_auto_rebuy(self, player_id: int, on: bool) -> dict[str, object]:
         self._need(player_id).auto_rebuy = on
         return {"tournament": self.id, "auto_rebuy": on}
 
-    async def _pay_in(self, player_id: int, kind: str) -> dict[str, object]:
+    async def _pay_in(self, player_id: int, kind: str, idem_key: str | None = None) -> dict[str, object]:
         """A re-buy (stack at or below the limit, during the period) or the add-on; the chips are added between
         hands (table stakes)."""
         e = self._need(player_id)
@@ -709,8 +712,10 @@ class Director:
             raise RoomError("rebuy_closed", f"no {kind} now (R-TOURN-REBUY-3)")
         price, fee, chips = ((rb.price, rb.fee, rb.chips) if kind == "rebuy"
                              else (rb.addon_price, rb.addon_fee, rb.addon_chips))
-        await self.gw.call(self.gw.store.tournaments.pay_in, player_id, self.id, price, fee,
-                           f"t_{kind}:{self.id}:{player_id}:{e.rebuys}:{e.addons}", kind=kind)
+        key = (f"t_{kind}:{self.id}:{player_id}:{idem_key}" if idem_key is not None
+               else f"t_{kind}:{self.id}:{player_id}:{e.rebuys}:{e.addons}")
+        await self.gw.call(self.gw.store.tournaments.pay_in, player_id, self.id, price, fee, key, kind=kind,
+                           once=idem_key is not None)
         self.pool_collected += price
         self._awards = None
         self.chips_issued += chips

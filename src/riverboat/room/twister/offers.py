@@ -72,8 +72,9 @@ class TwisterOffers:
 
     # ------------------------------------------------------------------ play
     async def play(self, player_id: int, kind: str, buy_in: int, *, currency: str | None = None,
-                   ticket_id: int | None = None) -> dict[str, Any]:
-        """Register ``player_id`` in the open Sit & Go of ``kind`` at ``buy_in`` (opening one if needed)."""
+                   ticket_id: int | None = None, idem_key: str | None = None) -> dict[str, Any]:
+        """Register ``player_id`` in the open Sit & Go of ``kind`` at ``buy_in`` (opening one if needed);
+        ``idem_key``: the command's idempotency key (a used one moves no money, ``id_reused``; issue #29)."""
         currency = currency or self.currency
         if kind not in self.settings.enabled_kinds:
             raise RoomError("not_offered", f"this room does not offer that Twister type (R-WILD-5): {kind}")
@@ -91,7 +92,7 @@ class TwisterOffers:
             waiting = self.open.get((kind, buy_in, currency))
             if waiting is None:
                 waiting = await self._open(kind, buy_in, currency)
-        result = await waiting.register(player_id, ticket_id=ticket_id)
+        result = await waiting.register(player_id, ticket_id=ticket_id, idem_key=idem_key)
         if self.fill_bots and player_id not in self.bots:
             await self._fill(waiting, buy_in, currency)
         return {**result, "kind": kind, "buy_in": buy_in, "currency": currency}
