@@ -57,6 +57,10 @@ def register(app: typer.Typer) -> None:
         twister: Annotated[Path | None, typer.Option(
             help="The Twister section's settings: a JSON file of TwisterSettings fields plus currency, "
             "table_settings and fill_bots (docs/twister.md).")] = None,
+        forwarded_allow_ips: Annotated[str | None, typer.Option(
+            help="Behind a reverse proxy that ends TLS: the proxy addresses (comma-separated, '*' for any) whose "
+            "X-Forwarded-Proto and X-Forwarded-For are believed; HTTPS requests then get HSTS (docs/security.md). "
+            "Default: $FORWARDED_ALLOW_IPS or 127.0.0.1.")] = None,
     ) -> None:
         """Start the poker room server: REST + WebSocket + the browser client. Ctrl-C stops it cleanly."""
         from typing import Any
@@ -84,6 +88,7 @@ def register(app: typer.Typer) -> None:
             twister_file=twister,
             delivery_window_ms=delivery_window_ms,
             command_window_ms=command_window_ms,
+            forwarded_allow_ips=forwarded_allow_ips,
         )
         if role not in ("all", "gateway", "tables"):
             typer.echo(f"riverboat serve: --role must be all, gateway or tables, not {role!r}", err=True)

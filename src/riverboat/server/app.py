@@ -20,6 +20,7 @@ from riverboat.room.errors import RoomError
 from .hub import Hub, ServerConfig
 from .integrity_scan import ScheduledScan
 from .rest import error_response, make_routes
+from .security_headers import SecurityHeaders
 from .ws import websocket_endpoint
 
 log = logging.getLogger(__name__)
@@ -76,7 +77,9 @@ def create_app(store: Any, room: Any, config: ServerConfig | None = None) -> Sta
             return HTMLResponse(_PLACEHOLDER)
 
         routes.append(Route("/", placeholder))
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(GZipMiddleware, minimum_size=2048)])
+    # the security headers outermost: every answer gets them, an error page or the WebSocket upgrade included (#35)
+    app = Starlette(routes=routes, lifespan=lifespan,
+                    middleware=[Middleware(SecurityHeaders), Middleware(GZipMiddleware, minimum_size=2048)])
     # the browser client answers what no route matches (not a catch-all mount: an API path asked with a method it
     # does not take then gets its own 405 and Allow header, not the static files' "GET, HEAD")
     app.router.default = unmatched(static if static is not None else app.router.default)

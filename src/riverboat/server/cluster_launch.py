@@ -64,7 +64,8 @@ async def launch_gateway(options: LaunchOptions, *, echo: Callable[[str], None] 
 
             if not signals.requested:
                 await serve(store, room, host=options.host, port=options.port, config=config,
-                            on_started=on_started, log_level=options.log_level, signals=signals)
+                            on_started=on_started, log_level=options.log_level, signals=signals,
+                            forwarded_allow_ips=options.forwarded_allow_ips)
         finally:
             pacer.stop()
             await room.stop()

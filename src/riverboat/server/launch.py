@@ -53,6 +53,9 @@ class LaunchOptions:
     # role "gateway": it sends the players' commands to the hosts at most once per this many milliseconds (None: the
     # default of riverboat.cluster.outbox.COMMAND_WINDOW_S)
     command_window_ms: float | None = None
+    # the reverse proxies whose X-Forwarded-Proto / X-Forwarded-For are believed (comma-separated addresses, "*":
+    # any); None: uvicorn's default ($FORWARDED_ALLOW_IPS or 127.0.0.1). Decides HSTS (docs/security.md).
+    forwarded_allow_ips: str | None = None
 
 
 LEFTOVER_TASKS_S = 2.0  # how long the tasks still running after ``main`` get to end once cancelled
@@ -201,7 +204,7 @@ async def launch(
             if not signals.requested:
                 await serve(store, room, host=options.host, port=options.port, config=config,
                             on_started=on_started, on_exit=stopping, log_level=options.log_level, signals=signals,
-                            sock=sock)
+                            sock=sock, forwarded_allow_ips=options.forwarded_allow_ips)
         finally:
             sock.close()
             pacer.stop()

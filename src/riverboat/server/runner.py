@@ -102,6 +102,7 @@ async def serve(
     access_log: bool = False,
     signals: StopSignals | None = None,
     sock: socket.socket | None = None,
+    forwarded_allow_ips: str | None = None,
 ) -> None:
     """Serve until a signal arrives. ``on_started(base_url)`` runs once the socket listens and ``/health`` is 200.
     ``signals``: the process's :class:`StopSignals` (a new one is installed for the call if not given). ``sock``: the
@@ -110,12 +111,13 @@ async def serve(
     if signals is None:
         with StopSignals().installed() as own:
             await serve(store, room, host=host, port=port, config=config, on_started=on_started, on_exit=on_exit,
-                        log_level=log_level, access_log=access_log, signals=own, sock=sock)
+                        log_level=log_level, access_log=access_log, signals=own, sock=sock,
+                        forwarded_allow_ips=forwarded_allow_ips)
         return
     if sock is None:
         sock = listen_socket(host, port)
     app = create_app(store, room, config)
-    uv_config = _uvicorn_config(app, host, port, log_level, access_log)
+    uv_config = _uvicorn_config(app, host, port, log_level, access_log, forwarded_allow_ips)
     exits: list[Callable[[], None]] = [on_exit] if on_exit is not None else []
     run_exit_hooks = functools.partial(_run_hooks, exits)
     hub = app.state.hub
@@ -171,7 +173,10 @@ def listen_socket(host: str, port: int) -> socket.socket:
     return sock
 
 
-def _uvicorn_config(app: Any, host: str, port: int, log_level: str, access_log: bool) -> uvicorn.Config:
+def _uvicorn_config(app: Any, host: str, port: int, log_level: str, access_log: bool,
+                    forwarded_allow_ips: str | None = None) -> uvicorn.Config:
+    """``forwarded_allow_ips``: the proxies whose ``X-Forwarded-Proto``/``-For`` are believed (uvicorn's default:
+    ``$FORWARDED_ALLOW_IPS`` or 127.0.0.1); the scheme they give decides HSTS (server.security_headers)."""
     return uvicorn.Config(
         app,
         host=host,
@@ -185,6 +190,8 @@ def _uvicorn_config(app: Any, host: str, port: int, log_level: str, access_log: 
         ws_ping_timeout=20.0,
         timeout_graceful_shutdown=3,  # then open connections are cut: the whole stop stays within 5 s
         backlog=4096,
+        proxy_headers=True,
+        forwarded_allow_ips=forwarded_allow_ips,
     )
 
 

@@ -42,9 +42,23 @@ function create(vnode) {
   return node;
 }
 
-function styleText(style) {
-  return Object.entries(style).filter(([, v]) => v !== null && v !== undefined && v !== "")
-    .map(([k, v]) => `${k.replace(/[A-Z]/g, (m) => `-${m.toLowerCase()}`)}:${v}`).join(";");
+function cssName(key) {
+  return key.startsWith("--") ? key : key.replace(/[A-Z]/g, (m) => `-${m.toLowerCase()}`);
+}
+
+// Styles go through the CSSOM (node.style), never a `style` attribute: the room's Content-Security-Policy
+// (style-src 'self', issue #35) refuses inline style attributes but does not govern the CSSOM.
+function applyStyle(node, before, after) {
+  const prev = before && typeof before === "object" ? before : {};
+  const next = after && typeof after === "object" ? after : {};
+  for (const key of Object.keys(prev)) {
+    if (next[key] === null || next[key] === undefined || next[key] === "") node.style.removeProperty(cssName(key));
+  }
+  for (const [key, value] of Object.entries(next)) {
+    if (value === null || value === undefined || value === "") continue;
+    const text = String(value);
+    if (node.style.getPropertyValue(cssName(key)) !== text) node.style.setProperty(cssName(key), text);
+  }
 }
 
 function listener(ev) {
@@ -56,6 +70,7 @@ function setProps(node, old, props) {
   for (const name of Object.keys(old)) {
     if (name in props || name === "key" || name === "ref") continue;
     if (name.startsWith("on")) { if (node.__on) delete node.__on[name.slice(2)]; continue; }
+    if (name === "style") { applyStyle(node, old.style, null); continue; }
     if (PROPS.has(name)) { node[name] = name === "value" ? "" : false; continue; }
     node.removeAttribute(name === "class" && node.namespaceURI === SVG_NS ? "class" : name);
   }
@@ -73,8 +88,8 @@ function setProps(node, old, props) {
       if (node[name] !== v) node[name] = v;
       continue;
     }
-    const text = name === "style" && value && typeof value === "object" ? styleText(value)
-      : value === null || value === undefined || value === false ? null : value === true ? "" : String(value);
+    if (name === "style") { applyStyle(node, old.style, value); continue; }
+    const text = value === null || value === undefined || value === false ? null : value === true ? "" : String(value);
     if (text === null) {
       if (node.hasAttribute(name)) node.removeAttribute(name);
     } else if (node.getAttribute(name) !== text) {
