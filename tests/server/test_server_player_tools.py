@@ -88,3 +88,20 @@ def test_notes_are_private_per_account_and_validated(server: Any) -> None:
     assert httpx.get(f"{server.base_url}/api/notes", headers={"Authorization": f"Bearer {tc}"}, timeout=10).json() == {"notes": []}
     assert httpx.get(f"{server.base_url}/api/notes", timeout=10).status_code == 401
     assert httpx.get(f"{server.base_url}/api/notes", headers=auth, timeout=10).json()["notes"][0]["tag"] == "red"
+
+
+def test_locale_is_kept_on_the_account_over_rest(server: Any) -> None:
+    """Issue #32: PUT /api/locale keeps the player's language on the account, GET reads it back; an unknown
+    language is refused with code invalid and changes nothing; no token, 401."""
+    _, ta = server.player()
+    _, tb = server.player()
+    auth = {"Authorization": f"Bearer {ta}"}
+    assert httpx.get(f"{server.base_url}/api/locale", headers=auth, timeout=10).json() == {"locale": None}
+    put = httpx.put(f"{server.base_url}/api/locale", json={"locale": "ru"}, headers=auth, timeout=10)
+    assert put.status_code == 200 and put.json() == {"locale": "ru"}
+    bad = httpx.put(f"{server.base_url}/api/locale", json={"locale": "de"}, headers=auth, timeout=10)
+    assert bad.status_code == 422 and bad.json()["error"]["code"] == "invalid"
+    assert httpx.get(f"{server.base_url}/api/locale", headers=auth, timeout=10).json() == {"locale": "ru"}
+    other = httpx.get(f"{server.base_url}/api/locale", headers={"Authorization": f"Bearer {tb}"}, timeout=10)
+    assert other.json() == {"locale": None}
+    assert httpx.get(f"{server.base_url}/api/locale", timeout=10).status_code == 401

@@ -5,6 +5,8 @@ hand-history exports (PokerStars-format text and PHH), one hand or the last hand
 | --- | --- |
 | ``GET /api/notes`` | ``{"notes": [{"player_id", "alias", "note", "tag", "muted", "updated_at"}]}`` |
 | ``PUT /api/notes/{player_id}`` | body ``{"note", "tag", "muted"}``: the saved note |
+| ``GET /api/locale`` | ``{"locale": "lv"}`` (``null``: never chosen; issue #32) |
+| ``PUT /api/locale`` | body ``{"locale"}`` (en, lv, ru, lt, fi): the saved choice |
 | ``GET /api/stats`` | ``{"session": {"hands", "net", "hands_per_hour", "since"}, "games": [{"game", "currency", "hands", "net", "series"}]}`` |
 | ``GET /api/hands/{table}/{hand}/export?format=pokerstars|phh`` | the hand as text (a download) |
 | ``GET /api/hands/export?format=pokerstars|phh&limit=n&table=id`` | the player's last n hands, oldest first |
@@ -37,6 +39,12 @@ class NoteBody(BaseModel):
     note: StrictStr = Field(default="", max_length=1000)
     tag: StrictStr = Field(default="", max_length=16)
     muted: StrictBool = False
+
+
+class LocaleBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    locale: StrictStr = Field(max_length=8)
 
 
 def _format(request: Request) -> str:
@@ -78,6 +86,13 @@ def player_routes(hub: Hub, handler: Any) -> list[Route]:
         saved = await hub.call_store(hub.store.notes.save, pid, target, note=body.note, tag=body.tag, muted=body.muted)
         return JSONResponse(jsonable(saved))
 
+    async def locale(request: Request) -> Response:
+        pid = player_id_of(await authenticate(hub, request))
+        if request.method == "PUT":
+            body = await parse_body(request, LocaleBody)
+            return JSONResponse({"locale": await hub.call_store(hub.store.locales.set, pid, body.locale)})
+        return JSONResponse({"locale": await hub.call_store(hub.store.locales.get, pid)})
+
     async def stats(request: Request) -> Response:
         pid = player_id_of(await authenticate(hub, request))
         records = await hub.call_store(hub.store.hands.for_player, pid, limit=2000)
@@ -113,6 +128,7 @@ def player_routes(hub: Hub, handler: Any) -> list[Route]:
     return [
         Route("/api/notes", handler(notes), methods=["GET"]),
         Route("/api/notes/{player_id}", handler(save_note), methods=["PUT"]),
+        Route("/api/locale", handler(locale), methods=["GET", "PUT"]),
         Route("/api/stats", handler(stats)),
         Route("/api/hands/export", handler(export_many)),
         Route("/api/hands/{table_id:path}/{hand_id}/export", handler(export_hand)),

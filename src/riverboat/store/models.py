@@ -373,3 +373,13 @@ class LoginAddress(Base):
     first_seen: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     last_seen: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     logins: Mapped[int] = mapped_column(Integer, default=1)
+
+
+class PlayerLocale(Base):
+    """The language a player chose for the client (issue #32), kept on the account so it follows them."""
+
+    __tablename__ = "player_locales"
+
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    locale: Mapped[str] = mapped_column(String(8))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -18,6 +18,7 @@ from riverboat.store.fencing import Fences
 from riverboat.store.hands import Hands
 from riverboat.store.integrity import Integrity
 from riverboat.store.ledger import Ledger
+from riverboat.store.locales import Locales
 from riverboat.store.movements import Movements
 from riverboat.store.notes import Notes
 from riverboat.store.tournament_play import TournamentPlay
@@ -48,6 +49,7 @@ class Store:
         self.hands = Hands(self._db)
         self.movements = Movements(self._db)
         self.notes = Notes(self._db)
+        self.locales = Locales(self._db)
         self.fences = Fences(self._db)
         self.integrity = Integrity(self._db)
 

@@ -11,6 +11,7 @@
 // arrows move the amount, Enter in the amount box confirms.
 
 import { formatMoney, parseMoney } from "./util.js";
+import { t } from "./i18n.js";
 import { h } from "./vdom.js";
 import { potRaiseTo } from "./table_model.js";
 
@@ -78,10 +79,10 @@ const key = (k) => h("kbd", {}, k);
 
 function waitText(model) {
   const hero = model.hero;
-  if (!hero) return "Choose a free seat to play";
+  if (!hero) return t("table.choose_seat");
   if (model.toAct !== null && model.toAct !== undefined && model.seats[model.toAct] && !model.seats[model.toAct].empty)
-    return `Waiting for ${model.seats[model.toAct].alias}`;
-  return "Waiting for other players";
+    return t("table.waiting_for", { name: model.seats[model.toAct].alias });
+  return t("table.waiting_others");
 }
 
 /** The pre-action toggles, while the player is in the hand and it is another player's turn. */
@@ -97,10 +98,10 @@ function preActions(model, view) {
   if (pre && pre.kind === "call" && pre.amount !== toCall) ui.preAction = null;
   const chosen = ui.preAction;
   const options = toCall > 0
-    ? [["fold_any", "Fold"], ["call", `Call ${money(toCall)}`], ["call_any", "Call any"]]
-    : [["check_fold", "Check/Fold"], ["check", "Check"], ["call_any", "Call any"], ["fold_any", "Fold to any bet"]];
-  return h("div", { class: "pre-actions", "data-testid": "pre-actions", role: "group", "aria-label": "Act in advance" },
-    h("span", { class: "muted pre-label" }, "In advance:"),
+    ? [["fold_any", t("action.fold")], ["call", t("action.call_amount", { amount: money(toCall) })], ["call_any", t("pre.call_any")]]
+    : [["check_fold", t("pre.check_fold")], ["check", t("action.check")], ["call_any", t("pre.call_any")], ["fold_any", t("pre.fold_any")]];
+  return h("div", { class: "pre-actions", "data-testid": "pre-actions", role: "group", "aria-label": t("pre.label") },
+    h("span", { class: "muted pre-label" }, t("pre.in_advance")),
     options.map(([kind, label]) => {
       const on = Boolean(chosen && chosen.kind === kind);
       return h("button", {
@@ -123,9 +124,9 @@ function preActions(model, view) {
 export function actionArea(model, view) {
   // locked after a click until the next decision, and while offline (nothing can reach the server)
   const locked = Boolean(model.legal && (view.ui.sent || view.offline));
-  return h("div", { key: "bar", class: "action-bar", role: "toolbar", "aria-label": "Actions" },
+  return h("div", { key: "bar", class: "action-bar", role: "toolbar", "aria-label": t("action.bar") },
     model.legal && view.offline ? h("div", { key: "offline", class: "action-offline", "data-testid": "action-offline", role: "status" },
-      "You are offline. Reconnecting…") : null,
+      t("error.not_connected")) : null,
     model.legal ? decision(model, view, locked)
     : h("div", { key: "idle", class: "action-idle" },
       h("div", { class: "action-wait", "data-testid": "action-wait" }, waitText(model)),
@@ -145,26 +146,30 @@ function decision(model, view, locked) {
     "data-key": attrs.dataKey, title: attrs.title, onclick,
   }, label);
 
-  if (has(legal, "fold")) buttons.push(btn("fold", "btn-fold", ["Fold ", key("F")], () => send("fold"), { dataKey: "f" }));
-  if (has(legal, "check")) buttons.push(btn("check", "btn-check", ["Check ", key("C")], () => send("check"), { dataKey: "c" }));
-  if (has(legal, "call")) buttons.push(btn("call", "btn-call", [`Call ${money(legal.callAmount)} `, key("C")], () => send("call"), { dataKey: "c" }));
+  if (has(legal, "fold")) buttons.push(btn("fold", "btn-fold", [t("action.fold"), " ", key("F")], () => send("fold"), { dataKey: "f" }));
+  if (has(legal, "check")) buttons.push(btn("check", "btn-check", [t("action.check"), " ", key("C")], () => send("check"), { dataKey: "c" }));
+  if (has(legal, "call")) buttons.push(btn("call", "btn-call", [t("action.call_amount", { amount: money(legal.callAmount) }), " ", key("C")], () => send("call"), { dataKey: "c" }));
   const bringInKind = has(legal, "bring_in", "bringin");
   if (bringInKind) {
     const amount = legal.bringIn ?? model.stakes.bringIn;
-    buttons.push(btn(bringInKind, "btn-call", `Bring in${amount ? " " + money(amount) : ""}`, () => send(bringInKind, amount ? { amount } : {})));
+    buttons.push(btn(bringInKind, "btn-call", (amount ? t("action.bring_in_amount", { amount: money(amount) }) : t("action.bring_in")), () => send(bringInKind, amount ? { amount } : {})));
   }
   if (has(legal, "complete")) {
     const amount = legal.completeTo ?? legal.minTo;
-    buttons.push(btn("complete", "btn-raise", `Complete${amount ? " to " + money(amount) : ""}`, () => send("complete", amount ? { amount } : {})));
+    buttons.push(btn("complete", "btn-raise", (amount ? t("action.complete_to", { amount: money(amount) }) : t("action.complete")), () => send("complete", amount ? { amount } : {})));
   }
   // R-STRADDLE: a voluntary blind raise before the cards, at the amount the engine allows.
   if (legal.kinds.includes("straddle")) {
-    buttons.push(btn("straddle", "btn-raise", `Straddle ${money(legal.minTo)}`, () => send("straddle", { amount: legal.minTo })));
+    buttons.push(btn("straddle", "btn-raise", t("action.straddle_amount", { amount: money(legal.minTo) }), () => send("straddle", { amount: legal.minTo })));
   }
 
   const betKind = has(legal, "bet", "raise");
   if (betKind && legal.minTo !== null && legal.maxTo !== null) {
-    const verb = betKind === "bet" ? "Bet" : "Raise to";
+    const verb = (amount, allIn) => {
+      const params = { amount: money(amount) };
+      if (betKind === "bet") return allIn ? t("action.bet_all_in", params) : t("action.bet_amount", params);
+      return allIn ? t("action.raise_to_all_in", params) : t("action.raise_to", params);
+    };
     const allowed = Array.isArray(legal.allowed) && legal.allowed.length ? legal.allowed : null;
     const allInAt = (v) => model.hero && v >= legal.maxTo && legal.maxTo >= model.hero.stack + model.hero.bet;
     if (allowed && allowed.length > 1) {
@@ -172,7 +177,7 @@ function decision(model, view, locked) {
       allowed.forEach((amount, i) => buttons.push(h("button", {
         key: `${betKind}-${amount}`, class: "btn btn-raise", "data-action": betKind, "data-amount": amount,
         "data-key": i === 0 ? "r" : undefined, onclick: () => send(betKind, { amount }),
-      }, `${verb} ${money(amount)}${allInAt(amount) ? " (all-in)" : ""} `, i === 0 ? key(betKind === "bet" ? "B" : "R") : null)));
+      }, verb(amount, allInAt(amount)), i === 0 ? [" ", key(betKind === "bet" ? "B" : "R")] : null)));
     } else {
       const fixed = legal.minTo === legal.maxTo || (allowed && allowed.length === 1);
       const step = betStep(model);
@@ -188,29 +193,29 @@ function decision(model, view, locked) {
       buttons.push(h("button", {
         key: betKind, class: "btn btn-raise", "data-action": betKind, "data-key": "r",
         onclick: () => send(betKind, { amount }),
-      }, `${verb} ${money(amount)}${allInAt(amount) ? " (all-in)" : ""} `, key(betKind === "bet" ? "B" : "R")));
+      }, verb(amount, allInAt(amount)), " ", key(betKind === "bet" ? "B" : "R")));
       if (!fixed) {
-        const boxText = ui.amountText !== null && ui.amountText !== undefined ? ui.amountText : money(amount).replace(/[€$£,]/g, "");
+        const boxText = ui.amountText !== null && ui.amountText !== undefined ? ui.amountText : money(amount).replace(/[€$£,\s\u00a0\u202f]/g, "").replace(/[^\d.,]/g, "");
         const inRange = (v) => v !== null && v >= legal.minTo && v <= legal.maxTo;
-        const presets = [["Min", legal.minTo, "min"]];
+        const presets = [[t("sizing.min"), legal.minTo, "min"]];
         if (model.sizeable && model.structure !== "SL") {
-          presets.push(["½ Pot", potRaiseTo(model, 0.5), "half"]);
+          presets.push([t("sizing.half_pot"), potRaiseTo(model, 0.5), "half"]);
           if (model.structure !== "HPL") {
-            presets.push(["¾ Pot", potRaiseTo(model, 0.75), "three-quarters"]);
-            presets.push(["Pot", potRaiseTo(model, 1), "pot"]);
+            presets.push([t("sizing.three_quarter_pot"), potRaiseTo(model, 0.75), "three-quarters"]);
+            presets.push([t("sizing.pot"), potRaiseTo(model, 1), "pot"]);
           }
         }
-        presets.push([model.structure === "NL" ? "All-in" : "Max", legal.maxTo, "max"]);
+        presets.push([model.structure === "NL" ? t("sizing.all_in") : t("sizing.max"), legal.maxTo, "max"]);
         sizing.push(
           h("div", { key: "presets", class: "pot-shortcuts" }, presets.filter(([, v]) => v !== null).map(([text, value, name]) => h("button", {
             key: name, class: "btn btn-small", "data-shortcut": name, onclick: () => setAmount(value, "shortcut"),
           }, text))),
           h("div", { key: "slider", class: "slider-row" },
-            h("button", { class: "btn btn-small step-btn", "data-step": "-1", "aria-label": "One big blind less",
+            h("button", { class: "btn btn-small step-btn", "data-step": "-1", "aria-label": t("sizing.step_less"),
               onclick: () => setAmount(amount - step, "key") }, "−"),
             h("input", {
               type: "range", class: "bet-slider", min: legal.minTo, max: legal.maxTo, step: 1, value: String(amount),
-              "aria-label": "Bet amount", "data-testid": "bet-slider", "data-step": step,
+              "aria-label": t("sizing.amount"), "data-testid": "bet-slider", "data-step": step,
               oninput: (ev) => setAmount(Number(ev.target.value), "slider"),
               onkeydown: (ev) => {
                 const d = { ArrowRight: 1, ArrowUp: 1, ArrowLeft: -1, ArrowDown: -1, PageUp: 5, PageDown: -5 }[ev.key];
@@ -219,12 +224,12 @@ function decision(model, view, locked) {
                 setAmount(amount + d * step, "key");
               },
             }),
-            h("button", { class: "btn btn-small step-btn", "data-step": "1", "aria-label": "One big blind more",
+            h("button", { class: "btn btn-small step-btn", "data-step": "1", "aria-label": t("sizing.step_more"),
               onclick: () => setAmount(amount + step, "key") }, "+"),
             h("input", {
-              type: "text", inputmode: "decimal", class: `bet-amount${ui.invalid ? " invalid" : ""}`, "aria-label": "Bet amount",
+              type: "text", inputmode: "decimal", class: `bet-amount${ui.invalid ? " invalid" : ""}`, "aria-label": t("sizing.amount"),
               "data-testid": "bet-amount", value: boxText,
-              title: ui.invalid ? `Between ${money(legal.minTo)} and ${money(legal.maxTo)}` : null,
+              title: ui.invalid ? t("sizing.between", { min: money(legal.minTo), max: money(legal.maxTo) }) : null,
               oninput: (ev) => {
                 ui.amountText = ev.target.value;
                 const parsed = parseMoney(ev.target.value, currency);
@@ -263,33 +268,33 @@ function decision(model, view, locked) {
   if (discardKind) {
     const n = ui.selected ? ui.selected.size : 0;
     const over = n > legal.maxDiscards;
-    buttons.push(btn(discardKind, "btn-raise", [n ? `Discard ${n} ` : "Discard ", key("D")],
+    buttons.push(btn(discardKind, "btn-raise", [n ? t("action.discard_n", { count: n }) : t("action.discard"), " ", key("D")],
       () => send(discardKind, { cards: [...(ui.selected || [])] }), { dataKey: "d", disabled: over || n === 0 || n < legal.minDiscards }));
     sizing.push(h("div", { key: "hint", class: "draw-hint", "data-testid": "draw-hint" },
-      over ? `You may discard at most ${legal.maxDiscards} cards.`
-        : `Click the cards you want to exchange (up to ${legal.maxDiscards}), then press Discard.`));
+      over ? t("draw.at_most", { count: legal.maxDiscards })
+        : t("draw.hint", { count: legal.maxDiscards })));
   }
   if (patKind || discardKind) {
-    buttons.push(btn("stand_pat", "btn-check", ["Stand pat ", key("P")],
+    buttons.push(btn("stand_pat", "btn-check", [t("action.stand_pat"), " ", key("P")],
       () => (patKind ? send(patKind) : send(discardKind, { cards: [] })), { dataKey: "p" }));
   }
 
   // R-SPLIT: 32 Card Draw split-pot agreement; R-RIT: run it twice.
   if (legal.kinds.includes("agree_split")) {
-    buttons.push(btn("agree_split", "btn-split", "Split pot", () => send("agree_split"),
-      { title: "Offer to divide the pot equally among all active players" }));
+    buttons.push(btn("agree_split", "btn-split", t("action.split_pot"), () => send("agree_split"),
+      { title: t("action.split_pot_title") }));
   }
-  if (legal.kinds.includes("decline_split")) buttons.push(btn("decline_split", "btn-check", "Don't split", () => send("decline_split")));
+  if (legal.kinds.includes("decline_split")) buttons.push(btn("decline_split", "btn-check", t("action.no_split"), () => send("decline_split")));
   if (legal.kinds.includes("run_twice")) {
-    buttons.push(btn("run_twice", "btn-raise", "Run it twice", () => send("run_twice"),
-      { title: "Deal the rest of the board twice; each run wins half of each pot" }));
+    buttons.push(btn("run_twice", "btn-raise", t("action.run_twice"), () => send("run_twice"),
+      { title: t("action.run_twice_title") }));
   }
-  if (legal.kinds.includes("run_once")) buttons.push(btn("run_once", "btn-check", "Run once", () => send("run_once")));
+  if (legal.kinds.includes("run_once")) buttons.push(btn("run_once", "btn-check", t("action.run_once"), () => send("run_once")));
 
   // Anything else the server offers still gets a button, so no legal option is ever unreachable.
   const known = new Set(["fold", "check", "call", "bet", "raise", "complete", "bring_in", "bringin", "discard", "draw", "straddle",
     "stand_pat", "agree_split", "decline_split", "run_twice", "run_once"]);
-  for (const k of legal.kinds) if (!known.has(k)) buttons.push(btn(k, "", k.replace(/_/g, " "), () => send(k)));
+  for (const k of legal.kinds) if (!known.has(k)) buttons.push(btn(k, "", k.replace(/_/g, " "), () => send(k)));  // an unknown server action: its own name
 
   return h("fieldset", { key: "decision", class: "action-decision", "data-testid": "decision", disabled: locked },
     h("div", { key: "buttons", class: "action-buttons" }, buttons),

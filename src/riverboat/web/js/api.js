@@ -1,6 +1,8 @@
 // REST client: register, login, lobby, account, cashier and hand histories. The session token lives in
 // localStorage so that a reload or a reconnect keeps the player logged in (and seated).
 
+import { t } from "./i18n.js";
+
 const TOKEN_KEY = "rb.token";
 
 export class ApiError extends Error {
@@ -33,7 +35,7 @@ async function request(method, path, body) {
   try {
     response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   } catch (err) {
-    throw new ApiError(0, "network", "The server cannot be reached. Check your connection and try again.");
+    throw new ApiError(0, "network", t("error.network"));
   }
   let data = null;
   const text = await response.text();
@@ -42,7 +44,7 @@ async function request(method, path, body) {
   }
   if (!response.ok) {
     const err = (data && (data.error || data.detail)) || data || {};
-    const message = typeof err === "string" ? err : err.message || data.message || `Request failed (${response.status})`;
+    const message = typeof err === "string" ? err : err.message || data.message || t("error.request_failed", { status: response.status });
     const code = typeof err === "object" ? err.code || "error" : "error";
     throw new ApiError(response.status, code, message);
   }
@@ -65,6 +67,9 @@ export const api = {
   notes: () => request("GET", "/api/notes"),
   saveNote: (playerId, note) => request("PUT", `/api/notes/${encodeURIComponent(playerId)}`, note),
   stats: () => request("GET", "/api/stats"),
+  /** The language kept on the account (issue #32): {locale} (null if never chosen). */
+  locale: () => request("GET", "/api/locale"),
+  setLocale: (locale) => request("PUT", "/api/locale", { locale }),
   /** The player's tournaments of every kind, newest first (GET /api/tournaments/history). */
   tournamentHistory: () => request("GET", "/api/tournaments/history"),
   /** The export URL of one hand, or (no hand) of the player's last hands. */
@@ -74,7 +79,7 @@ export const api = {
   /** GET a text export (with the bearer token) and hand it to the browser as a file download. */
   download: async (url) => {
     const response = await fetch(url, { headers: authHeaders() });
-    if (!response.ok) throw new ApiError(response.status, "export", `The export failed (${response.status}).`);
+    if (!response.ok) throw new ApiError(response.status, "export", t("error.export_failed", { status: response.status }));
     const text = await response.text();
     const name = (/filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") || "") || [])[1] || "hands.txt";
     const link = document.createElement("a");

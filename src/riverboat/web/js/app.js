@@ -3,7 +3,9 @@
 // #/table/<id>, #/tables (up to four tiled), #/replay/<table>/<hand>, #/speed/<pool>; other modules add theirs
 // (extensions.js).
 
+import { t, translateStatic, languageSelect, setLocale, getLocale, localeForcedByUrl, LOCALES } from "./i18n.js";
 import { el, mount, formatMoney } from "./util.js";
+import { api } from "./api.js";
 import { Connection } from "./connection.js";
 import { session } from "./session.js";
 import { setFourColour, isFourColour } from "./cards.js";
@@ -45,13 +47,13 @@ function updateTopbar() {
     const shown = Object.entries(balances).filter(([, amount]) => Number(amount) !== 0);
     balance.textContent = (shown.length ? shown : Object.entries(balances).slice(0, 1))
       .map(([cur, amount]) => formatMoney(amount, cur)).join(" · ");
-    balance.title = Object.entries(balances).map(([cur, amount]) => `${cur === "PLAY" ? "Play money" : cur}: ${formatMoney(amount, cur)}`).join("\n");
-    login.textContent = "Log out";
+    balance.title = Object.entries(balances).map(([cur, amount]) => `${cur === "PLAY" ? t("money.play") : cur}: ${formatMoney(amount, cur)}`).join("\n");
+    login.textContent = t("topbar.logout");
     login.href = "#/logout";
   } else {
     name.textContent = "";
     balance.textContent = "";
-    login.textContent = "Log in";
+    login.textContent = t("topbar.login");
     login.href = "#/login";
   }
 }
@@ -62,7 +64,7 @@ const ctx = { connection, session, desk, toast, navigate: (hash) => { location.h
 connection.on("event", (frame) => {
   if (!frame || !frame.event || frame.event.kind !== "seat_offered") return;
   WAITLISTED.delete(String(frame.table));
-  toast(`A seat is free at a table you are waiting for: open it from the lobby to sit (seat ${Number(frame.event.seat) + 1}).`, "ok");
+  toast(t("waitlist.seat_offered", { seat: Number(frame.event.seat) + 1 }), "ok");
 });
 
 // The built-in pages. Other modules register theirs the same way (extensions.js).
@@ -141,12 +143,27 @@ session.on("change", updateTopbar);
 session.on("login", () => {
   connection.reauthenticate();
   desk.notes.load();
+  syncAccountLocale();
   const next = sessionStorage.getItem("rb.afterLogin");
   sessionStorage.removeItem("rb.afterLogin");
   location.hash = next || "#/lobby";
 });
 window.addEventListener("hashchange", route);
 
+// The language (issue #32): the top bar's selector; the choice is kept on this device and on the account.
+function saveLocaleOnAccount(locale) { return session.loggedIn ? api.setLocale(locale) : null; }
+
+async function syncAccountLocale() {
+  if (!session.loggedIn || getLocale() === "qps") return;
+  try {
+    const { locale } = await api.locale();
+    if (locale && locale !== getLocale() && !localeForcedByUrl()) await setLocale(locale);
+    else if (!locale && LOCALES.includes(getLocale())) await api.setLocale(getLocale());
+  } catch { /* the device's choice stands */ }
+}
+
+translateStatic();
+document.getElementById("lang-box").append(languageSelect((locale) => setLocale(locale, saveLocaleOnAccount)));
 addNavLinks();
 new Switcher(document.getElementById("switcher"), ctx);
 try { await session.refresh(); } catch { /* offline: pages show their own errors */ }

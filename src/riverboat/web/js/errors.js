@@ -3,31 +3,20 @@
 // minor units. Unknown codes fall back to the server's message with any rule id removed.
 
 import { formatMoney } from "./util.js";
+import { getLocale, hasKey, t } from "./i18n.js";
 
-const TEXT = {
-  insufficient_funds: "Your balance does not cover this amount. Choose a smaller amount or add money in the cashier.",
-  buy_in_range: "That amount is outside the table's buy-in range.",
-  seat_taken: "Someone has just taken that seat. Choose another one.",
-  bad_seat: "That seat does not exist at this table.",
-  already_seated: "You already have a seat at this table.",
-  not_seated: "You are not seated at this table.",
-  not_your_turn: "It is not your turn.",
-  illegal_action: "That action is not possible now.",
-  bad_amount: "That amount is not possible here.",
-  hand_in_progress: "Wait for the end of the hand.",
-  table_closed: "This table has closed.",
-  no_table: "This table does not exist any more.",
-  no_pool: "This Speed Poker pool does not exist any more.",
-  rate_limited: "You are sending too fast. Wait a moment and try again.",
-  chat_rate_limited: "You are chatting too fast. Wait a few seconds.",
-  chat_refused: "That message cannot be sent.",
-  too_many_watched: "You are watching too many tables. Close one first.",
-  unauthenticated: "Please log in again.",
-  bad_token: "Your session has ended. Please log in again.",
-  shutting_down: "The server is restarting. Try again in a minute.",
-  internal: "Something went wrong on our side. Try again.",
-  not_connected: "You are offline. Reconnecting…",
-};
+// The codes of the error registry (errors.py) and the client's own (not_connected, network...) each have a catalog
+// entry "error.<code>" (tests/web/test_web_i18n_catalog.py checks every registry code has one in every locale).
+// English shows the server's own words for the codes whose message carries the detail (which field, which rule);
+// other languages show the catalog's sentence for the code: a refusal is never translated by parsing its text.
+const DETAILED = new Set(["invalid", "refused", "bad_state", "bad_request", "alias_refused", "conflict", "bad_option",
+  "bad_settings", "not_found", "forbidden", "not_offered", "not_here", "bad_password", "username_taken",
+  "account_blocked", "registration_closed", "rebuy_closed", "not_registered", "already_registered", "not_started",
+  "not_running", "not_in_hand", "not_at_table", "no_tournament"]);
+
+function codeText(code) {
+  return code && hasKey(`error.${code}`) ? t(`error.${code}`) : null;  // i18n-dynamic: error.*
+}
 
 /** Remove rule ids ("(R-ALIAS-2)", "R-BUYIN-2:") and internal table ids from a server message. */
 export function cleanMessage(message) {
@@ -46,21 +35,26 @@ export function cleanMessage(message) {
 export function plainError(err) {
   if (!err) return "";
   const code = err.code || "";
-  if (err.plain && err.message) return cleanMessage(err.message);
-  if (TEXT[code]) return TEXT[code];
-  if (/connection lost|not connected/i.test(err.message || "")) return TEXT.not_connected;
-  return cleanMessage(err.message || String(err)) || "That did not work. Try again.";
+  const english = getLocale() === "en";
+  if (english && err.plain && err.message) return cleanMessage(err.message);
+  if (english && DETAILED.has(code) && err.message) return cleanMessage(err.message);
+  const known = codeText(code);
+  if (known) return known;
+  if (/connection lost|not connected/i.test(err.message || "")) return t("error.not_connected");
+  if (!english) return t("error.generic");
+  return cleanMessage(err.message || String(err)) || t("error.generic");
 }
 
 /** A server notice as shown to the player: the server's message (rule ids removed) starting with a capital letter
  * (the shutdown notice "the server is shutting down" was shown lower-case). */
 export function noticeText(frame) {
   if (!frame) return "";
+  if (getLocale() !== "en" && frame.code) return codeText(frame.code) || t("error.generic");
   const text = cleanMessage(frame.message || frame.code || "");
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /** "Your balance: €12.00" helper for dialogs. */
 export function balanceText(balance, currency) {
-  return balance === undefined || balance === null ? "" : `Your balance: ${formatMoney(balance, currency)}`;
+  return balance === undefined || balance === null ? "" : t("money.your_balance", { amount: formatMoney(balance, currency) });
 }

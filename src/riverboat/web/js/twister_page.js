@@ -11,6 +11,7 @@
 // who comes back to the page during a game (another page, a reload, a lost connection) gets the game back: GET
 // /api/twister names the caller's running Twisters and the server sends their table again.
 
+import { t } from "./i18n.js";
 import { el, mount, formatMoney } from "./util.js";
 import { getToken } from "./api.js";
 import { registerView, registerLobbyTab } from "./views.js";
@@ -331,7 +332,7 @@ export class TwisterPage {
   }
 }
 
-registerView("twister", { render: (root, ctx) => new TwisterPage(root, ctx), nav: { label: "Twister", order: 35 } });
+registerView("twister", { render: (root, ctx) => new TwisterPage(root, ctx), nav: { label: t("nav.twister"), order: 35 } });
 
 /** The lobby's Twister tab (R-TWIST-11): the same choice as the Twister page; "Play" opens the page, which plays it
  * (so the page is there for the spin). The tab is not refreshed under the player's choice (data-keep-open). */

@@ -30,38 +30,32 @@ export function mount(node, ...children) {
   return node;
 }
 
+import { formatAmount, formatDateTime, separators, t } from "./i18n.js";
+
 const CURRENCY_SYMBOLS = { EUR: "€", USD: "$", GBP: "£" };
 
 /**
- * Format an integer amount of minor units. Real-money currencies have 2 decimals (150 -> "€1.50");
- * play money ("PLAY" or unknown) is shown as whole chips with thousands separators.
- * Chips are integers end to end: this is the only place a decimal point appears, and it is built
- * with integer arithmetic, never floats.
+ * Format an integer amount of minor units for the player's locale (i18n.js): real-money currencies with 2 decimals
+ * (150 EUR -> "€1.50" in English, "1,50 €" in Latvian); play money ("PLAY" or unknown) as whole chips with the
+ * locale's grouping. Chips are integers end to end: the decimal string is built with integer arithmetic, never floats.
  */
 export function formatMoney(amount, currency = "PLAY") {
-  if (amount === null || amount === undefined || Number.isNaN(Number(amount))) return "";
-  const value = BigInt(Math.trunc(Number(amount)));
-  const negative = value < 0n;
-  const abs = negative ? -value : value;
-  const symbol = CURRENCY_SYMBOLS[currency];
-  let text;
-  if (symbol) {
-    const units = abs / 100n;
-    const cents = (abs % 100n).toString().padStart(2, "0");
-    text = `${symbol}${groupDigits(units.toString())}.${cents}`;
-  } else {
-    text = groupDigits(abs.toString());
-  }
-  return negative ? `-${text}` : text;
+  return formatAmount(amount, currency);
 }
 
-function groupDigits(digits) {
-  return digits.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-}
-
-/** Parse a user-typed amount ("1.50", "€2", "1,000") back to integer minor units, or null if invalid. */
+/**
+ * Parse a user-typed amount back to integer minor units, or null if invalid. Accepts the locale's decimal
+ * separator ("1,50" in lv/ru/lt/fi, "1.50" in en), a point in every locale, group separators (spaces, and commas in
+ * English) and a currency sign.
+ */
 export function parseMoney(text, currency = "PLAY") {
-  const cleaned = String(text).replace(/[€$£,\s]/g, "");
+  const { decimal } = separators();
+  let cleaned = String(text).replace(/[€$£\s\u00a0\u202f]/g, "");
+  if (decimal === ",") {
+    cleaned = cleaned.replace(/\.(?=\d{3}(?:\D|$))/g, "").replace(",", ".");
+  } else {
+    cleaned = cleaned.replace(/,/g, "");
+  }
   if (CURRENCY_SYMBOLS[currency]) {
     const m = /^(\d+)(?:\.(\d{1,2}))?$/.exec(cleaned);
     if (!m) return null;
@@ -70,17 +64,15 @@ export function parseMoney(text, currency = "PLAY") {
   return /^\d+$/.test(cleaned) ? Number(cleaned) : null;
 }
 
-/** A server time (ISO 8601, UTC) as local "YYYY-MM-DD HH:MM". */
+/** A server time (ISO 8601, UTC) as the locale's short date and time, in the browser's time zone. */
 export function localTime(value) {
-  const d = value ? new Date(value) : null;
-  if (!d || Number.isNaN(d.getTime())) return value || "";
-  const two = (n) => String(n).padStart(2, "0");
-  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
+  return value ? formatDateTime(value) : "";
 }
 
+/** Seconds left as "1:05" or "12 s" (the unit from the catalog). */
 export function formatSeconds(seconds) {
   const s = Math.max(0, Math.ceil(seconds));
-  return s >= 60 ? `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}` : `${s}s`;
+  return s >= 60 ? `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}` : t("time.seconds_short", { n: s });
 }
 
 /** A tiny event emitter used by the connection and the stores. */

@@ -1,0 +1,198 @@
+"""The message catalogs of the browser client (issue #32): web/locales/{en,lv,ru,lt,fi}.json.
+
+- every key is in every locale, and nothing else is;
+- every key the client asks for with t("...") (or names in markup with data-i18n*) exists, and no catalog key is
+  unused: a key counts as used when its exact text appears as a string literal in web/js or web/*.html, or when
+  it falls under a family the code builds at run time and declares with an ``i18n-dynamic: <prefix>*`` comment
+  (each such family is checked here against its source of truth: the error registry's codes, the evaluators' hand
+  categories...);
+- placeholders ``{name}`` are the same in every locale;
+- a plural entry (an object) has exactly the CLDR plural categories of its language (Babel's CLDR data), "other"
+  included: Latvian zero/one/other, Russian and Lithuanian one/few/many/other, English and Finnish one/other;
+- no text is empty, and a translated text is not left in English where English words would show (spot check on the
+  action buttons, which must read as the rooms of each language write them).
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import pkgutil
+import re
+from pathlib import Path
+
+import pytest
+from babel import Locale
+
+import riverboat
+from riverboat.errors import STATUS_BY_CODE
+
+WEB = Path(__file__).resolve().parents[2] / "src" / "riverboat" / "web"
+LOCALES = ("en", "lv", "ru", "lt", "fi")
+PLACEHOLDER = re.compile(r"\{(\w+)\}")
+T_CALL = re.compile(r"""(?<![\w$.])t\(\s*(?:"([^"]+)"|'([^']+)'|`([^`]+)`)""")
+DYNAMIC = re.compile(r"i18n-dynamic:\s*([\w.]+)\*")
+
+
+def _catalogs() -> dict[str, dict[str, object]]:
+    return {loc: json.loads((WEB / "locales" / f"{loc}.json").read_text(encoding="utf-8")) for loc in LOCALES}
+
+
+def _sources(with_i18n: bool = False) -> list[Path]:
+    """The client's scripts and pages (i18n.js's own comments only document the call form: it is scanned for the
+    keys it uses, not for the keys it asks for)."""
+    return [p for p in sorted((WEB / "js").glob("*.js")) + sorted(WEB.glob("*.html"))
+            if with_i18n or p.name != "i18n.js"]
+
+
+def _used_as_literal(keys: list[str]) -> set[str]:
+    """The keys that appear quoted ("key", 'key' or `key`) somewhere in the client's sources."""
+    text = "\n".join(path.read_text(encoding="utf-8") for path in _sources(with_i18n=True))
+    return {k for k in keys if any(f"{q}{k}{q}" in text for q in "\"'`")}
+
+
+def _dynamic_prefixes() -> set[str]:
+    return {m.group(1) for path in _sources() for m in DYNAMIC.finditer(path.read_text(encoding="utf-8"))}
+
+
+def _forms(entry: object) -> dict[str, str]:
+    if isinstance(entry, str):
+        return {"": entry}
+    assert isinstance(entry, dict) and all(isinstance(v, str) for v in entry.values()), entry
+    return dict(entry)
+
+
+def _required_categories(locale: str) -> set[str]:
+    return set(Locale.parse(locale).plural_form.tags) | {"other"}
+
+
+def _registry_codes() -> set[str]:
+    for info in pkgutil.walk_packages(riverboat.__path__, "riverboat."):
+        if not info.name.startswith(("riverboat.__main__", "riverboat.store.migrations")):
+            importlib.import_module(info.name)
+    codes = set(STATUS_BY_CODE)
+    raised = re.compile(r'(?:RoomError|TwisterError|ApiError|SpecError|error_response)\(\s*(?:\d+,\s*)?"([a-z_]+)"')
+    for path in (WEB.parent).rglob("*.py"):
+        codes.update(m.group(1) for m in raised.finditer(path.read_text(encoding="utf-8")))
+    return codes
+
+
+def test_every_locale_has_exactly_the_same_keys() -> None:
+    """Issue #32: every key in every locale (no key missing in one language, none left over)."""
+    cats = _catalogs()
+    english = set(cats["en"])
+    for loc in LOCALES[1:]:
+        assert set(cats[loc]) - english == set(), f"{loc}: keys not in en"
+        assert english - set(cats[loc]) == set(), f"{loc}: keys missing"
+
+
+def test_every_key_the_client_asks_for_exists() -> None:
+    """Issue #32: t("key") and data-i18n="key" name keys of the catalog (a typo would show the raw key)."""
+    english = _catalogs()["en"]
+    asked: dict[str, str] = {}
+    for path in _sources():
+        text = path.read_text(encoding="utf-8")
+        for m in T_CALL.finditer(text):
+            key = next(g for g in m.groups() if g is not None)
+            if "${" in key:
+                continue  # a built key: its family is declared i18n-dynamic and checked below
+            asked[key] = path.name
+        for m in re.finditer(r'data-i18n(?:-[a-z-]+)?="([^"]+)"', text):
+            asked[m.group(1)] = path.name
+    missing = {k: where for k, where in asked.items() if k not in english}
+    assert missing == {}
+    assert len(asked) > 50  # the scan finds the client's keys (a broken regex would pass vacuously)
+
+
+def test_no_catalog_key_is_unused() -> None:
+    """Issue #32: no unused key: each appears as a literal in the client, or under a declared dynamic family."""
+    keys = list(_catalogs()["en"])
+    used = _used_as_literal(keys)
+    prefixes = _dynamic_prefixes()
+    unused = sorted(k for k in keys if k not in used and not any(k.startswith(p) for p in prefixes))
+    assert unused == []
+
+
+def test_built_key_families_are_declared() -> None:
+    """A key built at run time (t(`error.${code}`)) must belong to a family declared with i18n-dynamic."""
+    prefixes = _dynamic_prefixes()
+    undeclared = []
+    for path in _sources():
+        for m in T_CALL.finditer(path.read_text(encoding="utf-8")):
+            key = next(g for g in m.groups() if g is not None)
+            if "${" in key and not any(key.startswith(p) for p in prefixes):
+                undeclared.append((path.name, key))
+    assert undeclared == []
+
+
+def test_every_error_code_of_the_registry_has_a_sentence() -> None:
+    """Issue #32: refusals are translated by their error code (errors.py's registry), never by parsing English."""
+    cats = _catalogs()
+    codes = _registry_codes()
+    assert {"insufficient_funds", "not_your_turn", "username_taken"} <= codes
+    for loc in LOCALES:
+        missing = sorted(c for c in codes if f"error.{c}" not in cats[loc])
+        assert missing == [], loc
+
+
+def test_placeholders_are_identical_across_locales() -> None:
+    """Issue #32: {name} placeholders the same in every locale (and within a plural entry, in every form)."""
+    cats = _catalogs()
+    for key, entry in cats["en"].items():
+        want = {p for text in _forms(entry).values() for p in PLACEHOLDER.findall(text)}
+        for loc in LOCALES:
+            forms = _forms(cats[loc][key])
+            got = {p for text in forms.values() for p in PLACEHOLDER.findall(text)}
+            assert got == want, (loc, key)
+            for form, text in forms.items():
+                missing = want - set(PLACEHOLDER.findall(text)) - {"count"}
+                assert not missing, (loc, key, form)
+
+
+def test_plural_entries_have_every_cldr_category_of_their_language() -> None:
+    """Issue #32: plural forms complete per language (CLDR through Babel): ru/lt one-few-many-other, lv
+    zero-one-other, en/fi one-other; a string in one locale is a plural entry in all."""
+    cats = _catalogs()
+    plural_keys = [k for k, v in cats["en"].items() if isinstance(v, dict)]
+    assert plural_keys, "the catalog has plural entries"
+    assert _required_categories("ru") == {"one", "few", "many", "other"}
+    assert _required_categories("lv") == {"zero", "one", "other"}
+    for loc in LOCALES:
+        for key in plural_keys:
+            entry = cats[loc][key]
+            assert isinstance(entry, dict), (loc, key)
+            assert set(entry) == _required_categories(loc), (loc, key)
+
+
+def test_no_text_is_empty() -> None:
+    for loc, cat in _catalogs().items():
+        for key, entry in cat.items():
+            for text in _forms(entry).values():
+                assert text.strip(), (loc, key)
+
+
+ROOM_TERMS = {
+    # the Russian rules page (seed 001, "Раунды торгов") names the actions Чек, Фолд, Колл, Бет, Рейз
+    "ru": {"action.fold": "Фолд", "action.check": "Чек", "action.call_amount": "Колл ", "action.bet_amount": "Бет ",
+           "action.raise_to": "Рейз ", "sizing.all_in": "Олл-ин"},
+    # the Lithuanian page (seed 003): Atsisakyti („Fold“), Praleisti („Check“), Statyti/atsakyti („Call“),
+    # Statyti („Bet“), Didinti („Raise“)
+    "lt": {"action.fold": "Atsisakyti", "action.check": "Praleisti", "action.call_amount": "Atsakyti ",
+           "action.bet_amount": "Statyti ", "action.raise_to": "Didinti "},
+    # the Latvian pages (seeds 000, 002) head the actions with the English words Check, Fold, Call, Bet, Raise
+    "lv": {"action.fold": "Fold", "action.check": "Check", "action.call_amount": "Call ", "action.bet_amount": "Bet ",
+           "action.raise_to": "Raise "},
+    # the Finnish page (seed 004): panostus (bet), korotus (raise), maksaa (call), All-in
+    "fi": {"action.call_amount": "Maksa ", "action.bet_amount": "Panosta ", "action.raise_to": "Korota ",
+           "sizing.all_in": "All-in"},
+}
+
+
+@pytest.mark.parametrize("loc", sorted(ROOM_TERMS))
+def test_action_buttons_use_the_rooms_own_terms(loc: str) -> None:
+    """Issue #32: the action buttons read as the rooms of the language write them (the original rule pages in
+    ../shared/seeds), not a literal translation (Russian Сбросить / Уравнять / Повысить would be)."""
+    cat = _catalogs()[loc]
+    for key, word in ROOM_TERMS[loc].items():
+        text = cat[key]
+        assert isinstance(text, str) and text.startswith(word), (key, text)
