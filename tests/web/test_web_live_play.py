@@ -376,6 +376,10 @@ def test_r_speed_1_speed_fold_deals_a_new_hand_at_once(
     page.wait_for_selector("[data-testid='fast-fold']:not([disabled])", timeout=30_000)
     first = page.locator(".hand-id").inner_text()
     page.click("[data-testid='fast-fold']")
+    # issue #31 item 2: the folded hand leaves the screen at once (it stayed with "Waiting for Seat 2")
+    page.wait_for_function(
+        "(first) => { const h = document.querySelector('.hand-id'); return !h || h.textContent !== first; }",
+        arg=first, timeout=5_000)
     page.wait_for_function(
         "(first) => { const h = document.querySelector('.hand-id'); return h && h.textContent !== first; }",
         arg=first, timeout=90_000)

@@ -31,6 +31,7 @@ log = logging.getLogger(__name__)
 
 BOT_HASHER = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
 BOT_BANKROLL_BUYINS = 50
+STRENGTH_TRIALS = 60  # the Monte Carlo of a StrengthBot decision (tests/demo plays the demo pools with it)
 
 #: The room's base URL (``http://host:port``), or a function giving the base URLs of its live gateways (a cluster).
 BaseUrls = str | Callable[[], Sequence[str]]
@@ -88,9 +89,10 @@ class DemoBots:
                 await client.connect()
                 bot = Bot(client, seat.strategy, think=seat.think)
                 tables = await self._seated_tables(client)
+                out_of_pool = PoolWatch(seat.table)
                 if seat.pool:
-                    with contextlib.suppress(CommandRefused):  # already in the pool after a reconnect
-                        await client.command({"type": "join_speed", "pool": seat.table, "buy_in": seat.buy_in})
+                    client.on_frame.append(out_of_pool)
+                    await self._join_pool(client, seat)
                 elif seat.table not in tables:
                     with contextlib.suppress(CommandRefused):
                         await client.sit(seat.table, seat.seat, seat.buy_in)
@@ -98,6 +100,8 @@ class DemoBots:
                     await asyncio.sleep(5.0)
                     if not seat.pool:
                         await self._refill(client, seat)
+                    elif out_of_pool.take():  # busted and cashed out (issue #31 item 2): buy in again
+                        await self._join_pool(client, seat)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # the server is restarting, the seat was taken...: retry later
@@ -110,6 +114,17 @@ class DemoBots:
             if not self.stopping:
                 attempt += 1
                 await asyncio.sleep(2.0)
+
+    async def _join_pool(self, client: ProtocolClient, seat: BotSeat) -> None:
+        """Join (or, after going broke, re-join) the Speed Poker pool; the bankroll is topped up from the house when
+        it no longer covers a buy-in (play money: the demo pools must not drain to one bot, issue #31 item 2)."""
+        balance = await asyncio.to_thread(self.store.ledger.balance, seat.player_id, seat.currency)
+        if balance < seat.buy_in:
+            await asyncio.to_thread(self.store.ledger.deposit, seat.player_id, seat.currency,
+                                    seat.buy_in * BOT_BANKROLL_BUYINS,
+                                    f"demo-bankroll:{seat.player_id}:{secrets.token_hex(6)}")
+        with contextlib.suppress(CommandRefused, asyncio.TimeoutError, ConnectionError):  # already in it
+            await client.command({"type": "join_speed", "pool": seat.table, "buy_in": seat.buy_in})
 
     async def _seated_tables(self, client: ProtocolClient) -> set[str]:
         await asyncio.sleep(0.2)  # the welcome is followed by the views of the tables we sit at
@@ -130,6 +145,23 @@ class DemoBots:
                     await client.command({"type": "sit_in", "table": seat.table})
 
 
+class PoolWatch:
+    """A frame callback that notes when the room cashed this bot out of its Speed Poker pool (``speed`` frame,
+    event ``left``: the bot went broke, R-SPEED); :meth:`take` answers once per time it happened."""
+
+    def __init__(self, pool: str) -> None:
+        self.pool = pool
+        self.left = False
+
+    def __call__(self, frame: dict[str, Any]) -> None:
+        if frame.get("type") == "speed" and str(frame.get("pool")) == self.pool and frame.get("event") == "left":
+            self.left = True
+
+    def take(self) -> bool:
+        left, self.left = self.left, False
+        return left
+
+
 async def _name_like_a_person(store: Any, player_id: int, rng: random.Random, taken: set[str]) -> None:
     """Give a bot an alias like a person's (before its first login would assign ``PlayerNNNNNNNN``)."""
     for _ in range(20):
@@ -138,6 +170,13 @@ async def _name_like_a_person(store: Any, player_id: int, rng: random.Random, ta
             return
         except Exception:  # noqa: BLE001 - taken by a player, or refused: try another name
             continue
+
+
+def bot_buy_in(entry: dict[str, Any]) -> int:
+    """What a demo bot buys in for at a table entry: half the maximum (five minimums when there is none), at least
+    the minimum."""
+    buy_in = int(entry.get("max_buy_in") or 0) or int(entry.get("min_buy_in", 0)) * 5
+    return max(buy_in // 2, int(entry.get("min_buy_in", 0)))
 
 
 async def start_demo_bots(base: BaseUrls, store: Any, opened: list[tuple[str, dict[str, Any]]]) -> DemoBots:
@@ -153,8 +192,7 @@ async def start_demo_bots(base: BaseUrls, store: Any, opened: list[tuple[str, di
         if count <= 0:
             continue
         currency = str(entry.get("currency", "EUR"))
-        buy_in = int(entry.get("max_buy_in") or 0) or int(entry.get("min_buy_in", 0)) * 5
-        buy_in = max(buy_in // 2, int(entry.get("min_buy_in", 0)))
+        buy_in = bot_buy_in(entry)
         for i in range(count):
             username = f"bot-{secrets.token_hex(5)}"
             password = secrets.token_urlsafe(32)
@@ -162,7 +200,7 @@ async def start_demo_bots(base: BaseUrls, store: Any, opened: list[tuple[str, di
             await _name_like_a_person(bot_store, info.id, rng, taken)
             await asyncio.to_thread(bot_store.ledger.deposit, info.id, currency, buy_in * BOT_BANKROLL_BUYINS,
                                     f"demo-bankroll:{info.id}")
-            strategy: Strategy = StrengthBot(trials=60) if entry.get("bot") == "strength" else RandomBot()
+            strategy: Strategy = StrengthBot(trials=STRENGTH_TRIALS) if entry.get("bot") == "strength" else RandomBot()
             seat = BotSeat(table_id, i, buy_in, currency, username, password, info.id, strategy, think=0.5,
                            pool=bool(entry.get("speed")))
             demo.seats.append(seat)

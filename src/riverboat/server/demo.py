@@ -47,9 +47,13 @@ DEMO_TABLES: list[dict[str, Any]] = [
                                                         "min_buy_in": 4000}, "bots": 2, "mixed": "8game"},
     {"name": "Liepaja", "game": "holdem", "structure": "NL", "small_blind": 5, "big_blind": 10, "max_seats": 6,
      "min_buy_in": 400, "max_buy_in": 2000, "currency": "EUR", "bots": 0},
-    # Speed Poker pools (R-SPEED): bots keep them going so a player is dealt in at once
-    {"name": "Speed Riga", "speed": True, "game": "holdem", "structure": "NL", **_PL, "table_size": 6, "bots": 5},
-    {"name": "Speed Vilnius", "speed": True, "game": "omaha", "structure": "PL", **_PL, "table_size": 6, "bots": 5},
+    # Speed Poker pools (R-SPEED): bots keep them going so a player is dealt in at once. Two tables' worth of bots
+    # that play by hand strength (issue #31 item 2: five random bots went broke one after the other and the pool
+    # dealt heads-up hands to the last one); a bot that goes broke buys in again (riverboat.bots.demo).
+    {"name": "Speed Riga", "speed": True, "game": "holdem", "structure": "NL", **_PL, "table_size": 6, "bots": 11,
+     "bot": "strength"},
+    {"name": "Speed Vilnius", "speed": True, "game": "omaha", "structure": "PL", **_PL, "table_size": 6, "bots": 11,
+     "bot": "strength"},
 ]
 # At the cash tables an all-in run-out is dealt one street a second, the hands face up (R-SHOW-4 reading, issue #14).
 DEMO_TABLES = [entry if entry.get("speed") else {**entry, "settings": {"allin_runout_seconds": 1.0}}

@@ -93,11 +93,12 @@ export class SpeedPage {
         break;
       }
       case "fast_folded":
-        if (this.store && this.store.model) {
-          this.store.model.log = [...this.store.model.log, "You speed-fold: a new hand is on its way"];
-          this.store.model.legal = null;
-          this.store.model.fastFolded = true;
-          this.store.notify();
+        // the old hand goes on without us (R-SPEED-1): it leaves the screen, and its later events are ignored
+        // (the handKey no longer matches) until the next `dealt` brings the new hand (issue #31 item 2)
+        if (frame.hand === this.handKey) {
+          this.handKey = null;
+          this.store = null;
+          this.view.clearHand(`${(this.pool || {}).name || "Speed Poker"}: Speed Fold — dealing you a new hand…`);
         }
         break;
       case "hand_over":

@@ -199,6 +199,16 @@ export class TableView {
     this.update();
   }
 
+  /** Speed Poker after a Speed Fold (issue #31 item 2): the folded hand leaves the screen until the next one. */
+  clearHand(text) {
+    this.model = null;
+    this.lastDecision = null;
+    this.ui.sent = false;
+    this.ui.preAction = null;
+    this.waiting = text;
+    this.update();
+  }
+
   update() {
     const m = this.model;
     if (m && this.root.dataset.family !== m.family) this.root.dataset.family = m.family;
