@@ -94,7 +94,9 @@ def test_movement_filters_kinds_and_currency(store: Store, clock: FakeClock) -> 
     assert {m.currency for m in eur} == {"EUR"} and len(eur) == 5
     tables = store.movements.for_player(p, kinds=("buy_in", "top_up", "cash_out")).items
     assert [m.kind for m in tables] == ["buy_in", "cash_out", "top_up", "buy_in"]
-    assert set(MONEY_KINDS) == {"deposit", "withdraw", "buy_in", "top_up", "cash_out"}
+    # issue #30 adds the withdrawal request and its return (rejected or cancelled) and operator adjustments
+    assert set(MONEY_KINDS) == {"deposit", "withdraw", "withdraw_request", "withdraw_return", "adjust", "buy_in",
+                                "top_up", "cash_out"}
 
 
 def test_r_fee_tournament_entries_are_listed_only_when_every_kind_is_asked_for(store: Store) -> None:

@@ -6,7 +6,8 @@
 
 ``operator`` staff see flags, players, balances and hands without hole cards and take the actions (warn, suspend,
 ban, disqualify, force an alias change, void a flag); ``security`` staff also see every hole card (R-INTEG-8).
-An existing username is refused (nothing changes).
+An existing username is refused (nothing changes). The money commands (``deposit``, ``withdrawals``,
+``withdrawal approve|reject``) are in ``riverboat.cli.money`` (issue #30).
 """
 
 from __future__ import annotations
@@ -43,4 +44,7 @@ def register(app: typer.Typer) -> None:
                 raise typer.Exit(2) from None
         typer.echo(f"created {role} account {info.username!r} (player id {info.id})")
 
+    from riverboat.cli.money import add_commands  # deposit, withdrawals, withdrawal (issue #30)
+
+    add_commands(op_app)
     app.add_typer(op_app, name="operator")

@@ -120,3 +120,37 @@ class Fenced(StoreError):
     code = "fenced"
     status = 409
     player_message = "this table has just moved to another server; please try again"
+
+
+class PlayBlocked(StoreError):
+    """The player took a time-out or excluded themselves (issue #30): no new play -- no seat, no Speed Poker, no
+    tournament or Twister registration, no deposit -- until it ends; the balance can still be seen and withdrawn.
+    The message says until when, in plain words."""
+
+    code = "play_blocked"
+    status = 403
+
+
+class DepositLimitReached(StoreError):
+    """The deposit would go over one of the player's own deposit limits (issue #30); the message says which limit,
+    what was deposited in its period and how much may still be deposited."""
+
+    code = "deposit_limit"
+    status = 409
+
+
+class NotVerified(StoreError):
+    """Only an account that staff have verified may withdraw (issue #30)."""
+
+    code = "not_verified"
+    status = 403
+    player_message = "withdrawals need a verified account; contact support to verify your identity"
+
+
+class FourEyes(StoreError):
+    """An adjustment above the room's four-eyes amount must be approved by a second staff member, not the one who
+    asked for it (issue #30)."""
+
+    code = "four_eyes"
+    status = 403
+    player_message = "a second staff member must approve this adjustment"

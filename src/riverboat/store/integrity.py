@@ -26,7 +26,10 @@ from riverboat.store.models import AccountState, AuditEntry, IntegrityFlag, Logi
 STATUSES = ("active", "warned", "suspended", "banned")
 FLAG_STATUSES = ("open", "void", "actioned")
 #: what an audit entry may record
-ACTIONS = ("warn", "suspend", "ban", "reinstate", "disqualify", "force_alias", "void_flag", "view_hand")
+ACTIONS = ("warn", "suspend", "ban", "reinstate", "disqualify", "force_alias", "void_flag", "view_hand",
+           # money in and out (issue #30, riverboat.store.money_audit)
+           "deposit", "withdrawal_paid", "withdrawal_rejected", "adjust_request", "adjust_approve", "adjust_reject",
+           "verify")
 MAX_REASON = 2000
 
 

@@ -26,6 +26,7 @@ from riverboat.store.postings import (
     lock_accounts,
     post,
 )
+from riverboat.store.protections import check_may_play
 
 
 def _check_id(value: str, what: str) -> str:
@@ -129,6 +130,7 @@ class Ledger:
         def body(s: Session) -> int:
             check_fence(s, table_id, epoch)
             _require_player(s, player_id)
+            check_may_play(s, player_id, self._db.now())  # a time-out or self-exclusion: no new play (#30)
             accts = lock_accounts(s, [wallet, escrow])
             if accts[escrow].balance > 0:
                 raise InvalidRequest(
@@ -170,6 +172,7 @@ class Ledger:
         def body(s: Session) -> int:
             check_fence(s, table_id, epoch)
             _require_player(s, player_id)
+            check_may_play(s, player_id, self._db.now())  # a time-out or self-exclusion: no new play (#30)
             accts = lock_accounts(s, [wallet, escrow])
             self._refuse_in_hand(s, player_id, table_id, "top up")
             stack = accts[escrow].balance

@@ -383,3 +383,112 @@ class PlayerLocale(Base):
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
     locale: Mapped[str] = mapped_column(String(8))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+# ---------------------------------------------------------------------------------------------- money in and out
+# (issue #30: riverboat.store.cashier, withdrawals, adjustments, protections)
+
+
+class Deposit(Base):
+    """One deposit: a bank transfer credited by staff (``method`` "bank", ``reference`` the transfer's reference) or
+    a payment of a provider (``method`` the provider's name, ``reference`` its transaction id), pending until the
+    provider's signed webhook confirms it. One row per (method, reference): the idempotency of both paths."""
+
+    __tablename__ = "deposits"
+    __table_args__ = (UniqueConstraint("method", "reference", name="uq_deposit_ref"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    currency: Mapped[str] = mapped_column(String(8))
+    amount: Mapped[int] = mapped_column(BigInteger)
+    method: Mapped[str] = mapped_column(String(32))
+    reference: Mapped[str] = mapped_column(String(128))
+    status: Mapped[str] = mapped_column(String(16))  # pending | credited | failed
+    staff_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True)
+    txn_id: Mapped[int | None] = mapped_column(ForeignKey("ledger_txns.id"), nullable=True)
+    balance_after: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    credited_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class Withdrawal(Base):
+    """A withdrawal: its amount sits in the player's pending-withdrawal account from the request on, until staff pay
+    it out (``paid``, with the payout reference) or reject it, or the player cancels it (both: back to the
+    balance)."""
+
+    __tablename__ = "withdrawals"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    currency: Mapped[str] = mapped_column(String(8))
+    amount: Mapped[int] = mapped_column(BigInteger)
+    status: Mapped[str] = mapped_column(String(16), index=True)  # pending | paid | rejected | cancelled
+    request_key: Mapped[str] = mapped_column(String(255), unique=True)
+    requested_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    decided_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    staff_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True)
+    payout_reference: Mapped[str | None] = mapped_column(String(128), nullable=True)
+    reason: Mapped[str | None] = mapped_column(Text, nullable=True)
+
+
+class Adjustment(Base):
+    """An operator's credit or debit of a player's balance with a reason (goodwill, correction, chargeback); above
+    the room's four-eyes amount it waits (``pending``) for a second staff member's approval."""
+
+    __tablename__ = "adjustments"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    currency: Mapped[str] = mapped_column(String(8))
+    amount: Mapped[int] = mapped_column(BigInteger)  # signed: + credit, - debit
+    category: Mapped[str] = mapped_column(String(16))  # goodwill | correction | chargeback
+    reason: Mapped[str] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(String(16), index=True)  # pending | applied | rejected
+    requested_by: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    decided_by: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True)
+    txn_id: Mapped[int | None] = mapped_column(ForeignKey("ledger_txns.id"), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    decided_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class Protection(Base):
+    """A player's protections (responsible gambling) and verification: no row = unverified, no reality check, no
+    time-out. ``blocked_until`` None with ``block_kind`` "self_exclusion": permanent."""
+
+    __tablename__ = "player_protections"
+
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    verified: Mapped[bool] = mapped_column(Boolean, default=False)
+    reality_check_minutes: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    block_kind: Mapped[str | None] = mapped_column(String(16), nullable=True)  # timeout | self_exclusion
+    blocked_from: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    blocked_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class DepositLimit(Base):
+    """A deposit limit per rolling period: ``amount`` applies now; a higher one waits in ``pending_amount`` until
+    ``pending_from`` (the cooling-off). ``amount`` None: no limit."""
+
+    __tablename__ = "deposit_limits"
+
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    currency: Mapped[str] = mapped_column(String(8), primary_key=True)
+    period: Mapped[str] = mapped_column(String(8), primary_key=True)  # day | week | month
+    amount: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    pending_amount: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    pending_clear: Mapped[bool] = mapped_column(Boolean, default=False)  # the pending change removes the limit
+    pending_from: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class ProtectionEvent(Base):
+    """The history of every protection setting and verification change (who: ``actor_id``, None = the player)."""
+
+    __tablename__ = "protection_history"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    actor_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    what: Mapped[str] = mapped_column(String(32))
+    detail: Mapped[Any] = mapped_column(JSON)

@@ -25,8 +25,21 @@ from riverboat.store.errors import InvalidRequest
 from riverboat.store.models import Account, Entry, LedgerTxn
 from riverboat.store.postings import CASH, ESCROW, PLAY_BALANCE
 
-# The transfers a player makes with the cashier and the tables (the default filter).
-MONEY_KINDS: tuple[str, ...] = ("deposit", "withdraw", "buy_in", "top_up", "cash_out")
+# The transfers a player makes with the cashier and the tables (the default filter); withdraw_request (the amount
+# set aside for a withdrawal), withdraw_return (a rejected or cancelled one back) and adjust (an operator's credit or
+# debit) come from issue #30.
+MONEY_KINDS: tuple[str, ...] = ("deposit", "withdraw", "withdraw_request", "withdraw_return", "adjust", "buy_in",
+                                "top_up", "cash_out")
+#: the statement's filter (issue #30): a group of movement kinds by name. ``tournament`` holds every ``t_*`` kind,
+#: tickets, jackpots and Twister prizes (no settle_hand: chips moved in a hand are not a movement of the balance)
+KIND_GROUPS: dict[str, tuple[str, ...]] = {
+    "deposit": ("deposit",),
+    "withdrawal": ("withdraw", "withdraw_request", "withdraw_return"),
+    "table": ("buy_in", "top_up", "cash_out"),
+    "tournament": ("t_register", "t_unregister", "t_refund", "t_cancel", "t_prize", "t_bounty", "t_int_cash",
+                   "t_int_refund", "t_pay", "rebuy", "addon", "jackpot_out", "ticket_issue"),
+    "adjustment": ("adjust",),
+}
 TABLE_KINDS: frozenset[str] = frozenset({"buy_in", "top_up", "cash_out"})
 MAX_LIMIT = 500
 
@@ -64,10 +77,13 @@ class Movements:
         before: int | None = None,
         kinds: Iterable[str] | None = MONEY_KINDS,
         currency: str | None = None,
+        since: datetime | None = None,
+        until: datetime | None = None,
     ) -> MovementPage:
         """The player's movements, newest first: at most ``limit`` (1..500), only those older than transaction
         ``before`` when given, of the given ``kinds`` (default: deposits, withdrawals, buy-ins, top-ups and
-        cash-outs; ``None``: every kind, tournament entries and prizes included) and ``currency`` (default all).
+        cash-outs; ``None``: every kind, tournament entries and prizes included) and ``currency`` (default all),
+        made at or after ``since`` and before ``until`` (aware datetimes; issue #30's statement).
         An unknown player simply has no movements.  Bad arguments raise InvalidRequest."""
         if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
             raise InvalidRequest(f"limit must be an integer from 1 to {MAX_LIMIT}, got {limit!r}")
@@ -92,6 +108,10 @@ class Movements:
                 q = q.where(LedgerTxn.kind.in_(kind_list))
             if currency is not None:
                 q = q.where(Account.currency == currency)
+            if since is not None:
+                q = q.where(LedgerTxn.created_at >= since)
+            if until is not None:
+                q = q.where(LedgerTxn.created_at < until)
             rows = s.execute(q.order_by(LedgerTxn.id.desc(), Entry.id.desc()).limit(limit + 1)).all()
             more = len(rows) > limit
             if more:

@@ -34,8 +34,9 @@ FEES = "fees"  # house tournament entry fees (R-FEE)
 PRIZE = "prize"  # a tournament's prize pool
 JACKPOT = "jackpot"  # a jackpot pool (R-WALLET-9)
 TICKET = "ticket"  # a player's non-cashable tournament tickets (R-TOURN-GEN-2)
+PENDING_WITHDRAWAL = "withdrawal"  # a player's requested withdrawals, not playable, until paid or returned (#30)
 
-KINDS = (EXTERNAL, CASH, PLAY_BALANCE, ESCROW, RAKE, FEES, PRIZE, JACKPOT, TICKET)
+KINDS = (EXTERNAL, CASH, PLAY_BALANCE, ESCROW, RAKE, FEES, PRIZE, JACKPOT, TICKET, PENDING_WITHDRAWAL)
 
 # Money may only flow along these edges (debited kind -> credited kind).  Notably nothing leaves a ticket
 # account except into a tournament (prize pool + fee), so tickets can never be turned into cash.
@@ -50,6 +51,8 @@ ALLOWED_FLOWS: frozenset[tuple[str, str]] = frozenset(
         (TICKET, PRIZE), (TICKET, FEES), (PRIZE, TICKET), (FEES, TICKET), (EXTERNAL, TICKET),
         (EXTERNAL, PRIZE), (PRIZE, EXTERNAL),
         (PRIZE, JACKPOT), (JACKPOT, CASH), (JACKPOT, PLAY_BALANCE),
+        # a withdrawal (issue #30): requested (balance -> pending), then paid out or returned (rejected, cancelled)
+        (CASH, PENDING_WITHDRAWAL), (PENDING_WITHDRAWAL, CASH), (PENDING_WITHDRAWAL, EXTERNAL),
         (PRIZE, FEES),  # a Twister's stakes above its drawn prize are the house's share (R-TWIST-8, issue #12)
     }
 )
@@ -133,6 +136,11 @@ class AccountKey:
     def ticket(player_id: int, currency: str) -> AccountKey:
         return AccountKey(TICKET, currency, player_id)
 
+    @staticmethod
+    def pending_withdrawal(player_id: int, currency: str) -> AccountKey:
+        """The player's withdrawals requested and not yet paid out or returned (issue #30)."""
+        return AccountKey(PENDING_WITHDRAWAL, currency, player_id)
+
 
 def describe(key: AccountKey) -> str:
     if key.kind in (CASH, PLAY_BALANCE):
@@ -141,6 +149,8 @@ def describe(key: AccountKey) -> str:
         return f"player {key.player_id}'s stack at table {key.ref!r}"
     if key.kind == TICKET:
         return f"player {key.player_id}'s ticket credit"
+    if key.kind == PENDING_WITHDRAWAL:
+        return f"player {key.player_id}'s pending withdrawals ({key.currency})"
     if key.kind == PRIZE:
         return f"the prize pool of tournament {key.ref!r}"
     if key.kind == JACKPOT:

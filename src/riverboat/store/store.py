@@ -1,5 +1,5 @@
 """The :class:`Store` facade: one engine, the services (accounts, aliases, ledger, tournaments, twister, hands,
-movements, notes, fences)."""
+movements, notes, fences, integrity; cashier, withdrawals, adjustments and protections: issue #30)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,9 @@ from sqlalchemy.orm import Session
 
 from riverboat.store._tx import Clock, Database, utc_now
 from riverboat.store.accounts import Accounts
+from riverboat.store.adjustments import Adjustments
 from riverboat.store.aliases import Aliases
+from riverboat.store.cashier import Cashier
 from riverboat.store.db import make_engine, resolve_url
 from riverboat.store.fencing import Fences
 from riverboat.store.hands import Hands
@@ -21,9 +23,11 @@ from riverboat.store.ledger import Ledger
 from riverboat.store.locales import Locales
 from riverboat.store.movements import Movements
 from riverboat.store.notes import Notes
+from riverboat.store.protections import MoneyRules, MoneySettings, Protections
 from riverboat.store.tournament_play import TournamentPlay
 from riverboat.store.tournaments import Tournaments
 from riverboat.store.twister import TwisterStore
+from riverboat.store.withdrawals import Withdrawals
 
 
 class Store:
@@ -36,6 +40,7 @@ class Store:
         clock: Clock | None = None,
         password_hasher: PasswordHasher | None = None,
         session_ttl: timedelta = timedelta(hours=12),
+        money: MoneySettings | None = None,
     ) -> None:
         self.url = resolve_url(url)
         self.engine = make_engine(self.url)
@@ -52,6 +57,16 @@ class Store:
         self.locales = Locales(self._db)
         self.fences = Fences(self._db)
         self.integrity = Integrity(self._db)
+        # money in and out (issue #30): deposits, withdrawals, adjustments, the player's protections
+        self.money_rules = MoneyRules(money or MoneySettings())
+        self.cashier = Cashier(self._db)
+        self.withdrawals = Withdrawals(self._db)
+        self.adjustments = Adjustments(self._db, self.money_rules)
+        self.protections = Protections(self._db, self.money_rules)
+
+    def set_money_settings(self, settings: MoneySettings) -> None:
+        """The room's money settings (cooling-off of raised deposit limits, four-eyes amount of adjustments)."""
+        self.money_rules.settings = settings
 
     def upgrade(self) -> None:
         """Apply all Alembic migrations (idempotent)."""

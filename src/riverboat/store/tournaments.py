@@ -17,6 +17,7 @@ from riverboat.store.errors import InvalidRequest, NotFound
 from riverboat.store.ledger import _check_id, _require_player
 from riverboat.store.models import Account, LedgerTxn, Ticket, Tournament, TournamentEntry
 from riverboat.store.postings import AccountKey, check_amount, check_currency, lock_accounts, post
+from riverboat.store.protections import check_may_play
 
 Transfer = tuple[AccountKey, AccountKey, int]
 
@@ -185,6 +186,7 @@ class Tournaments:
 
         def body(s: Session) -> int:
             _require_player(s, player_id)
+            check_may_play(s, player_id, self._db.now())  # a time-out or self-exclusion: no new play (#30)
             t = self._get(s, tournament_id, lock=True)
             if t.status != "registering" and not (late and t.status == "running"):
                 raise InvalidRequest(f"registration for tournament {tournament_id!r} is closed ({t.status})")
