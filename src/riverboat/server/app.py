@@ -122,34 +122,17 @@ def twister_offers(room: Any, config: dict[str, Any]) -> Any:
 
 
 async def open_tournaments(hub: Hub, entries: list[dict[str, Any]]) -> None:
-    """Open the configured tournaments (the demo's Sit & Go series and MTT), with their in-process bots."""
-    import random
-    import secrets
+    """Open the configured tournaments (the demo's Sit & Go series and MTT schedule), with their in-process bots."""
     import time
 
-    from riverboat.room.tournament.bots import ShoveBot
-    from riverboat.room.tournament.spec import TournamentSpec
+    from .demo import open_demo_tournaments
 
     lobby = hub.tournaments
     assert lobby is not None
     if not hasattr(lobby, "bots"):
         raise RoomError("bad_settings", "configured tournaments with in-process bots open in a single-process room "
                                         "only; a cluster room creates them through the operator API")
-    for n, entry in enumerate(entries):
-        data = dict(entry["spec"])
-        if entry.get("starts_in") is not None:
-            data["starts_at"] = time.time() + float(entry["starts_in"])
-        spec = TournamentSpec.from_dict(data)
-        bots: list[int] = []
-        for i in range(int(entry.get("fill_bots", 0))):
-            name = f"tbot{n}_{i}_{secrets.token_hex(3)}"
-            info = await hub.call_store(hub.store.accounts.register, name, secrets.token_hex(12))
-            await hub.call_store(hub.store.aliases.set_person_like, info.id, random.Random(info.id))
-            await hub.call_store(hub.store.ledger.deposit, info.id, spec.currency, 100 * (spec.buy_in + spec.fee + 1),
-                                 f"tbot-dep:{info.id}")
-            lobby.bots[info.id] = ShoveBot(random.Random(info.id))
-            bots.append(info.id)
-        await lobby.create(spec, series=bool(entry.get("series", False)), fill=bots)
+    await open_demo_tournaments(lobby, hub.store, entries, now=time.time(), call=hub.call_store)
 
 
 def tournament_lobby(room: Any) -> Any:

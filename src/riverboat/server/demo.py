@@ -9,15 +9,16 @@ demo bots to seat) and ``"bot": "random" | "strength"``. An entry with ``"speed"
 
 The demo tables are play money (``PLAY``), so a freshly registered player (who receives play chips on sign-up)
 can sit at once; one real-money table shows the rake. There is a table of every game, HORSE and 8-Game tables and
-two Speed Poker pools; ``DEMO_TOURNAMENTS`` are a Sit & Go series and a scheduled MTT with in-process bots.
+two Speed Poker pools; ``DEMO_TOURNAMENTS`` are a Sit & Go series and a schedule of MTTs with in-process bots.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Awaitable, Callable
 from dataclasses import fields
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 _FL = {"structure": "FL", "small_blind": 50, "big_blind": 100, "min_buy_in": 1000, "max_buy_in": None,
        "currency": "PLAY"}
@@ -59,25 +60,75 @@ DEMO_TABLES: list[dict[str, Any]] = [
 DEMO_TABLES = [entry if entry.get("speed") else {**entry, "settings": {"allin_runout_seconds": 1.0}}
                for entry in DEMO_TABLES]
 
-#: The demo's tournaments (issue #11): play-money freerolls (play money pays no fee to the house, R-FEE-2; the room
-#: adds the pool): a 6-seat Sit & Go series that five bots have entered (a player who registers starts it; the next
-#: one opens at once), and an MTT of up to 100 starting 30 minutes after the server with 12 bots, late registration
-#: for 3 levels.
+#: The demo's tournament structures (issue #31 item 3): human-scale levels (five minutes; the standard progression,
+#: antes from the fifth level), a five-minute break after every fourth level (R-TOURN-BREAK), three seconds between
+#: hands. The bots play like people at a person's pace (riverboat.server.demo_players.PeopleBot), so a visitor can
+#: watch levels rise, a break, tables balanced and broken, and a final table.
+_LEVELS = [{"small_blind": bb // 2, "big_blind": bb, "ante": bb // 8 if i >= 4 else 0}
+           for i, bb in enumerate((20, 30, 40, 60, 80, 100, 150, 200, 300, 400, 500, 600, 800, 1000, 1200, 1500, 2000,
+                                   2500, 3000, 4000, 5000, 6000, 8000, 10000, 12000, 15000, 20000))]
+_PLO_LEVELS = [{k: v for k, v in lv.items() if k != "ante"} for lv in _LEVELS]
+_DEMO_PACE = {"between_hands_seconds": 3.0, "allin_runout_seconds": 1.0}
+
+
+def _demo_mtt(name: str, starts_in: float, bots: int, *, game: str = "holdem", structure: str = "NL",
+              stack: int = 3000, levels: list[dict[str, int]] = _LEVELS) -> dict[str, Any]:
+    return {"spec": {"name": name, "kind": "mtt", "game": game, "structure": structure, "seats": 9,
+                     "min_entrants": 2, "max_entrants": 100, "added_prize": 50000, "currency": "PLAY",
+                     "starting_stack": stack, "payout": "mtt", "level_seconds": 300, "late_registration_levels": 3,
+                     "break_every_levels": 4, "break_seconds": 300, "starts_at": 0, "levels": levels,
+                     "settings": _DEMO_PACE},
+            "starts_in": starts_in, "fill_bots": bots}
+
+
+#: The demo's tournaments (issues #11, #31): play-money freerolls (play money pays no fee to the house, R-FEE-2; the
+#: room adds the pool): a 6-seat Sit & Go series that five bots have entered (a player who registers starts it; the
+#: next one opens at once) and a schedule of MTTs with bots, the first five minutes after the server starts (20
+#: bots: three tables, balanced and broken down to a final table), then one every half hour.
 DEMO_TOURNAMENTS: list[dict[str, Any]] = [
     {"spec": {"name": "Demo Sit & Go 6", "kind": "sng", "seats": 6, "min_entrants": 6, "added_prize": 6000,
-              "currency": "PLAY", "starting_stack": 1500, "payout": "sng", "level_seconds": 180,
-              "levels": [{"small_blind": sb, "big_blind": 2 * sb} for sb in (10, 15, 25, 50, 75, 100, 150, 200,
-                                                                              300, 400, 600, 800, 1000)],
-              "settings": {"between_hands_seconds": 2.0}},
+              "currency": "PLAY", "starting_stack": 1500, "payout": "sng", "level_seconds": 300,
+              "levels": _LEVELS, "settings": _DEMO_PACE},
      "series": True, "fill_bots": 5},
-    {"spec": {"name": "Demo Tournament", "kind": "mtt", "seats": 9, "min_entrants": 2, "max_entrants": 100,
-              "added_prize": 50000, "currency": "PLAY", "starting_stack": 3000, "payout": "mtt",
-              "level_seconds": 300, "late_registration_levels": 3, "starts_at": 0,
-              "levels": [{"small_blind": sb, "big_blind": 2 * sb, "ante": sb // 4} for sb in
-                         (10, 15, 25, 50, 75, 100, 150, 200, 300, 400, 600, 800, 1000, 1500, 2000)],
-              "settings": {"between_hands_seconds": 2.0}},
-     "starts_in": 1800, "fill_bots": 12},
+    _demo_mtt("Demo Tournament", 300, 20),
+    _demo_mtt("Demo Omaha Tournament", 1800, 14, game="omaha", structure="PL", levels=_PLO_LEVELS),
+    _demo_mtt("Demo Deepstack", 3600, 20, stack=5000),
 ]
+
+
+async def open_demo_tournaments(lobby: Any, store: Any, entries: list[dict[str, Any]], *, now: float,
+                                call: Callable[..., Awaitable[Any]], pace: bool = True) -> list[Any]:
+    """Open the configured tournaments in a single process's lobby (``lobby.bots``: its in-process bots) with the
+    bots each entry asks for (``fill_bots``, accounts named like people and funded from the house, playing as
+    :class:`PeopleBot`); ``starts_in`` is counted from ``now`` (Unix seconds). ``call`` runs a store call (in a
+    thread in the server); ``pace=False``: the bots act at once (simulations). Returns the directors."""
+    import random
+    import secrets
+
+    from riverboat.room.tournament.director import BotPolicy
+    from riverboat.room.tournament.spec import TournamentSpec
+
+    from .demo_players import PeopleBot
+
+    out = []
+    for n, entry in enumerate(entries):
+        data = dict(entry["spec"])
+        if entry.get("starts_in") is not None:
+            data["starts_at"] = now + float(entry["starts_in"])
+        spec = TournamentSpec.from_dict(data)
+        bots: list[int] = []
+        for i in range(int(entry.get("fill_bots", 0))):
+            name = f"tbot{n}_{i}_{secrets.token_hex(3)}"
+            info = await call(store.accounts.register, name, secrets.token_hex(12))
+            await call(store.aliases.set_person_like, info.id, random.Random(info.id))
+            await call(store.ledger.deposit, info.id, spec.currency, 100 * (spec.buy_in + spec.fee + 1),
+                       f"tbot-dep:{info.id}")
+            bot = PeopleBot(random.Random(info.id), think=(1.0, 3.0) if pace else (0.0, 0.0))
+            lobby.bots[info.id] = cast(BotPolicy, bot)  # None from the hook: it acts later, on the table's clock
+            bots.append(info.id)
+        out.append(await lobby.create(spec, series=bool(entry.get("series", False)), fill=bots))
+    return out
+
 
 _BOT_KEYS = ("bots", "bot")
 
