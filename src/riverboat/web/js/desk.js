@@ -3,6 +3,7 @@
 // and the four-table tile view, loses nothing. The desk knows at which tables it is the player's turn (the table
 // switcher and the tab title show it), keeps each table's chat, and holds the player's notes on other players.
 
+import { t } from "./i18n.js";
 import { Emitter } from "./util.js";
 import { api } from "./api.js";
 import { TableStore, modelFromView } from "./table_model.js";
@@ -192,9 +193,9 @@ export class Desk extends Emitter {
   }
 
   updateTitle() {
-    const base = "Riverboat Poker";
+    const base = t("app.title");
     if (!settings.get("alerts") || !this.turns.size) { document.title = base; return; }
     const names = [...this.turns].map((id) => (this.stores.get(id) && this.stores.get(id).model ? this.stores.get(id).model.name : id));
-    document.title = `▶ Your turn: ${names.join(", ")} · ${base}`;
+    document.title = `▶ ${t("switcher.title_turn", { tables: names.join(", ") })} · ${base}`;
   }
 }

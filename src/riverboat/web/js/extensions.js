@@ -5,3 +5,4 @@ import "./twister_page.js";
 import "./tournament_lobby.js";
 import "./tournament_detail.js";
 import "./tournament_table.js";
+import "./rules_view.js";

@@ -1,7 +1,9 @@
 import { formatMoney } from "./util.js";
+import { hasKey, t } from "./i18n.js";
 
 // What the client needs to know about each game: its display name and its family, which decides the table
-// layout (community board, stud up/down cards, or draw with discards). Names follow RULES.md section 4.
+// layout (community board, stud up/down cards, or draw with discards). Names follow RULES.md section 4; each
+// language's name is the catalog's "game.<id>" (games/catalog.py's ids; the catalog test checks every one).
 
 export const GAMES = {
   holdem: { name: "Texas Hold'em", family: "flop" },
@@ -29,15 +31,17 @@ export const STRUCTURES = {
 /** Structures that let the player choose an amount with a slider and pot-size shortcuts (R-PL, R-HPL, R-NL). */
 export const SIZEABLE = new Set(["PL", "HPL", "NL", "SL"]);
 
+const localName = (id) => (hasKey(`game.${id}`) ? t(`game.${id}`) : GAMES[id].name);  // i18n-dynamic: game.*
+
 export function gameInfo(id) {
-  if (id && GAMES[id]) return GAMES[id];
+  if (id && GAMES[id]) return { ...GAMES[id], name: localName(id) };
   const key = String(id || "").toLowerCase().replace(/[^a-z0-9]+/g, "_");
-  if (GAMES[key]) return GAMES[key];
+  if (GAMES[key]) return { ...GAMES[key], name: localName(key) };
   // Unknown ids still render: guess the family from the name.
   let family = "flop";
   if (/stud|razz|soko|americana/.test(key)) family = "stud";
   else if (/draw/.test(key)) family = "draw";
-  return { name: String(id || "Poker"), family };
+  return { name: id ? String(id) : t("game.poker"), family };
 }
 
 /**
@@ -51,14 +55,14 @@ export function stakesLabel(family, structure, stakes, currency) {
   const parts = [];
   const limit = structure === "FL" || structure === "SL";
   if (family === "stud") {
-    if (s.ante) parts.push(`ante ${money(s.ante)}`);
-    if (s.bringIn) parts.push(`bring-in ${money(s.bringIn)}`);
-    parts.push(`bets ${money(s.smallBet || s.smallBlind)}/${money(s.bigBet || s.bigBlind)}`);
+    if (s.ante) parts.push(t("stakes.ante", { amount: money(s.ante) }));
+    if (s.bringIn) parts.push(t("stakes.bring_in", { amount: money(s.bringIn) }));
+    parts.push(t("stakes.bets", { small: money(s.smallBet || s.smallBlind), big: money(s.bigBet || s.bigBlind) }));
     return parts.join(" · ");
   }
-  parts.push(`blinds ${money(s.smallBlind)}/${money(s.bigBlind)}`);
-  if (limit && (s.smallBet || s.bigBet)) parts.push(`bets ${money(s.smallBet || s.bigBlind)}/${money(s.bigBet || 2 * (s.smallBet || s.bigBlind))}`);
-  if (s.ante) parts.push(`ante ${money(s.ante)}`);
+  parts.push(t("stakes.blinds", { small: money(s.smallBlind), big: money(s.bigBlind) }));
+  if (limit && (s.smallBet || s.bigBet)) parts.push(t("stakes.bets", { small: money(s.smallBet || s.bigBlind), big: money(s.bigBet || 2 * (s.smallBet || s.bigBlind)) }));
+  if (s.ante) parts.push(t("stakes.ante", { amount: money(s.ante) }));
   return parts.join(" · ");
 }
 
@@ -72,20 +76,20 @@ export function lobbyStakes(entry) {
   };
   if (entry.mixed) {
     // A mixed table: its blinds and bets, and the ante and bring-in of its stud games.
-    const blinds = stakesLabel("flop", "FL", stakes, entry.currency);
+    const blinds = stakesLabel("flop", "FL", { ...stakes, ante: 0 }, entry.currency);
     const studParts = [];
-    if (entry.ante) studParts.push(`stud ante ${formatMoney(entry.ante, entry.currency)}`);
-    if (entry.bring_in) studParts.push(`bring-in ${formatMoney(entry.bring_in, entry.currency)}`);
-    return [blinds.replace(/ · ante .*$/, ""), ...studParts].join(" · ");
+    if (entry.ante) studParts.push(t("stakes.stud_ante", { amount: formatMoney(entry.ante, entry.currency) }));
+    if (entry.bring_in) studParts.push(t("stakes.bring_in", { amount: formatMoney(entry.bring_in, entry.currency) }));
+    return [blinds, ...studParts].join(" · ");
   }
   return stakesLabel(family, entry.current_structure || entry.structure, stakes, entry.currency);
 }
 
 /** "HORSE: 7 Card Stud" at a mixed table (the rotation and the game of this hand), the game's name otherwise. */
 export function mixedName(mixed, name) {
-  return mixed ? `${gameInfo(mixed).name}: ${name}` : name;
+  return mixed ? t("game.mixed_current", { rotation: gameInfo(mixed).name, game: name }) : name;
 }
 
 export function gameName(id) { return gameInfo(id).name; }
 export function gameFamily(id) { return gameInfo(id).family; }
-export function structureName(code) { return STRUCTURES[code] || code || ""; }
+export function structureName(code) { return STRUCTURES[code] ? t(`structure.${code}`) : code || ""; }  // i18n-dynamic: structure.*

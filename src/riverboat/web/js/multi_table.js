@@ -2,6 +2,7 @@
 // of the page) and the tile view (#/tables) showing up to four tables at once, each fully playable. The tile where
 // it is the player's turn is focused (the keyboard shortcuts act there); a click focuses a tile.
 
+import { t } from "./i18n.js";
 import { h, patch } from "./vdom.js";
 import { MAX_TILES } from "./desk.js";
 import { TablePage } from "./table_page.js";
@@ -27,7 +28,7 @@ export class Switcher {
     this.node.classList.toggle("hidden", ids.length === 0);
     // the "your turn" highlight is one attribute per table (data-turn); the alerts setting styles it
     patch(this.node, ids.length ? h("nav", { class: `switcher-bar${settings.get("alerts") ? " switcher-bar--alerts" : ""}`,
-      "aria-label": "Your tables", "data-testid": "switcher" },
+      "aria-label": t("switcher.label"), "data-testid": "switcher" },
       ids.map((id) => {
         const model = desk.stores.get(id) && desk.stores.get(id).model;
         const turn = desk.turns.has(id);
@@ -35,15 +36,15 @@ export class Switcher {
         return h("span", { key: id, class: `switch${current ? " switch--on" : ""}`,
           "data-table": id, "data-turn": turn ? "1" : "0" },
         h("a", { href: `#/table/${encodeURIComponent(id)}`, "data-testid": `switch-${id}` },
-          model ? model.name : id, h("span", { class: "turn-dot", "aria-label": "your turn" }, " ●")),
+          h("span", { translate: "no" }, model ? model.name : id), h("span", { class: "turn-dot", "aria-label": t("switcher.your_turn") }, " ●")),
         desk.open.includes(id) && !(model && model.hero) ? h("button", {
-          class: "switch-close", type: "button", "aria-label": "Close this table", title: "Close",
+          class: "switch-close", type: "button", "aria-label": t("switcher.close_table"), title: t("common.close"),
           onclick: () => { desk.closeTable(id); if (current) this.ctx.navigate("#/lobby"); },
         }, "×") : null);
       }),
       ids.length > 1 ? h("a", { key: "tile", class: `btn btn-small${tiles ? " btn-primary" : ""}`, href: "#/tables", "data-testid": "tile-tables" },
-        `Tile ${Math.min(ids.length, MAX_TILES)} tables`) : null,
-      h("a", { key: "add", class: "btn btn-small", href: "#/lobby", title: "Open another table from the lobby" }, "+ Table")) : null);
+        t("switcher.tile", { count: Math.min(ids.length, MAX_TILES) })) : null,
+      h("a", { key: "add", class: "btn btn-small", href: "#/lobby", title: t("switcher.add_title") }, t("switcher.add"))) : null);
   }
 }
 
@@ -90,7 +91,7 @@ export class MultiTablePage {
     }
     if (!ids.length && !this.emptyNote) {
       this.emptyNote = Object.assign(document.createElement("p"), {
-        className: "empty-note", textContent: "No tables open. Open tables from the lobby; up to four are tiled here.",
+        className: "empty-note", textContent: t("switcher.empty"),
       });
       this.grid.append(this.emptyNote);
     } else if (ids.length && this.emptyNote) {

@@ -2,6 +2,7 @@
 // the hand replayer), and the table chat (players' messages and the dealer's lines; muted players are hidden).
 
 import { h } from "./vdom.js";
+import { t } from "./i18n.js";
 
 function tab(view, id, label, count = null) {
   const on = view.ui.panelTab === id;
@@ -21,12 +22,12 @@ function lastHandsPanel(model, view) {
   const hands = model.lastHands || [];
   return h("div", { key: "last", class: "last-hands", "data-testid": "last-hands" },
     hands.length ? hands.map((hand) => h("details", { key: `hand-${hand.handId}`, class: "last-hand", "data-hand": hand.handId },
-      h("summary", {}, `Hand #${hand.handId ?? "?"}`,
+      h("summary", {}, t("table.hand_no", { id: hand.handId ?? "?" }),
         view.handlers.replay ? h("button", { class: "btn btn-small replay-link", type: "button", "data-testid": "replay-hand",
-          onclick: (ev) => { ev.preventDefault(); view.handlers.replay(hand.handId); } }, "Replay") : null),
+          onclick: (ev) => { ev.preventDefault(); view.handlers.replay(hand.handId); } }, t("history.replay")) : null),
       h("ol", {}, hand.lines.map((line, i) => h("li", { key: `${i}` }, line)))))
-      : h("p", { class: "muted" }, "No finished hands yet."),
-    view.handlers.history ? h("button", { class: "btn btn-small", "data-testid": "open-history", onclick: () => view.handlers.history() }, "All my hands") : null);
+      : h("p", { class: "muted" }, t("panel.no_hands")),
+    view.handlers.history ? h("button", { class: "btn btn-small", "data-testid": "open-history", onclick: () => view.handlers.history() }, t("panel.all_hands")) : null);
 }
 
 function chatPanel(model, view) {
@@ -44,14 +45,14 @@ function chatPanel(model, view) {
   };
   return h("div", { key: "chat", class: "chat", "data-testid": "chat" },
     h("label", { class: "field-inline chat-dealer" }, h("input", { type: "checkbox", checked: dealer, "data-testid": "chat-dealer",
-      onchange: (ev) => { view.ui.showDealer = ev.target.checked; view.update(); } }), " Dealer messages"),
+      onchange: (ev) => { view.ui.showDealer = ev.target.checked; view.update(); } }), ` ${t("chat.dealer_messages")}`),
     h("ol", { class: "chat-log", "data-testid": "chat-log" }, shown.map((m) => h("li", {
       key: m.id, class: m.dealer ? "chat-dealer-line" : "chat-line", "data-player": m.player ?? "",
-    }, m.dealer ? h("em", {}, "Dealer: ") : h("strong", {}, `${m.alias}: `), m.text))),
+    }, m.dealer ? h("em", {}, `${t("chat.dealer")}: `) : h("strong", { translate: "no" }, `${m.alias}: `), m.dealer ? m.text : h("span", { translate: "no" }, m.text)))),
     view.handlers.chat ? h("form", { class: "chat-form", onsubmit: (ev) => { ev.preventDefault(); send(); } },
-      h("input", { type: "text", maxlength: 200, "data-testid": "chat-input", placeholder: "Say something nice", "aria-label": "Chat message",
+      h("input", { type: "text", maxlength: 200, "data-testid": "chat-input", placeholder: t("chat.placeholder"), "aria-label": t("chat.message"),
         value: view.ui.chatDraft, oninput: (ev) => { view.ui.chatDraft = ev.target.value; } }),
-      h("button", { class: "btn btn-small", type: "submit", "data-testid": "chat-send" }, "Send")) : null);
+      h("button", { class: "btn btn-small", type: "submit", "data-testid": "chat-send" }, t("chat.send"))) : null);
 }
 
 export function sidePanel(model, view) {
@@ -63,6 +64,6 @@ export function sidePanel(model, view) {
   else body = logPanel(model);
   return h("aside", { class: "side-panel", "data-testid": "side-panel" },
     h("div", { class: "panel-tabs", role: "tablist" },
-      tab(view, "log", "This hand"), tab(view, "last", "Last hands"), chat ? tab(view, "chat", "Chat", unread) : null),
+      tab(view, "log", t("panel.this_hand")), tab(view, "last", t("panel.last_hands")), chat ? tab(view, "chat", t("panel.chat"), unread) : null),
     body);
 }

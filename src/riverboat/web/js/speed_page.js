@@ -3,6 +3,7 @@
 // `speed` frames (dealt / your_turn / hand_over / fast_folded / state) and `event` frames tagged with the hand;
 // each hand is shown with the same TableStore + TableView as a cash table, keyed by the hand.
 
+import { t } from "./i18n.js";
 import { formatMoney } from "./util.js";
 import { api } from "./api.js";
 import { TableStore } from "./table_model.js";
@@ -24,7 +25,7 @@ export class SpeedPage {
       sitOut: () => this.leave(),
       sitIn: () => {},
       leave: () => this.leave(),
-      topUp: () => ctx.toast("Top-ups are made between Speed Poker sessions: leave and join again."),
+      topUp: () => ctx.toast(t("speed.no_top_up")),
       lobby: () => ctx.navigate("#/lobby"),
       history: () => ctx.navigate("#/history"),
       fastFold: () => this.fastFold(),
@@ -57,10 +58,10 @@ export class SpeedPage {
       type: "table_state",
       table: key,
       view: {
-        table: { name: `${pool.name || "Speed Poker"}`, game: pool.game, structure: pool.structure, currency: pool.currency,
+        table: { name: `${pool.name || t("lobby.tab_speed")}`, game: pool.game, structure: pool.structure, currency: pool.currency,
           small_blind: pool.small_blind, big_blind: pool.big_blind, max_seats: pool.max_seats || 6 },
         seats: players.map((p) => ({ seat: p.seat, player: p.seat === seat ? me.player_id : `seat-${p.seat}`,
-          alias: p.seat === seat ? this.ctx.session.alias() : `Seat ${p.seat + 1}` })),
+          alias: p.seat === seat ? this.ctx.session.alias() : t("log.seat_n", { n: p.seat + 1 }) })),
         hand_id: key,
         hand: handView,
         timer,
@@ -98,14 +99,14 @@ export class SpeedPage {
         if (frame.hand === this.handKey) {
           this.handKey = null;
           this.store = null;
-          this.view.clearHand(`${(this.pool || {}).name || "Speed Poker"}: Speed Fold — dealing you a new hand…`);
+          this.view.clearHand(t("speed.dealing_new", { pool: (this.pool || {}).name || t("lobby.tab_speed") }));
         }
         break;
       case "hand_over":
         if (frame.hand === this.handKey) this.handsPlayed.push({ hand: frame.hand, net: frame.net, stack: frame.stack });
         break;
       case "left":
-        this.ctx.toast(`You left the pool with ${formatMoney(frame.cashed_out ?? 0, (this.pool || {}).currency)}.`, "ok");
+        this.ctx.toast(t("speed.left_with", { amount: formatMoney(frame.cashed_out ?? 0, (this.pool || {}).currency) }), "ok");
         break;
       default:
         break;
@@ -120,13 +121,13 @@ export class SpeedPage {
   async join() {
     const lobby = await api.lobby();
     this.pool = (lobby.pools || []).find((p) => String(p.id) === String(this.poolId));
-    if (!this.pool) { this.ctx.toast("This Speed Poker pool does not exist."); return; }
+    if (!this.pool) { this.ctx.toast(t("error.no_pool")); return; }
     const pool = this.pool;
     const min = pool.min_buy_in ?? pool.big_blind * 20;
     const max = pool.max_buy_in ?? null;
     const amount = await amountDialog({
-      title: `Join ${pool.name}`, text: "Speed Poker: fold at any time and get a new hand at once.",
-      min, max, initial: max ?? min, currency: pool.currency, confirm: "Join",
+      title: t("speed.join_title", { pool: pool.name }), text: t("speed.join_text"),
+      min, max, initial: max ?? min, currency: pool.currency, confirm: t("speed.join"),
     });
     if (amount === null) { this.ctx.navigate("#/lobby"); return; }
     const ok = await this.send("join_speed", { pool: this.poolId, buy_in: amount });

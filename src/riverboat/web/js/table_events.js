@@ -4,6 +4,8 @@
 
 import { gameInfo, SIZEABLE, mixedName } from "./games.js";
 import { pick, int, asArray, normalizeCard } from "./view_fields.js";
+import { t } from "./i18n.js";
+import { potLabel } from "./hand_log.js";
 
 /** A label of the seat's hand on a later run of a run-it-twice hand (a hi/lo half adds to the other's). */
 function addRunLabel(seat, run, label) {
@@ -36,7 +38,7 @@ function refreshPots(model) {
   const bets = model.seats.reduce((sum, s) => sum + (s.empty ? 0 : s.bet), 0);
   model.potTotal = model.collected + bets;
   if (!model.awards || !model.awards.length) {
-    model.pots = model.collected > 0 ? [{ amount: model.collected, label: "Pot", eligible: [], winners: [], won: {} }] : [];
+    model.pots = model.collected > 0 ? [{ amount: model.collected, label: t("pot.pot"), eligible: [], winners: [], won: {} }] : [];
   }
 }
 
@@ -222,10 +224,7 @@ export function applyEvent(model, event, aliases = {}) {
       // Awards come pot by pot (main first), each hi/lo half and each run of a run-it-twice hand separately.
       const runNo = int(run, 0);
       const index = model.awards.filter((a) => a.run === runNo && a.share === share).length;
-      let label = index === 0 ? "Main pot" : `Side pot ${index}`;
-      if (share === "high" || share === "low") label += ` (${share})`;
-      if (share === "split") label += " (split)";
-      if (model.runs.length > 1 || runNo > 0) label += ` · run ${runNo + 1}`;
+      const label = potLabel(index, share, model.runs.length > 1 || runNo > 0 ? runNo : null);
       model.awards.push({ amount: int(pick(event, "amount")), label, eligible: [], winners: entries.map(([w]) => int(w)),
         won: winners, run: runNo, share });
       addRunHands(model.seats, runNo, pick(event, "hands"));
@@ -263,7 +262,7 @@ export function applyEvent(model, event, aliases = {}) {
         const pid = pick(event, "player");
         model.seats[int(seatNo)] = {
           seat: int(seatNo), empty: false, playerId: pid,
-          alias: pick(event, "alias") ?? aliases[String(pid)] ?? `Player ${pid}`,
+          alias: pick(event, "alias") ?? aliases[String(pid)] ?? t("log.player_n", { n: pid }),
           stack: int(pick(event, "stack")), bet: 0, cards: [], isHero: false, label: null, labels: [], won: 0,
           discarded: null, timebank: null, folded: false, allIn: false, sittingOut: false, disconnected: false,
           waiting: true, status: "waiting", acting: false, winner: false,

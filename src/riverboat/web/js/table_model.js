@@ -10,7 +10,8 @@
 import { gameInfo, SIZEABLE, mixedName } from "./games.js";
 import { formatMoney } from "./util.js";
 import { pick, int, asArray, normalizeCard } from "./view_fields.js";
-import { describeEvent } from "./hand_log.js";
+import { describeEvent, potLabel, winLine } from "./hand_log.js";
+import { t } from "./i18n.js";
 import { applyEvent, carryFinishedHand, addRunHands } from "./table_events.js";
 
 export { normalizeCard, describeEvent, applyEvent };
@@ -99,7 +100,7 @@ export function modelFromView(tableId, view, previous = null, now = Date.now(), 
       seat: seatNo,
       empty: false,
       playerId,
-      alias: String(pick(merged, "alias", "name") ?? aliases[String(playerId)] ?? (playerId !== undefined ? `Player ${playerId}` : `Seat ${seatNo + 1}`)),
+      alias: String(pick(merged, "alias", "name") ?? aliases[String(playerId)] ?? (playerId !== undefined ? t("log.player_n", { n: playerId }) : t("log.seat_n", { n: seatNo + 1 }))),
       stack: int(pick(merged, "stack", "chips")),
       bet: int(pick(merged, "bet", "street_bet", "committed")),
       cards,
@@ -135,10 +136,7 @@ export function modelFromView(tableId, view, previous = null, now = Date.now(), 
   const pots = rawPots.map((p, i) => {
     const share = pick(p, "share");
     const run = pick(p, "run");
-    let label = i === 0 ? "Main pot" : `Side pot ${i}`;
-    if (share === "high" || share === "low") label += share === "high" ? " (high)" : " (low)";
-    if (share === "split") label += " (split)";
-    if (run) label += ` · run ${int(run) + 1}`;
+    const label = potLabel(i, share, run ? int(run) : null);
     return {
       amount: int(typeof p === "number" ? p : pick(p, "amount", "total")),
       label,
@@ -153,7 +151,7 @@ export function modelFromView(tableId, view, previous = null, now = Date.now(), 
   const potTotal = typeof potField === "number" ? int(potField) : potInPots + betsOnTable;
   const collected = Math.max(0, potTotal - betsOnTable);
   if (!pots.length && potTotal - betsOnTable > 0) {
-    pots.push({ amount: potTotal - betsOnTable, label: "Pot", eligible: [], winners: [], won: {} });
+    pots.push({ amount: potTotal - betsOnTable, label: t("pot.pot"), eligible: [], winners: [], won: {} });
   }
   if (result) {
     const labels = pick(result, "labels") || {};
@@ -429,8 +427,9 @@ export class TableStore {
       const line = describeEvent(event, this.model);
       const last = this.model && this.model.log.length ? this.model.log[this.model.log.length - 1] : null;
       // The engine and the room both announce the end of a hand: record it once.
-      const duplicateEnd = HAND_END_KINDS.has(kind) && last === "Hand over";
-      if (line && !(line === "Hand over" && duplicateEnd)) {
+      const handOver = t("log.hand_over");
+      const duplicateEnd = HAND_END_KINDS.has(kind) && last === handOver;
+      if (line && !(line === handOver && duplicateEnd)) {
         if (this.model) this.model.log = [...this.model.log, line];
         else this.pendingLog.push(line);
       }
@@ -474,9 +473,7 @@ export function noteResult(model, event, now) {
     const won = hands[String(w)];
     const cards = won && Array.isArray(won.cards) ? won.cards.map(String) : [];
     const name = won && won.label ? won.label : seat.label;
-    const what = share === "high" || share === "low" ? ` (${share})` : "";
-    const onRun = runs.length > 1 ? ` on run ${run + 1}` : "";
-    lines.push(`${seat.alias} wins ${formatMoney(amt, model.currency)}${what}${onRun}${name ? ` with ${name}` : ""}`);
+    lines.push(winLine(seat.alias, formatMoney(amt, model.currency), share, runs.length > 1 ? run : null, name));
     for (const code of cards) {
       best.add(code);
       if (board.has(code)) boards[run] = new Set([...(boards[run] || []), code]);

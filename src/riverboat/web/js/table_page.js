@@ -5,6 +5,7 @@
 import { el, formatMoney, parseMoney } from "./util.js";
 import { TableView } from "./table_view.js";
 import { plainError } from "./errors.js";
+import { t } from "./i18n.js";
 
 /**
  * The amount dialog (buy-in, top-up, Speed Poker join). `balance` (optional) caps the amount: an amount above it is
@@ -21,17 +22,17 @@ export function amountDialog({ title, text, min, max, initial, currency, confirm
     const wait = el("input", { type: "checkbox", checked: true, "data-testid": "wait-for-bb" });
     const start = cap !== null && cap !== undefined ? Math.min(initial, cap) : initial;
     const input = el("input", { type: "text", inputmode: "decimal", "data-testid": "amount-input",
-      value: formatMoney(Math.max(min, start), currency).replace(/[€$£,]/g, ""), disabled: short });
+      value: formatMoney(Math.max(min, start), currency).replace(/[€$£,\s\u00a0\u202f]/g, "").replace(/[^\d.,]/g, ""), disabled: short });
     const error = el("p", { class: "form-error", "data-testid": "amount-error" },
-      blocked ? full : short ? `Your balance of ${formatMoney(balance, currency)} does not cover the minimum of ${formatMoney(min, currency)}. Add money in the cashier first.` : "");
+      blocked ? full : short ? t("buyin.short", { balance: formatMoney(balance, currency), min: formatMoney(min, currency) }) : "");
     const dialog = el("dialog", { "data-testid": "amount-dialog" },
       el("form", { method: "dialog" },
         el("h3", {}, title), el("p", { class: "muted" }, text),
-        el("label", { class: "field" }, "Amount", input),
-        waitOption ? el("label", { class: "field-inline" }, wait, " Wait for the big blind (untick to post it now)") : null,
+        el("label", { class: "field" }, t("buyin.amount"), input),
+        waitOption ? el("label", { class: "field-inline" }, wait, ` ${t("buyin.wait_bb")}`) : null,
         error,
         el("div", { style: { display: "flex", gap: "0.5rem", justifyContent: "flex-end" } },
-          el("button", { class: "btn", value: "cancel", "data-testid": "amount-cancel" }, "Cancel"),
+          el("button", { class: "btn", value: "cancel", "data-testid": "amount-cancel" }, t("common.cancel")),
           el("button", { class: "btn btn-primary", value: "ok", "data-testid": "amount-ok", disabled: short }, confirm))));
     dialog.addEventListener("close", () => {
       const value = parseMoney(input.value, currency);
@@ -44,12 +45,13 @@ export function amountDialog({ title, text, min, max, initial, currency, confirm
       if (short) { ev.preventDefault(); return; }
       if (value !== null && balance !== null && balance !== undefined && value > balance && value >= min) {
         ev.preventDefault();
-        error.textContent = `Your balance is ${formatMoney(balance, currency)}: enter at most that much.`;
+        error.textContent = t("buyin.at_most_balance", { balance: formatMoney(balance, currency) });
         return;
       }
       if (value === null || value < min || (cap !== null && cap !== undefined && value > cap)) {
         ev.preventDefault();
-        error.textContent = `Enter an amount from ${formatMoney(min, currency)}${cap !== null && cap !== undefined ? ` to ${formatMoney(cap, currency)}` : ""}.`;
+        error.textContent = cap !== null && cap !== undefined ? t("buyin.enter_range", { min: formatMoney(min, currency), max: formatMoney(cap, currency) })
+          : t("buyin.enter_min", { min: formatMoney(min, currency) });
       }
     });
     document.body.append(dialog);
@@ -111,9 +113,11 @@ export class TablePage {
     const max = model.maxBuyIn ?? null;
     const balance = this.ctx.session.balances()[model.currency];
     const amount = await amountDialog({
-      title: `Buy in at ${model.name}`,
-      text: `Minimum ${formatMoney(min, model.currency)}${max !== null ? `, maximum ${formatMoney(max, model.currency)}` : ", no maximum"}${balance !== undefined ? `. Your balance: ${formatMoney(balance, model.currency)}` : ""}.`,
-      min, max, initial: max !== null ? max : min, currency: model.currency, confirm: "Sit down",
+      title: t("buyin.title", { table: model.name }),
+      text: [max !== null ? t("buyin.min_max", { min: formatMoney(min, model.currency), max: formatMoney(max, model.currency) })
+        : t("buyin.min_only", { min: formatMoney(min, model.currency) }),
+      balance !== undefined ? t("money.your_balance", { amount: formatMoney(balance, model.currency) }) : ""].filter(Boolean).join(" "),
+      min, max, initial: max !== null ? max : min, currency: model.currency, confirm: t("buyin.sit_down"),
       waitOption: model.family !== "stud", balance: balance ?? null,
     });
     if (amount === null) return;
@@ -153,11 +157,11 @@ export class TablePage {
     const money = (v) => formatMoney(v, model.currency);
     // R-BUYIN: a top-up may not take the stack above the table's maximum buy-in
     const amount = await amountDialog({
-      title: "Top up",
-      text: `Chips are added between hands.${limit !== null && max > 0 ? ` Up to ${money(max)} (the table's maximum is ${money(limit)}).` : ""}`,
-      min: 1, max, initial: max || model.stakes.bigBlind * 10, currency: model.currency, confirm: "Top up",
+      title: t("table.top_up"),
+      text: [t("topup.between_hands"), limit !== null && max > 0 ? t("topup.up_to", { amount: money(max), max: money(limit) }) : ""].filter(Boolean).join(" "),
+      min: 1, max, initial: max || model.stakes.bigBlind * 10, currency: model.currency, confirm: t("table.top_up"),
       balance: balance ?? null,
-      full: limit !== null ? `Your stack of ${money(model.hero.stack)} is already at this table's maximum of ${money(limit)}: there is nothing to top up.` : null,
+      full: limit !== null ? t("topup.full", { stack: money(model.hero.stack), max: money(limit) }) : null,
     });
     if (amount === null) return;
     if (await this.command("top_up", { amount })) await this.ctx.session.refresh();

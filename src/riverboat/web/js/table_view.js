@@ -15,6 +15,9 @@ import { sidePanel } from "./side_panel.js";
 import { structureName, stakesLabel } from "./games.js";
 import { settings } from "./settings.js";
 import { play } from "./sounds.js";
+import { t } from "./i18n.js";
+import { handName } from "./hand_names.js";
+import { openRules } from "./rules_view.js";
 
 /** Seat positions (percent of the felt) around an ellipse, index 0 at the bottom centre, clockwise. */
 export function seatPosition(index, count, narrow = false, tile = false) {
@@ -225,13 +228,13 @@ export class TableView {
   tree(now) {
     const model = this.model;
     if (!model) {
-      const text = this.waiting || "Loading the table…";
+      const text = this.waiting || t("table.loading");
       return h("section", { class: "table-page", key: "page" },
         h("header", { class: "table-header" },
           h("div", { class: "table-title" }, h("strong", {}, text)),
           h("div", { class: "table-controls" },
-            this.button("Lobby", () => this.handlers.lobby(), { "data-testid": "back-to-lobby" }),
-            this.speed ? this.button("Leave", () => this.handlers.leave(), { "data-testid": "leave-table", class: "btn btn-small btn-leave" }) : null)),
+            this.button(t("nav.lobby"), () => this.handlers.lobby(), { "data-testid": "back-to-lobby" }),
+            this.speed ? this.button(t("table.leave"), () => this.handlers.leave(), { "data-testid": "leave-table", class: "btn btn-small btn-leave" }) : null)),
         h("div", { class: "action-area", "data-testid": "action-area" },
           h("div", { key: "bar", class: "action-bar" }, h("div", { key: "idle", class: "action-idle" },
             h("div", { class: "action-wait", "data-testid": "action-wait" }, text)))));
@@ -256,29 +259,33 @@ export class TableView {
     const hero = model.hero;
     const controls = [];
     if (!this.options.tile && !this.options.replay) {
-      controls.push(this.button("Lobby", () => this.handlers.lobby(), { "data-testid": "back-to-lobby" }));
+      controls.push(this.button(t("nav.lobby"), () => this.handlers.lobby(), { "data-testid": "back-to-lobby" }));
+    }
+    // issue #32: the rules of the game being dealt (at a mixed table, the current game of the rotation)
+    if (!this.options.tile) {
+      controls.push(this.button(t("table.rules"), () => openRules(model.game), { "data-testid": "table-rules", class: "btn btn-small btn-rules" }));
     }
     if (hero && this.speed) {
       // R-SPEED-1: Speed Fold is offered as soon as the player is dealt in, whether or not it is their turn.
       const canFold = !model.handOver && !hero.folded && !hero.allIn && !model.fastFolded && hero.cards.length > 0;
       controls.push(
-        this.button("Speed Fold", () => this.handlers.fastFold(), { class: "btn btn-small btn-fold", "data-testid": "fast-fold", disabled: !canFold }),
-        this.button("Leave pool", () => this.handlers.leave(), { class: "btn btn-small btn-leave", "data-testid": "leave-table" }));
+        this.button(t("table.speed_fold"), () => this.handlers.fastFold(), { class: "btn btn-small btn-fold", "data-testid": "fast-fold", disabled: !canFold }),
+        this.button(t("table.leave_pool"), () => this.handlers.leave(), { class: "btn btn-small btn-leave", "data-testid": "leave-table" }));
     } else if (hero && !this.options.replay && !this.options.tournament) {
-      if (hero.sittingOut) controls.push(this.button("Sit in", () => this.handlers.sitIn(), { "data-testid": "sit-in" }));
-      else controls.push(this.button("Sit out", () => this.handlers.sitOut(), { "data-testid": "sit-out" }));
+      if (hero.sittingOut) controls.push(this.button(t("table.sit_in"), () => this.handlers.sitIn(), { "data-testid": "sit-in" }));
+      else controls.push(this.button(t("table.sit_out"), () => this.handlers.sitOut(), { "data-testid": "sit-out" }));
       controls.push(
-        this.button("Options", () => { this.ui.optionsOpen = !this.ui.optionsOpen; this.update(); },
+        this.button(t("table.options"), () => { this.ui.optionsOpen = !this.ui.optionsOpen; this.update(); },
           { "data-testid": "table-options", "aria-expanded": this.ui.optionsOpen ? "true" : "false" }),
-        this.button("Top up", () => this.handlers.topUp(), { "data-testid": "top-up" }),
-        this.button("Leave", () => this.handlers.leave(), { class: "btn btn-small btn-leave", "data-testid": "leave-table" }));
+        this.button(t("table.top_up"), () => this.handlers.topUp(), { "data-testid": "top-up" }),
+        this.button(t("table.leave"), () => this.handlers.leave(), { class: "btn btn-small btn-leave", "data-testid": "leave-table" }));
     }
     const stakes = stakesLabel(model.family, model.structure, model.stakes, model.currency);
     return h("header", { class: "table-header" },
       h("div", { class: "table-title" },
-        h("strong", { "data-testid": "table-name" }, model.name),
+        h("strong", { "data-testid": "table-name", translate: "no" }, model.name),
         h("span", { class: "table-game", "data-testid": "table-game" }, ` ${model.gameName} · ${structureName(model.structure)} · ${stakes}`),
-        model.handId !== null ? h("span", { class: "hand-id", "data-testid": "hand-id", "data-hand-id": model.handId }, ` · Hand #${model.handId}`) : null),
+        model.handId !== null ? h("span", { class: "hand-id", "data-testid": "hand-id", "data-hand-id": model.handId }, ` · ${t("table.hand_no", { id: model.handId })}`) : null),
       h("div", { class: "table-controls" }, controls),
       this.ui.optionsOpen && hero && !this.speed ? this.optionsPanel(model) : null);
   }
@@ -291,11 +298,11 @@ export class TableView {
         onchange: (ev) => this.handlers.options && this.handlers.options({ [name]: ev.target.checked }) }), ` ${label}`);
     const blinds = model.family !== "stud";
     return h("div", { class: "options-panel", "data-testid": "options-panel" },
-      blinds ? box("auto_post", "Post blinds automatically", "Untick: you are sat out instead of posting a blind") : null,
-      blinds ? box("sit_out_next_bb", "Sit out at the next big blind", "You are sat out before your next big blind") : null,
-      blinds ? box("wait_for_bb", "Wait for the big blind when I sit in", "Untick: post the big blind at once when you sit in") : null,
-      h("label", { class: "field-inline muted", title: "R-SHOW-4: the room mucks a losing hand that need not be shown; all-in hands are always shown" },
-        h("input", { type: "checkbox", "data-option": "auto_muck", checked: true, disabled: true }), " Losing hands are mucked"));
+      blinds ? box("auto_post", t("opt.auto_post"), t("opt.auto_post_title")) : null,
+      blinds ? box("sit_out_next_bb", t("opt.sit_out_next_bb"), t("opt.sit_out_next_bb_title")) : null,
+      blinds ? box("wait_for_bb", t("opt.wait_for_bb"), t("opt.wait_for_bb_title")) : null,
+      h("label", { class: "field-inline muted", title: t("opt.auto_muck_title") },
+        h("input", { type: "checkbox", "data-option": "auto_muck", checked: true, disabled: true }), ` ${t("opt.auto_muck")}`));
   }
 
   felt(model, now) {
@@ -307,7 +314,7 @@ export class TableView {
     const width = (page && page.clientWidth) || this.root.clientWidth || window.innerWidth;
     const narrow = width > 0 && width < 600;
     const win = this.winning(model, now);
-    const parts = [h("div", { class: "felt-logo", key: "logo" }, "Riverboat"), this.center(model, now, win)];
+    const parts = [h("div", { class: "felt-logo", key: "logo", translate: "no" }, "Riverboat"), this.center(model, now, win)];
     for (const seat of model.seats) {
       const pos = seatPosition((seat.seat - offset + n) % n, n, narrow, Boolean(this.options.tile));
       parts.push(this.seat(model, seat, pos, now, win));
@@ -316,7 +323,7 @@ export class TableView {
           h("span", { class: "chip-icon", "aria-hidden": "true" }), formatMoney(seat.bet, model.currency)));
       }
       if (model.button !== null && Number(model.button) === seat.seat && model.family !== "stud") {
-        parts.push(h("div", { key: "dealer", class: "dealer-button", "data-testid": "dealer-button", title: "Dealer", style: { left: pct(pos.dx), top: pct(pos.dy) } }, "D"));
+        parts.push(h("div", { key: "dealer", class: "dealer-button", "data-testid": "dealer-button", title: t("table.dealer"), style: { left: pct(pos.dx), top: pct(pos.dy) } }, t("table.dealer_button")));
       }
     }
     if (this.ui.popover !== null) parts.push(this.popover(model));
@@ -339,13 +346,13 @@ export class TableView {
       boards.forEach((board, i) => {
         // keyed by hand: the next hand replaces the board in one change instead of removing card by card
         parts.push(h("div", { key: `board-${i}-${model.handId}`, class: "board", "data-testid": i === 0 ? "board" : `board-${i + 1}` },
-          boards.length > 1 ? h("span", { class: "run-label" }, `Run ${i + 1}`) : null,
+          boards.length > 1 ? h("span", { class: "run-label" }, t("table.run_n", { n: i + 1 })) : null,
           board.map((code, j) => cardVNode(code, { key: `${j}`, highlight: Boolean(win && win.boards[i] && win.boards[i].has(code)), extraClass: "card--dealt" }))));
       });
     }
     const pots = model.pots.map((pot, i) => h("div", { key: `pot-${i}`, class: "pot", "data-testid": `pot-${i}` },
       `${pot.label}: ${formatMoney(pot.amount, model.currency)}`));
-    if (model.potTotal > 0) pots.push(h("div", { key: "total", class: "pot-total", "data-testid": "pot-total" }, `Total pot: ${formatMoney(model.potTotal, model.currency)}`));
+    if (model.potTotal > 0) pots.push(h("div", { key: "total", class: "pot-total", "data-testid": "pot-total" }, t("table.total_pot", { amount: formatMoney(model.potTotal, model.currency) })));
     parts.push(h("div", { key: "pots", class: "pots", "data-testid": "pots" }, pots));
     const result = model.result;
     const keep = (settings.get("resultsSeconds") || 0) * 1000;
@@ -355,7 +362,7 @@ export class TableView {
     if (result && result.lines.length && now - result.at < Math.max(keep, 500) && !(earlier && this.options.tile)) {
       parts.push(h("div", { key: "result", class: `hand-result${earlier ? " hand-result--last" : ""}`, "data-testid": "hand-result",
         "data-hand": result.handId ?? "", role: "status" },
-      earlier ? h("div", { key: "last", class: "muted" }, "Last hand") : null,
+      earlier ? h("div", { key: "last", class: "muted" }, t("table.last_hand")) : null,
       result.lines.map((line, i) => h("div", { key: `${i}` }, line))));
     }
     return h("div", { class: "felt-center", key: "center" }, parts);
@@ -366,8 +373,8 @@ export class TableView {
     if (seat.empty) {
       const canSit = model.heroSeat === null && !this.options.replay && Boolean(this.handlers.sit) && !this.speed;
       return h("div", { key: `seat-${seat.seat}`, class: "seat seat--empty", style, "data-seat": seat.seat },
-        canSit ? h("button", { class: "btn btn-small btn-sit", "data-testid": `sit-${seat.seat}`, onclick: () => this.handlers.sit(seat.seat) }, "Sit here")
-          : h("span", { class: "seat-empty-label" }, "Empty"));
+        canSit ? h("button", { class: "btn btn-small btn-sit", "data-testid": `sit-${seat.seat}`, onclick: () => this.handlers.sit(seat.seat) }, t("table.sit_here"))
+          : h("span", { class: "seat-empty-label" }, t("table.empty_seat")));
     }
     const note = this.options.notes && seat.playerId !== undefined ? this.options.notes.get(seat.playerId) : null;
     const classes = ["seat"];
@@ -391,22 +398,22 @@ export class TableView {
       });
     });
     const status = [];
-    if (seat.allIn) status.push("All-in");
-    if (seat.folded) status.push("Folded");
-    if (seat.sittingOut) status.push("Sitting out");
-    else if (seat.waiting && model.family !== "stud") status.push("Waiting for BB");
-    if (seat.disconnected) status.push("Disconnected");
+    if (seat.allIn) status.push(t("seat.all_in"));
+    if (seat.folded) status.push(t("seat.folded"));
+    if (seat.sittingOut) status.push(t("seat.sitting_out"));
+    else if (seat.waiting && model.family !== "stud") status.push(t("seat.waiting_bb"));
+    if (seat.disconnected) status.push(t("seat.disconnected"));
     if (seat.discarded !== null && seat.discarded !== undefined && model.family === "draw") {
       const count = Array.isArray(seat.discarded) ? seat.discarded.length : Number(seat.discarded);
-      status.push(count ? `Drew ${count}` : "Stands pat");
+      status.push(count ? t("seat.drew", { count }) : t("seat.stands_pat"));
     }
-    const labels = [seat.label, ...seat.labels].filter(Boolean);
+    const labels = [seat.label, ...seat.labels].filter(Boolean).map(handName);
     // run it twice (R-RIT-2): the shown hand's label is its hand on the first board; the hand on a later run is
     // known from that run's award (its winner's), so each line says which board it describes
     const runs = model.runs && model.runs.length > 1 ? model.runs : null;
     const runLines = runs && labels.length ? runs.map((_, r) => {
-      const text = r === 0 ? labels.join(" / ") : (seat.runLabels || [])[r];
-      return text ? h("div", { key: `run-${r}`, class: "hand-label-run", "data-run": r + 1 }, `Run ${r + 1}: ${text}`) : null;
+      const text = r === 0 ? labels.join(" / ") : handName((seat.runLabels || [])[r]);
+      return text ? h("div", { key: `run-${r}`, class: "hand-label-run", "data-run": r + 1 }, t("table.run_label", { n: r + 1, hand: text })) : null;
     }) : null;
     const timer = seat.acting && model.timer && Number(model.timer.seat) === seat.seat ? this.timer(model.timer, now) : null;
     const named = !seat.isHero && !this.options.replay && this.handlers.saveNote && seat.playerId !== undefined;
@@ -415,10 +422,10 @@ export class TableView {
       h("div", { class: "seat-info" },
         h(named ? "button" : "div", {
           class: "seat-name", "data-testid": `name-${seat.seat}`, type: named ? "button" : null,
-          title: note && note.note ? note.note : named ? "Notes, colour tag and chat mute for this player" : null,
+          title: note && note.note ? note.note : named ? t("notes.seat_title") : null,
           onclick: named ? () => { this.ui.popover = seat.seat; this.update(); } : undefined,
-        }, note && note.tag ? h("span", { class: `tag-dot tag-${note.tag}`, "aria-label": `tag ${note.tag}` }) : null,
-        seat.alias, note && note.note ? h("span", { class: "note-mark", "aria-label": "has a note" }, " ✎") : null),
+        }, note && note.tag ? h("span", { class: `tag-dot tag-${note.tag}`, "aria-label": t(`notes.tag_${note.tag}`) }) : null,  // i18n-dynamic: notes.tag_*
+        h("span", { translate: "no" }, seat.alias), note && note.note ? h("span", { class: "note-mark", "aria-label": t("notes.has_note") }, " ✎") : null),
         h("div", { class: "seat-stack", "data-testid": `stack-${seat.seat}` }, formatMoney(seat.stack, model.currency)),
         status.length ? h("div", { class: "seat-status" }, status.join(" · ")) : null,
         timer),
@@ -429,8 +436,9 @@ export class TableView {
   /** The countdown: a CSS animation runs the bar (no DOM change per frame); the text changes once a second. */
   timer(timer, now) {
     const left = (timer.deadline - now) / 1000;
-    const what = timer.kind === "draw" ? "draw" : timer.usingBank ? "time bank" : "";
-    const text = `${formatSeconds(left)}${what ? " " + what : ""}${timer.timebank && !timer.usingBank ? ` + ${formatSeconds(timer.timebank)} bank` : ""}`;
+    const what = timer.kind === "draw" ? t("timer.draw") : timer.usingBank ? t("timer.time_bank") : "";
+    const bank = timer.timebank && !timer.usingBank ? ` + ${t("timer.bank", { time: formatSeconds(timer.timebank) })}` : "";
+    const text = `${formatSeconds(left)}${what ? " " + what : ""}${bank}`;
     // The bar's animation is set once per decision (a view and an event of the same decision differ by
     // milliseconds: keyed to the second), so the running timer changes no attribute.
     const barKey = `bar-${timer.seat}-${Math.round(timer.deadline / 1000)}-${timer.phase}`;
@@ -451,23 +459,23 @@ export class TableView {
     const draft = this.ui.noteDraft && this.ui.noteDraft.player === seat.playerId ? this.ui.noteDraft
       : (this.ui.noteDraft = { player: seat.playerId, note: current.note || "", tag: current.tag || "", muted: Boolean(current.muted) });
     const close = () => { this.ui.popover = null; this.ui.noteDraft = null; this.update(); };
-    return h("div", { key: "popover", class: "player-popover", role: "dialog", "aria-label": `Notes on ${seat.alias}`, "data-testid": "player-popover" },
-      h("strong", {}, seat.alias),
+    return h("div", { key: "popover", class: "player-popover", role: "dialog", "aria-label": t("notes.on", { name: seat.alias }), "data-testid": "player-popover" },
+      h("strong", { translate: "no" }, seat.alias),
       h("div", { class: "tag-row" }, TAG_COLOURS.map((c) => h("button", {
         key: c || "none", type: "button", class: `tag-choice tag-${c || "none"}${draft.tag === c ? " tag-choice--on" : ""}`,
-        "data-tag": c || "none", "aria-pressed": draft.tag === c ? "true" : "false", title: c || "no tag",
+        "data-tag": c || "none", "aria-pressed": draft.tag === c ? "true" : "false", title: t(`notes.tag_${c || "none"}`),
         onclick: () => { draft.tag = c; this.update(); },
       }, c ? "" : "∅"))),
-      h("textarea", { rows: 3, maxlength: 1000, "data-testid": "note-text", placeholder: "Your private note on this player",
+      h("textarea", { rows: 3, maxlength: 1000, "data-testid": "note-text", placeholder: t("notes.placeholder"),
         value: draft.note, oninput: (ev) => { draft.note = ev.target.value; } }),
       h("label", { class: "field-inline" }, h("input", { type: "checkbox", "data-testid": "mute-player", checked: draft.muted,
-        onchange: (ev) => { draft.muted = ev.target.checked; } }), " Mute this player's chat"),
+        onchange: (ev) => { draft.muted = ev.target.checked; } }), ` ${t("notes.mute")}`),
       h("div", { class: "popover-buttons" },
-        h("button", { class: "btn btn-small", type: "button", onclick: close }, "Cancel"),
+        h("button", { class: "btn btn-small", type: "button", onclick: close }, t("common.cancel")),
         h("button", { class: "btn btn-small btn-primary", type: "button", "data-testid": "note-save", onclick: async () => {
           await this.handlers.saveNote(seat.playerId, { note: draft.note, tag: draft.tag, muted: draft.muted });
           close();
-        } }, "Save")));
+        } }, t("common.save"))));
   }
 
   toggleDiscard(code) {
