@@ -77,3 +77,65 @@ def test_r_act_1_pending_and_deck_are_public_api(mk) -> None:
     h.act(Action(3, K.CALL))
     assert [h.is_due(s) for s in (1, 2, 3)] == [True, True, False]
     assert len(h.deck_order()) == 52 and len(set(h.deck_order())) == 52
+
+
+def _random_action(h: Hand, rng: Any) -> Action:
+    la = h.legal_actions()
+    kind = rng.choice(sorted(la.kinds))
+    if kind is K.DRAW:
+        mine = h.cards[h.seats.index(la.seat)]
+        k = rng.randint(0, min(la.max_discards, len(mine)))
+        return Action(la.seat, kind, cards=tuple(int(c) for c in rng.sample(mine, k)))
+    if kind in (K.BET, K.RAISE, K.COMPLETE):
+        amt = rng.choice(la.allowed_to) if la.allowed_to else rng.randint(la.min_to, la.max_to)
+        return Action(la.seat, kind, amt)
+    return Action(la.seat, kind)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_r_act_1_short_decks_every_game_a_refused_action_changes_nothing(seed: int) -> None:
+    """Issue #33: the state is copied only when the cards left could fall short before the next decision (not for
+    every action of a draw game). Every game of the catalogue, with decks cut short at random and a reshuffle
+    hook that gives no card back: whenever an action is refused while it is applied, the hand is exactly as it
+    was and goes on (a bound that missed a card dealt before the next decision would leave a changed hand)."""
+    import random
+
+    from riverboat.engine import HandConfig, Settings
+    from riverboat.games import GAMES
+
+    rng = random.Random(seed)
+    refused = 0
+    for game in GAMES.values():
+        for _ in range(6):
+            n = rng.randint(2, game.max_players)
+            deck = list(game.deck.cards)
+            rng.shuffle(deck)
+            deck = deck[: rng.randint(len(deck) // 2, len(deck))]
+            structure = game.structures[0]
+            stakes = Stakes(small_blind=1, big_blind=2, small_bet=2, big_bet=4, ante=1 if game.kind.value == "stud"
+                            else 0, bring_in=1, spread=(2, 4))
+            try:
+                h = Hand(HandConfig(game=game, structure=structure, stakes=stakes, seats=list(range(1, n + 1)),
+                                    stacks=[rng.randint(5, 60) for _ in range(n)], button=n, deck=deck,
+                                    settings=Settings(), shuffle=lambda cards: cards.clear()))
+            except IllegalAction:
+                continue  # the first street cannot be dealt: no hand
+            steps = 0
+            while not h.is_over and steps < 200:
+                steps += 1
+                action = _random_action(h, rng)
+                before = state(h)
+                try:
+                    h.act(action)
+                except IllegalAction:
+                    refused += 1
+                    assert state(h) == before, (game.id, action)
+                    fold = K.FOLD if K.FOLD in h.legal_actions().kinds else K.STAND_PAT
+                    if fold is K.STAND_PAT and fold not in h.legal_actions().kinds:
+                        break  # a vote: try the next hand
+                    try:
+                        h.act(Action(action.seat, fold))
+                    except IllegalAction:
+                        assert state(h) == before
+                        break
+    assert refused > 0  # the deck did run short in some hands

@@ -287,34 +287,45 @@ class Hand:
                 raise IllegalAction(f"discards must be distinct cards of your hand: "
                                     f"{' '.join(str(Card(c)) for c in discard if 0 <= c < 52)}")
             self._legal = None
-            self._atomically(lambda: self._apply_draw(i, [ALL_CARDS[c] for c in discard]))
+            self._atomically(lambda: self._apply_draw(i, [ALL_CARDS[c] for c in discard]), len(discard))
             return
         self._legal = None
         self._atomically(lambda: self._apply(i, kind, action.amount))
 
-    def _atomically(self, apply: Callable[[], None]) -> None:
+    def _atomically(self, apply: Callable[[], None], drawn: int = 0) -> None:
         """Apply a checked action and advance the hand; all or nothing (R-ACT-1). Only the deck can still refuse
         it while it is applied (R-INSUF: a draw the reshuffle cannot complete, a street that cannot be dealt), so
-        the state is copied first only when the cards left could fall short before the hand ends."""
-        saved = self._saved_state() if self._cards_may_run_out() else None
+        the state is copied first only when the cards left could fall short before the next decision (``drawn``:
+        the replacements this action asks for)."""
+        saved = self._saved_state() if self._cards_may_run_out(drawn) else None
         try:
             apply()
             self._run()
         except IllegalAction:
-            if saved is None:  # pragma: no cover - _cards_may_run_out is a bound on every card still to come
+            if saved is None:  # pragma: no cover - _cards_may_run_out bounds every card dealt before the next decision
                 raise
             self._restore_state(saved)
             raise
 
-    def _cards_may_run_out(self) -> bool:
-        """Whether the cards left in the deck could be fewer than the rest of the hand may need: every alive player
-        dealt every card of the streets to come (this one included), every draw at its maximum, every board run
-        three times (R-RIT)."""
+    def _cards_may_run_out(self, drawn: int) -> bool:
+        """Whether the cards left in the deck could be fewer than the hand may deal before the next decision:
+        this draw's replacements (and the replacements owed to earlier drawers, Game.deal_after_discards), then
+        every street after this one up to the next draw (a draw street is a decision for every player still in,
+        and deals nothing until then), each alive player dealt every card, every board run three times (R-RIT).
+        Any card dealt later is dealt by a later action, which makes its own check."""
         left = len(self._deck) - self._dpos
+        need = drawn
+        for _, d in self._owed:
+            need += len(d)
+        if need > left:
+            return True
         alive = self.n - sum(self.folded)
-        need = 0
-        for st in self.game.streets[self.street:]:
-            need += (st.down + st.up + (st.draw or 0)) * alive + 3 * st.board
+        streets = self.game.streets
+        for k in range(self.street + 1, len(streets)):
+            st = streets[k]
+            if st.draw is not None:
+                break
+            need += (st.down + st.up) * alive + 3 * st.board
         return need > left
 
     def _saved_state(self) -> list[object]:

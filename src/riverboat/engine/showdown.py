@@ -5,11 +5,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from functools import cache
 
+from riverboat.cards import ALL_CARDS
 from riverboat.engine.views import WinningHand
 from riverboat.evaluate import CardUse, Ranking, best_hand, describe, evaluate5
+from riverboat.evaluate.card_use import winning_five
 from riverboat.evaluate.fast7 import make_evaluate7
 from riverboat.evaluate.tables import SEVEN_CARD_RANKINGS
 from riverboat.games.catalog import Game
+
+_CS = [str(c) for c in ALL_CARDS]  # card code -> "Ah"
 
 
 @cache
@@ -71,16 +75,30 @@ def label_of(game: Game, strengths: Sequence[int | None]) -> str:
     return got
 
 
+_DESCRIBED: dict[tuple[Ranking, int], str] = {}
+
+
+def _describe(ranking: Ranking, strength: int) -> str:
+    """``describe`` memoised (a label depends only on the ranking and the strength; bounded, cleared when full)."""
+    key = (ranking, strength)
+    got = _DESCRIBED.get(key)
+    if got is None:
+        if len(_DESCRIBED) >= _LABELS_MAX:
+            _DESCRIBED.clear()
+        got = _DESCRIBED[key] = describe(ranking, strength)
+    return got
+
+
 def winning_hand(game: Game, rank_ix: int, hole: Sequence[int], board: Sequence[int], strength: int
                  ) -> WinningHand | None:
     """The cards that make a winning hand under the game's ``rank_ix``-th ranking, and its name (R-CARD-2): the
-    evaluator's best five (``best_hand``, in its display order; R-OMAHA-3 exactly two hole and three board cards,
-    each half of a hi/lo pot chosen on its own, R-LOW-8B-4; up to four cards for Badugi). ``strength`` is what the
-    showdown found for this hand: a different one (which would be an evaluator bug) gives None rather than cards
-    that did not win."""
+    evaluator's best five (in its display order; R-OMAHA-3 exactly two hole and three board cards, each half of a
+    hi/lo pot chosen on its own, R-LOW-8B-4; up to four cards for Badugi), searched only until the five that make
+    ``strength``, the value the showdown already found for this hand; a hand no five of which make it (which would
+    be an evaluator bug) gives None rather than cards that did not win."""
     ranking = ranking_of(game.rankings[rank_ix])
     use = CardUse.OMAHA if game.omaha else CardUse.ANY
-    value = best_hand(ranking, tuple(hole), tuple(board), use, strength=strength)
-    if value is None or value.strength != strength:
+    cards = winning_five(ranking, hole, board, use, strength)
+    if cards is None:
         return None
-    return {"cards": [str(c) for c in value.cards], "label": value.label}
+    return {"cards": [_CS[c] for c in cards], "label": _describe(ranking, strength)}

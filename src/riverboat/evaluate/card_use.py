@@ -75,6 +75,21 @@ def best_hand(
     return make_value(r, best, best_cards)
 
 
+def winning_five(ranking: Ranking, hole: Sequence[int], board: Sequence[int], use: CardUse, strength: int
+                 ) -> tuple[int, ...] | None:
+    """The cards that make a hand of a known ``strength`` in display order (a showdown naming a winner's cards,
+    R-CARD-2), without :func:`best_hand`'s input checks: the caller passes distinct valid cards of the ranking's
+    deck (the engine's own). The search stops at the first five that make ``strength``; None if none does."""
+    if ranking is Ranking.BADUGI or (use is CardUse.ANY and len(hole) + len(board) < 5):
+        value = best_hand(ranking, hole, board, use, strength=strength)
+        return None if value is None or value.strength != strength else tuple(value.cards)
+    best, cards = _best_five(ranking, candidate_fives(hole, board, use), strength)
+    if best != strength:
+        return None
+    spec, s = spec_for_strength(ranking, best)
+    return spec.display_order(cards, s)
+
+
 @cache
 def _seven(ranking: Ranking) -> Eval7:
     return make_evaluate7(ranking)
