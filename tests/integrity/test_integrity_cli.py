@@ -16,7 +16,7 @@ from riverboat.history import PhhHand, dumps, dumps_many
 from riverboat.store import Store
 
 PLANT = Plant("bot00", "bot01", "dump", 1.0)
-KEYS = {"players", "pattern", "score", "hands", "evidence"}
+KEYS = {"players", "pattern", "score", "hands", "why", "evidence"}
 
 
 @pytest.fixture(scope="module")
@@ -76,9 +76,10 @@ def test_scan_database_r_integ_8(records: list[PhhHand], tmp_path: Path) -> None
     res = _run("--database-url", url, "--min-hands", "20", "--json", "--no-progress")
     assert res.returncode == 0, res.stderr
     multi = [f for f in _flags(res.stdout) if f["pattern"] == "multi_accounting"]
-    assert [f["players"] for f in multi] == [[str(ids["bot02"]), str(ids["bot05"])]]
+    assert [f["players"] for f in multi] == [["player02", "player05"]]  # usernames, not ids (issue #34)
     top = _flags(res.stdout)[0]
-    assert top["players"] == [str(ids["bot00"]), str(ids["bot01"])] and top["pattern"] == "chip_dumping"
+    assert top["players"] == ["player00", "player01"] and top["pattern"] == "chip_dumping"
+    assert top["aliases"] == [None, None] and "player00" in str(top["why"]) and str(ids["bot00"]) not in top["players"]
     table, _, hand = str(top["evidence"][0]).rpartition("/")  # type: ignore[index]
     assert table.startswith("sim") and hand.isdigit()
 
@@ -115,5 +116,6 @@ def test_scheduled_scan_runs_in_a_worker_process_and_saves_flags_r_integ_8(recor
     flags = store.integrity.flags()
     assert len(flags) == first
     assert flags[0].players == [str(ids["bot00"]), str(ids["bot01"])] and flags[0].pattern == "chip_dumping"
+    assert "sched00" in flags[0].detail["why"] and "sched01" in flags[0].detail["why"]  # names for the console
     assert ScheduledScan.worker_pid is not None and ScheduledScan.worker_pid != os.getpid()
     store.dispose()

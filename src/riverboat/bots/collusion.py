@@ -18,8 +18,9 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from riverboat.cards import DECK_52, Card
+from riverboat.cards import Card
 from riverboat.engine import Action, ActionKind, Hand, HandConfig
+from riverboat.evaluate.versus import GAME_FAMILY
 from riverboat.games import Stakes, Structure, get_game
 from riverboat.history import PhhHand, hand_to_phh, loads
 from riverboat.integrity import equity
@@ -49,6 +50,8 @@ class Population:
     seats: int = 6
     sit_together: float = 0.5  # chance a planted pair asks to sit together when one of them is seated
     regulars: tuple[str, ...] = ()  # honest players seated in every session (they meet at every table)
+    friends: tuple[tuple[str, str], ...] = ()  # honest pairs who sit together as often as a planted pair
+    game: str = "holdem"  # holdem (no limit), omaha / omaha5 / omaha_hl (pot limit), stud / stud_hl (fixed limit)
     seed: int = 1
     trials: int = 120  # Monte Carlo size of the honest bots' equity estimate
     names: list[str] = field(init=False)
@@ -61,15 +64,35 @@ def _quick_equity(game: str, hole: Sequence[str], board: Sequence[str], opponent
                   trials: int) -> float:
     """Equity against one random hand (cached Monte Carlo, :func:`riverboat.integrity.equity`), raised to the
     number of opponents: a fast stand-in for the bots' own estimate, good enough for a sensible strategy."""
-    e = equity(tuple(int(Card(c)) for c in hole), tuple(int(Card(c)) for c in board), samples=trials)
+    family = GAME_FAMILY[game]
+    e = equity(tuple(int(Card(c)) for c in hole), tuple(int(Card(c)) for c in board), samples=trials,
+               family=family)
     return e ** opponents
+
+
+#: structure and stakes of each game the simulation deals
+_TABLE = {
+    "holdem": (Structure.NO_LIMIT, Stakes(small_blind=1, big_blind=2), 200),
+    "omaha": (Structure.POT_LIMIT, Stakes(small_blind=1, big_blind=2), 200),
+    "omaha5": (Structure.POT_LIMIT, Stakes(small_blind=1, big_blind=2), 200),
+    "omaha_hl": (Structure.POT_LIMIT, Stakes(small_blind=1, big_blind=2), 200),
+    "omaha5_hl": (Structure.POT_LIMIT, Stakes(small_blind=1, big_blind=2), 200),
+    "stud": (Structure.FIXED_LIMIT, Stakes(ante=1, bring_in=2, small_bet=4, big_bet=8), 200),
+    "stud_hl": (Structure.FIXED_LIMIT, Stakes(ante=1, bring_in=2, small_bet=4, big_bet=8), 200),
+}
+
+
+def _first_round(hand: Hand) -> bool:
+    """Still the first betting round (pre-flop; in stud, third street)."""
+    return hand.street == 0
 
 
 def _decision(hand: Hand, i: int) -> Decision:
     legal = hand.legal_actions()
     opponents = sum(1 for j in range(hand.n) if j != i and not hand.folded[j])
-    return Decision(table="sim", seat=hand.seats[i], game="holdem", kinds=frozenset(k.value for k in legal.kinds),
-                    call=legal.call, min_to=legal.min_to, max_to=legal.max_to, hole=tuple(str(c) for c in hand.cards[i]),
+    return Decision(table="sim", seat=hand.seats[i], game=hand.game.id, kinds=frozenset(k.value for k in legal.kinds),
+                    call=legal.call, min_to=legal.min_to, max_to=legal.max_to, bring_in=legal.bring_in,
+                    allowed_to=legal.allowed_to, hole=tuple(str(c) for c in hand.cards[i]),
                     board=tuple(str(c) for c in hand.board), opponents=max(1, opponents), pot=hand.pot,
                     stack=hand.stacks[i])
 
@@ -84,8 +107,13 @@ class _Seat:
         self.cheating = False
         self.dumped = False
 
-    def new_hand(self) -> None:
-        self.cheating = self.plant is not None and self.rng.random() < self.plant.strength
+    def new_hand(self, pair_cheats: dict[Plant, bool]) -> None:
+        """The pair cheats together in a ``strength`` share of their hands: one draw per pair and hand (drawn by
+        the first of the pair seated; before issue #34 each drew on its own, so a pair cheated together in only
+        ``strength**2`` of its hands)."""
+        if self.plant is not None and self.plant not in pair_cheats:
+            pair_cheats[self.plant] = self.rng.random() < self.plant.strength
+        self.cheating = self.plant is not None and pair_cheats[self.plant]
         self.dumped = False
 
     def decide(self, hand: Hand, i: int, names: list[str], last_aggressor: str | None) -> Move:
@@ -109,20 +137,21 @@ class _Seat:
     def _dump(self, d: Decision, hand: Hand, last_aggressor: str | None) -> Move:
         assert self.plant is not None
         giver = self.name == self.plant.a
+        first = _first_round(hand)
         if giver:
             if last_aggressor == self.partner and "fold" in d.kinds and "check" not in d.kinds and self.dumped:
                 return Move("fold")
-            if not self.dumped and ("raise" in d.kinds or "bet" in d.kinds):
-                kind = "raise" if "raise" in d.kinds else "bet"
+            if not self.dumped and ("raise" in d.kinds or "bet" in d.kinds or "complete" in d.kinds):
+                kind = next(k for k in ("raise", "bet", "complete") if k in d.kinds)
                 self.dumped = True
                 return Move(kind, max(d.min_to, min(d.max_to, d.pot + d.min_to + d.stack // 3)))
             return Move("check") if "check" in d.kinds else Move("call") if "call" in d.kinds else Move("fold")
         # receiver: stays in while the giver is in, calls the giver, bets the minimum at the giver
-        if (last_aggressor == self.partner or not hand.board) and "call" in d.kinds:
+        if (last_aggressor == self.partner or first) and "call" in d.kinds:
             return Move("call")
-        if not hand.board and "check" in d.kinds:
+        if first and "check" in d.kinds:
             return Move("check")
-        if d.opponents == 1 and hand.board and "bet" in d.kinds:
+        if d.opponents == 1 and not first and "bet" in d.kinds:
             return Move("bet", d.min_to)
         return self.honest.decide(d)
 
@@ -142,9 +171,13 @@ def _play_hand(hand: Hand, seats: list[_Seat]) -> None:
             kind = next(k for k in (K.CHECK, K.CALL, K.RUN_ONCE, K.DECLINE_SPLIT, K.FOLD, *sorted(legal.kinds))
                         if k in legal.kinds)
         amount = 0
-        if kind in (K.BET, K.RAISE):
+        if kind in (K.BET, K.RAISE, K.COMPLETE):
             amount = max(legal.min_to, min(legal.max_to, move.amount or legal.min_to))
+            if legal.allowed_to and amount not in legal.allowed_to:
+                amount = min(legal.allowed_to)
             last_aggressor = seats[i].name
+        elif kind is K.BRING_IN:
+            amount = legal.bring_in
         hand.act(Action(legal.seat, kind, amount=amount))
 
 
@@ -155,8 +188,9 @@ def simulate(pop: Population, progress: Callable[[], None] | None = None) -> Ite
     for p in pop.plants:
         partner_of[p.a] = (p, p.b)
         partner_of[p.b] = (p, p.a)
-    game, stakes = get_game("holdem"), Stakes(small_blind=1, big_blind=2)
-    buy_in = 200
+    friend_of = {a: b for a, b in pop.friends} | {b: a for a, b in pop.friends}
+    game = get_game(pop.game)
+    structure, stakes, buy_in = _TABLE[pop.game]
     for session in range(pop.sessions):
         chosen: list[str] = list(pop.regulars[:pop.seats])
         for name in rng.sample(pop.names, len(pop.names)):
@@ -165,8 +199,8 @@ def simulate(pop: Population, progress: Callable[[], None] | None = None) -> Ite
             if name in chosen:
                 continue
             chosen.append(name)
-            if name in partner_of and len(chosen) < pop.seats and rng.random() < pop.sit_together:
-                mate = partner_of[name][1]
+            mate = partner_of[name][1] if name in partner_of else friend_of.get(name)
+            if mate is not None and len(chosen) < pop.seats and rng.random() < pop.sit_together:
                 if mate not in chosen:
                     chosen.append(mate)
         seats = []
@@ -177,12 +211,13 @@ def simulate(pop: Population, progress: Callable[[], None] | None = None) -> Ite
         table = f"sim{session:04d}"
         for k in range(pop.hands_per_session):
             stacks = [s if s > 0 else buy_in for s in stacks]
+            pair_cheats: dict[Plant, bool] = {}
             for s in seats:
-                s.new_hand()
+                s.new_hand(pair_cheats)
             button = k % len(seats)
-            hand = Hand(HandConfig(game=game, structure=Structure.NO_LIMIT, stakes=stakes,
+            hand = Hand(HandConfig(game=game, structure=structure, stakes=stakes,
                                    seats=list(range(len(seats))), stacks=list(stacks), button=button,
-                                   deck=DECK_52.shuffled(rng)))
+                                   deck=game.deck.shuffled(rng)))
             order = [seats[s] for s in hand.seats]
             _play_hand(hand, order)
             assert hand.result is not None

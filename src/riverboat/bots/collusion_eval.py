@@ -22,6 +22,7 @@ class Evaluation:
     honest_pairs: int  # pairs of two honest players who shared enough hands to be tested
     honest_flagged: int  # of those, flagged with any pattern
     by_plant: dict[str, bool]
+    friends_flagged: int = 0  # honest pairs who sit together often, flagged with any pattern
 
     @property
     def recall(self) -> float:
@@ -39,10 +40,15 @@ class Evaluation:
         return {"planted": self.planted, "detected": self.detected, "recall": round(self.recall, 4),
                 "pair_flags": self.pair_flags, "precision": round(self.precision, 4),
                 "honest_pairs": self.honest_pairs, "honest_flagged": self.honest_flagged,
-                "honest_fp_rate": round(self.honest_fp_rate, 5), "by_plant": self.by_plant}
+                "honest_fp_rate": round(self.honest_fp_rate, 5), "friends_flagged": self.friends_flagged,
+                "by_plant": self.by_plant}
 
 
-def evaluate(flags: Sequence[Flag], plants: Sequence[Plant], tested_pairs: Sequence[tuple[str, str]]) -> Evaluation:
+def evaluate(flags: Sequence[Flag], plants: Sequence[Plant], tested_pairs: Sequence[tuple[str, str]],
+             friends: Sequence[tuple[str, str]] = ()) -> Evaluation:
+    """Recall: planted pairs flagged with their own pattern (a dumping pair: giver first). Precision: the share of
+    pair flags that name exactly a planted pair. Honest pairs (friends who sit together included) should raise
+    nothing."""
     cheaters = {p.a for p in plants} | {p.b for p in plants}
     planted = {frozenset((p.a, p.b)): p for p in plants}
     by_plant: dict[str, bool] = {}
@@ -55,5 +61,6 @@ def evaluate(flags: Sequence[Flag], plants: Sequence[Plant], tested_pairs: Seque
     honest = [pair for pair in tested_pairs if not set(pair) & cheaters]
     flagged_pairs = {frozenset(f.players) for f in pair_flags}
     honest_flagged = sum(1 for pair in honest if frozenset(pair) in flagged_pairs)
+    friends_flagged = sum(1 for pair in friends if frozenset(pair) in flagged_pairs)
     return Evaluation(len(plants), sum(by_plant.values()), len(pair_flags), len(true_flags), len(honest),
-                      honest_flagged, by_plant)
+                      honest_flagged, by_plant, friends_flagged)

@@ -12,7 +12,18 @@ Hand ids are ``<table>/<hand>`` (the PHH ``table`` and ``hand`` fields; the room
 docs/integrity.md for the statistics.
 """
 
-from riverboat.integrity.detect import PATTERNS, Flag, FlagDict, ScanConfig, ScanResult, scan, scan_full
+from riverboat.integrity.detect import (
+           PATTERNS,
+           Flag,
+           FlagDict,
+           ScanConfig,
+           ScanResult,
+           evaluate_state,
+           gather,
+           plain,
+           scan,
+           scan_full,
+)
 from riverboat.integrity.facts import (
            Act,
            FactsError,
@@ -22,6 +33,8 @@ from riverboat.integrity.facts import (
            hand_facts,
            split_hand_ref,
 )
+from riverboat.integrity.state import GatherConfig, ScanState
 
-__all__ = ["PATTERNS", "Act", "FactsError", "Flag", "FlagDict", "HandFacts", "ScanConfig", "equity",
-           "ScanResult", "facts_from_text", "hand_facts", "scan", "scan_full", "split_hand_ref"]
+__all__ = ["PATTERNS", "Act", "FactsError", "Flag", "FlagDict", "GatherConfig", "HandFacts", "ScanConfig",
+           "ScanResult", "ScanState", "equity", "evaluate_state", "facts_from_text", "gather", "hand_facts", "plain",
+           "scan", "scan_full", "split_hand_ref"]

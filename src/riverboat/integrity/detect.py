@@ -6,18 +6,19 @@ docs/integrity.md.
 
 Patterns:
 
-* ``chip_dumping`` (R-INTEG-3, ordered: ``players[0]`` gave to ``players[1]``): among the big pots the giver lost
-  to the receiver, how many were lost badly (a strong hand folded to the receiver's bet, a weak hand lost at
-  showdown, or a big investment folded to a bet at long pot odds), against the giver's rate of such losses to
-  everyone else.
+* ``chip_dumping`` (R-INTEG-3, ordered: ``players[0]`` gave to ``players[1]``): money flowing one way beyond what
+  play explains. Two tests, Fisher-combined: (1) among the transfers the giver lost to the receiver, how many were
+  lost badly (a strong hand folded to the receiver's bet, a big investment folded at long pot odds, calls and bets
+  far behind by the giver's own equity at the time), against the giver's rate of such losses to everyone else;
+  (2) the net transfer per hand from giver to receiver against what both players' results with everyone else
+  predict (the giver's losing rate plus the receiver's winning rate).
 * ``soft_play`` (R-INTEG-4, R-INTEG-8): heads-up with a strong hand against the partner, checking or calling
   instead of betting or raising, and heads-up pots checked down to showdown, against each player's rates with
   other opponents.
 * ``collusion`` (R-INTEG-2): folding to the partner's bets and raises in multiway pots more than to anyone
-  else's, and winning together in multiway pots beyond both players' own win rates, combined with the table
-  overlap; raised only when one of the two play signals is there.
-* ``sitting_together`` (R-INTEG-2, R-INTEG-8): sitting at the same tables beyond chance (hypergeometric over table
-  seats) -- a lead for review on its own (friends who like the same table are not cheating by that alone).
+  else's, and winning together in multiway pots beyond both players' own win rates. The table overlap
+  (hypergeometric over table seats) is reported with every pair flag but raises none by itself: friends who like
+  the same table are not cheating by that alone (issue #34).
 * ``artificial_allin_abuse`` (R-AAI-3, R-INTEG-6, one player): artificial all-ins beyond the population's rate.
 * ``multi_accounting`` (R-INTEG-7, R-ALIAS-3): two accounts seen on the same device or address (when the caller
   has that data).
@@ -25,12 +26,15 @@ Patterns:
 
 from __future__ import annotations
 
+import math
+import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TypedDict
 
-from riverboat.integrity.facts import Act, HandFacts, act_equity, equity
+from riverboat.integrity.facts import HandFacts
+from riverboat.integrity.state import Counts, GatherConfig, Moments, Pair, ScanState
 from riverboat.integrity.stats import (
     bh_adjust,
     binom_sf,
@@ -40,8 +44,7 @@ from riverboat.integrity.stats import (
     shrunk_rate,
 )
 
-Pair = tuple[str, str]
-PATTERNS = ("chip_dumping", "soft_play", "collusion", "sitting_together", "artificial_allin_abuse", "multi_accounting")
+PATTERNS = ("chip_dumping", "soft_play", "collusion", "artificial_allin_abuse", "multi_accounting")
 
 
 class FlagDict(TypedDict):
@@ -49,14 +52,26 @@ class FlagDict(TypedDict):
     pattern: str
     score: float
     hands: int
+    why: str
     evidence: list[str]
+    reasons: list[str]
     p_value: float
     detail: dict[str, float]
 
 
+_MARK = re.compile(r"\[([^\[\]]*)\]")
+
+
+def plain(text: str) -> str:
+    """A flag's text without the marks around player names (``[bot00]`` -> ``bot00``)."""
+    return _MARK.sub(lambda m: m.group(1), text)
+
+
 @dataclass(frozen=True, slots=True)
 class Flag:
-    """One suspicion: ``score`` in [0, 1] is one minus the pattern's Benjamini-Hochberg adjusted p-value."""
+    """One suspicion: ``score`` in [0, 1] is one minus the pattern's Benjamini-Hochberg adjusted p-value.
+    ``why`` says in one sentence what was seen against what was expected; ``evidence`` are the hands (the most
+    telling first) and ``reasons`` what happened in each (same order; empty when the hand is context)."""
 
     players: tuple[str, ...]
     pattern: str
@@ -65,188 +80,105 @@ class Flag:
     evidence: tuple[str, ...]
     p_value: float
     detail: Mapping[str, float] = field(default_factory=dict)
+    why: str = ""
+    reasons: tuple[str, ...] = ()
 
     def to_dict(self) -> FlagDict:
         return {"players": list(self.players), "pattern": self.pattern, "score": round(self.score, 6),
-                "hands": self.hands, "evidence": list(self.evidence), "p_value": self.p_value,
-                "detail": {k: round(v, 4) for k, v in self.detail.items()}}
+                "hands": self.hands, "why": plain(self.why), "evidence": list(self.evidence),
+                "reasons": [plain(r) for r in self.reasons],
+                "p_value": self.p_value, "detail": {k: round(v, 4) for k, v in self.detail.items()}}
+
+    def renamed(self, names: Mapping[str, str]) -> Flag:
+        """The same flag with players (and the names in ``why`` and ``reasons``) shown as ``names`` gives them
+        (player id -> username): what the CLI and the console print."""
+        def sub(text: str) -> str:
+            return _MARK.sub(lambda m: f"[{names.get(m.group(1), m.group(1))}]", text)
+
+        return Flag(tuple(names.get(p, p) for p in self.players), self.pattern, self.score, self.hands,
+                    self.evidence, self.p_value, self.detail, sub(self.why), tuple(sub(r) for r in self.reasons))
 
 
 @dataclass(frozen=True, slots=True)
 class ScanConfig:
     min_hands: int = 30  # shared hands before a pair is tested
     alpha: float = 0.01  # false discovery rate per pattern
-    strong: float = 0.62  # equity (vs one random hand) that makes a hand strong
-    weak: float = 0.35  # and weak
-    very_strong: float = 0.75  # a hand that should bet heads-up
-    big_pot: float = 8.0  # a big pot: at least this many big blinds went from one player to the other
-    long_odds: float = 0.2  # folding a big investment when the call costs at most this share of the pot
-    behaviour_gate: float = 0.05  # collusion needs folding-to or winning-together at least this significant
     prior_weight: float = 20.0  # the weight (in trials) of the population rate in a player's baseline
-    max_evidence: int = 25
+    transfer_prior: float = 200.0  # the weight (in hands) of "no edge" in a player's transfer baseline
+    gather: GatherConfig = field(default_factory=GatherConfig)
+
+    @property
+    def max_evidence(self) -> int:
+        return self.gather.max_evidence
 
 
-@dataclass(slots=True)
-class _Counts:
-    """Hits and trials of one behaviour, per (actor, opponent) and per actor in total."""
+def _var(m: Moments, key: str) -> float:
+    n = m.n.get(key, 0)
+    if n < 2:
+        return 0.0
+    mean = m.s[key] / n
+    return max(m.ss[key] / n - mean * mean, 0.0)
 
-    hits: dict[Pair, int] = field(default_factory=lambda: defaultdict(int))
-    trials: dict[Pair, int] = field(default_factory=lambda: defaultdict(int))
-    hits_of: dict[str, int] = field(default_factory=lambda: defaultdict(int))
-    trials_of: dict[str, int] = field(default_factory=lambda: defaultdict(int))
-    evidence: dict[Pair, list[str]] = field(default_factory=lambda: defaultdict(list))
 
-    def add(self, actor: str, other: str, hit: bool, hand_id: str) -> None:
-        self.trials[actor, other] += 1
-        self.trials_of[actor] += 1
-        if hit:
-            self.hits[actor, other] += 1
-            self.hits_of[actor] += 1
-            ev = self.evidence[actor, other]
-            if not ev or ev[-1] != hand_id:
-                ev.append(hand_id)
+def _logit(p: float) -> float:
+    p = min(max(p, 1e-6), 1 - 1e-6)
+    return math.log(p / (1 - p))
 
-    def population_rate(self) -> float:
-        t = sum(self.trials_of.values())
-        return sum(self.hits_of.values()) / t if t else 0.0
 
-    def test(self, a: str, b: str, prior: float, weight: float) -> tuple[float, int, int, float]:
-        """One-sided test that ``a`` does it to ``b`` more than to others: (p, hits, trials, expected)."""
-        k, n = self.hits.get((a, b), 0), self.trials.get((a, b), 0)
+class _Baseline:
+    """The rate at which ``a`` does it to ``b`` when nothing is going on between them: ``a``'s own rate against
+    everyone else and the rate at which everyone else does it to ``b`` (some opponents make everybody fold),
+    each shrunk to the population rate, combined on the log-odds scale around the population rate."""
+
+    def __init__(self, c: Counts, prior_weight: float) -> None:
+        self.c = c
+        self.w = prior_weight
+        self.pop = c.population_rate()
+        self.hits_to: dict[str, int] = defaultdict(int)
+        self.trials_to: dict[str, int] = defaultdict(int)
+        for (_, b), n in c.trials.items():
+            self.trials_to[b] += n
+        for (_, b), k in c.hits.items():
+            self.hits_to[b] += k
+
+    def rate(self, a: str, b: str) -> float:
+        c = self.c
+        k, n = c.hits.get((a, b), 0), c.trials.get((a, b), 0)
+        p_a = shrunk_rate(c.hits_of.get(a, 0) - k, c.trials_of.get(a, 0) - n, self.pop, self.w)
+        q_b = shrunk_rate(self.hits_to[b] - k, self.trials_to[b] - n, self.pop, self.w)
+        x = _logit(p_a) + _logit(q_b) - _logit(self.pop)
+        return 1.0 / (1.0 + math.exp(-x))
+
+    def tail(self, a: str, b: str) -> tuple[float, int, int, float]:
+        """One-sided test that ``a`` does it to ``b`` more than expected: (p, hits, trials, expected)."""
+        k, n = self.c.hits.get((a, b), 0), self.c.trials.get((a, b), 0)
         if n == 0:
             return 1.0, 0, 0, 0.0
-        p0 = shrunk_rate(self.hits_of[a] - k, self.trials_of[a] - n, prior, weight)
+        p0 = self.rate(a, b)
         return binom_sf(k, n, p0), k, n, n * p0
 
-    def test_pair(self, a: str, b: str, prior: float, weight: float) -> tuple[float, int, int, float]:
+    def tail_pair(self, a: str, b: str) -> tuple[float, int, int, float]:
         """Both directions pooled: observed hits of a->b and b->a against their summed expectations."""
-        ka, na = self.hits.get((a, b), 0), self.trials.get((a, b), 0)
-        kb, nb = self.hits.get((b, a), 0), self.trials.get((b, a), 0)
+        c = self.c
+        ka, na = c.hits.get((a, b), 0), c.trials.get((a, b), 0)
+        kb, nb = c.hits.get((b, a), 0), c.trials.get((b, a), 0)
         n = na + nb
         if n == 0:
             return 1.0, 0, 0, 0.0
-        pa = shrunk_rate(self.hits_of[a] - ka, self.trials_of[a] - na, prior, weight)
-        pb = shrunk_rate(self.hits_of[b] - kb, self.trials_of[b] - nb, prior, weight)
-        expected = na * pa + nb * pb
+        expected = (na * self.rate(a, b) if na else 0.0) + (nb * self.rate(b, a) if nb else 0.0)
         return binom_sf(ka + kb, n, expected / n), ka + kb, n, expected
 
 
-@dataclass(slots=True)
-class _Gather:
-    cfg: ScanConfig
-    shared: dict[Pair, int] = field(default_factory=lambda: defaultdict(int))
-    shared_ids: dict[Pair, list[str]] = field(default_factory=lambda: defaultdict(list))
-    hands_of: dict[str, int] = field(default_factory=lambda: defaultdict(int))
-    bad_loss: _Counts = field(default_factory=_Counts)  # chip dumping: (giver, receiver)
-    flow: dict[Pair, float] = field(default_factory=lambda: defaultdict(float))  # in big blinds
-    passive_strong: _Counts = field(default_factory=_Counts)  # soft play: heads-up with a strong hand
-    checkdown: _Counts = field(default_factory=_Counts)  # heads-up flops checked down
-    fold_multi: _Counts = field(default_factory=_Counts)  # collusion: folds to a bet/raise in multiway pots
-    tables_of: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
-    table_size: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
-    net_multi: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))  # per player, per hand
-    net_multi_with: dict[Pair, list[float]] = field(default_factory=lambda: defaultdict(list))  # a's net, b present
-    win_together_ids: dict[Pair, list[tuple[float, str]]] = field(default_factory=lambda: defaultdict(list))
-    aai: _Counts = field(default_factory=_Counts)  # (player, player): artificial all-ins per hand
-    aai_facing: _Counts = field(default_factory=_Counts)  # (player, player): of those, facing a bet
-
-    def hand(self, h: HandFacts) -> None:
-        players = sorted(h.players)
-        for p in players:
-            self.hands_of[p] += 1
-            self.tables_of[p].add(h.table)
-            self.table_size[h.table].add(p)
-            self.aai.add(p, p, p in h.artificial_allin, h.hand_id)
-        for p, facing in zip(h.artificial_allin, h.aai_facing, strict=True):  # R-AAI-3: saved from a decision?
-            self.aai_facing.add(p, p, facing, h.hand_id)
-        for i, a in enumerate(players):
-            for b in players[i + 1:]:
-                self.shared[a, b] += 1
-                if len(self.shared_ids[a, b]) < self.cfg.max_evidence:
-                    self.shared_ids[a, b].append(h.hand_id)
-        self._dumping(h)
-        self._soft_play(h)
-        self._multiway(h)
-
-    # -- chip dumping
-    def _dumping(self, h: HandFacts) -> None:
-        unit = max(h.unit, 1)
-        for (giver, receiver), chips in h.flows().items():
-            self.flow[giver, receiver] += chips / unit
-            if chips / unit < self.cfg.big_pot:
-                continue
-            self.bad_loss.add(giver, receiver, self._lost_badly(h, giver, receiver), h.hand_id)
-
-    def _lost_badly(self, h: HandFacts, giver: str, receiver: str) -> bool:
-        cfg = self.cfg
-        mine = [a for a in h.acts if a.player == giver]
-        last = mine[-1] if mine else None
-        if last is not None and last.verb == "fold" and last.facing == receiver:
-            e = act_equity(h, last)
-            if e is not None and e >= cfg.strong:
-                return True  # a strong hand folded to the receiver's bet
-            if last.price <= cfg.long_odds and -h.net[giver] >= cfg.big_pot * h.unit:
-                return True  # a big investment given up for a cheap call
-            return False
-        if giver in h.showdown and h.holdem and giver in h.holes and len(h.board) == 5:
-            aggressive = any(a.verb in ("bet", "raise") for a in mine)
-            return aggressive and equity(h.holes[giver], h.board) < cfg.weak  # bet big with nothing, lost
-        return False
-
-    # -- soft play
-    def _soft_play(self, h: HandFacts) -> None:
-        """One trial per player and hand: their first decision heads-up after the first round, when strong;
-        and every heads-up flop: was it checked down to showdown (R-INTEG-8)?"""
-        first_heads_up: list[str] | None = None
-        aggression_after = False
-        judged: set[str] = set()
-        for act in h.acts:
-            if act.street < 1 or act.active != 2:
-                continue
-            if first_heads_up is None:
-                first_heads_up = sorted((act.player, *act.others))
-            aggression_after = aggression_after or act.verb in ("bet", "raise")
-            if act.player in judged or act.verb == "fold":
-                continue
-            judged.add(act.player)
-            e = act_equity(h, act)
-            if e is not None and e >= self.cfg.very_strong:
-                self.passive_strong.add(act.player, act.others[0], act.verb in ("check", "call"), h.hand_id)
-        if first_heads_up is not None:
-            a, b = first_heads_up
-            checked_down = not aggression_after and set(h.showdown) == {a, b}
-            self.checkdown.add(a, b, checked_down, h.hand_id)
-            self.checkdown.add(b, a, checked_down, h.hand_id)
-
-    # -- collusion
-    def _multiway(self, h: HandFacts) -> None:
-        faced: dict[Pair, bool] = {}
-        for act in h.acts:  # one trial per (player, bettor) and hand: did the player fold to that bettor?
-            if act.facing is not None and act.active >= 3 and act.facing != act.player:
-                key = (act.player, act.facing)
-                faced[key] = faced.get(key, False) or act.verb == "fold"
-        for (player, bettor), folded in faced.items():
-            self.fold_multi.add(player, bettor, folded, h.hand_id)
-        if len(h.players) < 3:
-            return
-        unit = max(h.unit, 1)
-        for p in h.players:
-            self.net_multi[p].append(h.net[p] / unit)
-        ordered = sorted(h.players)
-        for i, a in enumerate(ordered):
-            for b in ordered[i + 1:]:
-                self.net_multi_with[a, b].append(h.net[a] / unit)
-                self.net_multi_with[b, a].append(h.net[b] / unit)
-                together = (h.net[a] + h.net[b]) / unit
-                if together > 0:
-                    self.win_together_ids[a, b].append((together, h.hand_id))
-
-
-def _mean_var(xs: list[float]) -> tuple[float, float]:
-    if not xs:
-        return 0.0, 0.0
-    m = sum(xs) / len(xs)
-    return m, sum((x - m) ** 2 for x in xs) / max(1, len(xs) - 1)
+def _evidence(*lists: list[list[object]]) -> tuple[list[str], list[str]]:
+    """Merge evidence lists ``[weight, hand, why]`` (biggest first, each hand once): (hands, reasons)."""
+    seen: dict[str, str] = {}
+    for item in sorted((x for lst in lists for x in lst), key=lambda x: (-float(x[0]), str(x[1]))):  # type: ignore[arg-type]
+        hand, why = str(item[1]), str(item[2])
+        if hand not in seen:
+            seen[hand] = why
+        elif why and not seen[hand]:
+            seen[hand] = why
+    return list(seen), list(seen.values())
 
 
 @dataclass(slots=True)
@@ -256,99 +188,142 @@ class _Candidate:
     p: float
     hands: int
     evidence: list[str]
+    reasons: list[str]
     detail: dict[str, float]
+    why: str
+
+
+def _name(p: str) -> str:
+    return f"[{p}]"
 
 
 class _Tests:
-    def __init__(self, g: _Gather) -> None:
-        self.g = g
-        self.cfg = g.cfg
-        self.rates = {name: c.population_rate() for name, c in (
-            ("bad_loss", g.bad_loss), ("passive", g.passive_strong), ("checkdown", g.checkdown),
-            ("fold", g.fold_multi), ("aai", g.aai))}
-        self.seats = sum(len(v) for v in g.table_size.values())
+    def __init__(self, st: ScanState, cfg: ScanConfig) -> None:
+        self.st = st
+        self.cfg = cfg
+        w = cfg.prior_weight
+        self.bad_loss, self.passive = _Baseline(st.bad_loss, w), _Baseline(st.passive_strong, w)
+        self.checkdown, self.fold = _Baseline(st.checkdown, w), _Baseline(st.fold_multi, w)
 
     def pairs(self) -> list[Pair]:
-        return [pair for pair, n in self.g.shared.items() if n >= self.cfg.min_hands]
+        return sorted(pair for pair, n in self.st.shared.items() if n >= self.cfg.min_hands)
+
+    # -- chip dumping
+    def _transfer(self, giver: str, receiver: str) -> tuple[float, float, float, int]:
+        """z-test of the net transfer giver -> receiver per hand together against what each one's transfers with
+        everyone else predict: (p, observed bb, expected bb, hands)."""
+        st, w = self.st, self.cfg.transfer_prior
+        key, sign = ((giver, receiver), 1.0) if giver < receiver else ((receiver, giver), -1.0)
+        n = st.transfer.n.get(key, 0)
+        if n < 2:
+            return 1.0, 0.0, 0.0, n
+        s, ss = sign * st.transfer.s[key], st.transfer.ss[key]
+        # the giver's mean transfer out to others, the receiver's mean transfer in from others; shrunk to 0
+        out_g = (st.out.s[giver] - s) / (st.out.n[giver] - n + w)
+        in_r = -(st.out.s[receiver] + s) / (st.out.n[receiver] - n + w)
+        expected = n * (out_g + in_r)
+        # the spread of one hand's transfer: the pair's own, but never below the two players' usual spread (a
+        # pair that rarely tangles has almost no spread of its own)
+        usual = 0.5 * (_var(st.out, giver) + _var(st.out, receiver))
+        var = max(ss / n - (s / n) ** 2, usual, 1e-9) * n / (n - 1)
+        z = (s - expected) / (var * n) ** 0.5
+        return normal_sf(z), s, expected, n
 
     def dumping(self, a: str, b: str) -> list[_Candidate]:
         out = []
+        st, cfg = self.st, self.cfg
         for giver, receiver in ((a, b), (b, a)):
-            p, k, n, expected = self.g.bad_loss.test(giver, receiver, self.rates["bad_loss"], self.cfg.prior_weight)
-            net = self.g.flow.get((giver, receiver), 0.0) - self.g.flow.get((receiver, giver), 0.0)
-            if n == 0 or net <= 0:
+            p_t, moved, expected, n = self._transfer(giver, receiver)
+            if moved <= 0 or moved <= expected:
                 continue
-            out.append(_Candidate((giver, receiver), "chip_dumping", p, self.g.shared[a, b],
-                                  self.g.bad_loss.evidence[giver, receiver],
-                                  {"bad_losses": k, "big_losses": n, "expected": expected, "net_bb": net}))
+            p_b, k, trials, e_bad = self.bad_loss.tail(giver, receiver)
+            p = fisher_combine([p_t, p_b])
+            hands, reasons = _evidence(st.bad_loss.evidence.get((giver, receiver), []),
+                                       st.transfer_ids.get((giver, receiver), []))
+            gross = st.flow.get((giver, receiver), 0.0)
+            why = (f"{_name(giver)} lost {moved:.0f} bb net to {_name(receiver)} in {n} hands together "
+                   f"(their results with everyone else predict {expected:+.0f} bb); {k} of {trials} transfers of "
+                   f"{cfg.gather.min_flow:g}+ bb were lost badly (expected {e_bad:.1f})")
+            out.append(_Candidate((giver, receiver), "chip_dumping", p, st.shared[a, b], hands, reasons,
+                                  {"bad_losses": k, "transfers": trials, "bad_expected": e_bad, "net_bb": moved,
+                                   "expected_bb": expected, "gross_bb": gross, "p_transfer": p_t, "p_bad": p_b},
+                                  why))
         return out
 
+    # -- soft play
     def soft_play(self, a: str, b: str) -> _Candidate | None:
-        w = self.cfg.prior_weight
-        p1, k1, n1, e1 = self.g.passive_strong.test_pair(a, b, self.rates["passive"], w)
-        p2, k2, n2, e2 = self.g.checkdown.test(a, b, self.rates["checkdown"], w)
+        st = self.st
+        p1, k1, n1, e1 = self.passive.tail_pair(a, b)
+        p2, k2, n2, e2 = self.checkdown.tail(a, b)
         if n1 + n2 == 0:
             return None
         tests = [p for p, n in ((p1, n1), (p2, n2)) if n]
-        evidence = sorted(set(self.g.passive_strong.evidence[a, b] + self.g.passive_strong.evidence[b, a]
-                              + self.g.checkdown.evidence[a, b]))
-        return _Candidate((a, b), "soft_play", fisher_combine(tests), self.g.shared[a, b], evidence,
+        hands, reasons = _evidence(st.passive_strong.evidence.get((a, b), []),
+                                   st.passive_strong.evidence.get((b, a), []), st.checkdown.evidence.get((a, b), []))
+        why = (f"{_name(a)} and {_name(b)} checked or called with strong hands against each other {k1} times in "
+               f"{n1} chances (expected {e1:.1f}) and checked down {k2} of {n2} heads-up pots (expected {e2:.1f})")
+        return _Candidate((a, b), "soft_play", fisher_combine(tests), st.shared[a, b], hands, reasons,
                           {"passive_strong": k1, "strong_heads_up": n1, "passive_expected": e1,
-                           "checkdowns": k2, "heads_up_flops": n2, "checkdown_expected": e2})
+                           "checkdowns": k2, "heads_up_flops": n2, "checkdown_expected": e2}, why)
 
-    def collusion(self, a: str, b: str) -> list[_Candidate]:
-        """``sitting_together`` (table overlap alone: a lead, not proof) and ``collusion`` (play together: folding
-        to each other in multiway pots, winning together; with the overlap when one of those is there)."""
-        g, w = self.g, self.cfg.prior_weight
-        shared_tables = len(g.tables_of[a] & g.tables_of[b])
-        ta, tb = len(g.tables_of[a]), len(g.tables_of[b])
-        co_seats = sum(len(g.table_size[t]) - 1 for t in g.tables_of[a])
-        p_sit = hypergeom_sf(shared_tables, self.seats - ta, tb, co_seats)
-        sit = _Candidate((a, b), "sitting_together", p_sit, g.shared[a, b], list(g.shared_ids[a, b]),
-                         {"shared_tables": shared_tables, "tables_a": ta, "tables_b": tb,
-                          "expected_tables": co_seats * tb / max(1, self.seats - ta)})
-        p_fold, k_fold, n_fold, e_fold = g.fold_multi.test_pair(a, b, self.rates["fold"], w)
+    # -- collusion
+    def overlap(self, a: str, b: str) -> dict[str, float]:
+        st = self.st
+        shared_tables = st.shared_tables.get((a, b), 0)
+        ta, tb = st.tables_of.get(a, 0), st.tables_of.get(b, 0)
+        co_seats = st.co_seats.get(a, 0)
+        p_sit = hypergeom_sf(shared_tables, max(st.seats - ta, tb), tb, min(co_seats, max(st.seats - ta, 0)))
+        return {"shared_tables": shared_tables, "tables_a": ta, "tables_b": tb, "p_sit": p_sit,
+                "expected_tables": co_seats * tb / max(1, st.seats - ta)}
+
+    def collusion(self, a: str, b: str) -> _Candidate:
+        """Folding to each other in multiway pots and winning together beyond each one's own results."""
+        st = self.st
+        p_fold, k_fold, n_fold, e_fold = self.fold.tail_pair(a, b)
         p_win, z = self._win_together(a, b)
-        gated = min(p_fold, p_win) > self.cfg.behaviour_gate  # no play signal: tested with p = 1 (m stays whole)
-        evidence = sorted(set(g.fold_multi.evidence[a, b] + g.fold_multi.evidence[b, a]))
-        evidence += [hid for _, hid in sorted(g.win_together_ids[a, b], reverse=True)[:10] if hid not in evidence]
-        p = 1.0 if gated else fisher_combine([p_sit, p_fold, p_win])
-        return [sit, _Candidate((a, b), "collusion", p, g.shared[a, b],
-                                evidence, {"shared_tables": shared_tables, "p_sit": p_sit, "folds_to_partner": k_fold,
-                                           "faced_partner": n_fold, "folds_expected": e_fold, "win_together_z": z})]
+        hands, reasons = _evidence(st.fold_multi.evidence.get((a, b), []), st.fold_multi.evidence.get((b, a), []),
+                                   st.win_ids.get((a, b), []))
+        why = (f"{_name(a)} and {_name(b)} folded to each other's bets in multiway pots {k_fold} times in {n_fold} "
+               f"(expected {e_fold:.1f}); their combined result in multiway pots together is z = {z:.1f} above "
+               "their results apart")
+        return _Candidate((a, b), "collusion", fisher_combine([p_fold, p_win]), st.shared[a, b], hands, reasons,
+                          {"folds_to_partner": k_fold, "faced_partner": n_fold, "folds_expected": e_fold,
+                           "win_together_z": z}, why)
 
     def _win_together(self, a: str, b: str) -> tuple[float, float]:
-        """z of the pair's combined result in multiway hands together against their results without each
-        other."""
-        g = self.g
-        with_a, with_b = g.net_multi_with.get((a, b), []), g.net_multi_with.get((b, a), [])
-        n = len(with_a)
+        st = self.st
+        n = st.together.n.get((a, b), 0)
         if n < 2:
             return 1.0, 0.0
-        all_a, all_b = g.net_multi[a], g.net_multi[b]
-        base_a = (sum(all_a) - sum(with_a)) / max(1, len(all_a) - n)
-        base_b = (sum(all_b) - sum(with_b)) / max(1, len(all_b) - n)
-        combined = [x + y for x, y in zip(with_a, with_b, strict=True)]
-        _, var = _mean_var(combined)
-        if var <= 0:
+        base = 0.0
+        for x, y in ((a, b), (b, a)):
+            rest = st.net_multi.n.get(x, 0) - n
+            base += (st.net_multi.s.get(x, 0.0) - st.net_with.s.get((x, y), 0.0)) / max(1, rest)
+        s, ss = st.together.s[a, b], st.together.ss[a, b]
+        var = (ss - s * s / n) / (n - 1)
+        if var <= 1e-12:
             return 1.0, 0.0
-        z = (sum(combined) - n * (base_a + base_b)) / (var * n) ** 0.5
+        z = (s - n * base) / (var * n) ** 0.5
         return normal_sf(z), z
 
+    # -- artificial all-ins
     def aai(self, p: str) -> _Candidate | None:
-        c = self.g.aai
+        c = self.st.aai
         k, n = c.hits.get((p, p), 0), c.trials.get((p, p), 0)
         if k == 0 or n < self.cfg.min_hands:
             return None
         total_k, total_n = sum(c.hits_of.values()) - k, sum(c.trials_of.values()) - n
         rate = (total_k + 1) / (total_n + 2)  # the rest of the population, with a uniform prior
-        f = self.g.aai_facing  # the share of them that came just when a bet was to be called or folded
+        f = self.st.aai_facing  # the share of them that came just when a bet was to be called or folded
         kf, nf = f.hits.get((p, p), 0), f.trials.get((p, p), 0)
         rate_f = (sum(f.hits_of.values()) - kf + 1) / (sum(f.trials_of.values()) - nf + 2)
         p_value = fisher_combine([binom_sf(k, n, rate), binom_sf(kf, nf, rate_f)])
-        return _Candidate((p,), "artificial_allin_abuse", p_value, n, c.evidence[p, p],
+        hands, reasons = _evidence(c.evidence.get((p, p), []))
+        why = (f"{_name(p)} was made all-in artificially {k} times in {n} hands (expected {n * rate:.1f}), {kf} of "
+               f"them facing a bet (expected {nf * rate_f:.1f})")
+        return _Candidate((p,), "artificial_allin_abuse", p_value, n, hands, reasons,
                           {"artificial_allins": k, "expected": n * rate, "facing_a_bet": kf,
-                           "facing_expected": nf * rate_f})
+                           "facing_expected": nf * rate_f}, why)
 
 
 @dataclass(frozen=True, slots=True)
@@ -366,45 +341,102 @@ def scan(hands: Iterable[HandFacts], config: ScanConfig | None = None,
     return scan_full(hands, config, devices, progress).flags
 
 
+def gather(hands: Iterable[HandFacts], state: ScanState | None = None, config: ScanConfig | None = None,
+           progress: Callable[[], None] | None = None) -> ScanState:
+    """Fold ``hands`` into ``state`` (a new one when None): the incremental half of a scan."""
+    st = state if state is not None else ScanState((config or ScanConfig()).gather)
+    for h in hands:
+        st.add(h)
+        if progress is not None:
+            progress()
+    return st
+
+
 def scan_full(hands: Iterable[HandFacts], config: ScanConfig | None = None,
               devices: Mapping[str, Iterable[str]] | None = None,
               progress: Callable[[], None] | None = None) -> ScanResult:
     """:func:`scan` with what was scanned (hands, players, pairs tested)."""
     cfg = config or ScanConfig()
-    g = _Gather(cfg)
-    count = 0
-    for h in hands:
-        g.hand(h)
-        count += 1
-        if progress is not None:
-            progress()
-    t = _Tests(g)
+    return evaluate_state(gather(hands, None, cfg, progress), cfg, devices)
+
+
+def evaluate_state(st: ScanState, config: ScanConfig | None = None,
+                   devices: Mapping[str, Iterable[str]] | None = None) -> ScanResult:
+    """Every test over the counts gathered so far, corrected for the pairs tested (the second half of a scan)."""
+    cfg = config or ScanConfig()
+    t = _Tests(st, cfg)
     by_pattern: dict[str, list[_Candidate]] = defaultdict(list)
-    for a, b in t.pairs():
+    pairs = t.pairs()
+    overlap: dict[Pair, dict[str, float]] = {}
+    for a, b in pairs:
         by_pattern["chip_dumping"].extend(t.dumping(a, b))
         sp = t.soft_play(a, b)
         if sp is not None:
             by_pattern["soft_play"].append(sp)
-        for pc in t.collusion(a, b):
-            by_pattern[pc.pattern].append(pc)
-    for p in sorted(g.hands_of):
+        by_pattern["collusion"].append(t.collusion(a, b))
+        overlap[a, b] = t.overlap(a, b)
+    for p in sorted(st.hands_of):
         c = t.aai(p)
         if c is not None:
             by_pattern["artificial_allin_abuse"].append(c)
-    flags = [f for cands in by_pattern.values() for f in _corrected(cands, cfg)]
-    flags += _shared_devices(g, devices or {}, cfg)
-    flags.sort(key=lambda f: (-f.score, f.p_value, f.players))
-    return ScanResult(flags, count, len(g.hands_of), t.pairs())
+    flags = _fold_in([f for cands in by_pattern.values() for f in _corrected(cands, cfg, overlap)])
+    flags += _shared_devices(st, devices or {}, cfg)
+    flags.sort(key=lambda f: (-f.score, f.p_value, f.players, f.pattern))
+    return ScanResult(flags, st.hands, len(st.hands_of), pairs)
 
 
-def _corrected(cands: list[_Candidate], cfg: ScanConfig) -> list[Flag]:
+def _corrected(cands: list[_Candidate], cfg: ScanConfig, overlap: Mapping[Pair, Mapping[str, float]]) -> list[Flag]:
     qs = bh_adjust([c.p for c in cands])
-    return [Flag(c.players, c.pattern, 1.0 - q, c.hands, tuple(c.evidence[:cfg.max_evidence]), c.p,
-                 dict(c.detail, q_value=q))
-            for c, q in zip(cands, qs, strict=True) if q <= cfg.alpha]
+    out = []
+    for c, q in zip(cands, qs, strict=True):
+        if q > cfg.alpha:
+            continue
+        pair = tuple(sorted(c.players))
+        detail = dict(c.detail, q_value=q, **(overlap.get(pair, {}) if len(pair) == 2 else {}))
+        out.append(Flag(c.players, c.pattern, 1.0 - q, c.hands, tuple(c.evidence[:cfg.max_evidence]), c.p, detail,
+                        c.why, tuple(c.reasons[:cfg.max_evidence])))
+    return out
 
 
-def _shared_devices(g: _Gather, devices: Mapping[str, Iterable[str]], cfg: ScanConfig) -> list[Flag]:
+def _role(f: Flag, p: str) -> str:
+    return f"{f.pattern}:{f.players.index(p)}" if f.pattern == "chip_dumping" else f.pattern
+
+
+def _fold_in(flags: list[Flag]) -> list[Flag]:
+    """One lead per cheater. A flag on a player who already has a stronger chip dumping or soft play flag with
+    someone else is told in that flag (``Also: ...``) rather than raised on its own, unless it is the same
+    pattern in the same role (a giver feeding a second account stays a flag of its own): the cheating distorts
+    that player's own baselines and play with everyone else (a dumper calls everyone else down while dumping, the
+    receiver's winnings make any loss look like a gift), and the operator reviews the cheater through the main
+    flag anyway. Flags are taken most suspicious first."""
+    order = sorted(range(len(flags)), key=lambda i: (-flags[i].score, flags[i].p_value, flags[i].players))
+    main: dict[str, int] = {}
+    related: dict[int, list[str]] = defaultdict(list)
+    keep: list[int] = []
+    for i in order:
+        f = flags[i]
+        host = next((main[p] for p in f.players if p in main and set(flags[main[p]].players) != set(f.players)
+                     and _role(flags[main[p]], p) != _role(f, p)), None)
+        if host is not None and len(f.players) == 2:
+            related[host].append(f"{f.pattern} {' / '.join(_name(p) for p in f.players)} (p = {f.p_value:.2g})")
+            continue
+        keep.append(i)
+        if f.pattern in ("chip_dumping", "soft_play"):
+            for p in f.players:
+                main.setdefault(p, i)
+    out = []
+    for i in sorted(keep):
+        f = flags[i]
+        if related.get(i):
+            f = Flag(f.players, f.pattern, f.score, f.hands, f.evidence, f.p_value,
+                     dict(f.detail, related=float(len(related[i]))),
+                     f.why + ". Also suspicious with this player (told here, not flagged apart): "
+                     + "; ".join(related[i]), f.reasons)
+        out.append(f)
+    return out
+
+
+def _shared_devices(st: ScanState, devices: Mapping[str, Iterable[str]], cfg: ScanConfig) -> list[Flag]:
     """Multi-accounting (R-INTEG-7): two accounts on one device or address. Not a statistical test: the score is
     0.9 when they also played together (one person at two seats), 0.6 otherwise."""
     seen: dict[str, list[str]] = defaultdict(list)
@@ -412,17 +444,20 @@ def _shared_devices(g: _Gather, devices: Mapping[str, Iterable[str]], cfg: ScanC
         for key in set(keys):
             seen[key].append(player)
     flags: dict[Pair, Flag] = {}
-    for players in seen.values():
-        players = sorted(players)
+    for key in sorted(seen):
+        players = sorted(seen[key])
         for i, a in enumerate(players):
             for b in players[i + 1:]:
-                n = g.shared.get((a, b), 0)
+                n = st.shared.get((a, b), 0)
                 prev = flags.get((a, b))
                 shared_keys = (int(prev.detail["shared_devices"]) if prev else 0) + 1
+                why = (f"{_name(a)} and {_name(b)} logged in from the same device or address ({shared_keys})"
+                       + (f" and played {n} hands together" if n else ""))
                 flags[a, b] = Flag((a, b), "multi_accounting", 0.9 if n else 0.6, n,
-                                   tuple(g.shared_ids.get((a, b), [])[:cfg.max_evidence]), 0.0,
-                                   {"shared_devices": shared_keys})
+                                   tuple(st.shared_ids.get((a, b), [])[:cfg.max_evidence]), 0.0,
+                                   {"shared_devices": shared_keys}, why)
     return list(flags.values())
 
 
-__all__ = ["PATTERNS", "Act", "Flag", "FlagDict", "ScanConfig", "ScanResult", "scan", "scan_full"]
+__all__ = ["PATTERNS", "Flag", "FlagDict", "ScanConfig", "ScanResult", "evaluate_state", "gather", "scan",
+           "scan_full"]

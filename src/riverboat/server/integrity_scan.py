@@ -1,9 +1,11 @@
-"""The scheduled integrity scan of the server (issue #13): every ``ServerConfig.integrity_scan_every`` seconds the
-stored hands are scanned (riverboat.integrity) and the flags saved (``store.integrity.save_flags``).
+"""The scheduled integrity scan of the server (issues #13, #34): every ``ServerConfig.integrity_scan_every`` seconds
+the hands recorded since the last scan are folded into the stored counts (``store.integrity.scan``, incremental)
+and the flags over every hand so far saved (``store.integrity.save_flags``).
 
 The scan runs in a worker process of its own (it opens the database by URL), so its CPU time never competes with
-the tables on the event loop's thread (the GIL); an in-memory SQLite database, which another process cannot open,
-is scanned in a worker thread instead.
+the tables on the event loop's thread (the GIL), and its memory is the counts (players, pairs, table sessions),
+never the hands; an in-memory SQLite database, which another process cannot open, is scanned in a worker thread
+instead.
 """
 
 from __future__ import annotations
@@ -20,24 +22,15 @@ log = logging.getLogger(__name__)
 
 
 def scan_database(url: str, min_hands: int) -> tuple[int, int]:
-    """Scan every stored hand of the database at ``url`` and save the flags: (flags saved, worker process id)."""
-    from riverboat.integrity import FactsError, HandFacts, ScanConfig, facts_from_text, scan
+    """Fold the hands recorded since the last scan into the counts of the database at ``url`` and save the flags:
+    (flags saved, worker process id)."""
+    from riverboat.integrity import ScanConfig
     from riverboat.store import Store
 
     with Store(url) as store:
-        def facts() -> Any:
-            for rec in store.hands.iter_all():
-                if rec.phh:
-                    try:
-                        session = f"{rec.table_id}@{rec.started_at.date().isoformat()}"  # table and day
-                        f: HandFacts = facts_from_text(rec.phh, f"{rec.table_id}/{rec.hand_id}", session)
-                    except FactsError:
-                        continue
-                    yield f
-
-        devices = store.integrity.addresses()  # multi-accounting: accounts seen at one public address
-        flags = scan(facts(), ScanConfig(min_hands=min_hands), devices=devices)
-        return len(store.integrity.save_flags(flags)), os.getpid()
+        run = store.integrity.scan(ScanConfig(min_hands=min_hands), incremental=True)
+        log.info("integrity scan: %d new hand(s), %d in all", run.read, run.result.hands)
+        return len(store.integrity.save_flags(run.result.flags, run.names)), os.getpid()
 
 
 def _in_memory(url: str) -> bool:

@@ -9,19 +9,39 @@ operator action goes through :meth:`Integrity.record` in the same transaction as
 from __future__ import annotations
 
 import ipaddress
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from riverboat.integrity import Flag
+from riverboat.integrity import (
+    FactsError,
+    Flag,
+    HandFacts,
+    ScanConfig,
+    ScanResult,
+    ScanState,
+    evaluate_state,
+    facts_from_text,
+    plain,
+)
 from riverboat.store._tx import Database, aware
 from riverboat.store.accounts import STAFF_ROLES
 from riverboat.store.errors import InvalidRequest, NotFound, PermissionDenied
-from riverboat.store.models import AccountState, AuditEntry, IntegrityFlag, LoginAddress, Player
+from riverboat.store.models import (
+    AccountState,
+    AuditEntry,
+    Hand,
+    IntegrityFlag,
+    IntegrityScanState,
+    LoginAddress,
+    Player,
+)
+
+FINISHED = ("settled", "recorded")
 
 STATUSES = ("active", "warned", "suspended", "banned")
 FLAG_STATUSES = ("open", "void", "actioned")
@@ -59,6 +79,18 @@ class AuditRecord:
     target: str | None
     reason: str
     detail: dict[str, Any] | None
+
+
+@dataclass(frozen=True, slots=True)
+class ScanRun:
+    """One database scan: the flags over every hand scanned so far, how many hands this run read, and the
+    display name of every player the flags name (player id -> ``username`` or ``username (alias)``)."""
+
+    result: ScanResult
+    read: int
+    skipped: int
+    cursor: int
+    names: dict[str, str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,10 +134,13 @@ class Integrity:
         self._db = db
 
     # ---------------------------------------------------------------------------------------------- flags
-    def save_flags(self, flags: Iterable[Flag]) -> list[FlagRecord]:
+    def save_flags(self, flags: Iterable[Flag], names: Mapping[str, str] | None = None) -> list[FlagRecord]:
         """Store the flags of a scan: a flag whose pattern and players match an open one refreshes it (score,
-        hands, evidence); a voided or actioned one is not raised again until the evidence grows (more hands)."""
+        hands, evidence); a voided or actioned one is not raised again until the evidence grows (more hands).
+        The players stay player ids; the flag's ``why`` and ``reasons`` (in ``detail``) name them by ``names``
+        (player id -> display name, :meth:`display_names`)."""
         items = list(flags)
+        names = dict(names or {})
 
         def body(s: Session) -> list[FlagRecord]:
             now = self._db.now()
@@ -124,7 +159,9 @@ class Integrity:
                                         created_at=now)
                     s.add(row)
                 row.score, row.p_value, row.hands = float(f.score), float(f.p_value), int(f.hands)
-                row.evidence, row.detail, row.updated_at = list(f.evidence), dict(f.detail), now
+                row.evidence, row.updated_at = list(f.evidence), now
+                shown = f.renamed(names)
+                row.detail = dict(f.detail, why=plain(shown.why), reasons=[plain(r) for r in shown.reasons])
                 s.flush()
                 out.append(_flag(row))
             return out
@@ -155,6 +192,114 @@ class Integrity:
             return _flag(row)
 
         return self._db.read(body)
+
+    # ---------------------------------------------------------------------------------------------- scanning
+    def hands_after(self, cursor: int, batch: int = 2000) -> Iterator[tuple[int, HandFacts | None]]:
+        """The finished hands recorded after hand row ``cursor``, oldest first, as (row id, facts) -- facts None
+        for a void or unusable record. Stops before the first hand still being played, so a hand that finishes
+        later is not skipped; reads ``batch`` rows at a time (the columns the scan needs, no ORM objects)."""
+        def barrier(s: Session) -> int | None:
+            return s.scalar(select(func.min(Hand.id)).where(Hand.status == "started", Hand.id > cursor))
+
+        stop = self._db.read(barrier)
+        last = cursor
+        while True:
+            def body(s: Session, after: int = last) -> list[Any]:
+                q = select(Hand.id, Hand.table_id, Hand.hand_id, Hand.started_at, Hand.status, Hand.phh).where(
+                    Hand.id > after)
+                if stop is not None:
+                    q = q.where(Hand.id < stop)
+                return list(s.execute(q.order_by(Hand.id).limit(batch)).all())
+
+            rows = self._db.read(body)
+            if not rows:
+                return
+            for row_id, table_id, hand_id, started_at, status, phh in rows:
+                facts = None
+                if status in FINISHED and phh:
+                    try:
+                        day = aware(started_at).date().isoformat()
+                        facts = facts_from_text(phh, f"{table_id}/{hand_id}", f"{table_id}@{day}")
+                    except FactsError:
+                        facts = None
+                yield row_id, facts
+            last = rows[-1][0]
+
+    def scan_state(self) -> tuple[int, ScanState | None]:
+        """(cursor, counts) of the incremental scan; (0, None) before the first scan or when the stored counts
+        were made by another version of the detectors (then the next scan starts over)."""
+        def body(s: Session) -> tuple[int, bytes | None]:
+            row = s.get(IntegrityScanState, 1)
+            return (int(row.cursor), bytes(row.state)) if row is not None else (0, None)
+
+        cursor, blob = self._db.read(body)
+        state = ScanState.from_bytes(blob) if blob is not None else None
+        return (cursor, state) if state is not None else (0, None)
+
+    def save_scan_state(self, cursor: int, state: ScanState) -> None:
+        blob = state.to_bytes()
+
+        def body(s: Session) -> None:
+            row = s.get(IntegrityScanState, 1)
+            if row is None:
+                row = IntegrityScanState(id=1)
+                s.add(row)
+            row.cursor, row.hands, row.state, row.updated_at = cursor, state.hands, blob, self._db.now()
+
+        self._db.run(body)
+
+    def scan(self, config: ScanConfig | None = None, *, incremental: bool = True, save: bool = True,
+             progress: Callable[[], None] | None = None) -> ScanRun:
+        """Scan the stored hands (issue #34). ``incremental``: start from the stored counts and read only the hands
+        recorded since the last scan, then store the counts again (``save``); else read every hand. The flags are
+        those of every hand scanned so far either way (incremental = full). Memory: the counts, never the hands."""
+        cfg = config or ScanConfig()
+        cursor, state = self.scan_state() if incremental else (0, None)
+        if state is None:
+            cursor, state = 0, ScanState(cfg.gather)
+        read = skipped = 0
+        for row_id, facts in self.hands_after(cursor):
+            cursor = row_id
+            if facts is None:
+                skipped += 1
+                continue
+            state.add(facts)
+            read += 1
+            if progress is not None:
+                progress()
+        if incremental and save:
+            self.save_scan_state(cursor, state)
+        result = evaluate_state(state, cfg, self.addresses())
+        names = self.display_names({p for f in result.flags for p in f.players})
+        return ScanRun(result, read, skipped, cursor, names)
+
+    def pending_hands(self) -> int:
+        """Finished hands recorded after the incremental scan's cursor (the next scan's work)."""
+        def body(s: Session) -> int:
+            row = s.get(IntegrityScanState, 1)
+            after = int(row.cursor) if row is not None else 0
+            return int(s.scalar(select(func.count()).select_from(Hand).where(
+                Hand.id > after, Hand.status.in_(FINISHED))) or 0)
+
+        return self._db.read(body)
+
+    def accounts_of(self, ids: Iterable[str]) -> dict[str, tuple[str, str | None]]:
+        """Player id (as in the hand records) -> (username, alias) of those the store knows."""
+        wanted = sorted({int(i) for i in ids if str(i).isdigit()})
+
+        def body(s: Session) -> dict[str, tuple[str, str | None]]:
+            out: dict[str, tuple[str, str | None]] = {}
+            for chunk in range(0, len(wanted), 500):
+                for p in s.scalars(select(Player).where(Player.id.in_(wanted[chunk:chunk + 500]))):
+                    out[str(p.id)] = (p.username, p.alias)
+            return out
+
+        return self._db.read(body) if wanted else {}
+
+    def display_names(self, ids: Iterable[str]) -> dict[str, str]:
+        """Player id -> ``username`` or ``username (alias)`` when the player has an alias (R-ALIAS: the alias is
+        what the other players saw at the table; staff see both)."""
+        return {pid: f"{u} ({a})" if a and a != u else u for pid, (u, a) in self.accounts_of(ids).items()}
 
     # ---------------------------------------------------------------------------------------------- standing
     def standing(self, player_id: int) -> Standing:

@@ -14,6 +14,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     String,
     Text,
     UniqueConstraint,
@@ -492,3 +493,16 @@ class ProtectionEvent(Base):
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     what: Mapped[str] = mapped_column(String(32))
     detail: Mapped[Any] = mapped_column(JSON)
+
+
+class IntegrityScanState(Base):
+    """Where the incremental integrity scan stands (issue #34): the last hand row it folded in (``cursor``) and its
+    additive counts (``riverboat.integrity.ScanState``, zlib-compressed JSON). One row, id 1."""
+
+    __tablename__ = "integrity_scan_state"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    cursor: Mapped[int] = mapped_column(BigInteger)
+    hands: Mapped[int] = mapped_column(BigInteger)
+    state: Mapped[bytes] = mapped_column(LargeBinary)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
