@@ -1,7 +1,8 @@
 """Against a real server (issue #11 item 8, in part): the lobby's Sit & Go tab lists a Sit & Go an operator created
 over the REST API (a play-money freeroll: play money pays no fee, R-FEE-2); a player registers with the page's
 Register button (the `tournament_register` frame), the row counts them, and they unregister before the start
-(R-TOURN-REG-3). Playing a tournament table in the page is NOT covered here."""
+(R-TOURN-REG-3); the row and the detail show the starting stack (issue #31 item 5). Playing a tournament table in
+the page is NOT covered here."""
 
 from __future__ import annotations
 
@@ -49,3 +50,8 @@ def test_r_tourn_reg_3_register_and_unregister_from_the_sit_and_go_tab(new_page:
     page.locator(f"[data-testid='register-{tid}']:text('Unregister')").click()
     page.locator("[data-testid='tournament-news']:has-text('Unregistered')").wait_for()
     page.locator(f"tr[data-tournament='{tid}'] :text('0/3')").wait_for()
+    # issue #31 item 5: the starting stack, in the row and in the detail, with the thousands separator
+    assert row.locator("[data-testid='starting-stack']").inner_text() == "Starting stack 1,500"
+    page.click(f"[data-testid='detail-{tid}']")
+    page.locator("[data-fact='Starting stack']").wait_for()
+    assert page.locator("[data-fact='Starting stack']").inner_text() == "1,500"

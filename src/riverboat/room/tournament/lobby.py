@@ -280,6 +280,7 @@ def entry(d: Director) -> dict[str, Any]:
     spec = d.spec
     return {"id": d.id, "name": spec.name, "kind": spec.kind, "status": d.status.value, "game": spec.game,
             "structure": spec.structure, "mixed": spec.mixed, "seats": spec.seats, "buy_in": spec.buy_in,
+            "starting_stack": spec.starting_stack,  # issue #31 item 5: shown in the lobby and the detail
             "fee": spec.fee, "currency": spec.currency, "guarantee": spec.guarantee,
             "entrants": d.entries if d.status in PLAYING | OVER else len(d.registered),
             "players_left": d.alive, "prize_pool": d.prize_pool, "starts_at": spec.starts_at,

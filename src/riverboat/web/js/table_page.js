@@ -127,7 +127,14 @@ export class TablePage {
   }
 
   async sitIn() {
-    const options = (this.store.model && this.store.model.options) || {};
+    const model = this.store.model;
+    const options = (model && model.options) || {};
+    // issue #31 item 4: with no chips on the table, sitting in needs a top-up first: offer it (sit_in alone is
+    // refused); the room takes the pending top-up as chips for sitting in
+    if (model && model.hero && model.hero.stack <= 0) {
+      const added = await this.topUp(t("table.sit_in_needs_chips"));
+      if (!added) return;
+    }
     await this.command("sit_in", { post: options.wait_for_bb === false });
   }
 
@@ -147,9 +154,9 @@ export class TablePage {
     try { await this.desk.notes.save(playerId, note); } catch (err) { this.ctx.toast(plainError(err)); }
   }
 
-  async topUp() {
+  async topUp(intro = null) {
     const model = this.store.model;
-    if (!model || !model.hero) return;
+    if (!model || !model.hero) return null;
     await this.ctx.session.refresh().catch(() => {});
     const balance = this.ctx.session.balances()[model.currency];
     const limit = model.maxBuyIn !== null && model.maxBuyIn !== undefined ? model.maxBuyIn : null;
@@ -158,13 +165,15 @@ export class TablePage {
     // R-BUYIN: a top-up may not take the stack above the table's maximum buy-in
     const amount = await amountDialog({
       title: t("table.top_up"),
-      text: [t("topup.between_hands"), limit !== null && max > 0 ? t("topup.up_to", { amount: money(max), max: money(limit) }) : ""].filter(Boolean).join(" "),
+      text: [intro, t("topup.between_hands"), limit !== null && max > 0 ? t("topup.up_to", { amount: money(max), max: money(limit) }) : ""].filter(Boolean).join(" "),
       min: 1, max, initial: max || model.stakes.bigBlind * 10, currency: model.currency, confirm: t("table.top_up"),
       balance: balance ?? null,
       full: limit !== null ? t("topup.full", { stack: money(model.hero.stack), max: money(limit) }) : null,
     });
-    if (amount === null) return;
-    if (await this.command("top_up", { amount })) await this.ctx.session.refresh();
+    if (amount === null) return null;
+    const reply = await this.command("top_up", { amount });
+    if (reply) await this.ctx.session.refresh();
+    return reply;
   }
 
   async leave() {

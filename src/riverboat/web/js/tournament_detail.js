@@ -10,6 +10,7 @@ import { registerView } from "./views.js";
 import { gameName, structureName } from "./games.js";
 import { plainError } from "./errors.js";
 import { followStarts, tableNumber } from "./tournament_table.js";
+import { formatNumber, t as tr } from "./i18n.js";
 import { buyInText, feeInfo, ordinal, statusName, tournamentAction, tournamentKinds } from "./tournament_lobby.js";
 
 async function getJson(path) {
@@ -35,6 +36,7 @@ function facts(t) {
     ["Game", `${t.mixed ? gameName(t.mixed) : gameName(t.game)} ${structureName(t.limit || "")}`],
     ["Kind", `${t.kind === "sng" ? "Sit & Go" : "Tournament"} · ${tournamentKinds(t).join(" · ")}`],
     ["Buy-in", el("span", {}, buyInText(t), " ", ...feeInfo(t))],
+    [tr("tournament.starting_stack"), t.starting_stack ? formatNumber(t.starting_stack) : ""],
     ["Status", statusName(t.status)],
     ["Starts", t.starts_at ? new Date(t.starts_at * 1000).toLocaleString() : (t.kind === "sng" ? "when all seats are taken" : "")],
     ["Entrants", `${t.entrants ?? 0}${t.max_players ? ` of ${t.max_players}` : ""}`],

@@ -10,6 +10,7 @@ import { registerLobbyTab } from "./views.js";
 import { gameName, structureName } from "./games.js";
 import { plainError } from "./errors.js";
 import { followStarts } from "./tournament_table.js";
+import { formatNumber, t as tr } from "./i18n.js";
 
 const news = { text: "" };
 const STATUS = { scheduled: "Scheduled", registering: "Registering", running: "Running", final_table: "Final table",
@@ -155,7 +156,9 @@ function tournamentRows(rows, ctx, reload) {
           el("div", { class: "muted" }, tournamentKinds(t).join(" · ")),
           el("div", { class: "muted show-narrow" }, `${game} · ${statusName(t.status)}`)),
         el("td", { class: "hide-narrow" }, game),
-        el("td", {}, buyInText(t), " ", ...feeInfo(t)),
+        el("td", {}, buyInText(t), " ", ...feeInfo(t),
+          t.starting_stack ? el("div", { class: "muted", "data-testid": "starting-stack" },
+            tr("tournament.starting_stack_of", { chips: formatNumber(t.starting_stack) })) : null),
         el("td", { class: "num" }, `${t.registered ?? 0}${t.max_players ? "/" + t.max_players : ""}`),
         el("td", { class: "num hide-narrow" }, formatMoney(t.prize_pool ?? 0, t.currency),
           t.guarantee ? el("div", { class: "muted" }, `${formatMoney(t.guarantee, t.currency)} guaranteed`) : null),
