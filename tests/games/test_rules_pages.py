@@ -16,7 +16,16 @@ from pathlib import Path
 import pytest
 
 from riverboat.games import GAMES
-from riverboat.games.rules_pages import LOCALES, MIXED, OUT_DIR, READINGS, ROOM_GAMES, TEXT_DIR, document, render
+from riverboat.games.rules_pages import (
+    LOCALES,
+    MIXED,
+    OUT_DIR,
+    READINGS,
+    ROOM_GAMES,
+    TEXT_DIR,
+    document,
+    render,
+)
 
 DOCS_RULES = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
 
