@@ -40,7 +40,7 @@ def test_r_tourn_break_1_hud_counts_down_and_shows_the_break(new_page: Any, stat
     page.evaluate("(d) => window.__hud.update(d)", _state())
     hud = page.get_by_test_id("tourney-hud")
     text = hud.inner_text()
-    assert "50/100 ante 10" in text and "12 / 37" in text and "37 of 90" in text and "7297" in text
+    assert "50/100 ante 10" in text and "12 / 37" in text and "37 of 90" in text and "7,297" in text  # issue #32: numbers grouped by the locale (Intl)
     assert page.get_by_test_id("hud-clock").inner_text() == "Next level in 2:05 · break in 12:05"
     page.evaluate("() => window.__advance(65000)")
     assert page.get_by_test_id("hud-clock").inner_text() == "Next level in 1:00 · break in 11:00"
@@ -71,7 +71,7 @@ def test_r_tourn_rebuy_3_hud_buttons_in_their_windows_and_the_decision(new_page:
                                               "currency": "EUR", "rule": "R-TOURN-REBUY-3"}
     page.evaluate("(d) => window.__hud.rebuyOffer(d)", dict(offer))
     decision = page.get_by_test_id("rebuy-decision").inner_text()
-    assert "Re-buy 1500 chips for €11.00 (€10.00 to the prize pool + €1.00 fee)" in decision
+    assert "Re-buy 1,500 chips for €11.00 (€10.00 to the prize pool + €1.00 fee)" in decision
     assert page.get_by_test_id("rebuy-countdown").inner_text() == "0:20"
     page.evaluate("() => window.__advance(7000)")
     assert page.get_by_test_id("rebuy-countdown").inner_text() == "0:13"
@@ -95,7 +95,7 @@ def test_the_hud_of_a_finished_player_counts_the_players_still_in(new_page: Any,
     page.evaluate("(d) => window.__hud.finished(d, 'PLAY')", dict(won))
     hud = page.get_by_test_id("tourney-hud")
     assert hud.locator("[data-hud='players']").inner_text().split("\n")[-1] == "1 of 6"
-    assert hud.locator("[data-hud='average']").inner_text().split("\n")[-1] == "9000"
+    assert hud.locator("[data-hud='average']").inner_text().split("\n")[-1] == "9,000"  # issue #32: grouped by the locale
     assert hud.locator("[data-hud='place']").inner_text().split("\n")[-1] == "1st"
     # a player out in 5th of 90 with 6 left before their last hand: 4 are left
     page = _open(new_page, static_url)

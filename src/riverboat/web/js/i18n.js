@@ -248,3 +248,16 @@ export function translateStatic(root = document) {
   const titleKey = document.documentElement.dataset.titleKey;
   if (titleKey) document.title = t(titleKey);
 }
+
+const ordinals = new Intl.PluralRules("en", { type: "ordinal" });
+const EN_ORDINAL = { one: "st", two: "nd", few: "rd", other: "th" };
+
+/** A place as an ordinal: 1st/2nd/3rd (en), 1. (lv, fi), 1-е (ru, a place: место), 1 (lt: "1 vieta"). */
+export function formatOrdinal(n) {
+  const value = Number(n);
+  if (current === "ru") return `${value}-е`;
+  if (current === "lv" || current === "fi") return `${value}.`;
+  if (current === "lt") return `${value}`;
+  const out = `${value}${EN_ORDINAL[ordinals.select(value)]}`;
+  return current === PSEUDO ? `⟦${out}⟧` : out;
+}

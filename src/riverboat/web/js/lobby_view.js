@@ -8,19 +8,20 @@ import { api } from "./api.js";
 import { gameName, gameFamily, structureName, lobbyStakes } from "./games.js";
 import { registerLobbyTab, lobbyTabList } from "./views.js";
 import { plainError } from "./errors.js";
+import { t as tr } from "./i18n.js";
 
 const state = { tab: "cash", game: "", structure: "", stakes: "" };
 const DEFAULT_FILTERS = [
-  { name: "game", label: "Games", value: (t) => t.mixed || t.game, fmt: gameName },
-  { name: "structure", label: "Structures", value: (t) => t.structure, fmt: structureName },
-  { name: "stakes", label: "Stakes", value: lobbyStakes },
+  { name: "game", label: tr("lobby.filter_games"), all: tr("lobby.all_games"), value: (t) => t.mixed || t.game, fmt: gameName },
+  { name: "structure", label: tr("lobby.filter_structures"), all: tr("lobby.all_structures"), value: (t) => t.structure, fmt: structureName },
+  { name: "stakes", label: tr("lobby.filter_stakes"), all: tr("lobby.all_stakes"), value: lobbyStakes },
 ];
 
 /** The game column: a mixed table says which rotation it plays and what is dealt now. */
 export function lobbyGame(entry) {
   if (entry.mixed) {
     const now = entry.current_game ? gameName(entry.current_game) : "";
-    return `${gameName(entry.mixed)}${now ? ` (now ${now})` : ""}`;
+    return now ? tr("lobby.mixed_now", { rotation: gameName(entry.mixed), game: now }) : gameName(entry.mixed);
   }
   return gameName(entry.game);
 }
@@ -37,19 +38,19 @@ function tournamentKind(t) {
 }
 const allTournaments = (d) => [...(d.tournaments || []), ...(d.sit_and_go || []), ...(d.twister || [])];
 
-registerLobbyTab({ id: "cash", label: "Cash games", order: 10, filters: true,
+registerLobbyTab({ id: "cash", label: tr("lobby.tab_cash"), order: 10, filters: true,
   rows: (d) => (d.tables || []).filter((t) => !t.tournament), render: (rows, ctx, reload) => cashTable(rows, ctx, reload) });
-registerLobbyTab({ id: "speed", label: "Speed Poker", order: 20, filters: true,
+registerLobbyTab({ id: "speed", label: tr("lobby.tab_speed"), order: 20, filters: true,
   rows: (d) => d.pools || [], render: (rows, ctx) => speedTable(rows, ctx) });
-registerLobbyTab({ id: "sng", label: "Sit & Go", order: 30, filters: true,
+registerLobbyTab({ id: "sng", label: tr("lobby.tab_sng"), order: 30, filters: true,
   rows: (d) => allTournaments(d).filter((t) => tournamentKind(t) === "sng"), render: (rows) => tournamentTable(rows),
-  empty: { what: "Sit & Go tournaments", holds: "Sit & Go tournaments start as soon as their seats are filled" } });
-registerLobbyTab({ id: "tournaments", label: "Tournaments", order: 40, filters: true,
+  empty: { title: tr("lobby.empty_sng"), holds: tr("lobby.holds_sng") } });
+registerLobbyTab({ id: "tournaments", label: tr("lobby.tab_tournaments"), order: 40, filters: true,
   rows: (d) => allTournaments(d).filter((t) => tournamentKind(t) === "tournaments"), render: (rows) => tournamentTable(rows),
-  empty: { what: "tournaments", holds: "Multi-table tournaments start at a scheduled time" } });
-registerLobbyTab({ id: "twister", label: "Twister", order: 50, filters: true,
+  empty: { title: tr("lobby.empty_tournaments"), holds: tr("lobby.holds_tournaments") } });
+registerLobbyTab({ id: "twister", label: tr("nav.twister"), order: 50, filters: true,
   rows: (d) => allTournaments(d).filter((t) => tournamentKind(t) === "twister"), render: (rows) => tournamentTable(rows),
-  empty: { what: "Twister tournaments", holds: "Twister tournaments are three-player Sit & Gos with a random prize" } });
+  empty: { title: tr("lobby.empty_twister"), holds: tr("lobby.holds_twister") } });
 
 export async function renderLobby(root, ctx) {
   const page = el("div", { class: "page lobby", "data-testid": "lobby" });
@@ -58,7 +59,7 @@ export async function renderLobby(root, ctx) {
   try {
     data = await api.lobby();
   } catch (err) {
-    mount(page, el("p", { class: "form-error" }, `The lobby cannot be loaded: ${plainError(err)}`));
+    mount(page, el("p", { class: "form-error" }, tr("lobby.cannot_load", { reason: plainError(err) })));
     return null;
   }
 
@@ -73,7 +74,7 @@ export async function renderLobby(root, ctx) {
     let rows = tab.rows(data) || [];
     if (!rows.length && tab.empty) {
       // Nothing of this kind on the server at all: say so plainly (no filters to play with, no made-up rows).
-      mount(page, el("h1", { class: "hidden" }, "Lobby"), tabBar, emptyTab(tab, data, (id) => { state.tab = id; draw(); }));
+      mount(page, el("h1", { class: "hidden" }, tr("nav.lobby")), tabBar, emptyTab(tab, data, (id) => { state.tab = id; draw(); }));
       return;
     }
     let filters = null;
@@ -89,7 +90,7 @@ export async function renderLobby(root, ctx) {
         return el("select", {
           "aria-label": spec.label, "data-filter": spec.name,
           onchange: (ev) => { state[spec.name] = ev.target.value; draw(); },
-        }, el("option", { value: "" }, `All ${spec.label.toLowerCase()}`),
+        }, el("option", { value: "" }, spec.all || spec.label),
         options.map((o) => el("option", { value: o, selected: state[spec.name] === o }, spec.fmt ? spec.fmt(o) : o)));
       };
       filters = el("div", { class: "filters" }, specs.map(select));
@@ -98,13 +99,13 @@ export async function renderLobby(root, ctx) {
     let body;
     if (listed && !rows.length) {
       body = el("div", { class: "empty-state", "data-testid": "no-match" },
-        el("p", { class: "empty-note" }, "Nothing here matches these filters."),
+        el("p", { class: "empty-note" }, tr("lobby.no_match")),
         el("button", { class: "btn btn-small", "data-testid": "clear-filters",
-          onclick: () => { for (const key of Object.keys(state)) if (key !== "tab") state[key] = ""; draw(); } }, "Clear filters"));
+          onclick: () => { for (const key of Object.keys(state)) if (key !== "tab") state[key] = ""; draw(); } }, tr("lobby.clear_filters")));
     } else {
       body = tab.render(rows, ctx, reload);
     }
-    mount(page, el("h1", { class: "hidden" }, "Lobby"), tabBar, filters, body);
+    mount(page, el("h1", { class: "hidden" }, tr("nav.lobby")), tabBar, filters, body);
   };
   const reload = async () => { try { data = await api.lobby(); draw(); } catch { /* keep the last list */ } };
   draw();
@@ -118,21 +119,19 @@ export async function renderLobby(root, ctx) {
 }
 
 function emptyTab(tab, data, go) {
-  const { what, holds } = tab.empty;
+  const { title, holds } = tab.empty;
   const elsewhere = [];
-  if ((data.tables || []).length) elsewhere.push(el("button", { class: "btn btn-small btn-primary", "data-testid": "go-cash", onclick: () => go("cash") }, "See cash games"));
-  if ((data.pools || []).length) elsewhere.push(el("button", { class: "btn btn-small", "data-testid": "go-speed", onclick: () => go("speed") }, "See Speed Poker"));
+  if ((data.tables || []).length) elsewhere.push(el("button", { class: "btn btn-small btn-primary", "data-testid": "go-cash", onclick: () => go("cash") }, tr("lobby.see_cash")));
+  if ((data.pools || []).length) elsewhere.push(el("button", { class: "btn btn-small", "data-testid": "go-speed", onclick: () => go("speed") }, tr("lobby.see_speed")));
   return el("div", { class: "empty-state", "data-testid": "empty-tab", role: "status" },
-    el("h2", {}, `No ${what} are scheduled on this server yet`),
-    el("p", { class: "empty-note" },
-      `${holds}. When the operator schedules one it appears here with its buy-in and entry fee, the players `
-      + "registered and its status."),
-    elsewhere.length ? el("div", { class: "empty-actions" }, el("span", { class: "muted" }, "Meanwhile: "), elsewhere) : null);
+    el("h2", {}, title),
+    el("p", { class: "empty-note" }, `${holds} ${tr("lobby.empty_when")}`),
+    elsewhere.length ? el("div", { class: "empty-actions" }, el("span", { class: "muted" }, `${tr("lobby.meanwhile")} `), elsewhere) : null);
 }
 
 function rotationText(t) {
   if (!t.mixed || !Array.isArray(t.rotation) || !t.rotation.length) return null;
-  return t.rotation.map((g) => (typeof g === "string" ? gameName(g) : `${gameName(g.game)}${g.structure ? ` ${g.structure}` : ""}`)).join(" → ");
+  return t.rotation.map((g) => (typeof g === "string" ? gameName(g) : `${gameName(g.game)}${g.structure ? ` ${structureName(g.structure)}` : ""}`)).join(" → ");
 }
 
 /** The tables this tab put the player on the waiting list of (the lobby itself is public, it does not say). */
@@ -143,7 +142,7 @@ async function joinWaitlist(t, ctx, reload) {
     const reply = await ctx.connection.send(t.waiting_you ? "unwaitlist" : "waitlist", { table: t.id });
     if (reply && reply.type === "ack") {
       if (t.waiting_you) WAITLISTED.delete(t.id); else WAITLISTED.add(t.id);
-      ctx.toast(t.waiting_you ? "You left the waiting list." : `You are on the waiting list for ${t.name}: a seat is offered to you as soon as one is free.`, "ok");
+      ctx.toast(t.waiting_you ? tr("lobby.waitlist_left") : tr("lobby.waitlist_joined", { table: t.name }), "ok");
     }
     reload();
   } catch (err) {
@@ -152,62 +151,62 @@ async function joinWaitlist(t, ctx, reload) {
 }
 
 function cashTable(rows, ctx, reload) {
-  if (!rows.length) return el("p", { class: "empty-note" }, "No tables match.");
+  if (!rows.length) return el("p", { class: "empty-note" }, tr("lobby.no_tables"));
   const pct = (v) => (v === undefined || v === null ? "" : `${v}%`);
   return el("table", { class: "list", "data-testid": "cash-tables" },
     el("thead", {}, el("tr", {},
-      el("th", {}, "Table"), el("th", {}, "Game"), el("th", { class: "hide-narrow" }, "Limit"), el("th", {}, "Stakes"),
-      el("th", { class: "num" }, "Seats"), el("th", { class: "num hide-narrow", title: "Players who saw the flop (or the next card)" }, "Plrs/flop"),
-      el("th", { class: "num hide-narrow" }, "Avg pot"), el("th", { class: "num hide-narrow" }, "Hands/h"), el("th", {}, ""))),
+      el("th", {}, tr("lobby.col_table")), el("th", {}, tr("lobby.col_game")), el("th", { class: "hide-narrow" }, tr("lobby.col_limit")), el("th", {}, tr("lobby.col_stakes")),
+      el("th", { class: "num" }, tr("lobby.col_seats")), el("th", { class: "num hide-narrow", title: tr("lobby.col_plrs_flop_title") }, tr("lobby.col_plrs_flop")),
+      el("th", { class: "num hide-narrow" }, tr("lobby.col_avg_pot")), el("th", { class: "num hide-narrow" }, tr("lobby.col_hands_h")), el("th", {}, ""))),
     el("tbody", {}, rows.map((t) => {
       const full = (t.seats_taken ?? 0) >= t.max_seats;
       t.waiting_you = WAITLISTED.has(t.id);
       const rotation = rotationText(t);
       return el("tr", { "data-table": t.id },
-        el("td", {}, t.name),
+        el("td", { translate: "no" }, t.name),
         el("td", { "data-testid": "lobby-game" }, lobbyGame(t), rotation ? el("div", { class: "muted rotation", "data-testid": "rotation" }, rotation) : null),
         el("td", { class: "hide-narrow" }, lobbyStructure(t)),
         el("td", { "data-testid": "lobby-stakes" }, lobbyStakes(t)),
         el("td", { class: "num", "data-testid": "seats" }, `${t.seats_taken ?? 0}/${t.max_seats}`,
-          t.waiting ? el("div", { class: "muted", "data-testid": "waiting" }, `${t.waiting} waiting`) : null),
+          t.waiting ? el("div", { class: "muted", "data-testid": "waiting" }, tr("lobby.n_waiting", { count: t.waiting })) : null),
         el("td", { class: "num hide-narrow", "data-testid": "players-per-flop" },
           t.mixed || gameFamily(t.current_game || t.game) === "flop" ? pct(t.players_per_flop_pct) : "—"),
         el("td", { class: "num hide-narrow" }, formatMoney(t.average_pot ?? 0, t.currency)),
         el("td", { class: "num hide-narrow", "data-testid": "hands-per-hour" }, t.hands_per_hour === undefined ? "" : String(t.hands_per_hour)),
         el("td", { class: "lobby-actions" },
           el("button", { class: "btn btn-small btn-primary", "data-testid": `open-${t.id}`,
-            onclick: () => ctx.navigate(`#/table/${encodeURIComponent(t.id)}`) }, full ? "Watch" : "Open"),
+            onclick: () => ctx.navigate(`#/table/${encodeURIComponent(t.id)}`) }, full ? tr("lobby.watch") : tr("lobby.open")),
           full && ctx.session && ctx.session.loggedIn ? el("button", { class: "btn btn-small", "data-testid": `waitlist-${t.id}`,
-            onclick: () => joinWaitlist(t, ctx, reload) }, t.waiting_you ? "Leave list" : "Waiting list") : null));
+            onclick: () => joinWaitlist(t, ctx, reload) }, t.waiting_you ? tr("lobby.leave_list") : tr("lobby.waiting_list")) : null));
     })));
 }
 
 function speedTable(rows, ctx) {
-  if (!rows.length) return el("p", { class: "empty-note" }, "No Speed Poker pools are running.");
+  if (!rows.length) return el("p", { class: "empty-note" }, tr("lobby.no_pools"));
   return el("table", { class: "list", "data-testid": "speed-pools" },
-    el("thead", {}, el("tr", {}, el("th", {}, "Pool"), el("th", {}, "Game"), el("th", {}, "Stakes"),
-      el("th", { class: "num" }, "Players"), el("th", {}, ""))),
+    el("thead", {}, el("tr", {}, el("th", {}, tr("lobby.col_pool")), el("th", {}, tr("lobby.col_game")), el("th", {}, tr("lobby.col_stakes")),
+      el("th", { class: "num" }, tr("lobby.col_players")), el("th", {}, ""))),
     el("tbody", {}, rows.map((p) => el("tr", {},
-      el("td", {}, p.name), el("td", {}, `${gameName(p.game)} ${structureName(p.structure)}`), el("td", {}, lobbyStakes(p)),
+      el("td", { translate: "no" }, p.name), el("td", {}, `${gameName(p.game)} ${structureName(p.structure)}`), el("td", {}, lobbyStakes(p)),
       el("td", { class: "num" }, String(p.players ?? p.seats_taken ?? 0)),
-      el("td", {}, el("button", { class: "btn btn-small btn-primary", onclick: () => ctx.navigate(`#/speed/${encodeURIComponent(p.id)}`) }, "Play"))))));
+      el("td", {}, el("button", { class: "btn btn-small btn-primary", onclick: () => ctx.navigate(`#/speed/${encodeURIComponent(p.id)}`) }, tr("lobby.play")))))));
 }
 
 function tournamentTable(rows) {
-  if (!rows.length) return el("p", { class: "empty-note" }, "Nothing scheduled here yet.");
+  if (!rows.length) return el("p", { class: "empty-note" }, tr("lobby.nothing_scheduled"));
   return el("table", { class: "list", "data-testid": "tournaments" },
-    el("thead", {}, el("tr", {}, el("th", {}, "Name"), el("th", {}, "Game"), el("th", {}, "Buy-in"),
-      el("th", { class: "num" }, "Players"), el("th", {}, "Status"))),
+    el("thead", {}, el("tr", {}, el("th", {}, tr("lobby.col_name")), el("th", {}, tr("lobby.col_game")), el("th", {}, tr("lobby.col_buy_in")),
+      el("th", { class: "num" }, tr("lobby.col_players")), el("th", {}, tr("lobby.col_status")))),
     el("tbody", {}, rows.map((t) => {
       const total = (t.buy_in ?? 0) + (t.fee ?? 0);
       const details = el("div", { class: "fee-breakdown hidden", "data-testid": "fee-breakdown" },
-        `Buy-in to the prize pool: ${formatMoney(t.buy_in ?? 0, t.currency)} · entry fee to the house: ${formatMoney(t.fee ?? 0, t.currency)} · total ${formatMoney(total, t.currency)}`);
+        tr("lobby.fee_breakdown", { buy_in: formatMoney(t.buy_in ?? 0, t.currency), fee: formatMoney(t.fee ?? 0, t.currency), total: formatMoney(total, t.currency) }));
       return el("tr", {},
-        el("td", {}, t.name), el("td", {}, lobbyGame(t)),
+        el("td", { translate: "no" }, t.name), el("td", {}, lobbyGame(t)),
         el("td", {}, formatMoney(total, t.currency), " ",
-          el("button", { class: "info-i", title: "Buy-in and fee", "aria-label": "Buy-in and fee breakdown",
-            onclick: () => details.classList.toggle("hidden") }, "i"), details),
+          el("button", { class: "info-i", title: tr("lobby.fee_title"), "aria-label": tr("lobby.fee_label"),
+            onclick: () => details.classList.toggle("hidden") }, tr("lobby.info_i")), details),
         el("td", { class: "num" }, `${t.registered ?? 0}${t.max_players ? "/" + t.max_players : ""}`),
-        el("td", {}, t.status ?? "registering"));
+        el("td", {}, tr(`status.${t.status ?? "registering"}`)));  // i18n-dynamic: status.*
     })));
 }

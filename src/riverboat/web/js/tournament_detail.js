@@ -10,7 +10,7 @@ import { registerView } from "./views.js";
 import { gameName, structureName } from "./games.js";
 import { plainError } from "./errors.js";
 import { followStarts, tableNumber } from "./tournament_table.js";
-import { formatNumber, t as tr } from "./i18n.js";
+import { formatDateTime, formatNumber, t as tr } from "./i18n.js";
 import { buyInText, feeInfo, ordinal, statusName, tournamentAction, tournamentKinds } from "./tournament_lobby.js";
 
 async function getJson(path) {
@@ -24,38 +24,39 @@ function duration(seconds) {
   if (!seconds) return "";
   const m = Math.floor(seconds / 60);
   const s = Math.round(seconds % 60);
-  return m ? `${m} min${s ? ` ${s} s` : ""}` : `${s} s`;
+  return m ? (s ? tr("time.min_s", { m, s }) : tr("time.min", { m })) : tr("time.seconds_short", { n: s });
 }
 
-function placeText(p) { return p.place_to && p.place_to !== p.place ? `${ordinal(p.place)}-${ordinal(p.place_to)}` : ordinal(p.place); }
+function placeText(p) { return p.place_to && p.place_to !== p.place ? `${ordinal(p.place)}–${ordinal(p.place_to)}` : ordinal(p.place); }
 
-function who(p) { return p.alias || `Player ${p.player}`; }
+function who(p) { return p.alias || tr("log.player_n", { n: p.player }); }
 
 function facts(t) {
   const rows = [
-    ["Game", `${t.mixed ? gameName(t.mixed) : gameName(t.game)} ${structureName(t.limit || "")}`],
-    ["Kind", `${t.kind === "sng" ? "Sit & Go" : "Tournament"} · ${tournamentKinds(t).join(" · ")}`],
-    ["Buy-in", el("span", {}, buyInText(t), " ", ...feeInfo(t))],
-    [tr("tournament.starting_stack"), t.starting_stack ? formatNumber(t.starting_stack) : ""],
-    ["Status", statusName(t.status)],
-    ["Starts", t.starts_at ? new Date(t.starts_at * 1000).toLocaleString() : (t.kind === "sng" ? "when all seats are taken" : "")],
-    ["Entrants", `${t.entrants ?? 0}${t.max_players ? ` of ${t.max_players}` : ""}`],
-    ["Players left", t.status === "running" || t.status === "final_table" ? String(t.players_left) : ""],
-    ["Prize pool", formatMoney(t.prize_pool ?? 0, t.currency)],
-    ["Guarantee", t.guarantee ? `${formatMoney(t.guarantee, t.currency)} (the house adds ${formatMoney(t.overlay ?? 0, t.currency)} overlay)` : ""],
-    ["Satellite to", t.satellite || ""],
+    // [the fact's id (data-fact, stable for tests), its label in the player's language, its value]
+    ["Game", tr("lobby.col_game"), `${t.mixed ? gameName(t.mixed) : gameName(t.game)} ${structureName(t.limit || "")}`],
+    ["Kind", tr("tournament.kind"), `${t.kind === "sng" ? tr("lobby.tab_sng") : tr("tournament.tournament")} · ${tournamentKinds(t).join(" · ")}`],
+    ["Buy-in", tr("lobby.col_buy_in"), el("span", {}, buyInText(t), " ", ...feeInfo(t))],
+    ["Starting stack", tr("tournament.starting_stack"), t.starting_stack ? formatNumber(t.starting_stack) : ""],
+    ["Status", tr("lobby.col_status"), statusName(t.status)],
+    ["Starts", tr("tournament.starts"), t.starts_at ? formatDateTime(t.starts_at * 1000) : (t.kind === "sng" ? tr("tournament.when_all_seats") : "")],
+    ["Entrants", tr("tournament.entrants"), t.max_players ? tr("tournament.n_of_max", { n: t.entrants ?? 0, max: t.max_players }) : String(t.entrants ?? 0)],
+    ["Players left", tr("tournament.players_left"), t.status === "running" || t.status === "final_table" ? String(t.players_left) : ""],
+    ["Prize pool", tr("tournament.prize_pool"), formatMoney(t.prize_pool ?? 0, t.currency)],
+    ["Guarantee", tr("tournament.guarantee"), t.guarantee ? tr("tournament.guarantee_overlay", { amount: formatMoney(t.guarantee, t.currency), overlay: formatMoney(t.overlay ?? 0, t.currency) }) : ""],
+    ["Satellite to", tr("tournament.satellite_to"), t.satellite || ""],
   ];
   return el("dl", { class: "tourney-facts", "data-testid": "tourney-facts" },
-    rows.filter(([, v]) => v !== "" && v !== null && v !== undefined).flatMap(([k, v]) => [el("dt", {}, k), el("dd", { "data-fact": k }, v)]));
+    rows.filter(([, , v]) => v !== "" && v !== null && v !== undefined).flatMap(([k, label, v]) => [el("dt", {}, label), el("dd", { "data-fact": k }, v)]));
 }
 
 function payouts(t) {
   const list = t.payouts || [];
-  if (!list.length) return el("p", { class: "muted" }, "No places are paid yet.");
+  if (!list.length) return el("p", { class: "muted" }, tr("tournament.no_places_paid"));
   return el("table", { class: "list compact", "data-testid": "tourney-payouts" },
-    el("thead", {}, el("tr", {}, el("th", {}, "Place"), el("th", { class: "num" }, "Prize"))),
+    el("thead", {}, el("tr", {}, el("th", {}, tr("tournament.place")), el("th", { class: "num" }, tr("tournament.prize")))),
     el("tbody", {}, list.map((amount, i) => el("tr", {}, el("td", {}, ordinal(i + 1)),
-      el("td", { class: "num" }, formatMoney(amount, t.currency), (t.tickets || [])[i] ? " ticket" : "")))));
+      el("td", { class: "num" }, formatMoney(amount, t.currency), (t.tickets || [])[i] ? ` ${tr("tournament.ticket")}` : "")))));
 }
 
 function structure(t) {
@@ -64,24 +65,24 @@ function structure(t) {
   const rows = [];
   levels.forEach((lv, i) => {
     rows.push(el("tr", { "data-level": i + 1 }, el("td", {}, String(i + 1)),
-      el("td", {}, `${lv.small_blind}/${lv.big_blind}`), el("td", {}, lv.ante ? String(lv.ante) : "—"),
-      el("td", {}, s.level_hands ? `${s.level_hands} hands` : (i === levels.length - 1 ? "to the end" : duration(s.level_seconds)))));
+      el("td", {}, `${formatNumber(lv.small_blind)}/${formatNumber(lv.big_blind)}`), el("td", {}, lv.ante ? formatNumber(lv.ante) : "—"),
+      el("td", {}, s.level_hands ? tr("tournament.n_hands", { count: s.level_hands }) : (i === levels.length - 1 ? tr("tournament.to_the_end") : duration(s.level_seconds)))));
     if (s.break_every_levels && (i + 1) % s.break_every_levels === 0 && i < levels.length - 1) {
       rows.push(el("tr", { class: "break-row", "data-testid": "structure-break" },
-        el("td", { colspan: 4 }, `Break: ${duration(s.break_seconds)}`)));
+        el("td", { colspan: 4 }, tr("tournament.break_for", { time: duration(s.break_seconds) }))));
     }
   });
   const notes = [];
-  if (s.late_registration_levels) notes.push(`Late registration during the first ${s.late_registration_levels} level${s.late_registration_levels > 1 ? "s" : ""}.`);
+  if (s.late_registration_levels) notes.push(tr("tournament.late_reg", { count: s.late_registration_levels }));
   if (t.rebuy) {
     const r = t.rebuy;
-    notes.push(`Re-buys during the first ${r.period_levels} level${r.period_levels > 1 ? "s" : ""}: ${formatMoney(r.price + (r.fee || 0), t.currency)} for ${r.chips} chips`
-      + `${r.max_rebuys ? `, at most ${r.max_rebuys}` : ""}; a busted player has ${r.decision_seconds} s to decide.`);
-    if (r.addon_price) notes.push(`Add-on after the period: ${formatMoney(r.addon_price + (r.addon_fee || 0), t.currency)} for ${r.addon_chips} chips.`);
+    notes.push([tr("tournament.rebuys", { count: r.period_levels, price: formatMoney(r.price + (r.fee || 0), t.currency), chips: formatNumber(r.chips) }),
+      r.max_rebuys ? tr("tournament.rebuys_max", { max: r.max_rebuys }) : "", tr("tournament.rebuy_decide", { seconds: r.decision_seconds })].filter(Boolean).join(" "));
+    if (r.addon_price) notes.push(tr("tournament.addon_after", { price: formatMoney(r.addon_price + (r.addon_fee || 0), t.currency), chips: formatNumber(r.addon_chips) }));
   }
   return el("div", { "data-testid": "tourney-structure" },
     el("table", { class: "list compact" },
-      el("thead", {}, el("tr", {}, el("th", {}, "Level"), el("th", {}, "Blinds"), el("th", {}, "Ante"), el("th", {}, "Length"))),
+      el("thead", {}, el("tr", {}, el("th", {}, tr("tournament.level")), el("th", {}, tr("tournament.blinds")), el("th", {}, tr("tournament.ante")), el("th", {}, tr("tournament.length")))),
       el("tbody", {}, rows)),
     notes.map((n) => el("p", { class: "muted" }, n)));
 }
@@ -91,22 +92,22 @@ function tables(t) {
   if (!list.length) {
     const entrants = t.entrant_list || [];
     return entrants.length
-      ? el("p", { "data-testid": "tourney-entrants" }, `Registered: ${entrants.map(who).join(", ")}`)
-      : el("p", { class: "muted" }, "Nobody has registered yet.");
+      ? el("p", { "data-testid": "tourney-entrants" }, `${tr("tournament.registered_list")} `, el("span", { translate: "no" }, entrants.map(who).join(", ")))
+      : el("p", { class: "muted" }, tr("tournament.nobody_registered"));
   }
   return el("div", { class: "tourney-tables", "data-testid": "tourney-tables" }, list.map((table) =>
     el("table", { class: "list compact", "data-table": table.id },
-      el("caption", {}, `Table ${tableNumber(table.id)}`),
-      el("tbody", {}, table.players.map((p) => el("tr", {}, el("td", {}, `Seat ${p.seat + 1}`), el("td", {}, who(p)),
-        el("td", { class: "num" }, String(p.chips))))))));
+      el("caption", {}, tr("tournament.table_caption", { n: tableNumber(table.id) })),
+      el("tbody", {}, table.players.map((p) => el("tr", {}, el("td", {}, tr("log.seat_n", { n: p.seat + 1 })), el("td", { translate: "no" }, who(p)),
+        el("td", { class: "num" }, formatNumber(p.chips))))))));
 }
 
 function results(t) {
   const list = t.results || [];
   if (!list.length) return null;
-  return el("div", {}, el("h3", {}, "Results"),
+  return el("div", {}, el("h3", {}, tr("tournament.results")),
     el("table", { class: "list compact", "data-testid": "tourney-results" },
-      el("tbody", {}, list.map((r) => el("tr", {}, el("td", {}, placeText(r)), el("td", {}, who(r)),
+      el("tbody", {}, list.map((r) => el("tr", {}, el("td", {}, placeText(r)), el("td", { translate: "no" }, who(r)),
         el("td", { class: "num" }, formatMoney(r.prize, t.currency)))))));
 }
 
@@ -119,28 +120,28 @@ export function renderTournamentDetail(root, ctx, id) {
   const draw = () => {
     if (!data) return;
     mount(page,
-      el("p", {}, el("a", { href: "#/lobby" }, "← Lobby")),
-      el("h1", {}, data.name, data.private ? el("span", { class: "muted" }, " (private)") : null),
+      el("p", {}, el("a", { href: "#/lobby" }, `← ${tr("nav.lobby")}`)),
+      el("h1", {}, el("span", { translate: "no" }, data.name), data.private ? el("span", { class: "muted" }, ` ${tr("tournament.private_mark")}`) : null),
       news,
       el("div", { class: "tourney-actions" }, tournamentAction(data, ctx, (text) => { news.textContent = text; load(); })),
       el("div", { class: "tourney-grid" },
-        el("section", {}, el("h3", {}, "Tournament"), facts(data)),
-        el("section", {}, el("h3", {}, "Payouts"), payouts(data)),
-        el("section", {}, el("h3", {}, "Structure"), structure(data)),
-        el("section", {}, el("h3", {}, "Tables and players"), tables(data), results(data))));
+        el("section", {}, el("h3", {}, tr("tournament.tournament")), facts(data)),
+        el("section", {}, el("h3", {}, tr("tournament.payouts")), payouts(data)),
+        el("section", {}, el("h3", {}, tr("tournament.structure")), structure(data)),
+        el("section", {}, el("h3", {}, tr("tournament.tables_players")), tables(data), results(data))));
   };
   async function load() {
     try {
       data = await getJson(`/api/tournaments/${encodeURIComponent(id)}`);
       draw();
     } catch (err) {
-      mount(page, el("p", { class: "form-error" }, plainError(err)), el("a", { href: "#/lobby" }, "Back to the lobby"));
+      mount(page, el("p", { class: "form-error" }, plainError(err)), el("a", { href: "#/lobby" }, tr("common.back_to_lobby")));
     }
   }
   const off = ctx.connection.on("tournament", (frame) => {
     if (frame.tournament !== id) return;
-    if (frame.event === "registered") news.textContent = `Registered for ${data ? data.name : id}.`;
-    if (frame.event === "started") news.textContent = "The tournament has started: open your table.";
+    if (frame.event === "registered") news.textContent = tr("tournament.registered_for", { name: data ? data.name : id });
+    if (frame.event === "started") news.textContent = tr("tournament.started_open");
     load();
   });
   load();

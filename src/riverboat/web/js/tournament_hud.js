@@ -6,6 +6,7 @@
 // (R-TOURN-REBUY-3), and the finished player's place and prize (R-TOURN-GEN-5). No DOM outside its own box.
 
 import { el, mount, formatMoney } from "./util.js";
+import { formatNumber, formatOrdinal, t as tr } from "./i18n.js";
 
 export function clockText(seconds) {
   const s = Math.max(0, Math.ceil(seconds));
@@ -13,11 +14,7 @@ export function clockText(seconds) {
   return `${m}:${String(s % 60).padStart(2, "0")}`;
 }
 
-function ordinal(n) {
-  const s = ["th", "st", "nd", "rd"];
-  const v = n % 100;
-  return `${n}${s[(v - 20) % 10] || s[v] || s[0]}`;
-}
+const ordinal = formatOrdinal;
 
 export class TournamentHud {
   /** `actions`: {rebuy(), addon(), decline()} (each returns a promise). `now`: the clock (tests). */
@@ -53,37 +50,37 @@ export class TournamentHud {
   /** The countdown line: to the next level, or to the end of the break, and to the next break. */
   clockLine() {
     const d = this.data;
-    if (this.over) return "Your tournament is over";
+    if (this.over) return tr("hud.over");
     const left = this.left("seconds_left");
     const toBreak = this.left("next_break_in");
     let clock = "";
-    if (d.on_break) clock = left !== null ? `Break: play resumes in ${clockText(left)}` : "Break";
-    else if (left !== null) clock = `Next level in ${clockText(left)}`;
-    if (!d.on_break && toBreak !== null && toBreak > 0 && (left === null || toBreak > left + 1)) clock += ` · break in ${clockText(toBreak)}`;
+    if (d.on_break) clock = left !== null ? tr("hud.break_resumes", { time: clockText(left) }) : tr("hud.break");
+    else if (left !== null) clock = tr("hud.next_level", { time: clockText(left) });
+    if (!d.on_break && toBreak !== null && toBreak > 0 && (left === null || toBreak > left + 1)) clock += ` · ${tr("hud.break_in", { time: clockText(toBreak) })}`;
     return clock || "—";
   }
 
   draw() {
     const d = this.data;
     if (!d) return;
-    const blinds = `${d.small_blind}/${d.big_blind}${d.ante ? ` ante ${d.ante}` : ""}`;
+    const blinds = `${formatNumber(d.small_blind)}/${formatNumber(d.big_blind)}${d.ante ? ` ${tr("stakes.ante", { amount: formatNumber(d.ante) })}` : ""}`;
     const cell = (id, label, value) => el("div", { class: "hud-cell", "data-hud": id }, el("span", { class: "hud-label" }, label), el("b", {}, value));
     const buttons = [];
     if (d.rebuy && !this.offer && !this.over) {
-      buttons.push(el("button", { class: "btn btn-small btn-primary", "data-testid": "hud-rebuy", onclick: () => this.actions.rebuy() }, "Re-buy"));
+      buttons.push(el("button", { class: "btn btn-small btn-primary", "data-testid": "hud-rebuy", onclick: () => this.actions.rebuy() }, tr("hud.rebuy")));
     }
     if (d.addon && !this.over) {
-      buttons.push(el("button", { class: "btn btn-small btn-primary", "data-testid": "hud-addon", onclick: () => this.actions.addon() }, "Add-on"));
+      buttons.push(el("button", { class: "btn btn-small btn-primary", "data-testid": "hud-addon", onclick: () => this.actions.addon() }, tr("hud.addon")));
     }
     mount(this.box,
-      cell("level", "Level", d.on_break ? `${d.level} · break` : String(d.level)),
-      cell("blinds", "Blinds", blinds),
+      cell("level", tr("tournament.level"), d.on_break ? `${d.level} · ${tr("hud.break_short")}` : String(d.level)),
+      cell("blinds", tr("tournament.blinds"), blinds),
       el("div", { class: `hud-cell hud-clock${d.on_break ? " on-break" : ""}`, "data-hud": "clock", "data-testid": "hud-clock" }, this.clockLine()),
-      cell("place", this.over ? "Finished" : "Place", this.over ? this.place
-        : d.rank ? `${d.rank} / ${d.players_left}` : `${d.players_left} left`),
-      cell("players", "Players left", `${d.players_left} of ${d.entrants}`),
-      cell("average", "Average stack", String(d.average_stack)),
-      d.hand_for_hand ? el("div", { class: "hud-cell hud-h4h", "data-testid": "hud-h4h" }, "Hand-for-hand: every table plays one hand at a time") : null,
+      cell("place", this.over ? tr("hud.finished") : tr("tournament.place"), this.over ? this.place
+        : d.rank ? `${d.rank} / ${d.players_left}` : tr("hud.n_left", { count: d.players_left })),
+      cell("players", tr("tournament.players_left"), tr("tournament.n_of_max", { n: d.players_left, max: d.entrants })),
+      cell("average", tr("hud.average_stack"), formatNumber(d.average_stack)),
+      d.hand_for_hand ? el("div", { class: "hud-cell hud-h4h", "data-testid": "hud-h4h" }, tr("hud.h4h")) : null,
       buttons.length ? el("div", { class: "hud-cell hud-buttons" }, buttons) : null);
     this.drawOffer();
   }
@@ -122,19 +119,19 @@ export class TournamentHud {
     const left = Math.max(0, (o.until - this.now()) / 1000);
     const busy = (fn) => async (ev) => { ev.target.disabled = true; try { await fn(); } finally { ev.target.disabled = false; } };
     mount(this.decision,
-      el("p", {}, `You are out of chips. Re-buy ${o.chips} chips for ${formatMoney(o.price + (o.fee || 0), o.currency)}`
-        + `${o.fee ? ` (${formatMoney(o.price, o.currency)} to the prize pool + ${formatMoney(o.fee, o.currency)} fee)` : ""}? `,
-      el("b", { "data-testid": "rebuy-countdown" }, clockText(left)), " left to decide."),
-      el("button", { class: "btn btn-primary", "data-testid": "rebuy-accept", onclick: busy(() => this.actions.rebuy()) }, "Re-buy"),
+      el("p", {}, o.fee ? tr("hud.rebuy_offer_fee", { chips: formatNumber(o.chips), price: formatMoney(o.price + (o.fee || 0), o.currency), pool: formatMoney(o.price, o.currency), fee: formatMoney(o.fee, o.currency) })
+        : tr("hud.rebuy_offer", { chips: formatNumber(o.chips), price: formatMoney(o.price, o.currency) }), " ",
+      el("b", { "data-testid": "rebuy-countdown" }, clockText(left)), ` ${tr("hud.left_to_decide")}`),
+      el("button", { class: "btn btn-primary", "data-testid": "rebuy-accept", onclick: busy(() => this.actions.rebuy()) }, tr("hud.rebuy")),
       " ",
-      el("button", { class: "btn", "data-testid": "rebuy-decline", onclick: busy(() => this.actions.decline()) }, "Decline"));
+      el("button", { class: "btn", "data-testid": "rebuy-decline", onclick: busy(() => this.actions.decline()) }, tr("hud.decline")));
   }
 
   /** R-TOURN-GEN-5: the player's place and prize, at once. */
   finished(data, currency) {
     this.offer = null;
     this.over = true;
-    const place = data.place_to && data.place_to !== data.place ? `${ordinal(data.place)}-${ordinal(data.place_to)}` : ordinal(data.place);
+    const place = data.place_to && data.place_to !== data.place ? `${ordinal(data.place)}–${ordinal(data.place_to)}` : ordinal(data.place);
     this.place = place;
     // The last state was sent before the player's last hand: as the player is out (or has won) the players left
     // are those placed above them, and the chips in play are shared among them (the winner holds them all).
@@ -147,8 +144,8 @@ export class TournamentHud {
         if (d.rank) d.rank = null;
       }
     }
-    const won = data.prize ? `You won ${formatMoney(data.prize, currency)}: it is in your balance.` : "No prize this time.";
-    mount(this.result, el("b", { "data-testid": "tourney-place" }, data.place === 1 ? "You won the tournament!" : `You finished ${place}.`), " ", won);
+    const won = data.prize ? tr("hud.you_won_prize", { amount: formatMoney(data.prize, currency) }) : tr("hud.no_prize");
+    mount(this.result, el("b", { "data-testid": "tourney-place" }, data.place === 1 ? tr("hud.won_tournament") : tr("tournament.you_finished", { place })), " ", won);
     this.result.classList.remove("hidden");
     this.draw();
   }

@@ -10,44 +10,43 @@ import { registerLobbyTab } from "./views.js";
 import { gameName, structureName } from "./games.js";
 import { plainError } from "./errors.js";
 import { followStarts } from "./tournament_table.js";
-import { formatNumber, t as tr } from "./i18n.js";
+import { formatDateTime, formatNumber, formatOrdinal, t as tr } from "./i18n.js";
 
 const news = { text: "" };
-const STATUS = { scheduled: "Scheduled", registering: "Registering", running: "Running", final_table: "Final table",
-  finished: "Finished", cancelled: "Cancelled", interrupted: "Interrupted" };
+const STATUS = new Set(["scheduled", "registering", "running", "final_table", "finished", "cancelled", "interrupted"]);
 
-export function statusName(status) { return STATUS[status] || String(status || ""); }
+export function statusName(status) { return STATUS.has(status) ? tr(`status.${status}`) : String(status || ""); }  // i18n-dynamic: status.*
 
 /** The kinds a tournament belongs to (the lobby's "kind" filter). */
 export function tournamentKinds(t) {
   const kinds = [];
-  if (!t.buy_in && !t.fee) kinds.push("Freeroll");
-  if (t.guarantee) kinds.push("Guaranteed");
-  if (t.knockout) kinds.push("Knockout");
-  if (t.rebuys) kinds.push("Re-buy");
-  if (t.satellite) kinds.push("Satellite");
-  if (t.private) kinds.push("Private");
-  if (!kinds.length) kinds.push("Regular");
+  if (!t.buy_in && !t.fee) kinds.push(tr("tkind.freeroll"));
+  if (t.guarantee) kinds.push(tr("tkind.guaranteed"));
+  if (t.knockout) kinds.push(tr("tkind.knockout"));
+  if (t.rebuys) kinds.push(tr("tkind.rebuy"));
+  if (t.satellite) kinds.push(tr("tkind.satellite"));
+  if (t.private) kinds.push(tr("tkind.private"));
+  if (!kinds.length) kinds.push(tr("tkind.regular"));
   return kinds;
 }
 
 export function buyInText(t) {
   const total = (t.buy_in ?? 0) + (t.fee ?? 0);
-  return total ? formatMoney(total, t.currency) : "Freeroll";
+  return total ? formatMoney(total, t.currency) : tr("tkind.freeroll");
 }
 
 /** The R-FEE-1 "i": the buy-in goes to the prize pool, the entry fee to the house. */
 export function feeInfo(t) {
   const total = (t.buy_in ?? 0) + (t.fee ?? 0);
   const details = el("div", { class: "fee-breakdown hidden", "data-testid": "fee-breakdown" },
-    `Buy-in to the prize pool: ${formatMoney(t.buy_in ?? 0, t.currency)} · entry fee to the house: ${formatMoney(t.fee ?? 0, t.currency)} · total ${formatMoney(total, t.currency)}`);
-  return [el("button", { class: "info-i", title: "Buy-in and fee", "aria-label": "Buy-in and fee breakdown",
-    "data-testid": "fee-info", onclick: () => details.classList.toggle("hidden") }, "i"), details];
+    tr("lobby.fee_breakdown", { buy_in: formatMoney(t.buy_in ?? 0, t.currency), fee: formatMoney(t.fee ?? 0, t.currency), total: formatMoney(total, t.currency) }));
+  return [el("button", { class: "info-i", title: tr("lobby.fee_title"), "aria-label": tr("lobby.fee_label"),
+    "data-testid": "fee-info", onclick: () => details.classList.toggle("hidden") }, tr("lobby.info_i")), details];
 }
 
 function startsAt(t) {
-  if (!t.starts_at) return t.kind === "sng" ? "when full" : "";
-  return new Date(t.starts_at * 1000).toLocaleString();
+  if (!t.starts_at) return t.kind === "sng" ? tr("tournament.when_full") : "";
+  return formatDateTime(t.starts_at * 1000);
 }
 
 /** R-TOURN-PRIV-1: the promo code AND the password of a private tournament; null when cancelled. */
@@ -57,13 +56,13 @@ export function privateDialog(name) {
     const password = el("input", { type: "password", "data-testid": "private-password", autocomplete: "off", required: true });
     const dialog = el("dialog", { "data-testid": "private-dialog", "data-keep-open": "1" },
       el("form", { method: "dialog" },
-        el("h3", {}, `Enter ${name}`),
-        el("p", { class: "muted" }, "This private tournament needs its promo code and its password."),
-        el("label", { class: "field" }, "Promo code", code),
-        el("label", { class: "field" }, "Password", password),
+        el("h3", {}, tr("tournament.enter_private", { name })),
+        el("p", { class: "muted" }, tr("tournament.private_needs")),
+        el("label", { class: "field" }, tr("tournament.promo_code"), code),
+        el("label", { class: "field" }, tr("account.password"), password),
         el("div", { style: { display: "flex", gap: "0.5rem", justifyContent: "flex-end" } },
-          el("button", { class: "btn", value: "cancel", formnovalidate: true, "data-testid": "private-cancel" }, "Cancel"),
-          el("button", { class: "btn btn-primary", value: "ok", "data-testid": "private-ok" }, "Register"))));
+          el("button", { class: "btn", value: "cancel", formnovalidate: true, "data-testid": "private-cancel" }, tr("common.cancel")),
+          el("button", { class: "btn btn-primary", value: "ok", "data-testid": "private-ok" }, tr("tournament.register")))));
     dialog.addEventListener("close", () => {
       const ok = dialog.returnValue === "ok" && code.value.trim() && password.value;
       dialog.remove();
@@ -88,16 +87,14 @@ export async function registerFor(t, ctx, on) {
   try {
     await ctx.connection.send(on ? "tournament_register" : "tournament_unregister", fields);
     ctx.session.refresh().catch(() => {});
-    return on ? `Registered for ${t.name}.` : `Unregistered from ${t.name}: buy-in and fee refunded.`;
+    return on ? tr("tournament.registered_for", { name: t.name }) : tr("tournament.unregistered_from", { name: t.name });
   } catch (err) {
     return `${t.name}: ${plainError(err)}`;
   }
 }
 
 export function ordinal(n) {
-  const s = ["th", "st", "nd", "rd"];
-  const v = n % 100;
-  return `${n}${s[(v - 20) % 10] || s[v] || s[0]}`;
+  return formatOrdinal(n);
 }
 
 export function isMine(t, ctx) {
@@ -130,29 +127,29 @@ export function tournamentAction(t, ctx, done) {
       const me = ctx.session.me.player_id;
       const out = (t.results || []).find((r) => r.player === me);
       return out ? el("span", { class: "muted", "data-testid": `out-of-tourney-${t.id}` },
-        `You finished ${ordinal(out.place)}${out.place_to && out.place_to !== out.place ? `-${ordinal(out.place_to)}` : ""}.`) : null;
+        tr("tournament.you_finished", { place: `${ordinal(out.place)}${out.place_to && out.place_to !== out.place ? `–${ordinal(out.place_to)}` : ""}` })) : null;
     }
     return el("button", { class: "btn btn-small btn-primary", "data-testid": `open-tourney-${t.id}`,
-      onclick: () => ctx.navigate(`#/tourney/${encodeURIComponent(t.id)}`) }, "Open table");
+      onclick: () => ctx.navigate(`#/tourney/${encodeURIComponent(t.id)}`) }, tr("tournament.open_table"));
   }
   if (t.status !== "registering" && !(playing && t.late_registration)) return null;
   return el("button", { class: `btn btn-small${mine ? "" : " btn-primary"}`, "data-testid": `register-${t.id}`,
-    onclick: async () => done(await registerFor(t, ctx, !mine)) }, mine ? "Unregister" : "Register");
+    onclick: async () => done(await registerFor(t, ctx, !mine)) }, mine ? tr("tournament.unregister") : tr("tournament.register"));
 }
 
 function tournamentRows(rows, ctx, reload) {
   followStarts(ctx);
-  if (!rows.length) return el("p", { class: "empty-note" }, "Nothing scheduled here yet.");
+  if (!rows.length) return el("p", { class: "empty-note" }, tr("lobby.nothing_scheduled"));
   return el("div", {},
     el("p", { class: "muted", "data-testid": "tournament-news" }, news.text),
     el("table", { class: "list", "data-testid": "tournaments" },
-      el("thead", {}, el("tr", {}, el("th", {}, "Name"), el("th", { class: "hide-narrow" }, "Game"), el("th", {}, "Buy-in"),
-        el("th", { class: "num" }, "Players"), el("th", { class: "num hide-narrow" }, "Prize pool"), el("th", { class: "hide-narrow" }, "Starts"),
-        el("th", { class: "hide-narrow" }, "Status"), el("th", {}, ""))),
+      el("thead", {}, el("tr", {}, el("th", {}, tr("lobby.col_name")), el("th", { class: "hide-narrow" }, tr("lobby.col_game")), el("th", {}, tr("lobby.col_buy_in")),
+        el("th", { class: "num" }, tr("lobby.col_players")), el("th", { class: "num hide-narrow" }, tr("tournament.prize_pool")), el("th", { class: "hide-narrow" }, tr("tournament.starts")),
+        el("th", { class: "hide-narrow" }, tr("lobby.col_status")), el("th", {}, ""))),
       el("tbody", {}, rows.map((t) => { const game = `${t.mixed ? gameName(t.mixed) : gameName(t.game)} ${structureName(t.structure)}`;
         return el("tr", { "data-tournament": t.id },
         // on a phone the game and the status go under the name (their columns are hidden: the list fits 390 px)
-        el("td", {}, el("a", { href: `#/tournament/${encodeURIComponent(t.id)}`, "data-testid": `detail-${t.id}` }, t.name),
+        el("td", {}, el("a", { href: `#/tournament/${encodeURIComponent(t.id)}`, "data-testid": `detail-${t.id}`, translate: "no" }, t.name),
           el("div", { class: "muted" }, tournamentKinds(t).join(" · ")),
           el("div", { class: "muted show-narrow" }, `${game} · ${statusName(t.status)}`)),
         el("td", { class: "hide-narrow" }, game),
@@ -161,7 +158,7 @@ function tournamentRows(rows, ctx, reload) {
             tr("tournament.starting_stack_of", { chips: formatNumber(t.starting_stack) })) : null),
         el("td", { class: "num" }, `${t.registered ?? 0}${t.max_players ? "/" + t.max_players : ""}`),
         el("td", { class: "num hide-narrow" }, formatMoney(t.prize_pool ?? 0, t.currency),
-          t.guarantee ? el("div", { class: "muted" }, `${formatMoney(t.guarantee, t.currency)} guaranteed`) : null),
+          t.guarantee ? el("div", { class: "muted" }, tr("tournament.guaranteed", { amount: formatMoney(t.guarantee, t.currency) })) : null),
         el("td", { class: "hide-narrow" }, startsAt(t)),
         el("td", { class: "hide-narrow" }, statusName(t.status)),
         el("td", { class: "lobby-actions" }, tournamentAction(t, ctx, (text) => { news.text = text; reload(); }))); }))));
@@ -169,17 +166,17 @@ function tournamentRows(rows, ctx, reload) {
 
 /** Filters of both tabs: game, buy-in, status and kind. */
 const FILTERS = [
-  { name: "t_game", label: "Games", value: (t) => t.mixed || t.game, fmt: gameName },
-  { name: "t_buyin", label: "Buy-ins", value: (t) => `${(t.buy_in ?? 0) + (t.fee ?? 0)}|${t.currency}`,
-    fmt: (v) => { const [n, cur] = v.split("|"); return Number(n) ? formatMoney(Number(n), cur) : "Freeroll"; },
+  { name: "t_game", label: tr("lobby.filter_games"), all: tr("lobby.all_games"), value: (t) => t.mixed || t.game, fmt: gameName },
+  { name: "t_buyin", label: tr("lobby.filter_buyins"), all: tr("lobby.all_buyins"), value: (t) => `${(t.buy_in ?? 0) + (t.fee ?? 0)}|${t.currency}`,
+    fmt: (v) => { const [n, cur] = v.split("|"); return Number(n) ? formatMoney(Number(n), cur) : tr("tkind.freeroll"); },
     sort: (a, b) => parseInt(a, 10) - parseInt(b, 10) },
-  { name: "t_status", label: "Status", value: (t) => t.status, fmt: statusName },
-  { name: "t_kind", label: "Kinds", value: tournamentKinds },
+  { name: "t_status", label: tr("lobby.col_status"), all: tr("lobby.all_statuses"), value: (t) => t.status, fmt: statusName },
+  { name: "t_kind", label: tr("lobby.filter_kinds"), all: tr("lobby.all_kinds"), value: tournamentKinds },
 ];
 
-registerLobbyTab({ id: "sng", label: "Sit & Go", order: 30, filters: FILTERS,
+registerLobbyTab({ id: "sng", label: tr("lobby.tab_sng"), order: 30, filters: FILTERS,
   rows: (d) => d.sit_and_go || [], render: (rows, ctx, reload) => tournamentRows(rows, ctx, reload),
-  empty: { what: "Sit & Go tournaments", holds: "Sit & Go tournaments start as soon as their seats are filled" } });
-registerLobbyTab({ id: "tournaments", label: "Tournaments", order: 40, filters: FILTERS,
+  empty: { title: tr("lobby.empty_sng"), holds: tr("lobby.holds_sng") } });
+registerLobbyTab({ id: "tournaments", label: tr("lobby.tab_tournaments"), order: 40, filters: FILTERS,
   rows: (d) => d.tournaments || [], render: (rows, ctx, reload) => tournamentRows(rows, ctx, reload),
-  empty: { what: "tournaments", holds: "Multi-table tournaments start at a scheduled time" } });
+  empty: { title: tr("lobby.empty_tournaments"), holds: tr("lobby.holds_tournaments") } });

@@ -12,6 +12,7 @@ import { registerView } from "./views.js";
 import { TableStore } from "./table_model.js";
 import { TableView } from "./table_view.js";
 import { TournamentHud } from "./tournament_hud.js";
+import { t as tr } from "./i18n.js";
 import { plainError } from "./errors.js";
 
 /** A tournament table's number for players ("sng1/t3" -> "3"), not its id. */
@@ -24,7 +25,7 @@ export function tableNumber(table) {
 export function tableStateOf(tournament, data, name) {
   const hand = data.hand || null;
   return { type: "table_state", table: data.table, view: {
-    table: { id: data.table, name: `${name} · table ${tableNumber(data.table)}`,
+    table: { id: data.table, name: `${name} · ${tr("tournament.table_n", { n: tableNumber(data.table) })}`,
       game: hand ? hand.game : undefined, structure: hand ? hand.structure : undefined, currency: "chips",
       small_blind: data.small_blind, big_blind: data.big_blind, ante: data.ante,
       max_seats: Math.max(2, ...(data.seats || []).map((s) => s.seat + 1), (hand && hand.players ? hand.players.length : 0)) },
@@ -48,14 +49,14 @@ export class TournamentTablePage {
     const hudBox = el("div", { class: "tourney-top" });
     const tableBox = el("div", { class: "tourney-table", "data-testid": "tourney-table" });
     this.title = el("h2", { class: "tourney-title" }, tournament);
-    this.waiting = el("p", { class: "muted", "data-testid": "tourney-waiting" }, "Waiting for your table…");
+    this.waiting = el("p", { class: "muted", "data-testid": "tourney-waiting" }, tr("tournament.waiting_table"));
     mount(root, el("section", { class: "tourney-page", "data-testid": "tourney-page" },
       el("div", { class: "tourney-head" }, this.title,
-        el("a", { href: `#/tournament/${encodeURIComponent(tournament)}`, "data-testid": "tourney-lobby-link" }, "Tournament lobby")),
+        el("a", { href: `#/tournament/${encodeURIComponent(tournament)}`, "data-testid": "tourney-lobby-link" }, tr("tournament.lobby_link"))),
       hudBox, this.waiting, tableBox));
     this.hud = new TournamentHud(hudBox, {
       rebuy: () => this.send("tournament_rebuy", { what: "rebuy" })
-        .then((ok) => { if (ok) { this.hud.closeOffer(); this.hud.say("Re-buy done: your chips are added before the next hand."); } }),
+        .then((ok) => { if (ok) { this.hud.closeOffer(); this.hud.say(tr("tournament.rebuy_done")); } }),
       addon: () => this.send("tournament_rebuy", { what: "addon" }),
       decline: () => this.send("tournament_decline_rebuy", {}).then((ok) => { if (ok) this.hud.closeOffer(); }),
     });
@@ -89,7 +90,7 @@ export class TournamentTablePage {
       // a state that came before this answer named the table by the tournament's id ("sng2 · table 1"): rename it
       // (a player out in the first hand gets no later state that would)
       if (this.store && this.store.model && this.table) {
-        this.store.model.name = `${this.name} · table ${tableNumber(this.table)}`;
+        this.store.model.name = `${this.name} · ${tr("tournament.table_n", { n: tableNumber(this.table) })}`;
         this.store.notify();
       }
       const mine = (t.results || []).find((x) => String(x.player) === String(this.ctx.session.me?.player_id));
@@ -116,17 +117,17 @@ export class TournamentTablePage {
     switch (frame.event) {
       case "state": this.onState(data); break;
       case "level": this.hud.update({ ...data, on_break: false }); break;
-      case "break": this.hud.update({ on_break: true, seconds_left: data.seconds }); this.hud.say(`Break: ${Math.round(data.seconds)} s.`); break;
+      case "break": this.hud.update({ on_break: true, seconds_left: data.seconds }); this.hud.say(tr("tournament.break_for", { time: tr("time.seconds_short", { n: Math.round(data.seconds) }) })); break;
       case "moved":
-        this.hud.say(`${data.broken ? "Your table was broken up" : "Tables are being balanced"}: you were moved to table ${tableNumber(data.table)}, seat ${data.seat + 1}.`);
+        this.hud.say(tr(data.broken ? "tournament.moved_broken" : "tournament.moved_balanced", { table: tableNumber(data.table), seat: data.seat + 1 }));
         this.follow(data.table);
         break;
-      case "hand_for_hand": this.hud.update({ hand_for_hand: data.on }); if (data.on) this.hud.say("Hand-for-hand play on the money bubble."); break;
-      case "final_table": this.hud.say(`Final table: ${data.players} players left.`); break;
+      case "hand_for_hand": this.hud.update({ hand_for_hand: data.on }); if (data.on) this.hud.say(tr("tournament.h4h_on")); break;
+      case "final_table": this.hud.say(tr("tournament.final_table", { count: data.players })); break;
       case "rebuy_offer": this.currency = data.currency || this.currency; this.hud.rebuyOffer(data); break;
       case "finished": this.finished(data); break;
-      case "interrupted": this.hud.say("The tournament was interrupted: your compensation is in your balance."); this.ctx.session.refresh().catch(() => {}); break;
-      case "cancelled": this.hud.say("The tournament was cancelled: buy-in and fee refunded."); break;
+      case "interrupted": this.hud.say(tr("tournament.interrupted")); this.ctx.session.refresh().catch(() => {}); break;
+      case "cancelled": this.hud.say(tr("tournament.cancelled")); break;
       default: break;
     }
   }
@@ -168,7 +169,7 @@ export function followStarts(ctx) {
     if (frame.event !== "started" || hash.startsWith("#/twister")) return;
     const target = `#/tourney/${encodeURIComponent(frame.tournament)}`;
     if (hash === target) return;
-    if (/^#\/(table|tables|speed)\b/.test(hash)) ctx.toast(`Your tournament has started: open it from the lobby (Open table).`, "ok");
+    if (/^#\/(table|tables|speed)\b/.test(hash)) ctx.toast(tr("tournament.started_toast"), "ok");
     else ctx.navigate(target);
   });
 }

@@ -26,7 +26,7 @@ export function navEntries() { return [...navLinks]; }
 /**
  * Register a lobby tab.
  * @param {object} tab  {id, label, order, rows(lobbyData) -> entries of the tab, render(rows, ctx) -> Node,
- *   empty: {what, holds} (the sentence shown when the server lists nothing of the kind), filters: true to show the
+ *   empty: {title, holds} (the heading and sentence shown when the server lists nothing of the kind), filters: true to show the
  *   game/structure/stakes filters}
  */
 export function registerLobbyTab(tab) {
