@@ -62,8 +62,26 @@ def test_every_game_and_structure_writes_and_reads_back(case):
 def test_phh_reading_games_keep_their_phh_code():
     hand = random_hand(phh_game(get_game("holdem")), Structure.NO_LIMIT, 3, 1)
     assert phh_fields(hand)["variant"] == "NT"
-    assert phh_fields(random_hand(get_game("holdem"), Structure.NO_LIMIT, 3, 1))["variant"] == "RB/holdem/NL"
     roundtrip(hand)
+
+
+@pytest.mark.parametrize(("game_id", "structure", "code"), [
+    ("holdem", Structure.NO_LIMIT, "NT"), ("holdem", Structure.FIXED_LIMIT, "FT"), ("omaha", Structure.POT_LIMIT, "PO"),
+    ("omaha_hl", Structure.FIXED_LIMIT, "FO/8"), ("stud", Structure.FIXED_LIMIT, "F7S"),
+    ("stud_hl", Structure.FIXED_LIMIT, "F7S/8"), ("razz", Structure.FIXED_LIMIT, "FR"),
+    ("triple_draw_27", Structure.FIXED_LIMIT, "F2L3D"), ("soko", Structure.FIXED_LIMIT, "RB/soko/FL"),
+    ("holdem", Structure.POT_LIMIT, "RB/holdem/PL"),
+])
+def test_issue_31_room_games_use_the_standard_phh_code_where_one_exists(game_id, structure, code):
+    """Issue #31 item 6: a room's stud hand is F7S, not RB/stud/FL; the room's readings that differ from the PHH
+    reading ride along as _game_ fields, so the record still replays to the same stacks here."""
+    for seed in range(6):
+        hand = random_hand(get_game(game_id), structure, 2 + seed % 4, seed)
+        fields = phh_fields(hand)
+        assert fields["variant"] == code
+        if game_id == "stud":
+            assert fields["_game_open_pair_rule"] is True  # R-STUD-6, not in PHH's F7S
+        roundtrip(hand)
 
 
 def test_user_codes_resolve_for_every_game_and_structure():

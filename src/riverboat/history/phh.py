@@ -43,6 +43,9 @@ PHH_VARIANTS: dict[str, tuple[str, Structure]] = {
 }
 _STRUCT_BY_LABEL = {s.value: s for s in Structure}
 USER_PREFIX = "RB/"
+#: A user field of a record under a standard code written by the room (issue #31 item 6): ``"riverboat"`` -- read
+#: it with the room's readings (docs/phh-variants.md) and its ``_setting_`` / ``_game_`` fields, as an ``RB/`` code.
+READINGS_FIELD = "_readings"
 
 
 def user_code(game: Game, structure: Structure) -> str:

@@ -44,6 +44,36 @@ class SheetSeat:
 
 
 @dataclass(frozen=True, slots=True)
+class TournamentInfo:
+    """The tournament a hand was dealt in (issue #31 item 6: PokerStars' tournament header): its number, buy-in and
+    fee (0 and 0: a freeroll) in ``currency`` ("PLAY": play money, written without a symbol), the level (1-based)
+    and the table's number in the tournament."""
+
+    number: int
+    buy_in: int
+    fee: int
+    currency: str
+    level: int
+    table_no: str
+
+
+def roman(n: int) -> str:
+    """A level number as PokerStars writes it (``Level XIV``)."""
+    out = []
+    for value, letters in ((1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"), (50, "L"),
+                           (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I")):
+        while n >= value:
+            out.append(letters)
+            n -= value
+    return "".join(out) or "0"
+
+
+def tournament_number(tournament_id: str) -> int:
+    """A stable numeric tournament number (PokerStars numbers its tournaments; Riverboat's ids are text)."""
+    return int(hashlib.sha1(f"tournament:{tournament_id}".encode()).hexdigest()[:10], 16)
+
+
+@dataclass(frozen=True, slots=True)
 class HandSheet:
     """One hand as a player may see it."""
 
@@ -65,6 +95,7 @@ class HandSheet:
     small_bet: int = 0
     big_bet: int = 0
     mixed: str | None = None
+    tournament: TournamentInfo | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -105,6 +136,10 @@ class _Writer:
         self.showdown = False
         self.draw_no = 0
         self.stud_dealt: dict[int, list[str]] = {}
+        self.stud_known: dict[int, list[str]] = {}
+        self.pots: list[int] = []  # the pots as awarded, main pot first (after the rake)
+        self.pot_of: list[int] = []  # the pot index of each award, in order
+        self.awards_seen = 0
 
     def m(self, amount: int) -> str:
         return _money(amount, self.sheet.currency)
@@ -122,17 +157,35 @@ class _Writer:
             stakes = f"{self.m(s.small_blind)}/{self.m(s.big_blind)}"
         currency = f" {s.currency}" if s.currency in _SYMBOLS else ""
         when = s.started_at.astimezone(UTC).strftime("%Y/%m/%d %H:%M:%S")
-        if s.mixed:
-            title = f"{_MIXED.get(s.mixed, s.mixed)} ({game}, {stakes}{currency})"
+        t = s.tournament
+        if t is not None:  # Tournament #T, buy-in+fee CUR Game - Level N (stakes)
+            title = f"Tournament #{t.number}, {self.buy_in_text(t)} {game} - Level {roman(t.level)} ({stakes})"
+            if s.mixed:
+                title = f"Tournament #{t.number}, {self.buy_in_text(t)} {_MIXED.get(s.mixed, s.mixed)} ({game}) - " \
+                        f"Level {roman(t.level)} ({stakes})"
+            table = f"{t.number} {t.table_no}"
+        elif s.mixed:
+            title = f" {_MIXED.get(s.mixed, s.mixed)} ({game}, {stakes}{currency})"
+            table = s.table_name
         else:
-            title = f"{game} ({stakes}{currency})"
-        self.lines.append(f"PokerStars Hand #{hand_number(s.table_id, s.hand_id)}:  {title} - {when} UTC")
+            title = f" {game} ({stakes}{currency})"
+            table = s.table_name
+        self.lines.append(f"PokerStars Hand #{hand_number(s.table_id, s.hand_id)}: {title} - {when} UTC")
         button = f" Seat #{s.button + 1} is the button" if s.button is not None and s.family != "stud" else ""
-        self.lines.append(f"Table '{s.table_name}' {s.max_seats}-max{button}")
+        self.lines.append(f"Table '{table}' {s.max_seats}-max{button}")
         for seat in sorted(s.seats, key=lambda x: x.seat):
             self.lines.append(f"Seat {seat.seat + 1}: {seat.name} ({self.m(seat.stack)} in chips)")
-        if s.button is not None:
+        if s.button is not None and s.family != "stud":
             self.roles.setdefault(s.button, []).append("button")
+
+    @staticmethod
+    def buy_in_text(t: TournamentInfo) -> str:
+        """``€10+€1 EUR``, ``100+10`` (play money), ``Freeroll`` (nothing to pay; PokerStars adds a space)."""
+        if not t.buy_in and not t.fee:
+            return "Freeroll "
+        if t.currency in _SYMBOLS:
+            return f"{_money(t.buy_in, t.currency)}+{_money(t.fee, t.currency)} {t.currency}"
+        return f"{t.buy_in}+{t.fee}"
 
     # ---------------------------------------------------------------- events
     def posted(self, ev: Mapping[str, Any]) -> None:
@@ -158,7 +211,8 @@ class _Writer:
     def dealt(self, ev: Mapping[str, Any]) -> None:
         seat, cards, up = int(ev["seat"]), list(ev.get("cards") or []), bool(ev.get("up"))
         if self.sheet.family == "stud":
-            self.stud_dealt.setdefault(seat, []).extend(cards if up or seat == self.sheet.hero_seat else [])
+            if up or seat == self.sheet.hero_seat:
+                self.stud_dealt.setdefault(seat, []).extend(cards)
             return
         if seat == self.sheet.hero_seat and not up:
             if not any(line == "*** HOLE CARDS ***" or line.startswith("*** DEALING") for line in self.lines):
@@ -166,12 +220,18 @@ class _Writer:
             self.lines.append(f"Dealt to {self.name(seat)} {_cards(cards)}")
 
     def flush_stud_deal(self) -> None:
+        """A stud street's cards as PokerStars writes them: the cards known before, then the new ones
+        (``Dealt to X [As 6h 4s] [Ts]``; another player's known cards are their up cards)."""
         if not self.stud_dealt:
             return
         for seat in sorted(self.stud_dealt):
-            shown = self.stud_dealt[seat]
-            if shown:
-                self.lines.append(f"Dealt to {self.name(seat)} {_cards(shown)}")
+            new = self.stud_dealt[seat]
+            if not new:
+                continue
+            before = self.stud_known.setdefault(seat, [])
+            prior = f"{_cards(before)} " if before else ""
+            self.lines.append(f"Dealt to {self.name(seat)} {prior}{_cards(new)}")
+            before.extend(new)
         self.stud_dealt = {}
 
     def street_start(self, ev: Mapping[str, Any]) -> None:
@@ -277,9 +337,30 @@ class _Writer:
         self.shown[seat] = (cards, label)
         self.lines.append(f"{self.name(seat)}: shows {_cards(cards)}{f' ({label})' if label else ''}")
 
+    def plan_pots(self, events: list[Mapping[str, Any]]) -> None:
+        """The pots of the hand, main pot first, from its awards in order: an award of run 0 that is not a pot's
+        low half opens the next pot (the engine awards pot by pot; a low half and a second run follow their pot)."""
+        for ev in events:
+            if ev.get("kind") != "pot_awarded":
+                continue
+            if not self.pots or (int(ev.get("run") or 0) == 0 and ev.get("share") != "low"):
+                self.pots.append(0)
+            self.pots[-1] += int(ev.get("amount") or 0)
+            self.pot_of.append(len(self.pots) - 1)
+
+    def pot_name(self, index: int) -> str:
+        """PokerStars' name of a pot: "pot" when there is one, else "main pot", "side pot" (one side pot) or
+        "side pot-1", "side pot-2"..."""
+        if len(self.pots) <= 1:
+            return "pot"
+        if index == 0:
+            return "main pot"
+        return "side pot" if len(self.pots) == 2 else f"side pot-{index}"
+
     def awarded(self, ev: Mapping[str, Any]) -> None:
-        share = ev.get("share")
-        pot = " from pot" if share in (None, "all") else f" from the {share} pot" if share in ("high", "low") else " from pot"
+        k = self.awards_seen
+        self.awards_seen += 1
+        pot = f" from {self.pot_name(self.pot_of[k] if k < len(self.pot_of) else 0)}"
         for seat, amount in (ev.get("winners") or {}).items():
             s = int(seat)
             self.won[s] = self.won.get(s, 0) + int(amount)
@@ -289,7 +370,10 @@ class _Writer:
     def summary(self) -> None:
         s = self.sheet
         self.lines.append("*** SUMMARY ***")
-        self.lines.append(f"Total pot {self.m(self.total)} | Rake {self.m(self.rake)}")
+        pots = ""
+        if len(self.pots) > 1:
+            pots = "".join(f" {self.pot_name(i).capitalize()} {self.m(amount)}." for i, amount in enumerate(self.pots))
+        self.lines.append(f"Total pot {self.m(self.total)}{pots} | Rake {self.m(self.rake)}")
         if self.board:
             self.lines.append(f"Board {_cards(self.board)}")
         for seat in sorted(s.seats, key=lambda x: x.seat):
@@ -314,6 +398,7 @@ class _Writer:
     def write(self) -> str:
         self.header()
         events = list(self.sheet.events)
+        self.plan_pots(events)
         private_draws: dict[int, list[Mapping[str, Any]]] = {}
         for ev in events:
             if ev.get("kind") == "drew_cards":

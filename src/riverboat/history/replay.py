@@ -27,7 +27,7 @@ from riverboat.cards import Card, CardError, parse_card
 from riverboat.engine import Action, ActionKind, Hand, HandConfig, IllegalAction, Settings
 from riverboat.games.catalog import BringIn, Game, Kind, OddChip, PostDrawFirst, deck_capacity
 from riverboat.games.structures import Stakes, Structure
-from riverboat.history.phh import ARTIFICIAL_ALLIN_FIELD, PhhError, PhhHand, resolve_variant
+from riverboat.history.phh import ARTIFICIAL_ALLIN_FIELD, READINGS_FIELD, PhhError, PhhHand, resolve_variant
 
 RAKE_TOLERANCE = Decimal("0.10")
 _AMOUNT_FIELDS = ("antes", "blinds_or_straddles", "bring_in", "small_bet", "big_bet", "min_bet",
@@ -260,7 +260,7 @@ def config_from_phh(ph: PhhHand) -> tuple[HandConfig, int, set[int], list[Hand]]
                     bring_in=bring_in, small_bet=small_bet, big_bet=big_bet, min_bet=min_bet)
     if structure is Structure.FIXED_LIMIT and not (small_bet or big_blind or bring_in):
         raise PhhError("fixed-limit record without small_bet")
-    rb = ph.variant.startswith("RB/")
+    rb = ph.variant.startswith("RB/") or f.get(READINGS_FIELD) == "riverboat"
     live = _per_position(f.get("_live_posts"), n, scale)
     dead = _per_position(f.get("_dead_posts"), n, scale)
     settings = Settings(

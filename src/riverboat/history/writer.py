@@ -9,7 +9,7 @@ from typing import Any
 
 from riverboat.engine import Hand, Settings
 from riverboat.games.catalog import GAMES, Kind, get_game, phh_game
-from riverboat.history.phh import ARTIFICIAL_ALLIN_FIELD, PHH_VARIANTS, dumps, user_code
+from riverboat.history.phh import ARTIFICIAL_ALLIN_FIELD, PHH_VARIANTS, READINGS_FIELD, dumps, user_code
 
 _VERB = {
     "fold": "f", "check": "cc", "call": "cc", "bet": "cbr", "raise": "cbr", "complete": "cbr", "straddle": "cbr",
@@ -18,10 +18,24 @@ _VERB = {
 
 
 def _variant(hand: Hand) -> str:
+    """The standard PHH code of the game and structure when there is one (issue #31 item 6: ``F7S`` rather than
+    ``RB/stud/FL``), else our user code. A room game that reads differently from the PHH reading of the code (the
+    R-FL-4 cap counting the blind, the R-STUD-6 open pair, the R-INSUF reshuffles...) keeps its readings in
+    ``_game_<name>`` fields (:func:`setting_fields`): our replay reads them back, other readers ignore them."""
+    base = GAMES.get(hand.game.id)
     for code, (gid, structure) in PHH_VARIANTS.items():
-        if structure is hand.structure and gid == hand.game.id and hand.game == phh_game(get_game(gid)):
-            return code  # the PHH reading of a game (as built by phh_game) keeps its PHH code
+        if structure is hand.structure and gid == hand.game.id and (
+                hand.game == phh_game(get_game(gid)) or hand.game == base):
+            return code
     return user_code(hand.game, hand.structure)
+
+
+def _code_game(hand: Hand) -> Any:
+    """The game the variant code stands for when read back (the PHH reading for a standard code)."""
+    base = GAMES.get(hand.game.id)
+    if base is None:
+        return None
+    return base if _variant(hand).startswith("RB/") else phh_game(base)
 
 
 _GAME_KNOBS = ("max_players", "visible_suits", "open_pair_rule", "post_draw_first", "odd_chip", "split_agreement",
@@ -38,8 +52,8 @@ def setting_fields(hand: Hand) -> dict[str, Any]:
         value = getattr(hand.settings, f.name)
         if value != getattr(defaults, f.name) and value is not None:
             out[f"_setting_{f.name}"] = value.value if isinstance(value, Enum) else value
-    base = GAMES.get(hand.game.id)
-    if base is not None and _variant(hand).startswith("RB/"):
+    base = _code_game(hand)
+    if base is not None:
         for name in _GAME_KNOBS:
             value = getattr(hand.game, name)
             if value != getattr(base, name):
@@ -75,11 +89,14 @@ def phh_fields(hand: Hand, /, **extra: Any) -> dict[str, Any]:
             blinds[1], blinds[0] = stakes.small_blind, stakes.big_blind
         else:
             blinds[0], blinds[1] = stakes.small_blind, stakes.big_blind
+    variant = _variant(hand)
     fields: dict[str, Any] = {
-        "variant": _variant(hand),
+        "variant": variant,
         "ante_trimming_status": True,
         "antes": _phh_order(antes),
     }
+    if not variant.startswith("RB/") and hand.game != phh_game(get_game(hand.game.id)):
+        fields[READINGS_FIELD] = "riverboat"  # a room hand under a standard code: read with the room's readings
     if hand.game.kind is not Kind.STUD:
         fields["blinds_or_straddles"] = _phh_order(blinds)
     else:

@@ -17,7 +17,7 @@ from typing import Any
 from riverboat.games.catalog import Kind
 from riverboat.history.masking import masked_phh
 from riverboat.history.phh import PhhError, resolve_variant
-from riverboat.history.pokerstars import HandSheet, SheetSeat
+from riverboat.history.pokerstars import HandSheet, SheetSeat, TournamentInfo, tournament_number
 
 SESSION_GAP_SECONDS = 30 * 60  # a pause this long between two hands ends a session
 MAX_SERIES = 400  # points of a profit graph
@@ -25,6 +25,7 @@ _VARIANT = re.compile(r'^variant\s*=\s*"([^"]+)"', re.MULTILINE)
 _FAMILY = {Kind.STUD: "stud", Kind.DRAW: "draw"}
 
 Alias = Callable[[int], Awaitable[str | None]]
+Lookup = Callable[[str], Awaitable[Any]]  # a tournament id -> the store's snapshot of it (buy-in, fee, spec)
 
 
 def phh_fields(record: Any) -> dict[str, Any]:
@@ -148,8 +149,35 @@ async def detail(record: Any, player_id: Any, room: Any, events: Sequence[Mappin
     }
 
 
-async def sheet(record: Any, player_id: Any, room: Any, events: Sequence[Mapping[str, Any]], alias: Alias) -> HandSheet:
-    """The hand as the player saw it, for the PokerStars-text export."""
+async def tournament_info(record: Any, lookup: Lookup) -> TournamentInfo | None:
+    """The tournament of a tournament table's hand (``sng1/t1``, ``twister:...-ab/t1``) for PokerStars' header
+    (issue #31 item 6): number, buy-in and fee, and the level whose stakes the hand was dealt at."""
+    tid, _, table = str(record.table_id).rpartition("/")
+    if not tid:
+        return None
+    try:
+        snap = await lookup(tid)
+    except Exception:  # noqa: BLE001 - a tournament the store no longer knows: the hand is exported without it
+        return None
+    if snap is None:
+        return None
+    st = _stakes(phh_fields(record))
+    level = 1
+    for i, lv in enumerate((snap.spec or {}).get("levels") or []):
+        blinds = st["big_blind"] and (int(lv.get("big_blind", 0)), int(lv.get("small_blind", 0))) == (
+            st["big_blind"], st["small_blind"])
+        bets = st["small_bet"] and int(lv.get("small_bet", 0) or lv.get("big_blind", 0)) == st["small_bet"]
+        if blinds or bets:
+            level = i + 1
+            break
+    number = table[1:] if re.fullmatch(r"t\d+", table) else table
+    return TournamentInfo(tournament_number(tid), int(snap.buy_in), int(snap.fee), str(snap.currency), level, number)
+
+
+async def sheet(record: Any, player_id: Any, room: Any, events: Sequence[Mapping[str, Any]], alias: Alias,
+                tournament: TournamentInfo | None = None) -> HandSheet:
+    """The hand as the player saw it, for the PokerStars-text export (``tournament``: the tournament it was dealt
+    in, for the tournament header)."""
     d = await detail(record, player_id, room, events, alias)
     st = d["stakes"]
     return HandSheet(
@@ -158,7 +186,7 @@ async def sheet(record: Any, player_id: Any, room: Any, events: Sequence[Mapping
         started_at=record.started_at, seats=tuple(SheetSeat(s["seat"], str(s["alias"]), int(s["stack"])) for s in d["seats"]),
         button=d["button"], max_seats=d["max_seats"], events=tuple(events), hero_seat=d["my_seat"],
         small_blind=st["small_blind"], big_blind=st["big_blind"], small_bet=st["small_bet"] or st["big_blind"],
-        big_bet=st["big_bet"] or 2 * (st["small_bet"] or st["big_blind"]), mixed=d["mixed"])
+        big_bet=st["big_bet"] or 2 * (st["small_bet"] or st["big_blind"]), mixed=d["mixed"], tournament=tournament)
 
 
 async def phh_export(record: Any, player_id: Any, room: Any, events: Sequence[Mapping[str, Any]], alias: Alias) -> str:

@@ -63,7 +63,16 @@ async def _export_one(hub: Hub, record: Any, pid: Any, fmt: str) -> str:
     events = visible_events(record, pid)
     if fmt == "phh":
         return await hand_views.phh_export(record, pid, hub.room, events, hub.alias_of)
-    return pokerstars_session([await hand_views.sheet(record, pid, hub.room, events, hub.alias_of)])
+    return pokerstars_session([await _sheet(hub, record, pid, events)])
+
+
+async def _sheet(hub: Hub, record: Any, pid: Any, events: Any) -> Any:
+    """The PokerStars sheet of a hand, with its tournament (header with number, buy-in and level) when it has one."""
+    def lookup(tid: str) -> Any:
+        return hub.call_store(hub.store.tournament_play.snapshot, tid)
+
+    tournament = await hand_views.tournament_info(record, lookup)
+    return await hand_views.sheet(record, pid, hub.room, events, hub.alias_of, tournament)
 
 
 def player_routes(hub: Hub, handler: Any) -> list[Route]:
@@ -122,7 +131,7 @@ def player_routes(hub: Hub, handler: Any) -> list[Route]:
         if fmt == "phh":  # a .phhs file: one [n] table per hand
             parts = [f"[{i}]\n{await export_one(r, pid, 'phh')}" for i, r in enumerate(records, 1)]
             return _text("\n".join(parts), "riverboat-hands.phhs")
-        sheets = [await hand_views.sheet(r, pid, hub.room, visible_events(r, pid), hub.alias_of) for r in records]
+        sheets = [await _sheet(hub, r, pid, visible_events(r, pid)) for r in records]
         return _text(pokerstars_session(sheets) if sheets else "", "riverboat-hands.txt")
 
     return [
