@@ -11,6 +11,7 @@ import http.server
 import json
 import os
 import random
+import re
 import signal
 import socket
 import subprocess
@@ -127,6 +128,24 @@ class PageProbe:
         page.on("pageerror", lambda exc: self.errors.append(f"pageerror: {exc}"))
 
 
+_FUNCTION_TEXT = re.compile(r"^\s*(async\s+)?(function\b|\(?[\w\s,\[\]{}]*\)?\s*=>)")
+
+
+def csp_safe_waits(page: Any) -> None:
+    """Playwright's ``wait_for_function`` polls a bare expression through ``eval``, which the room's
+    Content-Security-Policy (no ``unsafe-eval``, issue #35) forbids; a function text is called without it. A test
+    may write the short expression form: it is wrapped into ``() => (expression)`` here, for every page of the
+    factory and the pages their contexts open later."""
+    original = page.wait_for_function
+
+    def wait_for_function(expression: str, *args: Any, **kwargs: Any) -> Any:
+        if not _FUNCTION_TEXT.match(expression):
+            expression = f"() => ({expression})"
+        return original(expression, *args, **kwargs)
+
+    page.wait_for_function = wait_for_function
+
+
 @pytest.fixture
 def new_page(browser: Any) -> Iterator[Any]:
     """Factory: new_page(viewport=DESKTOP) -> a page in a fresh context; console errors are collected in
@@ -137,8 +156,10 @@ def new_page(browser: Any) -> Iterator[Any]:
     def make(viewport: dict[str, int] | None = None) -> Any:
         context = browser.new_context(viewport=viewport or DESKTOP)
         contexts.append(context)
+        context.on("page", csp_safe_waits)
         page = context.new_page()
         page.set_default_timeout(20_000)
+        csp_safe_waits(page)
         probe = PageProbe()
         probe.attach(page)
         probes.append(probe)
