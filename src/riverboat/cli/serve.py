@@ -61,6 +61,10 @@ def register(app: typer.Typer) -> None:
             help="Behind a reverse proxy that ends TLS: the proxy addresses (comma-separated, '*' for any) whose "
             "X-Forwarded-Proto and X-Forwarded-For are believed; HTTPS requests then get HSTS (docs/security.md). "
             "Default: $FORWARDED_ALLOW_IPS or 127.0.0.1.")] = None,
+        money: Annotated[Path | None, typer.Option(
+            help="Money settings: a JSON file {\"cooling_off_hours\": 24, \"four_eyes_above\": 50000, "
+            "\"payments\": {\"fake\": {\"secret\": \"...\"}}} (docs/payments.md). Default: the demo room has the fake "
+            "payment provider; a room with --tables or --no-demo has none.")] = None,
     ) -> None:
         """Start the poker room server: REST + WebSocket + the browser client. Ctrl-C stops it cleanly."""
         from typing import Any
@@ -86,6 +90,7 @@ def register(app: typer.Typer) -> None:
             cash_out_on_crash=cash_out_on_crash,
             integrity_scan_every=integrity_scan_every,
             twister_file=twister,
+            money_file=money,
             delivery_window_ms=delivery_window_ms,
             command_window_ms=command_window_ms,
             forwarded_allow_ips=forwarded_allow_ips,

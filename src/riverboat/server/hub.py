@@ -66,6 +66,8 @@ class ServerConfig:
     #: tournaments opened at the start (issue #11, the demo): [{"spec": TournamentSpec JSON, "series": bool,
     #: "fill_bots": n (in-process bots registered at once), "starts_in": seconds (an MTT's start from now)}]
     tournaments: list[dict[str, Any]] = field(default_factory=list)
+    #: money settings (issue #30, server/payments_api.py): cooling_off_hours, four_eyes_above, payments {name: settings}
+    money: dict[str, Any] = field(default_factory=dict)
 
 
 class Hub:

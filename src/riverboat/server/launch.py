@@ -47,6 +47,7 @@ class LaunchOptions:
     cash_out_on_crash: bool | None = None
     integrity_scan_every: float = 3600.0  # seconds between integrity scans of the stored hands (0 = none)
     twister_file: Path | None = None  # the Twister section's settings (JSON object, ServerConfig.twister)
+    money_file: Path | None = None  # money settings and payment providers (JSON object, ServerConfig.money; #30)
     # role "tables": a host sends its frames to the gateways at most once per this many milliseconds (None: the
     # default of riverboat.cluster.delivery.DELIVERY_WINDOW_S)
     delivery_window_ms: float | None = None
@@ -109,6 +110,7 @@ def server_config(options: LaunchOptions) -> ServerConfig:
         manage_room=False,
         integrity_scan_every=options.integrity_scan_every,
         twister=twister_config(options),
+        money=money_config(options),
         tournaments=[dict(e) for e in DEMO_TOURNAMENTS] if options.demo and options.tables_file is None else [],
     )
 
@@ -123,6 +125,20 @@ def twister_config(options: LaunchOptions) -> dict[str, Any]:
         return data
     if options.demo and options.tables_file is None:
         return {"currency": "PLAY", "fill_bots": 2}
+    return {}
+
+
+def money_config(options: LaunchOptions) -> dict[str, Any]:
+    """``--money FILE`` (a JSON object: cooling_off_hours, four_eyes_above, payments), else the demo's: the fake
+    payment provider (a test provider: anyone can "pay" on its page), so a newcomer can try the cashier. A room
+    started with --tables or --no-demo has no provider unless its file lists one."""
+    if options.money_file is not None:
+        data = json.loads(options.money_file.read_text(encoding="utf-8"))
+        if not isinstance(data, dict):
+            raise ValueError("--money FILE must hold one JSON object")
+        return data
+    if options.demo and options.tables_file is None:
+        return {"payments": {"fake": {}}}
     return {}
 
 

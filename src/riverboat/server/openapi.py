@@ -127,6 +127,7 @@ def _paths() -> dict[str, Any]:
                                             "tournament history (multiplier, place, cash prize, tickets won, "
                                             "jackpots won apart) and your unused Twister tickets", None)},
         **_operator_paths(table_param, hand_param),
+        **_money_paths(),
 
     }
 
@@ -168,6 +169,12 @@ def _operator_paths(table_param: dict[str, Any], hand_param: dict[str, Any]) -> 
                           param("player_id"), action, body=True)},
         "/api/operator/audit": {"get": staff("The append-only operator audit log, newest first")},
     }
+
+
+def _money_paths() -> dict[str, Any]:
+    from .money_openapi import money_paths  # money_api imports rest, which imports us
+
+    return money_paths()
 
 
 def _tournament_operator_paths() -> dict[str, Any]:

@@ -368,13 +368,15 @@ ROUTES: tuple[tuple[str, Handler, list[str] | None], ...] = (
 
 def make_routes(hub: Hub) -> list[Route]:
     from .operator_api import operator_routes  # these import this module
+    from .payments_api import cashier_routes
     from .player_api import player_routes
     from .tournament_api import tournament_routes
     from .twister_api import twister_routes
 
     # the player routes first: their /api/hands/{table_id:path}/{hand_id}/export would otherwise be taken by the
     # hand route (a table id of any number of segments, then "export" as the hand id)
-    return [*player_routes(hub, handler),
+    # the money routes (issue #30) before the console's: its /api/operator/players/{id}/{action} would take .../verify
+    return [*cashier_routes(hub, handler), *player_routes(hub, handler),
             *(Route(path, handler(functools.update_wrapper(functools.partial(fn, hub), fn)), methods=methods)
               for path, fn, methods in ROUTES), *operator_routes(hub, handler), *twister_routes(hub, handler),
             *tournament_routes(hub, handler)]

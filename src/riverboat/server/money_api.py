@@ -1,0 +1,290 @@
+"""The player's money routes (issue #30): the cashier (deposits, withdrawals, the statement) and the protections
+(deposit limits, reality check, time-out, self-exclusion). Amounts are integer minor units; a float, a negative, a
+zero or a huge amount is refused (422) and nothing moves.
+
+| route | answer |
+| --- | --- |
+| ``GET /api/cashier/info`` | ``{"payment_reference", "balances", "providers", "verified", "may_play", "block", "withdrawals"}`` |
+| ``POST /api/cashier/deposits`` | body ``{"provider", "amount", "currency"}``: ``{"deposit_id", "transaction_id", "checkout_url"}`` (pay there; the provider's webhook credits it) |
+| ``GET /api/cashier/withdrawals`` | the player's withdrawals, newest first |
+| ``POST /api/cashier/withdrawals`` | body ``{"amount", "currency", "request_id"}``: the withdrawal (pending; the amount leaves the balance at once) |
+| ``POST /api/cashier/withdrawals/{id}/cancel`` | cancels the player's own pending withdrawal (money back) |
+| ``GET /api/cashier/statement?from=&to=&kind=&currency=&limit=&before=&format=json|csv`` | every movement of the balance, newest first, paged (``next_before``); ``format=csv`` a download |
+| ``GET /api/protections`` | verification, reality check, time-out or self-exclusion, deposit limits |
+| ``PUT /api/protections/limits`` | body ``{"currency", "period", "amount"}`` (``amount`` null: remove): lower at once, higher after the cooling-off |
+| ``PUT /api/protections/reality-check`` | body ``{"minutes"}`` (5-240, or null: off) |
+| ``GET /api/protections/reality-check?since=ISO`` | ``{"minutes", "played_seconds", "net", "hands"}`` of the session since ``since`` |
+| ``POST /api/protections/timeout`` | body ``{"hours"}`` (24 to 1008): at once; seats returned at the end of the hand |
+| ``POST /api/protections/self-exclusion`` | body ``{"months"}`` (6 to 60, or null: permanent) and ``"confirm": true`` |
+"""
+
+from __future__ import annotations
+
+import csv
+import functools
+import io
+import logging
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING, Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from riverboat.room import Room
+from riverboat.store.cashier import MAX_DEPOSIT, payment_reference
+from riverboat.store.movements import KIND_GROUPS
+
+from .hub import Hub
+from .rest import ApiError, _int_param, authenticate, balances, jsonable, parse_body, player_id_of
+
+if TYPE_CHECKING:
+    from .payments_api import MoneySetup
+
+log = logging.getLogger(__name__)
+Amount = Annotated[StrictInt, Field(gt=0, le=MAX_DEPOSIT)]
+Currency = Annotated[StrictStr, Field(pattern=r"^[A-Z]{3,8}$")]
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class DepositBody(_Body):
+    provider: StrictStr = Field(max_length=32)
+    amount: Amount
+    currency: Currency = "EUR"
+
+
+class WithdrawBody(_Body):
+    amount: Amount
+    currency: Currency = "EUR"
+    request_id: StrictStr = Field(min_length=1, max_length=64)
+
+
+class LimitBody(_Body):
+    currency: Currency = "EUR"
+    period: Literal["day", "week", "month"]
+    amount: Amount | None
+
+
+class RealityBody(_Body):
+    minutes: StrictInt | None
+
+
+class TimeoutBody(_Body):
+    hours: StrictInt
+
+
+class ExclusionBody(_Body):
+    months: StrictInt | None
+    confirm: StrictBool
+
+
+def withdrawal_json(w: Any) -> dict[str, Any]:
+    return jsonable(w)  # type: ignore[no-any-return]
+
+
+def protections_json(info: Any) -> dict[str, Any]:
+    out: dict[str, Any] = jsonable(info)
+    out["may_play"] = info.may_play
+    return out
+
+
+async def end_play(hub: Hub, pid: int) -> dict[str, Any]:
+    """A time-out or self-exclusion took effect: leave every cash table (the stack returns at the end of the hand
+    the player is in, R-CASH-3) and Speed Poker pool, and unregister from tournaments and Twisters not yet started
+    (refunded). The store refuses any new play from now on (``check_may_play``)."""
+    left, refunded, kept = [], [], []
+    for table_id in hub.room.tables_of(pid):
+        try:
+            await hub.room.leave(pid, table_id)
+            left.append(table_id)
+        except Exception:  # a tournament table (the tournament decides) or gone already: nothing to undo
+            log.warning("could not unseat player %s from %s", pid, table_id, exc_info=True)
+    pools = hub.room.pools if isinstance(hub.room, Room) else {}  # a cluster gateway's pools are on the hosts
+    for pool_id, pool in list(pools.items()):
+        if pid in pool.players:
+            try:
+                await hub.room.leave_speed(pid, pool_id)
+                left.append(pool_id)
+            except Exception:
+                log.warning("could not take player %s out of pool %s", pid, pool_id, exc_info=True)
+    directors = [*(hub.tournaments.directors.values() if hub.tournaments is not None else ()),
+                 *(hub.twister.directors.values() if hub.twister is not None else ())]
+    for d in directors:
+        if pid in d.registered:
+            try:
+                await d.unregister(pid)
+                refunded.append(d.id)
+            except Exception:  # past the unregistration deadline: the entry stays (R-TOURN-REG-3)
+                kept.append(d.id)
+                log.warning("could not unregister player %s from %s", pid, d.id, exc_info=True)
+    return {"left": left, "refunded": refunded, "kept": kept}
+
+
+def _date(request: Request, name: str) -> datetime | None:
+    raw = request.query_params.get(name)
+    if not raw:
+        return None
+    try:
+        value = datetime.fromisoformat(raw) if len(raw) <= 40 else None
+    except ValueError:
+        value = None
+    if value is None:
+        raise ApiError(422, "invalid", f"{name} must be a date (YYYY-MM-DD) or an ISO date and time")
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)
+    if len(raw) == 10 and name == "to":  # a date "to" includes that whole day
+        value += timedelta(days=1)
+    return value
+
+
+def money_routes(hub: Hub, money: MoneySetup, handler: Any) -> list[Route]:
+    async def pid_of(request: Request) -> int:
+        money.ensure()
+        return int(player_id_of(await authenticate(hub, request)))
+
+    async def info(request: Request) -> Response:
+        pid = await pid_of(request)
+        prot = await hub.call_store(hub.store.protections.get, pid)
+        mine = await hub.call_store(hub.store.withdrawals.list, player_id=pid, limit=50)
+        return JSONResponse({"payment_reference": payment_reference(pid), "balances": await balances(hub, pid),
+                             "providers": sorted(money.providers), "verified": prot.verified, "may_play": prot.may_play,
+                             "block": {"kind": prot.block_kind, "until": jsonable(prot.blocked_until)}
+                             if prot.block_kind else None,
+                             "withdrawals": [withdrawal_json(w) for w in mine]})
+
+    async def deposit(request: Request) -> Response:
+        pid = await pid_of(request)
+        body = await parse_body(request, DepositBody)
+        provider = money.providers.get(body.provider)
+        if provider is None:
+            raise ApiError(422, "invalid", f"provider: no payment provider {body.provider!r} in this room")
+        checkout = provider.start(f"{pid}", body.amount, body.currency, "/")
+        row = await hub.call_store(hub.store.cashier.create_payment, pid, body.provider, body.currency, body.amount,
+                                   checkout.transaction_id)
+        return JSONResponse({"deposit_id": row.id, "transaction_id": checkout.transaction_id,
+                             "checkout_url": checkout.url}, status_code=201)
+
+    async def withdrawals(request: Request) -> Response:
+        pid = await pid_of(request)
+        if request.method == "GET":
+            rows = await hub.call_store(hub.store.withdrawals.list, player_id=pid, limit=200)
+            return JSONResponse({"withdrawals": [withdrawal_json(w) for w in rows]})
+        body = await parse_body(request, WithdrawBody)
+        w = await hub.call_store(hub.store.withdrawals.request, pid, body.currency, body.amount, body.request_id)
+        return JSONResponse(withdrawal_json(w), status_code=201)
+
+    async def cancel(request: Request) -> Response:
+        pid = await pid_of(request)
+        wid = _int_param_path(request, "wid")
+        return JSONResponse(withdrawal_json(await hub.call_store(hub.store.withdrawals.cancel, pid, wid)))
+
+    async def statement(request: Request) -> Response:
+        pid = await pid_of(request)
+        kind = request.query_params.get("kind") or None
+        if kind is not None and kind not in KIND_GROUPS:
+            raise ApiError(422, "invalid", f"kind must be one of {', '.join(KIND_GROUPS)}")
+        fmt = request.query_params.get("format", "json")
+        if fmt not in ("json", "csv"):
+            raise ApiError(422, "invalid", "format must be json or csv")
+        currency = request.query_params.get("currency") or None
+        if currency is not None and currency not in ("EUR", "PLAY"):
+            raise ApiError(422, "invalid", "currency must be EUR or PLAY")
+        limit = _int_param(request, "limit", 50 if fmt == "json" else 500, 1, 500)
+        before = _int_param(request, "before", None, 1)
+        page = await hub.call_store(hub.store.movements.for_player, pid, limit=limit, before=before,
+                                    kinds=None if kind is None else KIND_GROUPS[kind], currency=currency,
+                                    since=_date(request, "from"), until=_date(request, "to"))
+        items = [m.to_dict() for m in page.items]
+        if fmt == "csv":
+            return _csv(items)
+        return JSONResponse({"movements": items, "next_before": page.next_before, "kinds": list(KIND_GROUPS)})
+
+    async def protections(request: Request) -> Response:
+        pid = await pid_of(request)
+        return JSONResponse(protections_json(await hub.call_store(hub.store.protections.get, pid)))
+
+    async def limits(request: Request) -> Response:
+        pid = await pid_of(request)
+        body = await parse_body(request, LimitBody)
+        await hub.call_store(hub.store.protections.set_limit, pid, body.currency, body.period, body.amount)
+        return JSONResponse(protections_json(await hub.call_store(hub.store.protections.get, pid)))
+
+    async def reality(request: Request) -> Response:
+        pid = await pid_of(request)
+        if request.method == "PUT":
+            body = await parse_body(request, RealityBody)
+            info = await hub.call_store(hub.store.protections.set_reality_check, pid, body.minutes)
+            return JSONResponse(protections_json(info))
+        return JSONResponse(await reality_check(hub, pid, _date(request, "since")))
+
+    async def timeout(request: Request) -> Response:
+        pid = await pid_of(request)
+        body = await parse_body(request, TimeoutBody)
+        info = await hub.call_store(hub.store.protections.take_timeout, pid, body.hours)
+        return JSONResponse(protections_json(info) | {"ended": await end_play(hub, pid)})
+
+    async def exclusion(request: Request) -> Response:
+        pid = await pid_of(request)
+        body = await parse_body(request, ExclusionBody)
+        if not body.confirm:
+            raise ApiError(422, "invalid", "confirm: self-exclusion cannot be undone; send confirm true")
+        info = await hub.call_store(hub.store.protections.self_exclude, pid, body.months)
+        return JSONResponse(protections_json(info) | {"ended": await end_play(hub, pid)})
+
+    routes: list[tuple[str, Callable[[Request], Awaitable[Response]], list[str]]] = [
+        ("/api/cashier/info", info, ["GET"]),
+        ("/api/cashier/deposits", deposit, ["POST"]),
+        ("/api/cashier/withdrawals", withdrawals, ["GET", "POST"]),
+        ("/api/cashier/withdrawals/{wid}/cancel", cancel, ["POST"]),
+        ("/api/cashier/statement", statement, ["GET"]),
+        ("/api/protections", protections, ["GET"]),
+        ("/api/protections/limits", limits, ["PUT"]),
+        ("/api/protections/reality-check", reality, ["GET", "PUT"]),
+        ("/api/protections/timeout", timeout, ["POST"]),
+        ("/api/protections/self-exclusion", exclusion, ["POST"]),
+    ]
+    return [Route(path, handler(functools.update_wrapper(functools.partial(fn), fn)), methods=methods)
+            for path, fn, methods in routes]
+
+
+def _int_param_path(request: Request, name: str) -> int:
+    raw = request.path_params[name]
+    if not raw.isdigit() or len(raw) > 18:
+        raise ApiError(422, "invalid", f"{name} must be a positive integer")
+    return int(raw)
+
+
+async def reality_check(hub: Hub, pid: int, since: datetime | None) -> dict[str, Any]:
+    """The reality check's numbers: the interval, the time played since ``since`` (the client's session start)
+    and the net result of the hands settled since then, per currency."""
+    prot = await hub.call_store(hub.store.protections.get, pid)
+    now = datetime.now(UTC)
+    start = since or now
+    records = await hub.call_store(hub.store.hands.for_player, pid, limit=2000)
+    net: dict[str, int] = {}
+    hands = 0
+    for r in records:
+        if r.started_at is None or r.started_at < start or r.currency is None:
+            continue
+        change = (r.changes or {}).get(pid, (r.changes or {}).get(str(pid)))
+        if change is None:
+            continue
+        hands += 1
+        net[r.currency] = net.get(r.currency, 0) + int(change)
+    return {"minutes": prot.reality_check_minutes, "played_seconds": max(0, int((now - start).total_seconds())),
+            "net": net, "hands": hands}
+
+
+def _csv(items: list[dict[str, Any]]) -> Response:
+    buf = io.StringIO()
+    writer = csv.writer(buf)
+    writer.writerow(["transaction", "time", "kind", "currency", "amount", "table"])
+    for m in items:
+        writer.writerow([m["txn"], m["at"], m["kind"], m["currency"], m["amount"], m["table"] or ""])
+    return Response(buf.getvalue(), media_type="text/csv; charset=utf-8",
+                    headers={"Content-Disposition": 'attachment; filename="riverboat-statement.csv"'})

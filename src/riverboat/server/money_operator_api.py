@@ -1,0 +1,176 @@
+"""The operator console's money routes (issue #30): staff only (``operator`` or ``admin`` act; ``security`` staff
+read). Every action is in the audit log with who, when, what and why.
+
+| route | answer |
+| --- | --- |
+| ``GET /api/operator/money/deposits?status=`` | ``{"deposits": [...]}`` newest first |
+| ``POST /api/operator/money/deposits`` | body ``{"player", "amount", "currency", "reference"}`` (player: username or payment reference): ``{"movement_id", "balance", "replayed"}`` |
+| ``GET /api/operator/money/withdrawals?status=pending|paid|rejected|cancelled`` | ``{"withdrawals": [...]}`` (pending: oldest first) |
+| ``POST /api/operator/money/withdrawals/{id}/approve`` | body ``{"reference"}``: paid out |
+| ``POST /api/operator/money/withdrawals/{id}/reject`` | body ``{"reason"}``: back to the balance |
+| ``GET /api/operator/money/adjustments?status=`` | ``{"adjustments": [...], "four_eyes_above": n}`` |
+| ``POST /api/operator/money/adjustments`` | body ``{"player_id", "amount" (+ credit, - debit), "currency", "category", "reason"}`` |
+| ``POST /api/operator/money/adjustments/{id}/approve`` / ``reject`` | a second staff member decides (reject: body ``{"reason"}``) |
+| ``GET /api/operator/players/{id}/money`` | verification, protections with their history, deposits, withdrawals, adjustments, payment reference |
+| ``POST /api/operator/players/{id}/verify`` | body ``{"verified", "reason"}`` |
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from riverboat.store.cashier import MAX_DEPOSIT, payment_reference, player_of_reference
+
+from .hub import Hub
+from .money_api import _int_param_path, protections_json
+from .operator_api import staff as console_staff
+from .rest import ApiError, jsonable, parse_body, player_id_of
+
+if TYPE_CHECKING:
+    from .payments_api import MoneySetup
+
+Reason = Annotated[StrictStr, Field(min_length=1, max_length=2000)]
+Currency = Annotated[StrictStr, Field(pattern=r"^[A-Z]{3,8}$")]
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class StaffDepositBody(_Body):
+    player: StrictStr = Field(min_length=1, max_length=64)
+    amount: Annotated[StrictInt, Field(gt=0, le=MAX_DEPOSIT)]
+    currency: Currency = "EUR"
+    reference: StrictStr = Field(min_length=1, max_length=128)
+
+
+class ApproveBody(_Body):
+    reference: StrictStr = Field(min_length=1, max_length=128)
+
+
+class ReasonBody(_Body):
+    reason: Reason
+
+
+class AdjustBody(_Body):
+    player_id: StrictInt
+    amount: Annotated[StrictInt, Field(ge=-MAX_DEPOSIT, le=MAX_DEPOSIT)]
+    currency: Currency = "EUR"
+    category: Literal["goodwill", "correction", "chargeback"]
+    reason: Reason
+
+
+class VerifyBody(_Body):
+    verified: StrictBool
+    reason: Reason
+
+
+def _status(request: Request, allowed: tuple[str, ...]) -> str | None:
+    status = request.query_params.get("status") or None
+    if status is not None and status not in allowed:
+        raise ApiError(422, "invalid", f"status must be one of {', '.join(allowed)}")
+    return status
+
+
+def money_operator_routes(hub: Hub, money: MoneySetup, handler: Any) -> list[Route]:
+    store = hub.store
+
+    async def staff(hub: Hub, request: Request) -> Any:
+        money.ensure()
+        return await console_staff(hub, request)
+
+    async def deposits(request: Request) -> Response:
+        info = await staff(hub, request)
+        if request.method == "GET":
+            rows = await hub.call_store(store.cashier.deposits, status=_status(request, ("pending", "credited")))
+            return JSONResponse({"deposits": jsonable(rows)})
+        body = await parse_body(request, StaffDepositBody)
+        pid = player_of_reference(body.player)
+        if pid is None:
+            found = await hub.call_store(store.accounts.by_username, body.player)
+            if found is None:
+                raise ApiError(404, "not_found", f"no player with username or payment reference {body.player!r}")
+            pid = found.id
+        result = await hub.call_store(store.cashier.credit_bank, pid, body.currency, body.amount, body.reference,
+                                      staff_id=player_id_of(info))
+        return JSONResponse(result.to_dict() | {"player_id": pid})
+
+    async def withdrawals(request: Request) -> Response:
+        await staff(hub, request)
+        status = _status(request, ("pending", "paid", "rejected", "cancelled"))
+        rows = await hub.call_store(store.withdrawals.list, status=status)
+        return JSONResponse({"withdrawals": jsonable(rows)})
+
+    async def decide_withdrawal(request: Request) -> Response:
+        info = await staff(hub, request)
+        wid, action = _int_param_path(request, "wid"), request.path_params["action"]
+        if action == "approve":
+            body = await parse_body(request, ApproveBody)
+            w = await hub.call_store(store.withdrawals.approve, player_id_of(info), wid, body.reference)
+        elif action == "reject":
+            reason = await parse_body(request, ReasonBody)
+            w = await hub.call_store(store.withdrawals.reject, player_id_of(info), wid, reason.reason)
+        else:
+            raise ApiError(404, "not_found", "the actions are approve and reject")
+        return JSONResponse(jsonable(w))
+
+    async def adjustments(request: Request) -> Response:
+        info = await staff(hub, request)
+        if request.method == "GET":
+            rows = await hub.call_store(store.adjustments.list, status=_status(request, ("pending", "applied",
+                                                                                           "rejected")))
+            return JSONResponse({"adjustments": jsonable(rows),
+                                 "four_eyes_above": store.money_rules.settings.four_eyes_above})
+        body = await parse_body(request, AdjustBody)
+        row = await hub.call_store(store.adjustments.request, player_id_of(info), body.player_id, body.currency,
+                                   body.amount, body.category, body.reason)
+        return JSONResponse(jsonable(row), status_code=201)
+
+    async def decide_adjustment(request: Request) -> Response:
+        info = await staff(hub, request)
+        aid, action = _int_param_path(request, "aid"), request.path_params["action"]
+        if action == "approve":
+            row = await hub.call_store(store.adjustments.approve, player_id_of(info), aid)
+        elif action == "reject":
+            reason = await parse_body(request, ReasonBody)
+            row = await hub.call_store(store.adjustments.reject, player_id_of(info), aid, reason.reason)
+        else:
+            raise ApiError(404, "not_found", "the actions are approve and reject")
+        return JSONResponse(jsonable(row))
+
+    async def player_money(request: Request) -> Response:
+        await staff(hub, request)
+        pid = _int_param_path(request, "player_id")
+        prot = await hub.call_store(store.protections.get, pid)
+        return JSONResponse({
+            "player_id": pid, "payment_reference": payment_reference(pid), "protections": protections_json(prot),
+            "history": jsonable(await hub.call_store(store.protections.history, pid)),
+            "deposits": jsonable(await hub.call_store(store.cashier.deposits, player_id=pid, limit=100)),
+            "withdrawals": jsonable(await hub.call_store(store.withdrawals.list, player_id=pid, limit=100)),
+            "adjustments": jsonable(await hub.call_store(store.adjustments.list, player_id=pid, limit=100))})
+
+    async def verify(request: Request) -> Response:
+        info = await staff(hub, request)
+        pid = _int_param_path(request, "player_id")
+        body = await parse_body(request, VerifyBody)
+        await hub.call_store(store.withdrawals.set_verified, player_id_of(info), pid, body.verified, body.reason)
+        return JSONResponse(protections_json(await hub.call_store(store.protections.get, pid)))
+
+    routes: list[tuple[str, Callable[[Request], Awaitable[Response]], list[str]]] = [
+        ("/api/operator/money/deposits", deposits, ["GET", "POST"]),
+        ("/api/operator/money/withdrawals", withdrawals, ["GET"]),
+        ("/api/operator/money/withdrawals/{wid}/{action}", decide_withdrawal, ["POST"]),
+        ("/api/operator/money/adjustments", adjustments, ["GET", "POST"]),
+        ("/api/operator/money/adjustments/{aid}/{action}", decide_adjustment, ["POST"]),
+        ("/api/operator/players/{player_id}/money", player_money, ["GET"]),
+        ("/api/operator/players/{player_id}/verify", verify, ["POST"]),
+    ]
+    return [Route(path, handler(functools.update_wrapper(functools.partial(fn), fn)), methods=methods)
+            for path, fn, methods in routes]
