@@ -129,6 +129,10 @@ class Hub:
         changed = getattr(self.room, "alias_changed", None)
         if changed is not None:
             await changed(player_id, alias)
+        from riverboat.room.tournament.lobby import TournamentLobby as Lobby
+
+        if isinstance(self.tournaments, Lobby):  # and the tournaments entered before it (issue #31 item 7)
+            await self.tournaments.alias_changed(player_id, alias)
 
     async def add_aliases(self, message: dict[str, Any]) -> dict[str, Any]:
         """Name the players in a room message by their public alias (R-ALIAS-1): every seat of a ``table_state``

@@ -260,6 +260,19 @@ class TournamentLobby:
         await d.actor.submit(d._tick)
         return True
 
+    async def alias_changed(self, player_id: int, alias: str | None) -> None:
+        """R-ALIAS-2 (issue #31 item 7): a new alias reaches the tournaments entered before it: their lists, tables
+        and results name the player by it, and everyone at the player's table gets the table with it."""
+        for d in self.directors.values():
+            if player_id not in d.aliases and player_id not in d.entrants_by_id and player_id not in d.registered:
+                continue
+            d.aliases[player_id] = alias
+            e = d.entrants_by_id.get(player_id)
+            table = d.tables.get(e.table_id or "") if e is not None else None
+            if table is not None:
+                for seated in [x.player_id for x in table.seats.values()]:
+                    d.send_table_state(table, seated)
+
     async def connected(self, player_id: int) -> None:
         """A player logged in: in each tournament they play, no longer sitting out (R-TOURN-REG-5)."""
         for d in list(self.directors.values()):
