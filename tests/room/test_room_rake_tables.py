@@ -10,7 +10,7 @@ from decimal import Decimal
 
 import pytest
 
-from riverboat.room.rake import RakeTrigger, compute_rake, get_schedule, trigger_for_game
+from riverboat.room.rake import compute_rake, get_schedule
 
 
 def cents(euro: str) -> int:
@@ -185,28 +185,6 @@ def test_r_rake_2_no_flop_no_drop_and_r_gen_3_play_money() -> None:
     assert compute_rake(s, triggered=False, play_money=False, **args) == 0  # type: ignore[arg-type]
     assert compute_rake(s, triggered=True, play_money=True, **args) == 0  # type: ignore[arg-type]
     assert compute_rake(s, triggered=True, play_money=False, **args) == 200  # type: ignore[arg-type]
-
-
-@pytest.mark.parametrize(
-    ("game", "trigger"),
-    [
-        ("holdem", RakeTrigger.FLOP),
-        ("omaha", RakeTrigger.FLOP),
-        ("omaha_hl", RakeTrigger.FLOP),
-        ("six_plus", RakeTrigger.FLOP),
-        ("soko", RakeTrigger.THIRD_CARD),
-        ("americana", RakeTrigger.THIRD_CARD),
-        ("stud", RakeTrigger.FOURTH_CARD),
-        ("stud_hl", RakeTrigger.FOURTH_CARD),
-        ("razz", RakeTrigger.FOURTH_CARD),
-        ("draw5", RakeTrigger.DRAW),
-        ("triple_draw_27", RakeTrigger.DRAW),
-        ("draw32", RakeTrigger.DRAW),
-    ],
-)
-def test_r_rake_2_trigger_per_game(game: str, trigger: RakeTrigger) -> None:
-    """R-RAKE-2 and its Reading for the games the sources do not list."""
-    assert trigger_for_game(game) is trigger
 
 
 def test_r_rake_5_unlisted_stakes_have_no_row() -> None:

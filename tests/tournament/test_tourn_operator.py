@@ -4,11 +4,15 @@ with refunds, interrupt with the compensation of R-TOURN-INT paid through the le
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
 from riverboat.cards import seeded_rng
+from riverboat.cli import app
 from riverboat.room.clock import FakeClock
 from riverboat.room.errors import RoomError
 from riverboat.room.gateway import StoreGateway
@@ -17,6 +21,7 @@ from riverboat.room.tournament.compensation import compensate
 from riverboat.room.tournament.lifecycle import Status
 from riverboat.room.tournament.lobby import TournamentLobby, compensation_input
 from riverboat.room.tournament.simulate import SimHost, default_spec, make_bots, play
+from riverboat.room.tournament.spec import TournamentSpec
 from riverboat.store import AccountKey, Store
 
 START = 1_800_000_000.0
@@ -147,3 +152,46 @@ async def test_r_server_1_a_restarted_room_opens_its_configured_tournaments_agai
     assert a.id != b.id and sqlite_store.tournaments.exists(a.id) and sqlite_store.tournaments.exists(b.id)
     assert not sqlite_store.tournaments.exists("never-created")
     await again.close()
+
+
+async def test_r_tourn_int_5_6_interrupt_refunds_every_rebuy_and_addon_fee(sqlite_store: Store, tmp_path: Path
+                                                                            ) -> None:
+    """R-TOURN-INT-4/6 (issue #36 item 5): an MTT with re-buys and add-ons (each with its fee) is interrupted:
+    every remaining player gets back every buy-in, re-buy and add-on AND every fee they paid (the entry fee and
+    one fee per re-buy and add-on), plus their share; what the ledger pays each one is exactly the quote of
+    ``riverboat tournament compensation`` run on the tournament's state, and the house's fee account gives back
+    every fee of the remaining players."""
+    players = make_bots(sqlite_store, 12, 40_000, "EUR", prefix="intrb")
+    bots = {p: ShoveBot(random.Random(p)) for p in players}
+    lob, clock = lobby_for(sqlite_store, bots)
+    spec = default_spec("mtt", 12, 6, "holdem", "NL", rebuys=True)
+    spec = TournamentSpec.from_dict({**spec.to_dict(), "rebuy": {**spec.to_dict()["rebuy"], "fee": 100,
+                                                                  "addon_fee": 50}})
+    d = await lob.create(spec, "intrb")
+    for p in players:
+        await d.register(p)
+    for _ in range(2000):  # the bots re-buy when busted and take the add-on when it is offered (level 4)
+        if d.status in (Status.RUNNING, Status.FINAL_TABLE) and any(e.addons for e in d.entrants_by_id.values()):
+            break
+        await clock.advance(5)
+    inp = compensation_input(d)
+    assert any(r.rebuys for r in inp.remaining) and any(r.add_ons for r in inp.remaining), inp
+    paid_fees = {int(r.player): 100 + 100 * r.rebuys + 50 * r.add_ons for r in inp.remaining}
+    path = tmp_path / "quote.json"
+    path.write_text(json.dumps(inp.to_dict()))
+    cli = CliRunner().invoke(app, ["tournament", "compensation", str(path)])
+    assert cli.exit_code == 0, cli.output
+    quote = json.loads(cli.stdout)
+    assert quote == compensate(inp).to_dict()
+    parts = compensate(inp).parts
+    for name, fee in paid_fees.items():
+        assert parts[str(name)]["fee"] == fee  # every fee, not one per player
+    before = {p: sqlite_store.ledger.balance(p) for p in players}
+    fees_before = sqlite_store.ledger.account_balance(AccountKey.fees("EUR"))
+    out = await lob.interrupt("intrb")
+    assert d.status is Status.INTERRUPTED and out["payouts"] == quote["payouts"]
+    for name, amount in quote["payouts"].items():
+        assert sqlite_store.ledger.balance(int(name)) == before[int(name)] + amount
+    assert sqlite_store.ledger.account_balance(AccountKey.fees("EUR")) == fees_before - sum(paid_fees.values())
+    assert sqlite_store.ledger.total("EUR") == 0
+    await lob.close()

@@ -195,7 +195,7 @@ class ClusterTable(TourneyTable):
             return dealt
         if self.driver is not None:
             return False
-        seats = [SeatWire(seat=s, player=e.player_id, entry_no=e.entry_no, chips=e.chips, sitting_out=e.sitting_out,
+        seats = [SeatWire(seat=s, player=e.player_id, entry_no=e.entry_no, chips=e.chips, sitting_out=e.sitting_out or e.sat_out,
                           bounty=e.bounty, timebank=e.timebank, alias=d.aliases.get(e.player_id),
                           rank=d.chip_rank(e.chips), rebuy=d.rebuy_open(e), addon=e.chips > 0 and d.addon_open(e))
                  for s, e in sorted(self.seats.items())]

@@ -425,12 +425,16 @@ EventFrame = TableEventFrame | PoolEventFrame
 
 
 class TournamentSeatView(TypedDict):
-    """A player at the tournament table (public: the alias and the chips)."""
+    """A player at the tournament table (public: the alias and the chips; in a knockout tournament ``bounty``, the
+    bounty on their head now, which grows in a progressive knockout, R-TOURN-KO-1 / R-TOURN-PKO-1/2; ``away``:
+    sat out or disconnected, dealt in and folded, R-SITOUT-1 / R-DISC-2)."""
 
     seat: int
     player: int
     alias: str | None
     stack: int
+    bounty: NotRequired[int]
+    away: NotRequired[bool]
 
 
 class TournamentHud(TypedDict):
@@ -472,6 +476,8 @@ class TournamentStateData(TournamentHud):
     rebuy: NotRequired[bool]
     addon: NotRequired[bool]
     automatic: NotRequired[bool]
+    #: the player sat out (R-SITOUT-1): dealt in and folded until they sit back in
+    sitting_out: NotRequired[bool]
 
 
 class TournamentRegisteredData(TypedDict):
@@ -531,6 +537,25 @@ class TournamentRuleData(TypedDict):
     rule: str
 
 
+class TournamentBountyData(TypedDict):
+    """``bounty``, to everyone at the table once the hand is recorded (the hand log): ``player`` (``alias``) won
+    ``cash`` for eliminating ``busted`` (``busted_alias``; the winner themself: their own bounty with the first
+    place); ``added`` went onto their own bounty, which is ``bounty`` now (progressive knockout, R-TOURN-PKO-3);
+    ``named``: a named bounty (R-TOURN-BOUNTY-1)."""
+
+    table: str
+    hand_id: str
+    player: int
+    alias: str | None
+    busted: int
+    busted_alias: str | None
+    cash: int
+    added: int
+    bounty: int
+    named: bool
+    rule: str
+
+
 class TournamentEditedData(TypedDict):
     """The operator changed the tournament (R-OPER-2): ``changes`` maps each changed field of the tournament's
     description (docs/tournaments.md) to its new value."""
@@ -546,6 +571,8 @@ class TournamentFinishedData(TypedDict):
     place: int
     place_to: int
     prize: int
+    #: knockout and named bounties won in the tournament (paid at once when won, R-TOURN-KO-1 / R-TOURN-BOUNTY-1)
+    bounties: NotRequired[int]
 
 
 class TournamentFinalTableData(TypedDict):
@@ -638,17 +665,17 @@ TOURNAMENT_DATA: dict[str, type] = {
     "finished": TournamentFinishedData, "final_table": TournamentFinalTableData,
     "hand_for_hand": TournamentHandForHandData, "moved": TournamentMovedData,
     "rebuy_offer": TournamentRebuyOfferData, "interrupted": TournamentInterruptedData,
-    "edited": TournamentEditedData,
+    "edited": TournamentEditedData, "bounty": TournamentBountyData,
     "twister_spin": TwisterSpinData, "jackpot": JackpotData,
 }
 TournamentEventName = Literal["registered", "unregistered", "cancelled", "started", "state", "level", "break",
                               "flight_over", "disqualified", "finished", "final_table", "hand_for_hand", "moved",
-                              "rebuy_offer", "interrupted", "twister_spin", "jackpot", "edited"]
+                              "rebuy_offer", "interrupted", "twister_spin", "jackpot", "edited", "bounty"]
 TournamentData = (TournamentRegisteredData | TournamentEmptyData | TournamentReasonData | TournamentStartedData
                   | TournamentStateData | TournamentLevelData | TournamentBreakData | TournamentFlightOverData
                   | TournamentRuleData | TournamentFinishedData | TournamentFinalTableData | TournamentHandForHandData
                   | TournamentMovedData | TournamentRebuyOfferData | TournamentInterruptedData | TwisterSpinData
-                  | JackpotData | TournamentEditedData)
+                  | JackpotData | TournamentEditedData | TournamentBountyData)
 
 
 class TournamentFrame(TypedDict):

@@ -5,15 +5,15 @@ The tables live in ``rake_tables.json`` next to this module, one *schedule* per 
 table's structure, its big blind and the number of players dealt in (R-RAKE-3); the rake is
 ``per_step * floor(pot / step)`` capped at the row's maximum (R-RAKE-4), with the small-pot step of R-RAKE-10.
 
-No flop, no drop (R-RAKE-2): :func:`trigger_for_game` names what must have happened before a pot is raked, and
-:func:`compute_rake` returns 0 when it did not. Play money is never raked (R-GEN-3).
+No flop, no drop (R-RAKE-2): the engine decides whether the game's trigger happened (a flop, the third card in
+Soko and Americana, the fourth in the stud games, a draw: ``RakeContext.trigger_reached``, ``Hand._rake_trigger``)
+and :func:`compute_rake` returns 0 when it did not. Play money is never raked (R-GEN-3).
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from enum import StrEnum
 from functools import cache
 from importlib import resources
 
@@ -21,42 +21,6 @@ from riverboat.engine import RakeContext, RakeRule
 from riverboat.games import Stakes
 
 STRUCTURES = ("FL", "SL", "PL", "HPL", "NL")
-
-
-class RakeTrigger(StrEnum):
-    """What must have been dealt before a pot may be raked (R-RAKE-2)."""
-
-    FLOP = "flop"  # hold'em, Six Plus, the Omaha family
-    THIRD_CARD = "third_card"  # Soko, Americana (reading)
-    FOURTH_CARD = "fourth_card"  # 7 Card Stud, Stud Hi/Lo, Razz (reading)
-    DRAW = "draw"  # 5 Card Draw, 2-7 Triple Draw, 32 Card Draw (reading)
-
-
-_TRIGGERS: dict[str, RakeTrigger] = {
-    "holdem": RakeTrigger.FLOP,
-    "omaha": RakeTrigger.FLOP,
-    "omaha5": RakeTrigger.FLOP,
-    "omaha_hl": RakeTrigger.FLOP,
-    "omaha5_hl": RakeTrigger.FLOP,
-    "six_plus": RakeTrigger.FLOP,
-    "stud": RakeTrigger.FOURTH_CARD,
-    "stud_hl": RakeTrigger.FOURTH_CARD,
-    "razz": RakeTrigger.FOURTH_CARD,
-    "soko": RakeTrigger.THIRD_CARD,
-    "americana": RakeTrigger.THIRD_CARD,
-    "draw5": RakeTrigger.DRAW,
-    "triple_draw_27": RakeTrigger.DRAW,
-    "single_draw_27": RakeTrigger.DRAW,
-    "draw32": RakeTrigger.DRAW,
-}
-
-
-def trigger_for_game(game_id: str) -> RakeTrigger:
-    """The no-flop-no-drop trigger of a game (R-RAKE-2 and its Reading for unlisted games)."""
-    try:
-        return _TRIGGERS[game_id]
-    except KeyError:
-        raise ValueError(f"no rake trigger known for game {game_id!r}") from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,7 +137,8 @@ def compute_rake(
     """The rake of one finished hand.
 
     ``pot_total`` is the final pot with every side pot, after uncalled bets were returned (R-RAKE-4);
-    ``triggered`` says whether the game's :class:`RakeTrigger` happened (no flop, no drop, R-RAKE-2).
+    ``triggered`` says whether the game's trigger happened (the engine's ``RakeContext.trigger_reached``: no flop,
+    no drop, R-RAKE-2).
     """
     if play_money or not triggered:
         return 0

@@ -58,6 +58,10 @@ class PlayerLinks:
             del self.by_player[pid]
             with contextlib.suppress(Exception):
                 self.hub.room.detach(pid)
+            for tournaments in (self.hub.tournaments, self.hub.twister):  # R-DISC-1/2 in tournaments
+                if tournaments is not None:
+                    with contextlib.suppress(Exception):
+                        tournaments.disconnected(pid)
             return []
         still = {t for c in conns for t in c.watched}
         return sorted(t for t in conn.watched if t not in still)

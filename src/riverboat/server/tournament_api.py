@@ -6,6 +6,7 @@ R-OPER-1..5). Registering, unregistering, re-buys and add-ons are WebSocket fram
 | --- | --- |
 | ``GET /api/tournaments`` | ``{"sng": [entry], "mtt": [entry]}``: id, name, kind, status, game, structure, seats, buy_in, fee (the "i" breakdown, R-FEE-1), currency, guarantee, entrants, players_left, prize_pool, starts_at, private, knockout, rebuys, satellite |
 | ``GET /api/tournaments/{id}`` | the entry plus ``structure`` (levels, breaks), ``payouts``, ``tables`` (players, chips) and ``results`` |
+| ``POST /api/tournaments/{id}/sit_out`` | the caller: body ``{"out": true}`` sits out (dealt in, blinded away, folded at once: R-SITOUT-1/2), ``{"out": false}`` sits back in: ``{"tournament", "sitting_out"}`` |
 | ``GET /api/tournaments/history`` | the caller's tournaments of every kind (SNG, MTT, Twister, AoG, Wild), newest first: date, kind, buy-in + fee paid or the ticket used, place, field, cash prize, tickets won, bounties, jackpots won apart (``riverboat.store.tournament_history``) |
 | ``POST /api/operator/tournaments`` | staff: body ``{"spec": TournamentSpec JSON, "id"?, "series"?}``: a new tournament |
 | ``POST /api/operator/flights`` | staff: body ``{"event", "day2": spec, "flights": [{"day": "1A", "levels": n, "spec": spec}, ...]}``: a flight event (R-TOURN-FLIGHT-1..6): ``{"event", "day2", "flights": [ids]}`` |
@@ -46,6 +47,12 @@ class FlightsBody(BaseModel):
     flights: list[dict[str, Any]] = Field(min_length=1, max_length=26)
 
 
+class SitOutBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    out: StrictBool = True
+
+
 class EditBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -75,6 +82,13 @@ def tournament_routes(hub: Hub, handler: Any) -> list[Route]:
         pid = player_id_of(await authenticate(hub, request))
         rows = await hub.call_store(hub.store.tournament_play.history, pid)
         return JSONResponse({"history": [r.to_dict() for r in rows]})
+
+    async def sit_out(request: Request) -> Response:
+        """R-SITOUT-1/2: the caller sits out of their tournament (``{"out": true}``) or back in (``false``)."""
+        pid = player_id_of(await authenticate(hub, request))
+        body = await parse_body(request, SitOutBody)
+        lobby = _lobby(hub)
+        return JSONResponse(jsonable(await lobby.sit_out(request.path_params["tid"], pid, body.out)))
 
     async def create(request: Request) -> Response:
         await staff(hub, request)
@@ -108,6 +122,7 @@ def tournament_routes(hub: Hub, handler: Any) -> list[Route]:
         Route("/api/tournaments", handler(tabs)),
         Route("/api/tournaments/history", handler(history)),
         Route("/api/tournaments/{tid}", handler(detail)),
+        Route("/api/tournaments/{tid}/sit_out", handler(sit_out), methods=["POST"]),
         Route("/api/operator/tournaments", handler(create), methods=["POST"]),
         Route("/api/operator/flights", handler(create_flights), methods=["POST"]),
         Route("/api/operator/tournaments/{tid}/{action}", handler(act), methods=["POST"]),

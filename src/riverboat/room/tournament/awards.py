@@ -36,6 +36,20 @@ class Outcome:
     payments: list[Payment] = field(default_factory=list)
     bounties: dict[int, int] = field(default_factory=dict)  # player -> new bounty on their head
     prizes: dict[int, int] = field(default_factory=dict)  # player -> cash/ticket value won by their place
+    won: list[BountyWon] = field(default_factory=list)  # every bounty won (the table's hand log, the results)
+
+
+@dataclass(frozen=True, slots=True)
+class BountyWon:
+    """A bounty won in a hand: ``player`` took ``cash`` for eliminating ``busted`` (``added``: the part added to
+    their own bounty in a progressive knockout, R-TOURN-PKO-3; ``named``: a named bounty, R-TOURN-BOUNTY-1;
+    ``busted`` is the winner themself for the winner's own bounty)."""
+
+    player: int
+    busted: int
+    cash: int
+    added: int = 0
+    named: bool = False
 
 
 def place_awards(spec: TournamentSpec, pool: int, entrants: int,
@@ -99,6 +113,7 @@ def winner(spec: TournamentSpec, pid: int, awards: Sequence[PlaceAward], own_bou
         _pay(spec, pid, awards[0], out)
     if own_bounty:
         out.payments.append(Payment(pid, "bounty", own_bounty))
+        out.won.append(BountyWon(pid, pid, own_bounty))
     if unclaimed_named:
         out.payments.append(Payment(pid, "prize", unclaimed_named))
         out.prizes[pid] = out.prizes.get(pid, 0) + unclaimed_named
@@ -113,12 +128,16 @@ def knockout(spec: TournamentSpec, busted: int, bounty: int, eliminators: Sequen
     if ko is None or bounty <= 0 or not eliminators:
         return
     cash = bounty if not ko.progressive else bounty * ko.share_ppb // payout_tables.PPB
-    for pid, amount in split_evenly(cash, list(eliminators)).items():
+    cash_of = split_evenly(cash, list(eliminators))
+    added_of = split_evenly(bounty - cash, list(eliminators)) if bounty - cash else {}
+    for pid, amount in cash_of.items():
         if amount:
             out.payments.append(Payment(pid, "bounty", amount))
-    if bounty - cash:
-        for pid, amount in split_evenly(bounty - cash, list(eliminators)).items():
-            out.bounties[pid] = out.bounties.get(pid, bounties.get(pid, 0)) + amount
+    for pid, amount in added_of.items():
+        out.bounties[pid] = out.bounties.get(pid, bounties.get(pid, 0)) + amount
+    for pid in eliminators:
+        if cash_of.get(pid) or added_of.get(pid):
+            out.won.append(BountyWon(pid, busted, cash_of.get(pid, 0), added_of.get(pid, 0)))
 
 
 def named_bounty(busted: int, named: Mapping[int, int], eliminators: Sequence[int], out: Outcome) -> int:
@@ -131,4 +150,5 @@ def named_bounty(busted: int, named: Mapping[int, int], eliminators: Sequence[in
         if share:
             out.payments.append(Payment(pid, "prize", share))
             out.prizes[pid] = out.prizes.get(pid, 0) + share
+            out.won.append(BountyWon(pid, busted, share, named=True))
     return amount

@@ -19,7 +19,8 @@ Players already eliminated get nothing more (R-TOURN-INT-1). The cases, by ``kin
 
 Readings of INT-11: (a) refunded buy-ins, re-buys and add-ons come out of the pool first and the split applies to
 what is left; refunded fees and any overlay are paid by the house. (b) "buy-ins" = every buy-in, re-buy and add-on
-the player paid. (c) as above. (d) as above. (e) every share is rounded down to the minor unit and the remainder
+the player paid, and "fee(s)" the entry fee and every re-buy and add-on fee (``rebuy_fee``, ``addon_fee``), as the
+store refunds them. (c) as above. (d) as above. (e) every share is rounded down to the minor unit and the remainder
 goes to the largest stack (the first such player listed on a tie).
 
 "The pool left" is always the pool minus the prizes already paid (``paid_so_far``). If the pool cannot cover what
@@ -31,7 +32,7 @@ when the tournament is closed.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 KINDS = ("heads_up", "sng", "mtt", "freeroll", "twister")
@@ -61,17 +62,28 @@ class CompensationInput:
     rebuy_period_over: bool = True
     rebuy_price: int = 0
     addon_price: int = 0
+    rebuy_fee: int = 0  # the fee of each re-buy and of the add-on: refunded with it (R-TOURN-INT-4..6 "fee(s)")
+    addon_fee: int = 0
     payouts: tuple[int, ...] = ()
     paid_so_far: int = 0
     eliminated_buy_ins: int = 0
     split_threshold: int = DEFAULT_SPLIT_THRESHOLD
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON input of ``riverboat tournament compensation`` (``from_dict(to_dict())`` is equal): an
+        operator quotes a running tournament's compensation with the same arithmetic the interruption pays."""
+        out = asdict(self)
+        out["payouts"] = list(self.payouts)
+        out["remaining"] = [asdict(r) for r in self.remaining]
+        return out
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> CompensationInput:
         if not isinstance(data, Mapping):
             raise CompensationError("the input is one JSON object")
         allowed = {"kind", "buy_in", "fee", "guarantee", "rebuy_period_over", "rebuy_price", "addon_price",
-                   "prize_pool", "payouts", "paid_so_far", "eliminated_buy_ins", "split_threshold", "remaining"}
+                   "rebuy_fee", "addon_fee", "prize_pool", "payouts", "paid_so_far", "eliminated_buy_ins",
+                   "split_threshold", "remaining"}
         unknown = sorted(set(data) - allowed)
         if unknown:
             raise CompensationError(f"unknown field(s): {', '.join(unknown)}")
@@ -82,7 +94,8 @@ class CompensationInput:
         if kind not in KINDS:
             raise CompensationError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}")
         ints = {k: _amount(data, k) for k in ("buy_in", "fee", "guarantee", "rebuy_price", "addon_price",
-                                               "prize_pool", "paid_so_far", "eliminated_buy_ins")}
+                                               "rebuy_fee", "addon_fee", "prize_pool", "paid_so_far",
+                                               "eliminated_buy_ins")}
         threshold = _amount(data, "split_threshold", DEFAULT_SPLIT_THRESHOLD)
         over = data.get("rebuy_period_over", True)
         if not isinstance(over, bool):
@@ -182,6 +195,11 @@ def _refund(inp: CompensationInput, p: Remaining) -> int:
     return inp.buy_in + p.rebuys * inp.rebuy_price + p.add_ons * inp.addon_price
 
 
+def _fees(inp: CompensationInput, p: Remaining) -> int:
+    """R-TOURN-INT-2..6 "entry fee(s)": the entry fee and the fee of every re-buy and add-on the player paid."""
+    return inp.fee + p.rebuys * inp.rebuy_fee + p.add_ons * inp.addon_fee
+
+
 def _compensate_mtt(inp: CompensationInput, book: _Book) -> tuple[str, int, int]:
     """A multi-table tournament or freeroll (R-TOURN-INT-4..8): the rule, what is owed, the house's part."""
     players = inp.remaining
@@ -200,8 +218,8 @@ def _compensate_mtt(inp: CompensationInput, book: _Book) -> tuple[str, int, int]
     refunds = 0
     if refundable:
         book.add("refund", {p.player: _refund(inp, p) for p in players})
-        book.add("fee", {p.player: inp.fee for p in players})
-        house += n * inp.fee
+        book.add("fee", {p.player: _fees(inp, p) for p in players})
+        house += sum(_fees(inp, p) for p in players)
         refunds = sum(_refund(inp, p) for p in players)
     next_prize = inp.payouts[n - 1] if in_money else 0
     book.add("prize", {p.player: next_prize for p in players})
@@ -223,14 +241,14 @@ def compensate(inp: CompensationInput) -> CompensationResult:
             raise CompensationError("a heads-up tournament has at most two players")
         rule = "R-TOURN-INT-2"
         book.add("refund", {p.player: _refund(inp, p) for p in players})
-        book.add("fee", {p.player: inp.fee for p in players})
-        house += n * inp.fee
+        book.add("fee", {p.player: _fees(inp, p) for p in players})
+        house += sum(_fees(inp, p) for p in players)
         owed = sum(_refund(inp, p) for p in players)
     elif inp.kind == "sng":
         rule = "R-TOURN-INT-3"
         book.add("refund", {p.player: _refund(inp, p) for p in players})
-        book.add("fee", {p.player: inp.fee for p in players})
-        house += n * inp.fee
+        book.add("fee", {p.player: _fees(inp, p) for p in players})
+        house += sum(_fees(inp, p) for p in players)
         refunds = sum(_refund(inp, p) for p in players)
         share = max(0, min(inp.eliminated_buy_ins - inp.paid_so_far, left - refunds))
         book.split(share, 100)
@@ -256,5 +274,5 @@ def compensate(inp: CompensationInput) -> CompensationResult:
     house += shortfall
     from_pool = total - house
     assert 0 <= from_pool <= left, (from_pool, left)
-    assert total == owed + (n * inp.fee if inp.kind in ("heads_up", "sng", "mtt") else 0)
+    assert total == owed + (sum(_fees(inp, p) for p in players) if inp.kind in ("heads_up", "sng", "mtt") else 0)
     return CompensationResult(totals, from_pool, house, rule, book.parts)

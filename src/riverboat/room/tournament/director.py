@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import bisect
+import contextlib
 import logging
 import random
 import secrets
@@ -83,6 +84,7 @@ class Result:
     place: int
     place_to: int
     prize: int
+    bounties: int = 0  # knockout and named bounties won (R-TOURN-KO-1, R-TOURN-PKO-3, R-TOURN-BOUNTY-1)
 
 
 @dataclass(slots=True)
@@ -135,6 +137,7 @@ class Director:
         self.disqualified: dict[int, int] = {}  # player -> operator: to be removed once their hand is over (R-INTEG-5)
         self.prize_paid = 0  # place prizes, tickets and named bounties paid (everything but knockout bounties)
         self._early: dict[int, int] = {}
+        self.bounties_won: dict[int, int] = {}  # player -> knockout and named bounties won so far (cash)
         self.named_left = dict(spec.named_bounties)
         self.stats = Stats()
         self.done = asyncio.Event()
@@ -576,30 +579,50 @@ class Director:
         if bot is not None:
             return bot(driver, seat)
         e = self.entrants_by_id.get(pid)
-        if e is not None and e.sitting_out:
+        if e is not None and e.folded_away:
             return Action(seat, fallback_kind(driver.hand.legal_actions().kinds))
         return None
 
     async def connected(self, player_id: int) -> None:
-        """A registered player logged in: no longer blinded away (R-TOURN-REG-5)."""
+        """A registered player logged in (or came back, R-DISC-1/2): no longer blinded away (R-TOURN-REG-5); a
+        decision of theirs running on the reconnect window goes back to the normal timer."""
         e = self.entrants_by_id.get(player_id)
         if e is not None:
-            e.sitting_out = False
+            e.sitting_out = e.away = False
             table = self.tables.get(e.table_id or "")
             if table is not None:
+                if table.driver is not None:
+                    table.driver.player_reconnected(player_id)
                 await self.learn_aliases([x.player_id for x in table.seats.values()])
                 self.send_table_state(table, player_id)
 
     async def disconnected(self, player_id: int) -> None:
+        """R-DISC-1: the player lost the connection: at their turn in the hand in progress (now, or to come) a
+        player who has bet gets the reconnect window, then is checked or folded; from the next hand on they are
+        dealt in and checked or folded at once until they return (R-DISC-2, :meth:`TourneyTable.deal`)."""
         e = self.entrants_by_id.get(player_id)
         table = self.tables.get(e.table_id or "") if e is not None else None
         if table is not None and table.driver is not None:
             table.driver.player_disconnected(player_id)
 
     async def sit_out(self, player_id: int, out: bool = True) -> dict[str, object]:
-        e = self._need(player_id)
-        e.sitting_out = out
-        return {"tournament": self.id, "sitting_out": out}
+        """R-SITOUT-1/2: the player sits out (``out``) or back in. Sitting out, they stay seated, are dealt in
+        and keep paying blinds and antes, and are folded (checked when free) at once; their chips are blinded
+        away until they sit in (a decision of theirs already running is played for them now)."""
+        async def run() -> dict[str, object]:
+            e = self._need(player_id)
+            e.sat_out = out
+            table = self.tables.get(e.table_id or "")
+            driver = table.driver if table is not None else None
+            if out and driver is not None and e.seat is not None and driver.players.get(e.seat) == player_id \
+                    and driver.hand.to_act == e.seat and not driver.hand.is_over:
+                with contextlib.suppress(RoomError):  # (a vote or a draw the table decides on its timer)
+                    driver.act(e.seat, fallback_kind(driver.hand.legal_actions().kinds).value)
+            if table is not None:
+                self.send_table_state(table, player_id)
+            return {"tournament": self.id, "sitting_out": out}
+
+        return await self.actor.submit(run)
 
     def _need(self, player_id: int) -> Entrant:
         e = self.entrants_by_id.get(player_id)
@@ -632,14 +655,24 @@ class Director:
         if driver is not None:
             view = driver.view(seat if seat is not None and driver.players.get(seat) == player_id else None)
         data = frames.tournament_state(table.id, seat, view, self.hud())
-        data["seats"] = [{"seat": s, "player": x.player_id, "alias": self.aliases.get(x.player_id),
-                          "stack": x.chips} for s, x in sorted(table.seats.items())]
+        data["seats"] = [self._seat_view(s, x) for s, x in sorted(table.seats.items())]
         data["hand_id"] = driver.hand_id if driver is not None else None
         data["seq"] = table.address.counter.last
         data["rank"] = self.chip_rank(e.chips) if e is not None else None
         data["rebuy"] = e is not None and (e.player_id in self._offers or self.rebuy_open(e))
         data["addon"] = e is not None and e.chips > 0 and self.addon_open(e)
+        data["sitting_out"] = e is not None and e.sat_out  # the page offers "I'm back" (R-SITOUT-1)
         self.notify(player_id, "state", data)
+
+    def _seat_view(self, seat: int, x: Entrant) -> frames.TournamentSeatView:
+        """A player at the table as everyone there sees them (their bounty in a knockout, R-TOURN-KO-1 / PKO-2)."""
+        view: frames.TournamentSeatView = {"seat": seat, "player": x.player_id,
+                                           "alias": self.aliases.get(x.player_id), "stack": x.chips}
+        if self.spec.knockout is not None:
+            view["bounty"] = x.bounty
+        if x.folded_away:
+            view["away"] = True
+        return view
 
     def hud(self) -> frames.TournamentHud:
         """What the table shows (issue #11 item 8): level, blinds, time to the next level or break, players left,
@@ -948,6 +981,7 @@ class Director:
         if self.on_hand is not None:
             self.on_hand(self, table, driver)
         self._count(outcome)
+        self._announce_bounties(table, driver.hand_id, outcome)
         if ranked:
             self._finish_players(outcome, gone)
         else:
@@ -955,6 +989,24 @@ class Director:
         if self.status in PLAYING and not self._in_hand and self._round_busts:
             await self._close_round()
         await self._after_field_change(table)
+
+    def _announce_bounties(self, table: TourneyTable, hand_id: str, outcome: Outcome) -> None:
+        """Every bounty the hand paid, to everyone at its table (and the players it knocked out): the hand log
+        shows who won which bounty and what is on their head now (R-TOURN-KO-1, R-TOURN-PKO-1/3,
+        R-TOURN-BOUNTY-1)."""
+        if not outcome.won or not self.notify_players:
+            return
+        audience = {e.player_id for e in table.seats.values()} | {w.busted for w in outcome.won}
+        for w in outcome.won:
+            e = self.entrants_by_id.get(w.player)
+            data: frames.TournamentBountyData = {
+                "table": table.id, "hand_id": hand_id, "player": w.player, "alias": self.aliases.get(w.player),
+                "busted": w.busted, "busted_alias": self.aliases.get(w.busted), "cash": w.cash, "added": w.added,
+                "bounty": e.bounty if e is not None else 0, "named": w.named,
+                "rule": "R-TOURN-BOUNTY-1" if w.named else "R-TOURN-PKO-3" if w.added else "R-TOURN-KO-1"}
+            for pid in sorted(audience):
+                if pid not in self.bots:
+                    self.notify(pid, "bounty", data)
 
     async def _bot_addons(self, table: TourneyTable) -> None:
         """In-process bots take the add-on when it is offered (R-TOURN-REBUY-3)."""
@@ -1067,6 +1119,8 @@ class Director:
         self.paid_total += sum(p.amount for p in out.payments)
         self.prize_paid += sum(p.amount for p in out.payments if p.kind != "bounty")
         self.payments_made += len(out.payments)
+        for w in out.won:
+            self.bounties_won[w.player] = self.bounties_won.get(w.player, 0) + w.cash
         finishing = {f.player_id for f in out.finishes}
         for pid, amount in out.prizes.items():  # a named bounty won before the player's own finish
             if pid not in finishing:
@@ -1077,17 +1131,20 @@ class Director:
         self._stacks_dirty = True
         for f in out.finishes:
             prize = out.prizes.get(f.player_id, 0) + self._early.pop(f.player_id, 0)
-            self.results[f.player_id] = Result(f.player_id, f.place, f.place_to, prize)
+            self.results[f.player_id] = Result(f.player_id, f.place, f.place_to, prize,
+                                               self.bounties_won.get(f.player_id, 0))
         self.stats.naive_scan += len(gone) * len(self.tables)
         for pid in gone:
             self._leave(pid)
             r = self.results[pid]
-            self.notify(pid, "finished", {"place": r.place, "place_to": r.place_to, "prize": r.prize})
+            self.notify(pid, "finished", {"place": r.place, "place_to": r.place_to, "prize": r.prize,
+                                          "bounties": r.bounties})
         for f in out.finishes:
             if f.won:
                 e = self._leave(f.player_id, balance=False)
-                self.notify(f.player_id, "finished", {"place": 1, "place_to": 1,
-                                                      "prize": self.results[f.player_id].prize})
+                r = self.results[f.player_id]
+                self.notify(f.player_id, "finished", {"place": 1, "place_to": 1, "prize": r.prize,
+                                                      "bounties": r.bounties})
                 if e.chips != self.chips_issued:
                     self.stats.chips_conserved = False
 

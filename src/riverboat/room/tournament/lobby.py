@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 from collections.abc import Mapping
 from datetime import UTC, datetime
@@ -213,12 +214,16 @@ class TournamentLobby:
         out["rebuy"] = dataclasses.asdict(spec.rebuy) if spec.rebuy is not None else None
         out["unregister_deadline"] = spec.unregister_deadline
         out["entrant_list"] = [{"player": pid, "alias": d.aliases.get(pid)} for pid in d.registered]
+        ko = spec.knockout is not None  # each player's bounty now and the bounties won (R-TOURN-KO-1, PKO-2)
         out["tables"] = [{"id": t.id, "players": [{"player": e.player_id, "alias": d.aliases.get(e.player_id),
-                                                   "seat": s, "chips": e.chips}
+                                                   "seat": s, "chips": e.chips,
+                                                   **({"bounty": e.bounty,
+                                                       "bounties_won": d.bounties_won.get(e.player_id, 0)}
+                                                      if ko else {})}
                                                   for s, e in sorted(t.seats.items())]}
                          for t in d.tables.values()]
         out["results"] = [{"player": r.player_id, "alias": d.aliases.get(r.player_id), "place": r.place,
-                           "place_to": r.place_to, "prize": r.prize}
+                           "place_to": r.place_to, "prize": r.prize, "bounties": r.bounties}
                           for r in sorted(d.results.values(), key=lambda r: r.place)]
         return out
 
@@ -279,6 +284,17 @@ class TournamentLobby:
             if player_id in d.entrants_by_id:
                 await d.actor.submit(lambda d=d: d.connected(player_id))  # type: ignore[misc]
 
+    def disconnected(self, player_id: int) -> None:
+        """A player's last connection closed: each tournament they play gives them the reconnect window at their
+        turn and deals them in as away until they return (R-DISC-1/2, R-TOURN-DISC-1)."""
+        for d in list(self.directors.values()):
+            if player_id in d.entrants_by_id:
+                d.actor.post(functools.partial(d.disconnected, player_id))
+
+    async def sit_out(self, tournament_id: str, player_id: int, out: bool) -> dict[str, Any]:
+        """R-SITOUT-1/2: the player sits out of (or back into) their tournament: blinded away meanwhile."""
+        return await self.get(tournament_id).sit_out(player_id, out)
+
     async def close(self) -> None:
         for d in self.directors.values():
             await d.close()
@@ -298,6 +314,9 @@ def entry(d: Director) -> dict[str, Any]:
             "entrants": d.entries if d.status in PLAYING | OVER else len(d.registered),
             "players_left": d.alive, "prize_pool": d.prize_pool, "starts_at": spec.starts_at,
             "private": spec.private is not None, "knockout": spec.knockout is not None,
+            # R-TOURN-KO-1 / PKO-1: the starting bounty and whether it grows (the lobby row says KO or PKO)
+            "bounty": spec.knockout.bounty if spec.knockout else 0,
+            "progressive": bool(spec.knockout and spec.knockout.progressive),
             "rebuys": spec.rebuy is not None, "satellite": spec.satellite.target if spec.satellite else None,
             "registered": len(d.registered) if d.status not in PLAYING | OVER else d.entries,
             "max_players": spec.capacity, "players": list(d.registered),
@@ -347,5 +366,6 @@ def compensation_input(d: Director) -> CompensationInput:
         kind=kind, buy_in=spec.buy_in, fee=spec.fee, prize_pool=d.prize_pool, remaining=remaining,
         guarantee=spec.guarantee, rebuy_period_over=rb is None or d.level_index() >= rb.period_levels,
         rebuy_price=rb.price if rb else 0, addon_price=rb.addon_price if rb else 0,
+        rebuy_fee=rb.fee if rb else 0, addon_fee=rb.addon_fee if rb else 0,
         payouts=tuple(a.cash for a in d.place_awards()), paid_so_far=d.prize_paid,
         eliminated_buy_ins=spec.buy_in * len(eliminated))

@@ -308,6 +308,19 @@ def validate(spec: TournamentSpec) -> None:
         TableSettings.from_dict(spec.settings)
     except RoomError as exc:
         raise SpecError(exc.message) from None
+    cash_only = sorted(set(spec.settings) & CASH_ONLY_SETTINGS)
+    if cash_only:  # R-TOURN-GEN-7: accepted and then dropped would be a rule the room does not keep
+        raise SpecError(f"table settings a tournament does not use (cash tables only): {', '.join(cash_only)}")
+
+
+#: table settings only cash tables (or Speed Poker) apply: a tournament refuses them (R-TOURN-GEN-7). Every other
+#: setting applies to a tournament's hands as at a cash table: the timers, the readings of RULES.md section 27
+#: (odd_chip, muck_losers, stud_community_betting, post_draw_first, thirty_two_ties) and the mixed-game rotation.
+CASH_ONLY_SETTINGS = frozenset({
+    "straddle", "run_it_twice",  # no straddle, no run it twice in a tournament
+    "cash_out_on_crash", "sitout_evict_seconds", "missed_blind_policy", "min_players", "speed_max_wait_seconds",
+    "disconnect_policy",  # tournament disconnection is R-DISC-1/2 (no artificial all-in)
+})
 
 
 def _validate_game(spec: TournamentSpec) -> None:

@@ -17,13 +17,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from riverboat.engine import RakeRule
-from riverboat.engine import Settings as EngineSettings
 from riverboat.games import Game, Kind, Rotation, Stakes, Structure, get_game
 from riverboat.room import frames
 from riverboat.room.actor import Actor
-from riverboat.room.blinds import SeatStatus
+from riverboat.room.blinds import SeatStatus, clockwise_after, on_arc
 from riverboat.room.clock import Clock
-from riverboat.room.deal import hand_config, plan_deal
+from riverboat.room.deal import engine_settings, hand_config, plan_deal, table_game
 from riverboat.room.frames import RoomFrame
 from riverboat.room.hand_driver import HandDriver, HandRules
 from riverboat.room.tournament.spec import Level
@@ -42,12 +41,20 @@ class Entrant:
     timebank: float
     table_id: str | None = None
     seat: int | None = None
-    sitting_out: bool = False  # absent or sat out: dealt in, folded at once (R-SITOUT-1, R-TOURN-REG-5)
+    sitting_out: bool = False  # absent since the start (or a restart): dealt in, folded at once (R-TOURN-REG-5)
+    sat_out: bool = False  # sat out by the player: dealt in, folded at once until they sit in (R-SITOUT-1/2)
+    away: bool = False  # disconnected when the hand was dealt: checked or folded every hand (R-DISC-2)
     rebuys: int = 0
     addons: int = 0
     bounty: int = 0  # knockout bounty on this player's head (R-TOURN-KO / PKO)
     auto_rebuy: bool = False
     busted_round: bool = False  # hand-for-hand: out, waiting for the round to end to be ranked
+    bounties_won: int = 0  # knockout and named bounties won so far (R-TOURN-KO / PKO / BOUNTY), shown with the seat
+
+    @property
+    def folded_away(self) -> bool:
+        """Dealt in and checked or folded at once: absent, sat out or disconnected (R-SITOUT-1, R-DISC-2)."""
+        return self.sitting_out or self.sat_out or self.away
 
 
 def level_stakes(level: Level, game: Game, structure: Structure) -> Stakes:
@@ -96,9 +103,11 @@ class TourneyTable:
         self.watchers: set[int] = set()
         self.address = frames.TableAddress(table_id)
         spec = director.spec
+        settings = director.settings  # R-HORSE-3: by orbit or by hands, as the tournament's table settings say
         self.rotation: Rotation | None = (
-            Rotation.named(spec.mixed, mode="hands", hands_per_game=director.settings.hands_per_game)
+            Rotation.named(spec.mixed, mode=settings.rotation_mode, hands_per_game=settings.hands_per_game)
             if spec.mixed else None)
+        self.orbit_start: int | None = None  # the button when the current game of the rotation began
         self.played_round = -1  # the hand-for-hand round this table last dealt in
 
     # ------------------------------------------------------------------ HandHost
@@ -137,13 +146,33 @@ class TourneyTable:
 
     async def on_settled(self, driver: HandDriver) -> None:
         if self.rotation is not None:
-            self.rotation.hand_finished()
+            self.rotation.hand_finished(orbit_completed=self._orbit_completed(driver))
         await self.director.hand_settled(self, driver)  # the director calls hand_over once it is recorded
 
     def hand_over(self) -> None:
         """The hand is recorded and carried on: the table is between hands again (until then it stays in the
         hand: nobody moves from it, nobody re-buys at it, it is not dealt)."""
         self.driver = None
+
+    def _orbit_completed(self, driver: HandDriver) -> bool:
+        """R-HORSE-3 orbit mode (as at a cash table): the button is about to pass the seat where the current game
+        began; stud games (no button) count one hand per player left."""
+        assert self.rotation is not None
+        result = driver.hand.result
+        stacks = {s: e.chips for s, e in self.seats.items()}
+        if result is not None:
+            stacks.update({s: st for s, st in result.stacks.items() if s in stacks})
+        active = [s for s, chips in stacks.items() if chips > 0]
+        game, _ = self.rotation.current()
+        button = self.button
+        if game.kind is Kind.STUD or button is None or self.orbit_start is None:
+            done = self.rotation.hands_in_game + 1 >= max(2, len(active))
+        else:
+            nxt = clockwise_after(button, active or [button], self.max_seats)[0]
+            done = on_arc(self.orbit_start, button, nxt, self.max_seats) and nxt != button
+        if done:
+            self.orbit_start = None
+        return done
 
     # ------------------------------------------------------------------ seats
     def free_seats(self) -> list[int]:
@@ -183,8 +212,15 @@ class TourneyTable:
         if plan is None:
             return False
         director = self.director
-        config = hand_config(game, structure, stakes, plan, {s: self.seats[s].chips for s in plan.dealt},
-                             director.rng, EngineSettings(straddle=False, run_it_twice=False))
+        # R-TOURN-GEN-7: the table settings' readings of RULES.md section 27 apply as at a cash table (no straddle
+        # and no run it twice in a tournament: spec.py refuses them)
+        config = hand_config(table_game(game, director.settings), structure, stakes, plan,
+                             {s: self.seats[s].chips for s in plan.dealt}, director.rng,
+                             engine_settings(director.settings, straddle=False, run_it_twice=False))
+        connected = director.host.is_connected
+        for s in plan.dealt:  # R-DISC-2: a player away when the hand is dealt is checked or folded in it
+            e = self.seats[s]
+            e.away = e.player_id not in director.bots and not connected(e.player_id)
         rules = HandRules(director.settings, aai=None, play_money=True, auto=director.auto_action)
         self.hand_no += 1
         driver = HandDriver.deal(self, config, f"{self.hand_no}-{secrets.token_hex(3)}",
@@ -193,6 +229,8 @@ class TourneyTable:
         await driver.open()
         self.driver = driver
         self.button = plan.button
+        if self.orbit_start is None:
+            self.orbit_start = plan.button
         if plan.blind_plan is not None:
             self.big_blind = plan.blind_plan.big_blind
         director.balancer.set_idle(self.id, False)

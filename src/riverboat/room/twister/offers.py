@@ -214,6 +214,12 @@ class TwisterOffers:
                     raise  # the caller itself is being cancelled
                 continue  # the actor stopped (the Twister is over): nothing to send
 
+    def disconnected(self, player_id: int) -> None:
+        """A player's last connection closed: their Twister tables give the reconnect window (R-DISC-1/2)."""
+        for tid in self.tournaments_of(player_id):
+            d = self.directors[tid]
+            d.actor.post(functools.partial(d.disconnected, player_id))
+
     async def close(self) -> None:
         """A server stop: every running Twister's hand in progress is voided (R-SERVER-1)."""
         for task in list(self._watchers):
