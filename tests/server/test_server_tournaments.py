@@ -121,3 +121,44 @@ async def test_r_server_1_kill_9_mid_tournament_then_restart_resumes(start_serve
     assert total == 3000
     again.store.ledger.verify()
     assert again.store.ledger.total("EUR") == 0
+
+
+async def test_r_sitout_1_a_tournament_player_sits_out_and_back_in_through_the_server(server: Any) -> None:
+    """R-SITOUT-1/2, R-TOURN-DISC-1 (issue #36 item 1): a registered player sits out of a running tournament from
+    the client (``POST /api/tournaments/{id}/sit_out``): the answer and their next ``state`` say so, and every seat
+    view shows them away; ``{"out": false}`` sits them back in. A player who is not in it is refused
+    (``not_registered``), an anonymous caller too (401)."""
+    http = httpx.Client(base_url=server.base_url, timeout=10.0)
+    server.store.accounts.register("so_operator", "password-so_operator", role="operator")
+    op = server.store.accounts.login("so_operator", "password-so_operator")
+    spec = {**SNG, "name": "Sit-out SNG", "seats": 2, "min_entrants": 2, "level_seconds": 3600,
+            "settings": {"between_hands_seconds": 1.0}}
+    assert http.post("/api/operator/tournaments", headers=_auth(op), json={"spec": spec, "id": "srv-so"}
+                     ).status_code == 201
+    (me, mine), (_other, theirs), (_stranger, strangers) = (server.player(eur=DEPOSIT) for _ in range(3))
+    clients = [ProtocolClient(server.ws_url, token, keep_frames=True) for token in (mine, theirs)]
+    try:
+        for c in clients:
+            await c.connect()
+            await c.command({"type": "tournament_register", "tournament": "srv-so",
+                             "id": f"reg-{secrets.token_hex(6)}"})
+        for _ in range(100):
+            if any(f.get("type") == "tournament" and f.get("event") == "started" for f in clients[0].frames):
+                break
+            await asyncio.sleep(0.1)
+        waiting = asyncio.ensure_future(clients[0].next_frame(
+            lambda f: f.get("event") == "state" and f["data"].get("sitting_out")))
+        res = await asyncio.to_thread(http.post, "/api/tournaments/srv-so/sit_out", headers=_auth(mine),
+                                      json={"out": True})
+        assert res.status_code == 200 and res.json() == {"tournament": "srv-so", "sitting_out": True}
+        state = await waiting
+        assert [s.get("away") for s in state["data"]["seats"] if s["player"] == me] == [True]
+        back = await asyncio.to_thread(http.post, "/api/tournaments/srv-so/sit_out", headers=_auth(mine),
+                                       json={"out": False})
+        assert back.status_code == 200 and back.json()["sitting_out"] is False
+        refused = http.post("/api/tournaments/srv-so/sit_out", headers=_auth(strangers), json={"out": True})
+        assert refused.status_code in (400, 404, 409) and refused.json()["error"]["code"] == "not_registered"
+        assert http.post("/api/tournaments/srv-so/sit_out", json={"out": True}).status_code == 401
+    finally:
+        for c in clients:
+            await c.close()

@@ -72,6 +72,8 @@ export const api = {
   setLocale: (locale) => request("PUT", "/api/locale", { locale }),
   /** The player's tournaments of every kind, newest first (GET /api/tournaments/history). */
   tournamentHistory: () => request("GET", "/api/tournaments/history"),
+  /** R-SITOUT-1/2: sit out of a tournament (out=true) or back in: {tournament, sitting_out}. */
+  tournamentSitOut: (id, out) => request("POST", `/api/tournaments/${encodeURIComponent(id)}/sit_out`, { out }),
   /** The export URL of one hand, or (no hand) of the player's last hands. */
   exportUrl: (format, tableId = null, handId = null, limit = 200) => (tableId && handId
     ? `/api/hands/${encodeURIComponent(tableId)}/${encodeURIComponent(handId)}/export?format=${format}`

@@ -93,3 +93,8 @@ export function mixedName(mixed, name) {
 export function gameName(id) { return gameInfo(id).name; }
 export function gameFamily(id) { return gameInfo(id).family; }
 export function structureName(code) { return STRUCTURES[code] ? t(`structure.${code}`) : code || ""; }  // i18n-dynamic: structure.*
+
+/** R-LIMIT-GEN-3's in-game labels (FL, SL, PL, ½PL, NL): where space is tight (lobby rows, the table header); the
+ * long names (structureName) in details. */
+export const STRUCTURE_LABELS = { FL: "FL", SL: "SL", PL: "PL", HPL: "½PL", NL: "NL" };
+export function structureLabel(code) { return STRUCTURE_LABELS[code] || code || ""; }

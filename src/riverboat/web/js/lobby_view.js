@@ -5,7 +5,7 @@
 
 import { el, mount, formatMoney } from "./util.js";
 import { api } from "./api.js";
-import { gameName, gameFamily, structureName, lobbyStakes } from "./games.js";
+import { gameName, gameFamily, structureLabel, structureName, lobbyStakes } from "./games.js";
 import { registerLobbyTab, lobbyTabList } from "./views.js";
 import { plainError } from "./errors.js";
 import { t as tr } from "./i18n.js";
@@ -13,7 +13,7 @@ import { t as tr } from "./i18n.js";
 const state = { tab: "cash", game: "", structure: "", stakes: "" };
 const DEFAULT_FILTERS = [
   { name: "game", label: tr("lobby.filter_games"), all: tr("lobby.all_games"), value: (t) => t.mixed || t.game, fmt: gameName },
-  { name: "structure", label: tr("lobby.filter_structures"), all: tr("lobby.all_structures"), value: (t) => t.structure, fmt: structureName },
+  { name: "structure", label: tr("lobby.filter_structures"), all: tr("lobby.all_structures"), value: (t) => t.structure, fmt: structureLabel },
   { name: "stakes", label: tr("lobby.filter_stakes"), all: tr("lobby.all_stakes"), value: lobbyStakes },
 ];
 
@@ -27,7 +27,7 @@ export function lobbyGame(entry) {
 }
 
 function lobbyStructure(entry) {
-  return structureName(entry.current_structure || entry.structure);
+  return structureLabel(entry.current_structure || entry.structure);
 }
 
 function tournamentKind(t) {
@@ -187,7 +187,7 @@ function speedTable(rows, ctx) {
     el("thead", {}, el("tr", {}, el("th", {}, tr("lobby.col_pool")), el("th", {}, tr("lobby.col_game")), el("th", {}, tr("lobby.col_stakes")),
       el("th", { class: "num" }, tr("lobby.col_players")), el("th", {}, ""))),
     el("tbody", {}, rows.map((p) => el("tr", {},
-      el("td", { translate: "no" }, p.name), el("td", {}, `${gameName(p.game)} ${structureName(p.structure)}`), el("td", {}, lobbyStakes(p)),
+      el("td", { translate: "no" }, p.name), el("td", {}, `${gameName(p.game)} ${structureLabel(p.structure)}`), el("td", {}, lobbyStakes(p)),
       el("td", { class: "num" }, String(p.players ?? p.seats_taken ?? 0)),
       el("td", {}, el("button", { class: "btn btn-small btn-primary", onclick: () => ctx.navigate(`#/speed/${encodeURIComponent(p.id)}`) }, tr("lobby.play")))))));
 }

@@ -12,7 +12,7 @@ import { h, patch } from "./vdom.js";
 import { cardVNode } from "./cards.js";
 import { actionArea, decisionKey, handleShortcut, choosePreAction } from "./action_bar.js";
 import { sidePanel } from "./side_panel.js";
-import { structureName, stakesLabel } from "./games.js";
+import { structureLabel, stakesLabel } from "./games.js";
 import { settings } from "./settings.js";
 import { play } from "./sounds.js";
 import { t } from "./i18n.js";
@@ -284,7 +284,7 @@ export class TableView {
     return h("header", { class: "table-header" },
       h("div", { class: "table-title" },
         h("strong", { "data-testid": "table-name", translate: "no" }, model.name),
-        h("span", { class: "table-game", "data-testid": "table-game" }, ` ${model.gameName} · ${structureName(model.structure)} · ${stakes}`),
+        h("span", { class: "table-game", "data-testid": "table-game" }, ` ${model.gameName} · ${structureLabel(model.structure)} · ${stakes}`),
         model.handId !== null ? h("span", { class: "hand-id", "data-testid": "hand-id", "data-hand-id": model.handId }, ` · ${t("table.hand_no", { id: model.handId })}`) : null),
       h("div", { class: "table-controls" }, controls),
       this.ui.optionsOpen && hero && !this.speed ? this.optionsPanel(model) : null);

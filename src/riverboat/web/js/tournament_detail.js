@@ -99,7 +99,12 @@ function tables(t) {
     el("table", { class: "list compact", "data-table": table.id },
       el("caption", {}, tr("tournament.table_caption", { n: tableNumber(table.id) })),
       el("tbody", {}, table.players.map((p) => el("tr", {}, el("td", {}, tr("log.seat_n", { n: p.seat + 1 })), el("td", { translate: "no" }, who(p)),
-        el("td", { class: "num" }, formatNumber(p.chips))))))));
+        el("td", { class: "num" }, formatNumber(p.chips)),
+        // a knockout: the bounty on each player's head now and what they won so far (R-TOURN-KO-1, R-TOURN-PKO-2)
+        p.bounty !== undefined ? el("td", { class: "num", "data-testid": `bounty-of-${p.player}` },
+          tr("tourney.bounty", { amount: formatMoney(p.bounty, t.currency) }),
+          p.bounties_won ? el("div", { class: "muted" }, tr("tourney.bounties_won", { amount: formatMoney(p.bounties_won, t.currency) })) : null)
+          : null))))));
 }
 
 function results(t) {
@@ -108,7 +113,8 @@ function results(t) {
   return el("div", {}, el("h3", {}, tr("tournament.results")),
     el("table", { class: "list compact", "data-testid": "tourney-results" },
       el("tbody", {}, list.map((r) => el("tr", {}, el("td", {}, placeText(r)), el("td", { translate: "no" }, who(r)),
-        el("td", { class: "num" }, formatMoney(r.prize, t.currency)))))));
+        el("td", { class: "num" }, formatMoney(r.prize, t.currency)),
+        r.bounties ? el("td", { class: "num" }, tr("tourney.bounties_won", { amount: formatMoney(r.bounties, t.currency) })) : null)))));
 }
 
 export function renderTournamentDetail(root, ctx, id) {

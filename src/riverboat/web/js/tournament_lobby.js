@@ -7,7 +7,7 @@
 
 import { el, formatMoney } from "./util.js";
 import { registerLobbyTab } from "./views.js";
-import { gameName, structureName } from "./games.js";
+import { gameName, structureLabel } from "./games.js";
 import { plainError } from "./errors.js";
 import { followStarts } from "./tournament_table.js";
 import { formatDateTime, formatNumber, formatOrdinal, t as tr } from "./i18n.js";
@@ -28,6 +28,14 @@ export function tournamentKinds(t) {
   if (t.private) kinds.push(tr("tkind.private"));
   if (!kinds.length) kinds.push(tr("tkind.regular"));
   return kinds;
+}
+
+/** A knockout's bounty in the lobby row (R-TOURN-KO-1, R-TOURN-PKO-1): fixed, or where progressive ones start. */
+export function knockoutLine(t) {
+  if (!t.knockout) return null;
+  const amount = formatMoney(t.bounty ?? 0, t.currency);
+  return el("div", { class: "muted", "data-testid": `bounty-${t.id}` },
+    t.progressive ? tr("tourney.pko_bounty", { amount }) : tr("tourney.ko_bounty", { amount }));
 }
 
 export function buyInText(t) {
@@ -146,11 +154,12 @@ function tournamentRows(rows, ctx, reload) {
       el("thead", {}, el("tr", {}, el("th", {}, tr("lobby.col_name")), el("th", { class: "hide-narrow" }, tr("lobby.col_game")), el("th", {}, tr("lobby.col_buy_in")),
         el("th", { class: "num" }, tr("lobby.col_players")), el("th", { class: "num hide-narrow" }, tr("tournament.prize_pool")), el("th", { class: "hide-narrow" }, tr("tournament.starts")),
         el("th", { class: "hide-narrow" }, tr("lobby.col_status")), el("th", {}, ""))),
-      el("tbody", {}, rows.map((t) => { const game = `${t.mixed ? gameName(t.mixed) : gameName(t.game)} ${structureName(t.structure)}`;
+      el("tbody", {}, rows.map((t) => { const game = `${t.mixed ? gameName(t.mixed) : gameName(t.game)} ${structureLabel(t.structure)}`;
         return el("tr", { "data-tournament": t.id },
         // on a phone the game and the status go under the name (their columns are hidden: the list fits 390 px)
         el("td", {}, el("a", { href: `#/tournament/${encodeURIComponent(t.id)}`, "data-testid": `detail-${t.id}`, translate: "no" }, t.name),
           el("div", { class: "muted" }, tournamentKinds(t).join(" · ")),
+          knockoutLine(t),
           el("div", { class: "muted show-narrow" }, `${game} · ${statusName(t.status)}`)),
         el("td", { class: "hide-narrow" }, game),
         el("td", {}, buyInText(t), " ", ...feeInfo(t),

@@ -7,13 +7,14 @@
 // finished player sees their place and prize at once (R-TOURN-GEN-5). When a tournament the player registered for
 // starts while they are elsewhere in the client, the page opens (as a poker client pops up the table).
 
-import { el, mount } from "./util.js";
+import { el, mount, formatMoney } from "./util.js";
 import { registerView } from "./views.js";
 import { TableStore } from "./table_model.js";
 import { TableView } from "./table_view.js";
 import { TournamentHud } from "./tournament_hud.js";
 import { t as tr } from "./i18n.js";
 import { plainError } from "./errors.js";
+import { api } from "./api.js";
 
 /** A tournament table's number for players ("sng1/t3" -> "3"), not its id. */
 export function tableNumber(table) {
@@ -30,7 +31,7 @@ export function tableStateOf(tournament, data, name) {
       small_blind: data.small_blind, big_blind: data.big_blind, ante: data.ante,
       max_seats: Math.max(2, ...(data.seats || []).map((s) => s.seat + 1), (hand && hand.players ? hand.players.length : 0)) },
     seats: (data.seats || []).map((s) => ({ seat: s.seat, player: s.player, alias: s.alias, stack: s.stack,
-      status: "playing", connected: true })),
+      status: s.away ? "sitting_out" : "playing", connected: true })),
     button: hand ? hand.button : null,
     hand_id: hand ? (data.hand_id ?? null) : null,
     hand, timer: null, you: data.seat !== null && data.seat !== undefined ? { seat: data.seat } : null,
@@ -50,10 +51,16 @@ export class TournamentTablePage {
     const tableBox = el("div", { class: "tourney-table", "data-testid": "tourney-table" });
     this.title = el("h2", { class: "tourney-title" }, tournament);
     this.waiting = el("p", { class: "muted", "data-testid": "tourney-waiting" }, tr("tournament.waiting_table"));
+    this.sittingOut = false;
+    this.sitButton = el("button", { class: "btn btn-small", "data-testid": "tourney-sit-out",
+      onclick: () => this.sitOut(!this.sittingOut) }, tr("tourney.sit_out"));
+    this.sitNote = el("p", { class: "muted hidden", "data-testid": "tourney-sitting-out" }, tr("tourney.sitting_out"));
+    this.bounties = el("div", { class: "tourney-bounties hidden", "data-testid": "tourney-bounties" });
     mount(root, el("section", { class: "tourney-page", "data-testid": "tourney-page" },
       el("div", { class: "tourney-head" }, this.title,
-        el("a", { href: `#/tournament/${encodeURIComponent(tournament)}`, "data-testid": "tourney-lobby-link" }, tr("tournament.lobby_link"))),
-      hudBox, this.waiting, tableBox));
+        el("a", { href: `#/tournament/${encodeURIComponent(tournament)}`, "data-testid": "tourney-lobby-link" }, tr("tournament.lobby_link")),
+        this.sitButton),
+      hudBox, this.sitNote, this.waiting, tableBox, this.bounties));
     this.hud = new TournamentHud(hudBox, {
       rebuy: () => this.send("tournament_rebuy", { what: "rebuy" })
         .then((ok) => { if (ok) { this.hud.closeOffer(); this.hud.say(tr("tournament.rebuy_done")); } }),
@@ -98,6 +105,40 @@ export class TournamentTablePage {
     } catch { /* the title stays the id */ }
   }
 
+  /** R-SITOUT-1/2: sit out (dealt in, blinded away, folded at once) or back in, through the server's route. */
+  async sitOut(out) {
+    try {
+      const r = await api.tournamentSitOut(this.tournament, out);
+      this.showSittingOut(Boolean(r && r.sitting_out));
+    } catch (err) {
+      this.ctx.toast(plainError(err));
+    }
+  }
+
+  showSittingOut(out) {
+    this.sittingOut = out;
+    this.sitButton.textContent = out ? tr("tourney.sit_in") : tr("tourney.sit_out");
+    this.sitNote.classList.toggle("hidden", !out);
+  }
+
+  /** Every bounty at the table (R-TOURN-KO-1, R-TOURN-PKO-2: a progressive bounty grows with each knockout). */
+  showBounties(seats) {
+    const withBounty = (seats || []).filter((s) => s.bounty !== undefined);
+    this.bounties.classList.toggle("hidden", !withBounty.length);
+    if (!withBounty.length) return;
+    mount(this.bounties, el("h4", {}, tr("tourney.bounties_here")),
+      el("ul", {}, withBounty.map((s) => el("li", { "data-testid": `seat-bounty-${s.seat}` },
+        `${s.alias ?? s.player}: `, tr("tourney.bounty", { amount: formatMoney(s.bounty, this.currency) })))));
+  }
+
+  /** A bounty the hand paid, in the table's log (R-TOURN-KO-1, R-TOURN-PKO-3, R-TOURN-BOUNTY-1). */
+  onBounty(data) {
+    const amount = formatMoney(data.cash, this.currency);
+    const winner = data.alias ?? String(data.player);
+    this.hud.say(data.busted === data.player ? tr("tourney.own_bounty", { winner, amount })
+      : tr("tourney.bounty_won", { winner, amount, busted: data.busted_alias ?? String(data.busted) }));
+  }
+
   resync() {
     this.ctx.connection.send("resync", {}).catch(() => {});
   }
@@ -126,6 +167,7 @@ export class TournamentTablePage {
       case "final_table": this.hud.say(tr("tournament.final_table", { count: data.players })); break;
       case "rebuy_offer": this.currency = data.currency || this.currency; this.hud.rebuyOffer(data); break;
       case "finished": this.finished(data); break;
+      case "bounty": this.onBounty(data); break;
       case "interrupted": this.hud.say(tr("tournament.interrupted")); this.ctx.session.refresh().catch(() => {}); break;
       case "cancelled": this.hud.say(tr("tournament.cancelled")); break;
       default: break;
@@ -145,6 +187,8 @@ export class TournamentTablePage {
     this.follow(data.table);
     if (this.hud.offer && data.rebuy === false) this.hud.offer = null;  // the decision is over
     this.hud.update(data);
+    if (data.sitting_out !== undefined) this.showSittingOut(data.sitting_out);
+    this.showBounties(data.seats);
     this.store.apply(tableStateOf(this.tournament, data, this.name));
   }
 
