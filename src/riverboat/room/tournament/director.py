@@ -1136,17 +1136,20 @@ class Director:
         self.stats.naive_scan += len(gone) * len(self.tables)
         for pid in gone:
             self._leave(pid)
-            r = self.results[pid]
-            self.notify(pid, "finished", {"place": r.place, "place_to": r.place_to, "prize": r.prize,
-                                          "bounties": r.bounties})
+            self.notify(pid, "finished", self._finished_data(self.results[pid]))
         for f in out.finishes:
             if f.won:
                 e = self._leave(f.player_id, balance=False)
-                r = self.results[f.player_id]
-                self.notify(f.player_id, "finished", {"place": 1, "place_to": 1, "prize": r.prize,
-                                                      "bounties": r.bounties})
+                self.notify(f.player_id, "finished", self._finished_data(self.results[f.player_id]))
                 if e.chips != self.chips_issued:
                     self.stats.chips_conserved = False
+
+    def _finished_data(self, r: Result) -> frames.TournamentFinishedData:
+        """The player's place and prize; in a tournament with bounties also the bounties they won (R-TOURN-KO-1)."""
+        data: frames.TournamentFinishedData = {"place": r.place, "place_to": r.place_to, "prize": r.prize}
+        if self.spec.knockout is not None or self.spec.named_bounties:
+            data["bounties"] = r.bounties
+        return data
 
     def _leave(self, pid: int, *, balance: bool = True) -> Entrant:
         e = self.entrants_by_id.pop(pid)
