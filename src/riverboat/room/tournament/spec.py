@@ -300,6 +300,10 @@ def validate(spec: TournamentSpec) -> None:
         raise SpecError(str(exc)) from None
     if spec.max_entrants and rows[-1].hi < spec.max_entrants:
         raise SpecError("the payout structure does not cover max_entrants")
+    _validate_settings(spec)
+
+
+def _validate_settings(spec: TournamentSpec) -> None:
     if not isinstance(spec.settings, dict):
         raise SpecError("settings must be an object of table settings")
     from riverboat.room.settings import TableSettings
