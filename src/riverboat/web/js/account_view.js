@@ -8,6 +8,7 @@ import { settings } from "./settings.js";
 import { gameName } from "./games.js";
 import { plainError } from "./errors.js";
 import { renderTournamentHistory } from "./history_view.js";
+import { t } from "./i18n.js";
 
 /** R-ALIAS-5: 4 to 16 letters a-z / A-Z and digits. */
 export const ALIAS_RE = /^[A-Za-z0-9]{4,16}$/;
@@ -32,30 +33,30 @@ const field = (label, name, type = "text", extra = {}) =>
   el("label", { class: "field" }, label, el("input", { name, type, required: true, ...extra }));
 
 export function renderLogin(root, ctx) {
-  mount(root, el("div", { class: "page" }, form("Log in", [
-    field("Username", "username", "text", { autocomplete: "username", "data-testid": "login-username" }),
-    field("Password", "password", "password", { autocomplete: "current-password", "data-testid": "login-password" }),
-  ], "Log in", async (data) => {
+  mount(root, el("div", { class: "page" }, form(t("topbar.login"), [
+    field(t("account.username"), "username", "text", { autocomplete: "username", "data-testid": "login-username" }),
+    field(t("account.password"), "password", "password", { autocomplete: "current-password", "data-testid": "login-password" }),
+  ], t("topbar.login"), async (data) => {
     await ctx.session.login(String(data.get("username")), String(data.get("password")));
-  }, el("p", {}, "New here? ", el("a", { href: "#/register", "data-testid": "register-link" }, "Create an account")))));
+  }, el("p", {}, `${t("account.new_here")} `, el("a", { href: "#/register", "data-testid": "register-link" }, t("account.create"))))));
   return null;
 }
 
 export function renderRegister(root, ctx) {
-  mount(root, el("div", { class: "page" }, form("Create an account", [
-    field("Username", "username", "text", { autocomplete: "username", "data-testid": "register-username" }),
-    field("Password", "password", "password", { autocomplete: "new-password", "data-testid": "register-password" }),
-    field("Repeat password", "password2", "password", { autocomplete: "new-password", "data-testid": "register-password2" }),
-  ], "Register", async (data) => {
+  mount(root, el("div", { class: "page" }, form(t("account.create"), [
+    field(t("account.username"), "username", "text", { autocomplete: "username", "data-testid": "register-username" }),
+    field(t("account.password"), "password", "password", { autocomplete: "new-password", "data-testid": "register-password" }),
+    field(t("account.repeat_password"), "password2", "password", { autocomplete: "new-password", "data-testid": "register-password2" }),
+  ], t("account.register"), async (data) => {
     const username = String(data.get("username")).trim();
     const password = String(data.get("password"));
-    if (!username) throw new Error("Choose a username.");
-    if (!USERNAME_RE.test(username)) throw new Error("A username is 3 to 32 letters, digits, '_', '.' or '-' (no spaces).");
-    if (password.length < 8) throw new Error("A password has at least 8 characters.");
-    if (password !== String(data.get("password2"))) throw new Error("The two passwords differ.");
+    if (!username) throw new Error(t("account.choose_username"));
+    if (!USERNAME_RE.test(username)) throw new Error(t("account.username_rule"));
+    if (password.length < 8) throw new Error(t("account.password_rule"));
+    if (password !== String(data.get("password2"))) throw new Error(t("account.passwords_differ"));
     await ctx.session.register(username, password);
-    ctx.toast("Welcome to Riverboat!", "ok");
-  }, el("p", {}, "Already registered? ", el("a", { href: "#/login" }, "Log in")))));
+    ctx.toast(t("account.welcome"), "ok");
+  }, el("p", {}, `${t("account.already")} `, el("a", { href: "#/login" }, t("topbar.login"))))));
   return null;
 }
 
@@ -69,28 +70,28 @@ export async function renderAccount(root, ctx) {
   aliasInput.addEventListener("input", () => {
     const valid = ALIAS_RE.test(aliasInput.value);
     aliasInput.classList.toggle("invalid", aliasInput.value !== "" && !valid);
-    message.textContent = aliasInput.value && !valid ? "4 to 16 letters (a-z, A-Z) and digits only." : "";
+    message.textContent = aliasInput.value && !valid ? t("alias.invalid") : "";
   });
   const aliasForm = el("form", { class: "card-form", "data-testid": "alias-form" },
-    el("h2", {}, "Alias"),
-    el("p", {}, "Your alias at the tables: ", el("strong", { "data-testid": "current-alias" }, me.alias ?? "(none yet)")),
+    el("h2", {}, t("alias.title")),
+    el("p", {}, `${t("alias.current")} `, el("strong", { "data-testid": "current-alias", translate: me.alias ? "no" : null }, me.alias ?? t("alias.none"))),
     el("ul", { class: "rules", "data-testid": "alias-rules" },
-      el("li", {}, "You may change your alias once. After that it cannot be changed again."),
-      el("li", {}, "4 to 16 characters: letters a-z, A-Z and digits 0-9."),
-      el("li", {}, "One alias per player; offensive aliases are refused by the operator.")),
-    canChange ? null : el("p", { class: "muted", "data-testid": "alias-locked" }, "You have already used your one alias change."),
-    el("label", { class: "field" }, "New alias", aliasInput), message, ok,
-    el("button", { class: "btn btn-primary", type: "submit", disabled: !canChange, "data-testid": "alias-submit" }, "Change alias once"));
+      el("li", {}, t("alias.rule_once")),
+      el("li", {}, t("alias.rule_chars")),
+      el("li", {}, t("alias.rule_one"))),
+    canChange ? null : el("p", { class: "muted", "data-testid": "alias-locked" }, t("alias.locked")),
+    el("label", { class: "field" }, t("alias.new"), aliasInput), message, ok,
+    el("button", { class: "btn btn-primary", type: "submit", disabled: !canChange, "data-testid": "alias-submit" }, t("alias.submit")));
   aliasForm.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     message.textContent = ""; ok.textContent = "";
     const alias = aliasInput.value.trim();
-    if (!ALIAS_RE.test(alias)) { message.textContent = "4 to 16 letters (a-z, A-Z) and digits only."; return; }
-    if (!confirm(`Change your alias to "${alias}"? You cannot change it again.`)) return;
+    if (!ALIAS_RE.test(alias)) { message.textContent = t("alias.invalid"); return; }
+    if (!confirm(t("alias.confirm", { alias }))) return;
     try {
       await api.changeAlias(alias);
       await ctx.session.refresh();
-      ctx.toast(`Your alias is now ${alias}.`, "ok");
+      ctx.toast(t("alias.done", { alias }), "ok");
       await renderAccount(root, ctx);
     } catch (err) {
       message.textContent = plainError(err);
@@ -101,20 +102,20 @@ export async function renderAccount(root, ctx) {
   const check = (name, label) => el("label", { class: "field-inline" }, el("input", { type: "checkbox", "data-setting": name,
     checked: Boolean(settings.get(name)), onchange: (ev) => settings.set(name, ev.target.checked) }), ` ${label}`);
   const seconds = el("select", { "data-setting": "resultsSeconds", onchange: (ev) => settings.set("resultsSeconds", Number(ev.target.value)) },
-    [2, 3, 5, 8, 12].map((n) => el("option", { value: n, selected: Number(settings.get("resultsSeconds")) === n }, `${n} seconds`)));
-  const stats = el("div", { class: "box wide", "data-testid": "stats" }, el("h2", {}, "Your statistics"), el("p", { class: "muted" }, "Loading…"));
-  const tournaments = el("div", { class: "box wide", "data-testid": "account-tournaments" }, el("h2", {}, "Tournament history"), el("p", { class: "muted" }, "Loading…"));
+    [2, 3, 5, 8, 12].map((n) => el("option", { value: n, selected: Number(settings.get("resultsSeconds")) === n }, t("settings.n_seconds", { count: n }))));
+  const stats = el("div", { class: "box wide", "data-testid": "stats" }, el("h2", {}, t("stats.title")), el("p", { class: "muted" }, t("common.loading")));
+  const tournaments = el("div", { class: "box wide", "data-testid": "account-tournaments" }, el("h2", {}, t("history.tournaments")), el("p", { class: "muted" }, t("common.loading")));
   mount(root, el("div", { class: "page" },
-    el("div", { class: "box" }, el("h2", {}, "Account"),
-      el("p", {}, "Username: ", el("strong", {}, me.username ?? "")),
-      el("p", {}, "Player id: ", String(me.player_id ?? me.id ?? ""))),
+    el("div", { class: "box" }, el("h2", {}, t("nav.account")),
+      el("p", {}, `${t("account.username")}: `, el("strong", { translate: "no" }, me.username ?? "")),
+      el("p", {}, `${t("account.player_id")}: `, String(me.player_id ?? me.id ?? ""))),
     aliasForm,
-    el("div", { class: "box" }, el("h2", {}, "Table settings"),
-      el("label", { class: "field-inline" }, four, " Four-colour deck (♠ black, ♥ red, ♦ blue, ♣ green)"),
-      check("sounds", "Sounds (your turn, time running out)"),
-      check("alerts", "Alerts when it is your turn at another table (tab title, table switcher)"),
-      check("animations", "Card and chip animations"),
-      el("label", { class: "field-inline" }, "Show the result of a hand for ", seconds)),
+    el("div", { class: "box" }, el("h2", {}, t("settings.title")),
+      el("label", { class: "field-inline" }, four, ` ${t("settings.four_colour")}`),
+      check("sounds", t("settings.sounds")),
+      check("alerts", t("settings.alerts")),
+      check("animations", t("settings.animations")),
+      el("label", { class: "field-inline" }, `${t("settings.results_for")} `, seconds)),
     tournaments, stats));
   renderTournamentHistory(tournaments);
   renderStats(stats, ctx);
@@ -125,25 +126,25 @@ export async function renderAccount(root, ctx) {
 async function renderStats(box, ctx) {
   let data;
   try { data = await api.stats(); } catch (err) {
-    mount(box, el("h2", {}, "Your statistics"), el("p", { class: "form-error" }, plainError(err)));
+    mount(box, el("h2", {}, t("stats.title")), el("p", { class: "form-error" }, plainError(err)));
     return;
   }
   const money = (v, c) => formatMoney(v, c);
   const s = data.session || {};
   const session = s.hands ? el("table", { class: "list", "data-testid": "session-stats" },
     el("tbody", {},
-      el("tr", {}, el("th", {}, "Hands this session"), el("td", { class: "num", "data-testid": "session-hands" }, String(s.hands))),
-      el("tr", {}, el("th", {}, "Won / lost"), el("td", { class: "num", "data-testid": "session-net" },
+      el("tr", {}, el("th", {}, t("stats.hands_session")), el("td", { class: "num", "data-testid": "session-hands" }, String(s.hands))),
+      el("tr", {}, el("th", {}, t("stats.won_lost")), el("td", { class: "num", "data-testid": "session-net" },
         Object.entries(s.net || {}).map(([cur, v]) => money(v, cur)).join(" · ") || "0")),
-      el("tr", {}, el("th", {}, "Hands per hour"), el("td", { class: "num", "data-testid": "session-hph" }, String(s.hands_per_hour ?? ""))),
-      el("tr", {}, el("th", {}, "Since"), el("td", { class: "num" }, String(s.since || "").replace("T", " ").slice(0, 16)))))
-    : el("p", { class: "muted" }, "No hands played in this session yet.");
+      el("tr", {}, el("th", {}, t("stats.hands_hour")), el("td", { class: "num", "data-testid": "session-hph" }, String(s.hands_per_hour ?? ""))),
+      el("tr", {}, el("th", {}, t("stats.since")), el("td", { class: "num" }, localTime(s.since)))))
+    : el("p", { class: "muted" }, t("stats.no_hands"));
   const games = (data.games || []).map((g) => el("div", { class: "profit-game", "data-game": g.game },
-    el("h3", {}, `${gameName(g.game)} · ${g.hands} hands · ${money(g.net, g.currency)}`),
+    el("h3", {}, `${gameName(g.game)} · ${t("tournament.n_hands", { count: g.hands })} · ${money(g.net, g.currency)}`),
     profitGraph(g.series || [], g.currency)));
-  mount(box, el("h2", {}, "Your statistics"), session,
-    el("h2", {}, "Profit by game"), games.length ? el("div", { class: "profit-graphs", "data-testid": "profit-graphs" }, games)
-      : el("p", { class: "muted" }, "Play a few hands to see your results per game."));
+  mount(box, el("h2", {}, t("stats.title")), session,
+    el("h2", {}, t("stats.profit_by_game")), games.length ? el("div", { class: "profit-graphs", "data-testid": "profit-graphs" }, games)
+      : el("p", { class: "muted" }, t("stats.play_some")));
 }
 
 /** An SVG line of the running total after each hand (integer chips; the axis at zero). */
@@ -159,7 +160,7 @@ export function profitGraph(series, currency) {
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   svg.setAttribute("class", "profit-graph");
   svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", `Profit after each hand, ending at ${formatMoney(values[values.length - 1], currency)}`);
+  svg.setAttribute("aria-label", t("stats.graph_label", { amount: formatMoney(values[values.length - 1], currency) }));
   const axis = document.createElementNS(ns, "line");
   Object.entries({ x1: pad, x2: W - pad, y1: y(0), y2: y(0), class: "profit-axis" }).forEach(([k, v]) => axis.setAttribute(k, v));
   const line = document.createElementNS(ns, "polyline");
@@ -182,18 +183,13 @@ function tableName(id, names) {
 
 /** A ledger movement's kind in words (the store's kinds: store/ledger.py, store/tournaments.py, store/twister.py);
  * an unknown kind still reads as words, never as a code like "t_prize". */
-const MOVEMENT_KINDS = {
-  deposit: "Deposit", withdraw: "Withdrawal", buy_in: "Buy-in", top_up: "Top-up", cash_out: "Cash-out",
-  t_register: "Tournament buy-in", t_unregister: "Tournament unregistered: refund", t_refund: "Tournament refund",
-  t_cancel: "Tournament cancelled: refund", t_rebuy: "Re-buy", t_addon: "Add-on", t_prize: "Tournament prize",
-  t_bounty: "Bounty", t_pay: "Tournament payment", t_int_cash: "Interrupted tournament: compensation",
-  t_int_refund: "Interrupted tournament: refund", ticket_issue: "Tournament ticket", jackpot_out: "Jackpot prize",
-  settle_hand: "Hand",
-};
+const MOVEMENT_KINDS = new Set(["deposit", "withdraw", "buy_in", "top_up", "cash_out", "t_register", "t_unregister",
+  "t_refund", "t_cancel", "t_rebuy", "t_addon", "t_prize", "t_bounty", "t_pay", "t_int_cash", "t_int_refund",
+  "ticket_issue", "jackpot_out", "settle_hand"]);
 
 export function movementKind(kind) {
   const k = String(kind || "");
-  if (MOVEMENT_KINDS[k]) return MOVEMENT_KINDS[k];
+  if (MOVEMENT_KINDS.has(k)) return t(`movement.${k}`);  // i18n-dynamic: movement.*
   const words = k.replace(/^t_/, "tournament ").replace(/_/g, " ").trim();
   return words ? words.charAt(0).toUpperCase() + words.slice(1) : "";
 }
@@ -205,7 +201,7 @@ function movementRow(m, names = {}) {
   return el("tr", { "data-txn": m.txn ?? "" },
     el("td", { title: at }, localTime(at)),
     el("td", { "data-testid": "movement-kind" }, m.kind || m.type ? movementKind(m.kind || m.type) : String(m.description || "")),
-    el("td", { "data-testid": "movement-table" }, m.table_name || tableName(m.table || m.table_id, names) || m.reference || ""),
+    el("td", { "data-testid": "movement-table", translate: "no" }, m.table_name || tableName(m.table || m.table_id, names) || m.reference || ""),
     el("td", { class: "num" }, formatMoney(amount, currency)));
 }
 
@@ -228,23 +224,23 @@ export async function renderCashier(root, ctx) {
         showMore(page.next_before);
       } catch (err) {
         button.disabled = false;
-        ctx.toast(`Older movements cannot be loaded: ${err.message}`);
+        ctx.toast(t("cashier.older_failed", { reason: plainError(err) }));
       }
-    } }, "Show older movements");
+    } }, t("cashier.show_older"));
     more.replaceChildren(button);
   };
   showMore(data.next_before);
   mount(root, el("div", { class: "page", "data-testid": "cashier" },
-    el("div", { class: "box wide" }, el("h2", {}, "Cashier"),
+    el("div", { class: "box wide" }, el("h2", {}, t("nav.cashier")),
       el("table", { class: "list", "data-testid": "balances" },
-        el("thead", {}, el("tr", {}, el("th", {}, "Account"), el("th", { class: "num" }, "Balance"))),
+        el("thead", {}, el("tr", {}, el("th", {}, t("cashier.account")), el("th", { class: "num" }, t("cashier.balance")))),
         el("tbody", {}, Object.entries(balances).map(([currency, amount]) => el("tr", { "data-currency": currency },
-          el("td", {}, currency === "PLAY" ? "Play money" : currency),
+          el("td", {}, currency === "PLAY" ? t("money.play") : currency),
           el("td", { class: "num", "data-testid": `balance-${currency}` }, formatMoney(amount, currency))))))),
-    el("div", { class: "box wide" }, el("h2", {}, "Movements"),
+    el("div", { class: "box wide" }, el("h2", {}, t("cashier.movements")),
       history.length ? el("table", { class: "list", "data-testid": "movements" },
-        el("thead", {}, el("tr", {}, el("th", {}, "Time"), el("th", {}, "What"), el("th", {}, "Table"), el("th", { class: "num" }, "Amount"))),
-        body) : el("p", { class: "muted" }, "No movements yet."),
+        el("thead", {}, el("tr", {}, el("th", {}, t("cashier.time")), el("th", {}, t("cashier.what")), el("th", {}, t("lobby.col_table")), el("th", { class: "num" }, t("buyin.amount")))),
+        body) : el("p", { class: "muted" }, t("cashier.no_movements")),
       more)));
   return null;
 }

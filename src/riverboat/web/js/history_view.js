@@ -10,11 +10,12 @@ import { describeEvent } from "./hand_log.js";
 import { gameName, mixedName } from "./games.js";
 import { renderCard } from "./cards.js";
 import { plainError } from "./errors.js";
+import { t } from "./i18n.js";
 
 /** A minimal table model naming the seats of a stored hand (for describeEvent). */
 export function handModel(full) {
   const seats = [];
-  for (const s of full.seats || []) seats[s.seat] = { seat: s.seat, empty: false, alias: s.alias || `Player ${s.player}` };
+  for (const s of full.seats || []) seats[s.seat] = { seat: s.seat, empty: false, alias: s.alias || t("log.player_n", { n: s.player }) };
   for (let i = 0; i < seats.length; i += 1) if (!seats[i]) seats[i] = { seat: i, empty: true };
   return { seats, currency: full.currency || "PLAY" };
 }
@@ -31,8 +32,8 @@ function cardsCell(cards) {
 function exportLinks(tableId, handId) {
   const q = (fmt) => api.exportUrl(fmt, tableId, handId);
   return el("span", { class: "export-links" },
-    el("button", { class: "btn btn-small", "data-testid": "export-pokerstars", onclick: () => api.download(q("pokerstars")) }, "PokerStars text"),
-    el("button", { class: "btn btn-small", "data-testid": "export-phh", onclick: () => api.download(q("phh")) }, "PHH"));
+    el("button", { class: "btn btn-small", "data-testid": "export-pokerstars", onclick: () => api.download(q("pokerstars")) }, t("history.export_pokerstars")),
+    el("button", { class: "btn btn-small", "data-testid": "export-phh", onclick: () => api.download(q("phh")) }, t("history.export_phh")));
 }
 
 export async function renderHistory(root, ctx) {
@@ -44,19 +45,19 @@ export async function renderHistory(root, ctx) {
     const mine = (h.changes || {})[String(me.player_id)];
     return typeof mine === "number" ? mine : null;
   };
-  const detail = el("div", { class: "box wide", "data-testid": "hand-detail" }, el("p", { class: "muted" }, "Pick a hand to see its history."));
+  const detail = el("div", { class: "box wide", "data-testid": "hand-detail" }, el("p", { class: "muted" }, t("history.pick")));
   const show = async (hand) => {
     const id = hand.hand_id ?? hand.id;
     const table = hand.table_id ?? hand.table;
-    mount(detail, el("p", { class: "muted" }, "Loading…"));
+    mount(detail, el("p", { class: "muted" }, t("common.loading")));
     try {
       const full = await api.hand(table, id);
       const lines = handLines(full);
       mount(detail,
-        el("h2", {}, `Hand #${id}`, " ",
-          el("a", { class: "btn btn-small btn-primary", "data-testid": "open-replay", href: `#/replay/${encodeURIComponent(table)}/${encodeURIComponent(id)}` }, "Replay"),
+        el("h2", {}, t("table.hand_no", { id }), " ",
+          el("a", { class: "btn btn-small btn-primary", "data-testid": "open-replay", href: `#/replay/${encodeURIComponent(table)}/${encodeURIComponent(id)}` }, t("history.replay")),
           " ", exportLinks(table, id)),
-        el("p", { class: "muted" }, `${full.table_name || table} · ${full.game ? mixedName(full.mixed, gameName(full.game)) : ""}`),
+        el("p", { class: "muted" }, el("span", { translate: "no" }, full.table_name || table), ` · ${full.game ? mixedName(full.mixed, gameName(full.game)) : ""}`),
         lines.length ? el("ol", { class: "hand-log" }, lines.map((l) => el("li", {}, l))) : null);
     } catch (err) {
       mount(detail, el("p", { class: "form-error" }, plainError(err)));
@@ -64,53 +65,54 @@ export async function renderHistory(root, ctx) {
   };
   mount(root, el("div", { class: "page", "data-testid": "history" },
     el("div", { class: "box wide" },
-      el("h2", {}, "Your last hands ", hands.length ? el("span", { class: "export-links" },
-        el("button", { class: "btn btn-small", "data-testid": "export-all-pokerstars", onclick: () => api.download(api.exportUrl("pokerstars")) }, "Export all (PokerStars)"),
-        el("button", { class: "btn btn-small", "data-testid": "export-all-phh", onclick: () => api.download(api.exportUrl("phh")) }, "Export all (PHH)")) : null),
+      el("h2", {}, `${t("history.last_hands")} `, hands.length ? el("span", { class: "export-links" },
+        el("button", { class: "btn btn-small", "data-testid": "export-all-pokerstars", onclick: () => api.download(api.exportUrl("pokerstars")) }, t("history.export_all_pokerstars")),
+        el("button", { class: "btn btn-small", "data-testid": "export-all-phh", onclick: () => api.download(api.exportUrl("phh")) }, t("history.export_all_phh"))) : null),
       hands.length ? el("table", { class: "list", "data-testid": "hands" },
-        el("thead", {}, el("tr", {}, el("th", {}, "Hand"), el("th", {}, "Table"), el("th", {}, "Game"), el("th", {}, "Your cards"),
-          el("th", { class: "hide-narrow" }, "Time"), el("th", { class: "num" }, "Result"))),
+        el("thead", {}, el("tr", {}, el("th", {}, t("history.hand")), el("th", {}, t("lobby.col_table")), el("th", {}, t("lobby.col_game")), el("th", {}, t("history.your_cards")),
+          el("th", { class: "hide-narrow" }, t("cashier.time")), el("th", { class: "num" }, t("history.result")))),
         el("tbody", {}, hands.map((h) => el("tr", { style: { cursor: "pointer" }, onclick: () => show(h), "data-hand": h.hand_id },
           el("td", {}, el("button", { class: "btn btn-small", type: "button" }, `#${h.hand_id ?? h.id}`)),
-          el("td", { "data-testid": "hand-table" }, h.table_name ?? h.table ?? h.table_id ?? ""),
+          el("td", { "data-testid": "hand-table", translate: "no" }, h.table_name ?? h.table ?? h.table_id ?? ""),
           el("td", { "data-testid": "hand-game" }, h.game ? mixedName(h.mixed, gameName(h.game)) : ""),
           el("td", { "data-testid": "hand-cards" }, cardsCell(h.my_cards)),
-          el("td", { class: "hide-narrow" }, String(h.time ?? h.started_at ?? h.created_at ?? "").replace("T", " ").slice(0, 19)),
+          el("td", { class: "hide-narrow" }, localTime(h.time ?? h.started_at ?? h.created_at ?? "")),
           el("td", { class: "num", "data-testid": "hand-result" }, resultOf(h) === null ? "" : formatMoney(resultOf(h), h.currency || "PLAY"))))))
-        : el("p", { class: "muted" }, "You have not played any hands yet.")),
+        : el("p", { class: "muted" }, t("history.no_hands"))),
     detail));
   return null;
 }
 
 // ---------------------------------------------------------------- tournament history (R-TWIST-11, issue #11 item 8)
 
+// the kinds' names as the server writes them (tournament names start with them) and in the player's language
 export const TOURNAMENT_KINDS = { sng: "Sit & Go", mtt: "Tournament", twister: "Twister",
   aog: "Age of the Gods Twister", wild: "Wild Twister" };
-const FEATURES = { knockout: "Knockout", progressive: "Progressive KO", bounty: "Bounties", satellite: "Satellite",
-  freeroll: "Freeroll", rebuy: "Re-buys", private: "Private", flight: "Flight", guaranteed: "Guaranteed" };
-const TIER_NAMES = { power: "Power", extra_power: "Extra Power", super_power: "Super Power", ultimate_power: "Ultimate Power" };
+const kindName = (kind) => (TOURNAMENT_KINDS[kind] ? t(`tkind.kind_${kind}`) : kind || "");  // i18n-dynamic: tkind.kind_*
+const FEATURES = new Set(["knockout", "progressive", "bounty", "satellite", "freeroll", "rebuy", "private", "flight", "guaranteed"]);
+const TIERS = new Set(["power", "extra_power", "super_power", "ultimate_power"]);
 
 /** Buy-in + fee as paid, or the ticket used (R-FEE-1, R-TOURN-GEN-2); re-buys and add-ons with what they cost. */
 function buyInCell(r) {
   const money = (v) => formatMoney(v, r.currency);
   const lines = [];
-  if (r.ticket_used !== null && r.ticket_used !== undefined) lines.push(el("span", { "data-testid": "th-ticket-used" }, `Ticket ${money(r.ticket_used)}`));
-  else if (!r.buy_in && !r.fee) lines.push("Free");
+  if (r.ticket_used !== null && r.ticket_used !== undefined) lines.push(el("span", { "data-testid": "th-ticket-used" }, t("history.ticket_value", { amount: money(r.ticket_used) })));
+  else if (!r.buy_in && !r.fee) lines.push(t("history.free"));
   else lines.push(r.fee ? `${money(r.buy_in)} + ${money(r.fee)}` : money(r.buy_in));
   if (r.rebuys || r.addons) {
-    const parts = [r.rebuys ? `${r.rebuys} re-buy${r.rebuys > 1 ? "s" : ""}` : null, r.addons ? `${r.addons} add-on${r.addons > 1 ? "s" : ""}` : null];
-    lines.push(el("span", { class: "muted" }, `${parts.filter(Boolean).join(", ")} · paid ${money((r.paid_buy_in || 0) + (r.paid_fee || 0))}`));
+    const parts = [r.rebuys ? t("history.n_rebuys", { count: r.rebuys }) : null, r.addons ? t("history.n_addons", { count: r.addons }) : null];
+    lines.push(el("span", { class: "muted" }, `${parts.filter(Boolean).join(", ")} · ${t("history.paid", { amount: money((r.paid_buy_in || 0) + (r.paid_fee || 0)) })}`));
   }
   return el("td", { class: "num th-lines", "data-testid": "th-buy-in" }, lines.map((l) => el("div", {}, l)));
 }
 
 /** Place of field, a shared range (R-TOURN-GEN-6), or what became of the entry. */
 function placeText(r) {
-  if (r.place) return `${r.place_to && r.place_to !== r.place ? `${r.place}–${r.place_to}` : r.place} of ${r.field}`;
-  if (r.status === "cancelled" || r.entry === "refunded") return "cancelled, refunded";
-  if (r.entry === "disqualified") return "disqualified";
-  if (r.status === "running") return "playing";
-  if (r.status === "registering") return "registered";
+  if (r.place) return t("history.place_of", { place: r.place_to && r.place_to !== r.place ? `${r.place}–${r.place_to}` : r.place, field: r.field });
+  if (r.status === "cancelled" || r.entry === "refunded") return t("history.cancelled_refunded");
+  if (r.entry === "disqualified") return t("history.disqualified");
+  if (r.status === "running") return t("history.playing");
+  if (r.status === "registering") return t("history.registered");
   return r.entry || r.status || "";
 }
 
@@ -119,13 +121,13 @@ function wonCell(r) {
   const money = (v) => formatMoney(v, r.currency);
   const lines = [];
   if (r.prize) lines.push(el("div", { "data-testid": "th-prize" }, money(r.prize)));
-  if (r.bounties) lines.push(el("div", { "data-testid": "th-bounties" }, `Bounties ${money(r.bounties)}`));
-  for (const t of r.tickets_won || []) {
-    const where = t.valid_for === "twister:*" ? "Twister" : t.valid_for ? `for ${t.valid_for}` : "any tournament";
-    lines.push(el("div", { "data-testid": "th-ticket" }, `Ticket ${money(t.value)} (${where})`));
+  if (r.bounties) lines.push(el("div", { "data-testid": "th-bounties" }, t("history.bounties", { amount: money(r.bounties) })));
+  for (const tk of r.tickets_won || []) {
+    const where = tk.valid_for === "twister:*" ? t("nav.twister") : tk.valid_for ? t("history.ticket_for", { what: tk.valid_for }) : t("history.any_tournament");
+    lines.push(el("div", { "data-testid": "th-ticket" }, `${t("history.ticket_value", { amount: money(tk.value) })} (${where})`));
   }
   for (const j of r.jackpots || []) {
-    lines.push(el("div", { class: "th-jackpot", "data-testid": "th-jackpot" }, `Jackpot ${TIER_NAMES[j.tier] || j.tier} ${money(j.amount)}`));
+    lines.push(el("div", { class: "th-jackpot", "data-testid": "th-jackpot" }, t("history.jackpot", { tier: TIERS.has(j.tier) ? t(`twister.tier_${j.tier}`) : j.tier, amount: money(j.amount) })));  // i18n-dynamic: twister.tier_*
   }
   return el("td", { class: "num th-lines", "data-testid": "th-won" }, lines.length ? lines : el("span", { class: "muted" }, "–"));
 }
@@ -138,19 +140,19 @@ function nameAfterKind(name, kind) {
 
 function nameCell(r) {
   const kind = TOURNAMENT_KINDS[r.kind] || r.kind || "";
-  const extra = [r.multiplier ? `${r.multiplier}x` : null, ...(r.features || []).map((f) => FEATURES[f] || f)].filter(Boolean);
+  const extra = [r.multiplier ? `${r.multiplier}x` : null, ...(r.features || []).map((f) => (FEATURES.has(f) ? t(`feature.${f}`) : f))].filter(Boolean);  // i18n-dynamic: feature.*
   return el("td", { "data-testid": "th-name" },
-    el("div", {}, el("strong", {}, kind), nameAfterKind(r.name || "", kind)),
+    el("div", {}, el("strong", {}, kindName(r.kind)), el("span", { translate: "no" }, nameAfterKind(r.name || "", kind))),
     extra.length ? el("div", { class: "muted" }, extra.join(" · ")) : null,
     el("div", { class: "muted th-date-narrow" }, localTime(r.date)));  // the date column is hidden on a phone
 }
 
 /** The table of history rows (one per tournament), newest first; `empty` is said when there is none. */
-export function tournamentHistoryTable(rows, empty = "No tournaments played yet.") {
+export function tournamentHistoryTable(rows, empty = t("history.no_tournaments")) {
   if (!rows.length) return el("p", { class: "muted", "data-testid": "tournament-history-empty" }, empty);
   return el("table", { class: "list tournament-history", "data-testid": "tournament-history" },
-    el("thead", {}, el("tr", {}, el("th", { class: "hide-narrow" }, "Date"), el("th", {}, "Tournament"),
-      el("th", { class: "num" }, "Buy-in"), el("th", { class: "num" }, "Place"), el("th", { class: "num" }, "Won"))),
+    el("thead", {}, el("tr", {}, el("th", { class: "hide-narrow" }, t("history.date")), el("th", {}, t("tournament.tournament")),
+      el("th", { class: "num" }, t("lobby.col_buy_in")), el("th", { class: "num" }, t("tournament.place")), el("th", { class: "num" }, t("history.won")))),
     el("tbody", {}, rows.map((r) => el("tr", { "data-testid": "tournament-history-row", "data-tournament": r.tournament, "data-kind": r.kind },
       el("td", { class: "hide-narrow", title: r.date || "" }, localTime(r.date)),
       nameCell(r), buyInCell(r),
@@ -160,7 +162,7 @@ export function tournamentHistoryTable(rows, empty = "No tournaments played yet.
 
 /** Fill `box` with the account's tournament history (every kind). */
 export async function renderTournamentHistory(box) {
-  const title = el("h2", {}, "Tournament history");
+  const title = el("h2", {}, t("history.tournaments"));
   try {
     const data = await api.tournamentHistory();
     mount(box, title, tournamentHistoryTable(data.history || []));

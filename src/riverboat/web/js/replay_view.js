@@ -9,6 +9,7 @@ import { TableStore } from "./table_model.js";
 import { TableView } from "./table_view.js";
 import { gameName, mixedName } from "./games.js";
 import { plainError } from "./errors.js";
+import { t } from "./i18n.js";
 
 /** The table_state a replay starts from: the seats, stacks and names of the hand, no cards yet. */
 export function replayStart(full, tableId, meId) {
@@ -48,9 +49,9 @@ export async function renderReplay(root, ctx, tableId, handId) {
   const tableNode = el("div", { class: "replay-table" });
   const controls = el("div", { class: "replay-controls", "data-testid": "replay-controls" });
   mount(root, el("section", { class: "replay", "data-testid": "replayer" },
-    el("header", { class: "replay-header" }, el("strong", {}, `Replay of hand #${handId}`), " ",
-      el("span", { class: "muted" }, `${full.table_name || tableId} · ${full.game ? mixedName(full.mixed, gameName(full.game)) : ""}`), " ",
-      el("a", { class: "btn btn-small", href: "#/history" }, "Back to hand history")),
+    el("header", { class: "replay-header" }, el("strong", {}, t("replay.title", { id: handId })), " ",
+      el("span", { class: "muted" }, el("span", { translate: "no" }, full.table_name || tableId), ` · ${full.game ? mixedName(full.mixed, gameName(full.game)) : ""}`), " ",
+      el("a", { class: "btn btn-small", href: "#/history" }, t("replay.back"))),
     tableNode, controls));
   const view = new TableView(tableNode, { act: () => null, lobby: () => ctx.navigate("#/lobby") }, { replay: true });
   let at = steps.length;
@@ -76,12 +77,12 @@ export async function renderReplay(root, ctx, tableId, handId) {
     drawControls();
   };
   const drawControls = () => patch(controls,
-    h("button", { class: "btn btn-small", "data-testid": "replay-first", onclick: () => { stop(); go(0); }, "aria-label": "Start" }, "|◀"),
-    h("button", { class: "btn btn-small", "data-testid": "replay-prev", onclick: () => { stop(); go(at - 1); }, "aria-label": "Step back" }, "◀"),
-    h("button", { class: "btn btn-small btn-primary", "data-testid": "replay-play", onclick: playAll }, timer ? "Pause" : "Play"),
-    h("button", { class: "btn btn-small", "data-testid": "replay-next", onclick: () => { stop(); go(at + 1); }, "aria-label": "Step forward" }, "▶"),
-    h("button", { class: "btn btn-small", "data-testid": "replay-last", onclick: () => { stop(); go(steps.length); }, "aria-label": "End" }, "▶|"),
-    h("span", { class: "muted", "data-testid": "replay-step" }, `Step ${at} of ${steps.length}`));
+    h("button", { class: "btn btn-small", "data-testid": "replay-first", onclick: () => { stop(); go(0); }, "aria-label": t("replay.start") }, "|◀"),
+    h("button", { class: "btn btn-small", "data-testid": "replay-prev", onclick: () => { stop(); go(at - 1); }, "aria-label": t("replay.step_back") }, "◀"),
+    h("button", { class: "btn btn-small btn-primary", "data-testid": "replay-play", onclick: playAll }, timer ? t("replay.pause") : t("replay.play")),
+    h("button", { class: "btn btn-small", "data-testid": "replay-next", onclick: () => { stop(); go(at + 1); }, "aria-label": t("replay.step_forward") }, "▶"),
+    h("button", { class: "btn btn-small", "data-testid": "replay-last", onclick: () => { stop(); go(steps.length); }, "aria-label": t("replay.end") }, "▶|"),
+    h("span", { class: "muted", "data-testid": "replay-step" }, t("replay.step", { n: at, total: steps.length })));
   go(0);
   return { destroy: () => { stop(); view.destroy(); } };
 }
