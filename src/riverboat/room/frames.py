@@ -153,6 +153,8 @@ class CashLobbyEntry(TableHeader):
     #: a mixed table's rotation: the game ids in order (empty at a one-game table), and the index of the game
     #: being dealt
     rotation: list[str]
+    #: the structure of each game of the rotation (8-Game deals Hold'em both Fixed and No Limit, issue #31 item 9)
+    rotation_structures: NotRequired[list[str]]
     rotation_index: int
 
 

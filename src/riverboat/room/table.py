@@ -647,6 +647,7 @@ class Table:
             "players_per_flop_pct": flop_pct, "hands_played": self.hand_no, "hands_per_hour": self.hands_per_hour(),
             "waiting": len(self.waiting),
             "rotation": [gid for gid, _ in self.rotation.schedule] if self.rotation is not None else [],
+            "rotation_structures": [st.value for _, st in self.rotation.schedule] if self.rotation is not None else [],
             "rotation_index": self.rotation.index if self.rotation is not None else 0,
         }
         return entry

@@ -8,7 +8,7 @@ import { settings } from "./settings.js";
 import { gameName } from "./games.js";
 import { plainError } from "./errors.js";
 import { renderTournamentHistory } from "./history_view.js";
-import { t } from "./i18n.js";
+import { formatNumber, t } from "./i18n.js";
 
 /** R-ALIAS-5: 4 to 16 letters a-z / A-Z and digits. */
 export const ALIAS_RE = /^[A-Za-z0-9]{4,16}$/;
@@ -133,7 +133,7 @@ async function renderStats(box, ctx) {
   const s = data.session || {};
   const session = s.hands ? el("table", { class: "list", "data-testid": "session-stats" },
     el("tbody", {},
-      el("tr", {}, el("th", {}, t("stats.hands_session")), el("td", { class: "num", "data-testid": "session-hands" }, String(s.hands))),
+      el("tr", {}, el("th", {}, t("stats.hands_session")), el("td", { class: "num", "data-testid": "session-hands" }, formatNumber(s.hands))),
       el("tr", {}, el("th", {}, t("stats.won_lost")), el("td", { class: "num", "data-testid": "session-net" },
         Object.entries(s.net || {}).map(([cur, v]) => money(v, cur)).join(" · ") || "0")),
       el("tr", {}, el("th", {}, t("stats.hands_hour")), el("td", { class: "num", "data-testid": "session-hph" }, String(s.hands_per_hour ?? ""))),

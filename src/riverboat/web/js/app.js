@@ -127,7 +127,14 @@ async function route() {
   }
 }
 
-connection.on("status", (status) => { document.getElementById("conn").dataset.status = status; });
+// Back online after a drop (issue #31 item 9): chips may have moved meanwhile (a hand settled, a cash-out), so the
+// header's balance is read again rather than left as it was before the drop.
+let wasOnline = connection.status === "online";
+connection.on("status", (status) => {
+  document.getElementById("conn").dataset.status = status;
+  if (status === "online" && !wasOnline && session.loggedIn) session.refresh().catch(() => {});
+  wasOnline = status === "online";
+});
 connection.on("notice", (frame) => toast(noticeText(frame)));
 connection.on("error", (frame) => { if (frame.ref === null || frame.ref === undefined) toast(plainError(frame)); });
 // The balance changes when chips move between the account and a table: refresh it then (buy-in, leave, top-up).

@@ -76,9 +76,16 @@ export function localeForcedByUrl() { return choice.forced; }
 /** The locale for Intl (the pseudo-locale formats as English). */
 export function intlTag() { return intlLocale; }
 
+// A number placeholder gets the locale's grouping (issue #31 item 9: "9,000 hands", not "9000"); text (ids, amounts
+// already formatted) goes in as it is.
+function placeholder(value) {
+  return typeof value === "number" && Number.isInteger(value) && Math.abs(value) >= 1000
+    ? new Intl.NumberFormat(intlLocale).format(value) : String(value);
+}
+
 function interpolate(text, params) {
   return text.replace(/\{(\w+)\}/g, (whole, name) => (params && params[name] !== undefined && params[name] !== null
-    ? String(params[name]) : whole));
+    ? placeholder(params[name]) : whole));
 }
 
 function pick(entry, params) {

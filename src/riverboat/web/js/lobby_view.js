@@ -27,6 +27,9 @@ export function lobbyGame(entry) {
 }
 
 function lobbyStructure(entry) {
+  // a mixed game of several structures (8-Game: Fixed, No and Pot Limit) is "Mixed limits", not its current one
+  const structures = new Set(entry.rotation_structures || []);
+  if (entry.mixed && structures.size > 1) return tr("lobby.mixed_limits");
   return structureLabel(entry.current_structure || entry.structure);
 }
 
@@ -129,9 +132,23 @@ function emptyTab(tab, data, go) {
     elsewhere.length ? el("div", { class: "empty-actions" }, el("span", { class: "muted" }, `${tr("lobby.meanwhile")} `), elsewhere) : null);
 }
 
+/** A mixed table's rotation, each game with its structure (issue #31 item 9: 8-Game deals Hold'em twice), the game
+ * dealt now marked and the next one named ("next game" marker). */
 function rotationText(t) {
   if (!t.mixed || !Array.isArray(t.rotation) || !t.rotation.length) return null;
-  return t.rotation.map((g) => (typeof g === "string" ? gameName(g) : `${gameName(g.game)}${g.structure ? ` ${structureName(g.structure)}` : ""}`)).join(" → ");
+  const structures = t.rotation_structures || [];
+  const names = t.rotation.map((g, i) => (typeof g === "string"
+    ? `${gameName(g)}${structures[i] ? ` ${structureLabel(structures[i])}` : ""}`
+    : `${gameName(g.game)}${g.structure ? ` ${structureLabel(g.structure)}` : ""}`));
+  const now = Number.isInteger(t.rotation_index) ? t.rotation_index : -1;
+  const next = now >= 0 ? (now + 1) % names.length : -1;
+  const parts = [];
+  names.forEach((name, i) => {
+    if (i) parts.push(" → ");
+    parts.push(el("span", { class: i === now ? "rotation-now" : i === next ? "rotation-next" : "" }, name));
+  });
+  if (next >= 0) parts.push(el("div", { "data-testid": "next-game" }, tr("lobby.next_game", { game: names[next] })));
+  return parts;
 }
 
 /** The tables this tab put the player on the waiting list of (the lobby itself is public, it does not say). */
@@ -164,7 +181,7 @@ function cashTable(rows, ctx, reload) {
       const rotation = rotationText(t);
       return el("tr", { "data-table": t.id },
         el("td", { translate: "no" }, t.name),
-        el("td", { "data-testid": "lobby-game" }, lobbyGame(t), rotation ? el("div", { class: "muted rotation", "data-testid": "rotation" }, rotation) : null),
+        el("td", { "data-testid": "lobby-game" }, lobbyGame(t), rotation ? el("div", { class: "muted rotation", "data-testid": "rotation" }, ...rotation) : null),
         el("td", { class: "hide-narrow" }, lobbyStructure(t)),
         el("td", { "data-testid": "lobby-stakes" }, lobbyStakes(t)),
         el("td", { class: "num", "data-testid": "seats" }, `${t.seats_taken ?? 0}/${t.max_seats}`,

@@ -280,7 +280,9 @@ export class TableView {
         this.button(t("table.top_up"), () => this.handlers.topUp(), { "data-testid": "top-up" }),
         this.button(t("table.leave"), () => this.handlers.leave(), { class: "btn btn-small btn-leave", "data-testid": "leave-table" }));
     }
-    const stakes = stakesLabel(model.family, model.structure, model.stakes, model.currency);
+    // a mixed table's ante is its stud rounds' (R-STUD-1): not shown in its flop and draw rounds (issue #31 item 9)
+    const roundStakes = model.mixed && model.family !== "stud" ? { ...model.stakes, ante: 0 } : model.stakes;
+    const stakes = stakesLabel(model.family, model.structure, roundStakes, model.currency);
     return h("header", { class: "table-header" },
       h("div", { class: "table-title" },
         h("strong", { "data-testid": "table-name", translate: "no" }, model.name),

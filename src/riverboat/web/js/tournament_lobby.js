@@ -95,7 +95,10 @@ export async function registerFor(t, ctx, on) {
   try {
     await ctx.connection.send(on ? "tournament_register" : "tournament_unregister", fields);
     ctx.session.refresh().catch(() => {});
-    return on ? tr("tournament.registered_for", { name: t.name }) : tr("tournament.unregistered_from", { name: t.name });
+    // a freeroll refunds nothing (issue #31 item 9: "buy-in and fee refunded" on a freeroll)
+    const free = !(t.buy_in ?? 0) && !(t.fee ?? 0);
+    if (on) return tr("tournament.registered_for", { name: t.name });
+    return tr(free ? "tournament.unregistered_from_free" : "tournament.unregistered_from", { name: t.name });
   } catch (err) {
     return `${t.name}: ${plainError(err)}`;
   }
@@ -145,6 +148,15 @@ export function tournamentAction(t, ctx, done) {
     onclick: async () => done(await registerFor(t, ctx, !mine)) }, mine ? tr("tournament.unregister") : tr("tournament.register"));
 }
 
+/** A Sit & Go of a series reopens under the same name (R-TOURN-SNG-1): when several rows share it, each says its
+ * number in the series ("Demo Sit & Go 6 #3"; the id "sng1.3" numbers it), so a finished one is not taken for its
+ * successor (issue #31 item 9). */
+export function seriesName(t, rows) {
+  if (rows.filter((r) => r.name === t.name).length < 2) return t.name;
+  const m = /\.(\d+)$/.exec(String(t.id));
+  return `${t.name} #${m ? m[1] : 1}`;
+}
+
 function tournamentRows(rows, ctx, reload) {
   followStarts(ctx);
   if (!rows.length) return el("p", { class: "empty-note" }, tr("lobby.nothing_scheduled"));
@@ -155,9 +167,10 @@ function tournamentRows(rows, ctx, reload) {
         el("th", { class: "num" }, tr("lobby.col_players")), el("th", { class: "num hide-narrow" }, tr("tournament.prize_pool")), el("th", { class: "hide-narrow" }, tr("tournament.starts")),
         el("th", { class: "hide-narrow" }, tr("lobby.col_status")), el("th", {}, ""))),
       el("tbody", {}, rows.map((t) => { const game = `${t.mixed ? gameName(t.mixed) : gameName(t.game)} ${structureLabel(t.structure)}`;
+        const name = seriesName(t, rows);
         return el("tr", { "data-tournament": t.id },
         // on a phone the game and the status go under the name (their columns are hidden: the list fits 390 px)
-        el("td", {}, el("a", { href: `#/tournament/${encodeURIComponent(t.id)}`, "data-testid": `detail-${t.id}`, translate: "no" }, t.name),
+        el("td", {}, el("a", { href: `#/tournament/${encodeURIComponent(t.id)}`, "data-testid": `detail-${t.id}`, translate: "no" }, name),
           el("div", { class: "muted" }, tournamentKinds(t).join(" · ")),
           knockoutLine(t),
           el("div", { class: "muted show-narrow" }, `${game} · ${statusName(t.status)}`)),
