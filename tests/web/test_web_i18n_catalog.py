@@ -196,3 +196,15 @@ def test_action_buttons_use_the_rooms_own_terms(loc: str) -> None:
     for key, word in ROOM_TERMS[loc].items():
         text = cat[key]
         assert isinstance(text, str) and text.startswith(word), (key, text)
+
+
+def test_every_key_shaped_literal_in_the_client_is_in_the_catalog() -> None:
+    """Issue #32: a key the client picks at run time (``tr(broken ? "tournament.moved_broken" : ...)``, through a
+    local alias of t) is not seen by the t("...") scan; any string literal shaped like a key of one of the catalog's
+    namespaces must be a key, or the page shows the raw key to the player (it did: 'tournament.moved_broken')."""
+    catalog = _catalogs()["en"]
+    namespaces = "|".join(sorted({key.split(".")[0] for key in catalog}))
+    literal = re.compile(rf"""["'`]((?:{namespaces})\.[a-z0-9_]+(?:\.[a-z0-9_]+)*)["'`]""")
+    missing = sorted({f"{path.name}: {m.group(1)}" for path in _sources()
+                      for m in literal.finditer(path.read_text(encoding="utf-8")) if m.group(1) not in catalog})
+    assert not missing, missing
