@@ -498,6 +498,8 @@ LIVE_TABLES: list[dict[str, Any]] = [
     {"name": "WebWinning", "game": "holdem", "structure": "NL", "small_blind": 50, "big_blind": 100, "max_seats": 6,
      "min_buy_in": 4000, "max_buy_in": 20000, "currency": "PLAY", "bots": 0,
      "settings": {"between_hands_seconds": 9.0}},
+    {"name": "WebOnce", "game": "holdem", "structure": "FL", "small_blind": 50, "big_blind": 100, "max_seats": 6,
+     "min_buy_in": 1000, "max_buy_in": 20000, "currency": "PLAY", "bots": 0},
 ]
 
 

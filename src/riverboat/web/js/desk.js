@@ -6,7 +6,7 @@
 import { t } from "./i18n.js";
 import { Emitter } from "./util.js";
 import { api } from "./api.js";
-import { TableStore, modelFromView } from "./table_model.js";
+import { TableStore, frameSeq, modelFromView } from "./table_model.js";
 import { describeEvent } from "./hand_log.js";
 import { settings } from "./settings.js";
 import { play } from "./sounds.js";
@@ -71,6 +71,7 @@ export class Desk extends Emitter {
     this.chat = new ChatLog();
     this.notes = new Notes();
     this.onScreen = new Set(); // tables whose view is on screen (their view plays the turn sound itself)
+    this.repeated = 0;         // event frames skipped because their (table, seq) was already applied
     for (const type of ["table_state", "event"]) connection.on(type, (f) => this.onFrame(f));
     connection.on("chat", (f) => this.onChat(f));
     connection.on("welcome", () => this.rewatch());
@@ -99,8 +100,18 @@ export class Desk extends Emitter {
     const seatedHere = frame.type === "table_state" && frame.view && frame.view.you;
     if (!this.stores.has(id) && !seatedHere && !this.open.includes(id)) return;
     const store = this.store(id);
+    // Each (table, seq) is applied once (issue #31 item 1): an event the table's model already holds (a copy
+    // delivered again, or one a later snapshot included) neither changes the model nor adds a dealer line.
+    const seq = frameSeq(frame);
+    const isEvent = frame.type === "event";
+    const done = (last) => seq !== null && last !== null && last !== undefined && seq <= last;
+    if (isEvent && done(store.seq) && done(store.logSeq)) {
+      this.repeated += 1;
+      return;
+    }
+    const newLine = !done(store.logSeq);
     store.apply(frame);
-    if (frame.type === "event" && frame.event) {
+    if (isEvent && frame.event && newLine) {
       const kind = frame.event.kind;
       if (DEALER_KINDS.has(kind) && store.model) {
         const line = describeEvent(frame.event, store.model);
