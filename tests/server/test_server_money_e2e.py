@@ -245,8 +245,8 @@ async def test_issue30_deposit_limit_refused_in_plain_words(server: Any) -> None
     over = server.http.post("/api/cashier/deposits", headers=auth,
                             json={"provider": "fake", "amount": 500, "currency": "EUR"})
     assert over.status_code == 409 and over.json()["error"] == {
-        "code": "deposit_limit", "message": "this deposit of 500 would go over your daily deposit limit of 1000 EUR: "
-        "you have deposited 800 in the last day, so you can deposit at most 200 now"}
+        "code": "deposit_limit", "message": "this deposit of 5.00 EUR would go over your daily deposit limit of "
+        "10.00 EUR: you have deposited 8.00 EUR in the last day, so you can deposit at most 2.00 EUR now"}
     raised = server.http.put("/api/protections/limits", headers=auth,
                              json={"currency": "EUR", "period": "day", "amount": 10_000}).json()["limits"][0]
     assert raised["amount"] == 1_000 and raised["pending_amount"] == 10_000 and raised["pending_from"]

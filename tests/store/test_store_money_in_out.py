@@ -265,8 +265,8 @@ def test_issue30_deposit_limit_lower_at_once_higher_after_cooling_off(store: Sto
     store.protections.set_limit(p, "EUR", "day", 10_000)
     store.cashier.credit_bank(p, "EUR", 8_000, "L1")
     refused(store, Exception, lambda: store.cashier.credit_bank(p, "EUR", 3_000, "L2"),
-            match="over your daily deposit limit of 10000 EUR: you have deposited 8000 in the last day, so you "
-                  "can deposit at most 2000 now")
+            match="over your daily deposit limit of 100.00 EUR: you have deposited 80.00 EUR in the last day, so "
+                  "you can deposit at most 20.00 EUR now")
     refused(store, Exception, lambda: store.cashier.create_payment(p, "fake", "EUR", 3_000, "fk"))
     store.protections.set_limit(p, "EUR", "day", 8_500)  # lower: at once
     refused(store, Exception, lambda: store.cashier.credit_bank(p, "EUR", 501, "L3"))

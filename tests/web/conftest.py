@@ -204,7 +204,7 @@ def _free_port() -> int:
 class LiveServer:
     """A real ``riverboat serve`` subprocess on a free port with a fresh SQLite database in a tmp dir."""
 
-    def __init__(self, tmp: Path, tables: list[dict[str, Any]]) -> None:
+    def __init__(self, tmp: Path, tables: list[dict[str, Any]], extra_args: list[str] | None = None) -> None:
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         tables_file = tmp / "tables.json"
@@ -214,7 +214,7 @@ class LiveServer:
         args = [
             sys.executable, "-c", "from riverboat.cli import main; main()", "serve",
             "--port", str(self.port), "--database-url", f"sqlite:///{tmp / 'riverboat.sqlite3'}",
-            "--tables", str(tables_file), "--log-level", "warning",
+            "--tables", str(tables_file), "--log-level", "warning", *(extra_args or []),
         ]
         self.proc = subprocess.Popen(args, stdout=self._log, stderr=subprocess.STDOUT, cwd=str(tmp),
                                      env={**os.environ, "PYTHONUNBUFFERED": "1"})

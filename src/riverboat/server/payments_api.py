@@ -61,7 +61,7 @@ async def webhook(hub: Hub, providers: dict[str, PaymentProvider], request: Requ
 
 
 _PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>FakePay checkout</title>
-<link rel="stylesheet" href="/css/fakepay.css"></head>
+<link rel="stylesheet" href="/css/fakepay.css"><link rel="icon" href="/img/favicon.svg" type="image/svg+xml"></head>
 <body><main class="fakepay"><h1>FakePay</h1><p>A test payment provider: no card is charged.</p>
 <p class="amount">Pay <strong>{amount}</strong> to Riverboat</p>
 <form method="post" action="/fakepay/{tid}/pay"><button type="submit" id="fakepay-pay">Pay</button></form>

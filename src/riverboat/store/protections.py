@@ -108,6 +108,13 @@ def _when(at: datetime | None) -> str:
     return "permanently" if at is None else f"until {aware(at).strftime('%Y-%m-%d %H:%M')} UTC"
 
 
+def money(amount: int, currency: str) -> str:
+    """Minor units in plain words: 1050 EUR -> "10.50 EUR" (integer arithmetic, never a float)."""
+    sign = "-" if amount < 0 else ""
+    whole, cents = divmod(abs(amount), 100)
+    return f"{sign}{whole}.{cents:02d} {currency}"
+
+
 def active_block(row: Protection | None, now: datetime) -> Protection | None:
     """``row`` if it holds a time-out or self-exclusion in force at ``now``."""
     if row is None or row.block_kind is None:
@@ -184,8 +191,9 @@ def check_deposit(s: Session, player_id: int, currency: str, amount: int, now: d
         if used + amount > limit:
             room = max(0, limit - used)
             raise DepositLimitReached(
-                f"this deposit of {amount} would go over your {_ADJECTIVE[row.period]} deposit limit of {limit} {currency}: "
-                f"you have deposited {used} in the last {row.period}, so you can deposit at most {room} now")
+                f"this deposit of {money(amount, currency)} would go over your {_ADJECTIVE[row.period]} deposit limit "
+                f"of {money(limit, currency)}: you have deposited {money(used, currency)} in the last {row.period}, "
+                f"so you can deposit at most {money(room, currency)} now")
 
 
 class Protections:

@@ -1,5 +1,5 @@
 // Account screens: log in, register, account (alias change once, with the rules shown; four-colour deck),
-// and the cashier (balances and movements).
+// and the words of the cashier's movement kinds (the cashier itself: cashier_view.js).
 
 import { el, mount, formatMoney, localTime } from "./util.js";
 import { api } from "./api.js";
@@ -171,10 +171,8 @@ export function profitGraph(series, currency) {
   return svg;
 }
 
-const CASHIER_PAGE = 25;
-
 /** A table's name from its id (the lobby knows open tables; a closed table's id still carries its name). */
-function tableName(id, names) {
+export function tableName(id, names) {
   if (!id) return "";
   if (names[id]) return names[id];
   const m = /^[ts]\d+-([a-z0-9]+)-[0-9a-f]+$/.exec(String(id));
@@ -183,7 +181,7 @@ function tableName(id, names) {
 
 /** A ledger movement's kind in words (the store's kinds: store/ledger.py, store/tournaments.py, store/twister.py);
  * an unknown kind still reads as words, never as a code like "t_prize". */
-const MOVEMENT_KINDS = new Set(["deposit", "withdraw", "buy_in", "top_up", "cash_out", "t_register", "t_unregister",
+const MOVEMENT_KINDS = new Set(["deposit", "withdraw", "withdraw_request", "withdraw_return", "adjust", "buy_in", "top_up", "cash_out", "t_register", "t_unregister",
   "t_refund", "t_cancel", "t_rebuy", "t_addon", "t_prize", "t_bounty", "t_pay", "t_int_cash", "t_int_refund",
   "ticket_issue", "jackpot_out", "settle_hand"]);
 
@@ -194,53 +192,3 @@ export function movementKind(kind) {
   return words ? words.charAt(0).toUpperCase() + words.slice(1) : "";
 }
 
-function movementRow(m, names = {}) {
-  const currency = m.currency || "EUR";
-  const amount = m.amount ?? m.delta ?? 0;
-  const at = m.time || m.created_at || m.at || "";
-  return el("tr", { "data-txn": m.txn ?? "" },
-    el("td", { title: at }, localTime(at)),
-    el("td", { "data-testid": "movement-kind" }, m.kind || m.type ? movementKind(m.kind || m.type) : String(m.description || "")),
-    el("td", { "data-testid": "movement-table", translate: "no" }, m.table_name || tableName(m.table || m.table_id, names) || m.reference || ""),
-    el("td", { class: "num" }, formatMoney(amount, currency)));
-}
-
-export async function renderCashier(root, ctx) {
-  const [data, lobby] = await Promise.all([api.cashier(CASHIER_PAGE), api.lobby().catch(() => ({}))]);
-  await ctx.session.refresh();
-  const names = Object.fromEntries([...(lobby.tables || []), ...(lobby.pools || [])].map((t) => [t.id, t.name]));
-  const balances = data.balances || {};
-  const history = data.history || data.movements || [];
-  const body = el("tbody", {}, history.map((m) => movementRow(m, names)));
-  // Older movements page by page (GET /api/cashier?before=<txn>), newest first.
-  const more = el("div", { class: "more-row" });
-  const showMore = (next) => {
-    if (next === null || next === undefined) { more.replaceChildren(); return; }
-    const button = el("button", { class: "btn btn-small", "data-testid": "older-movements", onclick: async () => {
-      button.disabled = true;
-      try {
-        const page = await api.cashier(CASHIER_PAGE, next);
-        body.append(...(page.history || []).map((m) => movementRow(m, names)));
-        showMore(page.next_before);
-      } catch (err) {
-        button.disabled = false;
-        ctx.toast(t("cashier.older_failed", { reason: plainError(err) }));
-      }
-    } }, t("cashier.show_older"));
-    more.replaceChildren(button);
-  };
-  showMore(data.next_before);
-  mount(root, el("div", { class: "page", "data-testid": "cashier" },
-    el("div", { class: "box wide" }, el("h2", {}, t("nav.cashier")),
-      el("table", { class: "list", "data-testid": "balances" },
-        el("thead", {}, el("tr", {}, el("th", {}, t("cashier.account")), el("th", { class: "num" }, t("cashier.balance")))),
-        el("tbody", {}, Object.entries(balances).map(([currency, amount]) => el("tr", { "data-currency": currency },
-          el("td", {}, currency === "PLAY" ? t("money.play") : currency),
-          el("td", { class: "num", "data-testid": `balance-${currency}` }, formatMoney(amount, currency))))))),
-    el("div", { class: "box wide" }, el("h2", {}, t("cashier.movements")),
-      history.length ? el("table", { class: "list", "data-testid": "movements" },
-        el("thead", {}, el("tr", {}, el("th", {}, t("cashier.time")), el("th", {}, t("cashier.what")), el("th", {}, t("lobby.col_table")), el("th", { class: "num" }, t("buyin.amount")))),
-        body) : el("p", { class: "muted" }, t("cashier.no_movements")),
-      more)));
-  return null;
-}

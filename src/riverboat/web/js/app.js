@@ -11,7 +11,8 @@ import { session } from "./session.js";
 import { setFourColour, isFourColour } from "./cards.js";
 import { registerView, getView, navEntries } from "./views.js";
 import { renderLobby, WAITLISTED } from "./lobby_view.js";
-import { renderLogin, renderRegister, renderAccount, renderCashier } from "./account_view.js";
+import { renderLogin, renderRegister, renderAccount } from "./account_view.js";
+import { renderCashier, startRealityCheck, setRealityLeave } from "./cashier_view.js";
 import { renderHistory } from "./history_view.js";
 import { renderReplay } from "./replay_view.js";
 import { TablePage } from "./table_page.js";
@@ -147,6 +148,9 @@ connection.on("event", (frame) => {
 });
 connection.on("speed", (frame) => { if (frame.event === "left") session.refresh().catch(() => {}); });
 session.on("change", updateTopbar);
+// issue #30: the reality check of the session; its Leave leaves every table the player sits at
+setRealityLeave(() => { for (const id of desk.seatedTables()) connection.send("leave", { table: id }); });
+session.on("login", () => startRealityCheck());
 session.on("login", () => {
   connection.reauthenticate();
   desk.notes.load();
@@ -178,4 +182,5 @@ if (session.me) desk.notes.load();
 updateTopbar();
 connection.connect();
 await route();
+startRealityCheck();
 document.body.dataset.ready = "1";

@@ -4,6 +4,7 @@
 // which is shown here and cannot be edited (R-OPER-4).
 
 import { OpError, opApi, opToken, setOpToken } from "./operator_api.js";
+import { moneyView } from "./operator_money.js";
 
 const STAFF = ["operator", "security", "admin"];
 const ACTIONS = [
@@ -198,6 +199,7 @@ async function playerView(pid, message = "") {
     h("td", {}, `#${f.id}`), h("td", {}, f.pattern), h("td", { class: "op-score" }, f.score.toFixed(4)), h("td", {}, f.status)));
   show(h("section", { class: "op-panel", testid: "player-detail" },
     h("h2", {}, `${p.username} (${p.alias || "no alias"}) · #${p.player_id} · ${p.role}`),
+    h("p", {}, h("a", { href: `#/money/player/${p.player_id}`, testid: "player-money-link" }, "Money, verification and protections →")),
     h("p", {}, "Standing: ", h("span", { class: `op-status-${d.standing.status}`, testid: "player-status" },
       d.standing.status), ` · warnings ${d.standing.warnings}`),
     actionForm(p.player_id, (done) => playerView(pid, done), message)),
@@ -232,6 +234,7 @@ async function route() {
     else if (parts[0] === "players") await playersView();
     else if (parts[0] === "player" && parts[1]) await playerView(parts[1]);
     else if (parts[0] === "audit") await auditView();
+    else if (parts[0] === "money") await moneyView(parts, { h, table, show, when, app: () => app });  // issue #30
     else await flagsView();
   } catch (err) {
     if (err instanceof OpError && (err.status === 401 || err.status === 403)) {
