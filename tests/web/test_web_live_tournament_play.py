@@ -273,6 +273,10 @@ def test_r_tourn_gen_5_sit_and_go_from_the_lobby_to_the_prize_in_the_cashier(new
         result = page.get_by_test_id("tourney-result").inner_text()
         page.screenshot(path=str(SCREENSHOTS / "tourney_result.png"))
         assert ("You finished" in result or "You won the tournament" in result) and "You won " in result, result
+        # issue #31 item 8: the action bar no longer says "Waiting for other players" once it is over
+        wait = page.locator("[data-testid='action-wait']")
+        if wait.count():
+            assert "over for you" in wait.first.inner_text(), wait.first.inner_text()
         won = result.split("You won ")[-1].split(":")[0]
         prize = int("".join(ch for ch in won if ch.isdigit()))
         assert prize in (1500, 900, 600, 750, 1200, 1000), result  # 50/30/20 of €30.00 (or shared places)

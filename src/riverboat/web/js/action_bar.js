@@ -77,7 +77,8 @@ export function choosePreAction(model, pre) {
 
 const key = (k) => h("kbd", {}, k);
 
-function waitText(model) {
+function waitText(model, view) {
+  if (view && view.overText) return view.overText;
   const hero = model.hero;
   if (!hero) return t("table.choose_seat");
   if (model.toAct !== null && model.toAct !== undefined && model.seats[model.toAct] && !model.seats[model.toAct].empty)
@@ -129,7 +130,7 @@ export function actionArea(model, view) {
       t("error.not_connected")) : null,
     model.legal ? decision(model, view, locked)
     : h("div", { key: "idle", class: "action-idle" },
-      h("div", { class: "action-wait", "data-testid": "action-wait" }, waitText(model)),
+      h("div", { class: "action-wait", "data-testid": "action-wait" }, waitText(model, view)),
       preActions(model, view)));
 }
 

@@ -194,6 +194,10 @@ export class TournamentTablePage {
 
   finished(data) {
     this.over = true;
+    // the action bar no longer waits "for other players" once the tournament is over for this player (issue #31
+    // item 8): it says so, on this table's last model and on any later one
+    this.view.overText = tr("tournament.over_for_you");
+    this.view.update();
     this.hud.finished(data, this.currency);
     this.ctx.session.refresh().catch(() => {});
   }
