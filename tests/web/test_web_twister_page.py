@@ -106,7 +106,7 @@ def test_r_twist_11_history_rows_of_every_kind_read_on_a_phone(new_page: Any, st
     assert "Knockout" in got["ko"].get_by_test_id("th-name").inner_text()
     assert got["rb"].get_by_test_id("th-buy-in").inner_text() == "€10.00 + €1.00\n2 re-buys, 1 add-on · paid €44.00"
     assert got["rb"].get_by_test_id("th-won").inner_text() == "–" and "5 of 27" in got["rb"].inner_text()
-    assert "2026-12-03" in got["ko"].get_by_test_id("th-name").inner_text()  # the date on a phone
+    assert "03/12/2026" in got["ko"].get_by_test_id("th-name").inner_text()  # the date on a phone (issue #32: the locale's date, en-GB in English)
     box = table.bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390.5  # no sideways scrolling
 

@@ -61,7 +61,8 @@ const choice = chooseLocale();
 let current = choice.locale;
 const english = await loadCatalog("en");
 const catalog = current === "en" || current === PSEUDO ? english : await loadCatalog(current);
-const intlLocale = current === PSEUDO ? "en" : current;
+// English is written the European way (the rooms are European): dates day/month/year, 24-hour clock.
+const intlLocale = current === PSEUDO || current === "en" ? "en-GB" : current;
 const plurals = new Intl.PluralRules(intlLocale);
 
 try { document.documentElement.lang = current === PSEUDO ? "en" : current; } catch { /* no document (worker) */ }
@@ -162,7 +163,7 @@ export function separators() {
   };
 }
 
-const dateTimeFormat = new Intl.DateTimeFormat(intlLocale, { dateStyle: "short", timeStyle: "short" });
+const dateTimeFormat = new Intl.DateTimeFormat(intlLocale, { year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit" });
 const dateFormat = new Intl.DateTimeFormat(intlLocale, { dateStyle: "medium" });
 const timeFormat = new Intl.DateTimeFormat(intlLocale, { timeStyle: "short" });
 

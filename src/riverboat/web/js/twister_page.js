@@ -11,7 +11,7 @@
 // who comes back to the page during a game (another page, a reload, a lost connection) gets the game back: GET
 // /api/twister names the caller's running Twisters and the server sends their table again.
 
-import { t } from "./i18n.js";
+import { formatNumber, formatOrdinal, t } from "./i18n.js";
 import { el, mount, formatMoney } from "./util.js";
 import { getToken } from "./api.js";
 import { registerView, registerLobbyTab } from "./views.js";
@@ -21,9 +21,10 @@ import { renderTwisterLobby } from "./twister_lobby.js";
 import { showSpin } from "./twister_spin.js";
 import { tournamentHistoryTable } from "./history_view.js";
 
-const TITLES = { twister: "Twister", aog: "Age of the Gods Twister", wild: "Wild Twister" };
-const TIERS = { power: "Power", extra_power: "Extra Power", super_power: "Super Power", ultimate_power: "Ultimate Power" };
-const PLACES = ["", "1st", "2nd", "3rd"];
+const KINDS = new Set(["twister", "aog", "wild"]);
+const title = (kind) => (KINDS.has(kind) ? t(`tkind.kind_${kind}`) : kind || t("nav.twister"));
+const TIERS = new Set(["power", "extra_power", "super_power", "ultimate_power"]);
+const tierName = (tier) => (TIERS.has(tier) ? t(`twister.tier_${tier}`) : tier);
 const CHOSEN = "rb.twister.play";  // sessionStorage: the lobby tab's "Play" choice, played once by the Twister page
 
 function takeChoice() {
@@ -77,14 +78,14 @@ export class TwisterPage {
     this.result = el("div", { class: "twister-final-box", "data-testid": "twister-result" });
     this.history = el("div", { class: "twister-history", "data-testid": "twister-history" });
     this.page = el("div", { class: "page twister-page", "data-testid": "twister-page", "data-mode": "lobby" },
-      el("div", { class: "box wide twister-choose" }, el("h2", {}, "Twister"),
-        el("p", { class: "muted twister-intro" }, "Three players, one table, a prize drawn before the first hand."),
+      el("div", { class: "box wide twister-choose" }, el("h2", {}, t("nav.twister")),
+        el("p", { class: "muted twister-intro" }, t("twister.intro")),
         this.lobbyBox, this.tickets),
       el("div", { class: "twister-game" },
         el("div", { class: "box wide twister-bar" }, this.spinBox,
           el("div", { class: "twister-figures" }, this.hud, this.result, this.notes))),
       this.tableBox,
-      el("div", { class: "box wide twister-history-box" }, el("h2", {}, "Your Twister history"), this.history));
+      el("div", { class: "box wide twister-history-box" }, el("h2", {}, t("twister.history")), this.history));
     mount(root, this.page);
     this.unsubs = [
       ctx.connection.on("tournament", (f) => this.onTournament(f)),
@@ -121,13 +122,13 @@ export class TwisterPage {
     this.kind = kindOf(tournamentId) || this.kind;
     this.playing = true;
     this.setMode("playing");
-    if (!this.table) mount(this.hud, "Your Twister is running: its table is on the way…");
+    if (!this.table) mount(this.hud, t("twister.running"));
   }
 
   showTickets(tickets) {
-    mount(this.tickets, tickets.length ? el("p", {}, "Your Twister tickets: ",
-      tickets.map((t) => el("span", { class: "twister-ticket", "data-testid": "twister-ticket" },
-        `${formatMoney(t.face_value, t.currency)} `)), el("span", { class: "muted" }, "(used when you play that buy-in)")) : "");
+    mount(this.tickets, tickets.length ? el("p", {}, `${t("twister.your_tickets")} `,
+      tickets.map((tk) => el("span", { class: "twister-ticket", "data-testid": "twister-ticket" },
+        `${formatMoney(tk.face_value, tk.currency)} `)), el("span", { class: "muted" }, t("twister.tickets_used"))) : "");
   }
 
   async loadHistory() {
@@ -135,7 +136,7 @@ export class TwisterPage {
     const data = await getJson("/api/twister/history");
     this.showTickets(data.tickets || []);
     if (this.offer) this.offer.tickets = data.tickets || [];
-    mount(this.history, tournamentHistoryTable(data.history || [], "No Twister played yet."));
+    mount(this.history, tournamentHistoryTable(data.history || [], t("twister.no_history")));
   }
 
   async play(kind, buyIn) {
@@ -146,12 +147,12 @@ export class TwisterPage {
     this.kind = kind;
     this.buyIn = buyIn;
     this.playing = true;
-    this.ticketNote = ticket ? `Playing with your ${formatMoney(ticket.face_value, this.currency)} ticket. ` : "";
+    this.ticketNote = ticket ? `${t("twister.with_ticket", { amount: formatMoney(ticket.face_value, this.currency) })} ` : "";
     try {
       const ack = await this.ctx.connection.send("twister_play", fields);
       const result = (ack && ack.result) || {};
       this.tournament = result.tournament || this.tournament;
-      if (!this.table) this.section.setStatus(`${this.ticketNote}Waiting for players: ${result.entrants || 1} of 3`);
+      if (!this.table) this.section.setStatus(`${this.ticketNote}${t("twister.waiting", { n: result.entrants || 1 })}`);
       this.ctx.session.refresh().catch(() => {});
     } catch (err) {
       this.playing = false;
@@ -192,13 +193,13 @@ export class TwisterPage {
     const data = frame.data || {};
     switch (frame.event) {
       case "registered":
-        if (this.section && data.entrants) this.section.setStatus(`${this.ticketNote || ""}Waiting for players: ${data.entrants} of 3`);
+        if (this.section && data.entrants) this.section.setStatus(`${this.ticketNote || ""}${t("twister.waiting", { n: data.entrants })}`);
         break;
       case "started":
         this.table = data.table;
         this.seat = data.seat;
         this.setMode("playing");
-        if (!this.multiplier) mount(this.hud, "Three players are in: the prize is spun…");  // (the spin may come first)
+        if (!this.multiplier) mount(this.hud, t("twister.spinning"));  // (the spin may come first)
         break;
       case "twister_spin":
         this.table = data.table;
@@ -207,7 +208,7 @@ export class TwisterPage {
         this.spinning = true;  // the figures do not give the multiplier away before the reel lands on it
         this.showHud(data);
         showSpin(this.spinBox, data, { durationMs: Math.max(400, (data.seconds || 3) * 1000 - 600),
-          seatName: (seat) => (seat === data.seat ? "you" : `Seat ${seat + 1}`) }).then(() => {
+          seatName: (seat) => (seat === data.seat ? t("twister.you") : t("log.seat_n", { n: seat + 1 })) }).then(() => {
           if (this.tournament !== frame.tournament) return;
           this.spinning = false;
           this.multiplier = data.multiplier;
@@ -216,8 +217,8 @@ export class TwisterPage {
         break;
       case "jackpot":
         this.notes.append(el("div", { class: "twister-jackpot", "data-testid": "twister-jackpot-note" },
-          `${TIERS[data.tier] || data.tier} jackpot won by ${data.player === this.ctx.session.me?.player_id ? "you" : `seat ${data.seat + 1}`}: `
-          + `${formatMoney(data.amount, this.currency)} — the game resumes in ${data.seconds} s`));
+          t("twister.jackpot_won", { tier: tierName(data.tier), who: data.player === this.ctx.session.me?.player_id ? t("twister.you") : t("log.seat_n", { n: data.seat + 1 }),
+            amount: formatMoney(data.amount, this.currency), seconds: data.seconds })));
         break;
       case "state":
         this.table = data.table || this.table;
@@ -234,9 +235,8 @@ export class TwisterPage {
         this.done.add(this.tournament);
         this.page.dataset.over = "1";
         mount(this.result, el("p", { class: "twister-result-line", "data-testid": "twister-interrupted" },
-          `Interrupted: you were paid ${formatMoney(data.paid, this.currency)}`,
-          (data.tickets || []).length ? ` and Twister tickets of ${data.tickets.map((v) => formatMoney(v, this.currency)).join(" + ")}` : "",
-          ` (${data.rule}).`), this.afterButtons());
+          (data.tickets || []).length ? t("twister.interrupted_tickets", { amount: formatMoney(data.paid, this.currency), tickets: data.tickets.map((v) => formatMoney(v, this.currency)).join(" + "), rule: data.rule })
+            : t("twister.interrupted", { amount: formatMoney(data.paid, this.currency), rule: data.rule })), this.afterButtons());
         this.loadHistory().catch(() => {});
         break;
       default:
@@ -247,13 +247,13 @@ export class TwisterPage {
   showHud(data) {
     this.lastHud = data;
     const parts = [];
-    if (this.kind) parts.push(`${TITLES[this.kind] || this.kind}${this.multiplier ? ` ${this.multiplier}x` : ""}`);
-    if (data.small_blind !== undefined) parts.push(`Blinds ${data.small_blind}/${data.big_blind}`);
-    if (data.level) parts.push(`level ${data.level}`);
+    if (this.kind) parts.push(`${title(this.kind)}${this.multiplier ? ` ${this.multiplier}x` : ""}`);
+    if (data.small_blind !== undefined) parts.push(`${t("tournament.blinds")} ${formatNumber(data.small_blind)}/${formatNumber(data.big_blind)}`);
+    if (data.level) parts.push(t("twister.level", { n: data.level }));
     const prize = data.prize ?? data.prize_pool;
-    if (prize !== undefined && !this.multiplier && !this.spinning) parts.push(`${this.kind === "wild" ? "Ticket" : "Prize"} ${formatMoney(prize, this.currency)}`);
-    if (data.players_left) parts.push(`${data.players_left} left`);
-    if (this.kind === "wild") parts.push("every hand all-in automatically");
+    if (prize !== undefined && !this.multiplier && !this.spinning) parts.push(this.kind === "wild" ? t("history.ticket_value", { amount: formatMoney(prize, this.currency) }) : t("twister.prize", { amount: formatMoney(prize, this.currency) }));
+    if (data.players_left) parts.push(t("hud.n_left", { count: data.players_left }));
+    if (this.kind === "wild") parts.push(t("twister.wild_auto"));
     if (parts.length) mount(this.hud, parts.join(" · "));
   }
 
@@ -281,11 +281,11 @@ export class TwisterPage {
     // the opponents by their aliases (the state's `seats`), as at any other table; "Seat 2" only if none came
     const named = new Map((data.seats || []).map((s) => [s.seat, s]));
     this.store.apply({ type: "table_state", table: key, view: {
-      table: { name: `${TITLES[this.kind] || "Twister"}`, game: hand.game, structure: hand.structure,
+      table: { name: title(this.kind), game: hand.game, structure: hand.structure,
         currency: "chips", small_blind: data.small_blind, big_blind: data.big_blind, max_seats: 3 },
       seats: players.map((p) => ({ seat: p.seat,
         player: p.seat === data.seat ? me.player_id : (named.get(p.seat)?.player ?? `seat-${p.seat}`),
-        alias: p.seat === data.seat ? this.ctx.session.alias() : (named.get(p.seat)?.alias || `Seat ${p.seat + 1}`),
+        alias: p.seat === data.seat ? this.ctx.session.alias() : (named.get(p.seat)?.alias || t("log.seat_n", { n: p.seat + 1 })),
         stack: p.stack })),
       // the hand's id is the state's `hand_id` (as at a tournament table): without it every hand had the id null,
       // and the felt's result and the log of one hand ran on into the next
@@ -298,7 +298,7 @@ export class TwisterPage {
     const ev = frame.event || {};
     if (this.kind === "wild" && ev.kind === "acted" && ["raise", "bet", "call"].includes(ev.action)) {
       const line = el("div", { class: "twister-auto", "data-testid": "twister-auto-allin" },
-        `Seat ${ev.seat + 1}: all-in (automatic)`);
+        t("twister.auto_all_in", { seat: ev.seat + 1 }));
       this.notes.append(line);
       while (this.notes.childElementCount > 6) this.notes.firstElementChild.remove();
     }
@@ -307,9 +307,9 @@ export class TwisterPage {
   /** "Play again" (same type and buy-in) and back to the Twister lobby, under the result. */
   afterButtons() {
     const again = this.kind && this.buyIn ? el("button", { class: "btn btn-primary", "data-testid": "twister-again",
-      onclick: () => this.play(this.kind, this.buyIn) }, `Play again ${formatMoney(this.buyIn, this.currency)}`) : null;
+      onclick: () => this.play(this.kind, this.buyIn) }, t("twister.play_again", { amount: formatMoney(this.buyIn, this.currency) })) : null;
     return el("div", { class: "twister-after" }, again,
-      el("button", { class: "btn", "data-testid": "twister-back", onclick: () => this.reset() }, "Twister lobby"));
+      el("button", { class: "btn", "data-testid": "twister-back", onclick: () => this.reset() }, t("twister.lobby")));
   }
 
   finished(data) {
@@ -319,13 +319,13 @@ export class TwisterPage {
     delete figures.players_left;  // the count of the last hand's start is over
     this.showHud(figures);
     this.done.add(this.tournament);
-    const won = data.prize ? (ticket ? `a ${formatMoney(data.prize, this.currency)} Twister ticket`
-      : formatMoney(data.prize, this.currency)) : "nothing this time";
-    const nth = (n) => PLACES[n] || String(n);
+    const won = data.prize ? (ticket ? t("twister.won_ticket", { amount: formatMoney(data.prize, this.currency) })
+      : formatMoney(data.prize, this.currency)) : t("twister.won_nothing");
+    const nth = formatOrdinal;
     const place = data.place_to && data.place_to !== data.place ? `${nth(data.place)}–${nth(data.place_to)}` : nth(data.place);
     this.page.dataset.over = "1";  // the table stays in view with its last hand, without an action bar
     mount(this.result, el("p", { class: "twister-result-line", "data-testid": "twister-final" },
-      `You finished ${place} of 3 and won ${won}.`), this.afterButtons());
+      t("twister.finished", { place, won })), this.afterButtons());
     if (this.section) this.section.setStatus("");
     this.ctx.session.refresh().catch(() => {});
     this.loadHistory().catch(() => {});
@@ -339,19 +339,19 @@ registerView("twister", { render: (root, ctx) => new TwisterPage(root, ctx), nav
 function twisterTab(ctx) {
   useStylesheet();
   const box = el("div", { class: "box wide twister-lobby-tab", "data-testid": "lobby-twister", "data-keep-open": "1" },
-    el("p", { class: "muted" }, "Loading…"));
+    el("p", { class: "muted" }, t("common.loading")));
   getJson("/api/twister").then((offer) => {
-    mount(box, el("p", { class: "muted twister-intro-tab" }, "Three players, one table, a prize drawn before the first hand. ",
-      el("a", { href: "#/twister" }, "Your Twister history and tickets")));
+    mount(box, el("p", { class: "muted twister-intro-tab" }, `${t("twister.intro")} `,
+      el("a", { href: "#/twister" }, t("twister.history_tickets"))));
     const section = el("div");
     box.append(section);
     renderTwisterLobby(section, offer, { currency: offer.currency || "EUR", play: (kind, buyIn) => {
       try { sessionStorage.setItem(CHOSEN, JSON.stringify({ kind, buyIn, at: Date.now() })); } catch { /* the page opens without it */ }
       ctx.navigate("#/twister");
     } });
-  }).catch(() => mount(box, el("p", { class: "muted", "data-testid": "no-twister" }, "This room offers no Twister.")));
+  }).catch(() => mount(box, el("p", { class: "muted", "data-testid": "no-twister" }, t("twister.none"))));
   return box;
 }
 
-registerLobbyTab({ id: "twister", label: "Twister", order: 50, filters: false, rows: () => [{}],
+registerLobbyTab({ id: "twister", label: t("nav.twister"), order: 50, filters: false, rows: () => [{}],
   render: (rows, ctx) => twisterTab(ctx) });

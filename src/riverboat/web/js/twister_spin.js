@@ -4,9 +4,10 @@
 // decided by the server before the animation starts; the reel only shows it.
 
 import { el, formatMoney, mount } from "/js/util.js";
+import { formatOrdinal, t } from "/js/i18n.js";
 
-const TIER_TITLES = { power: "Power", extra_power: "Extra Power", super_power: "Super Power",
-  ultimate_power: "Ultimate Power" };
+const TIERS = new Set(["power", "extra_power", "super_power", "ultimate_power"]);
+const tierName = (tier) => (TIERS.has(tier) ? t(`twister.tier_${tier}`) : tier);
 const TURNS = 4; // full passes of the reel before it stops
 const CELL = 64; // px, one multiplier
 
@@ -21,18 +22,17 @@ export function reelCells(reel, multiplier) {
 }
 
 function placesText(spin) {
-  if (spin.places.length <= 1) return "Winner takes all";
-  const names = ["1st", "2nd", "3rd"];
-  return spin.places.map((amount, i) => `${names[i]} ${formatMoney(amount, spin.currency)}`).join(" · ");
+  if (spin.places.length <= 1) return t("twister.winner_takes_all");
+  return spin.places.map((amount, i) => `${formatOrdinal(i + 1)} ${formatMoney(amount, spin.currency)}`).join(" · ");
 }
 
 function resultNode(spin, seatName) {
   const prize = formatMoney(spin.prize, spin.currency);
   const wins = (spin.jackpots || []).map((j) => el("div", { class: "twister-jackpot", "data-testid": "twister-jackpot" },
-    `${TIER_TITLES[j.tier] || j.tier} jackpot: ${seatName(j.seat)} wins ${formatMoney(j.amount, spin.currency)}`));
+    t("twister.jackpot", { tier: tierName(j.tier), who: seatName(j.seat), amount: formatMoney(j.amount, spin.currency) })));
   return el("div", { class: "twister-result" },
     el("div", { class: "twister-prize", "data-testid": "twister-prize" },
-      spin.ticket ? `Prize: a ${prize} Twister ticket` : `Prize pool: ${prize}`),
+      spin.ticket ? t("twister.prize_ticket", { amount: prize }) : t("twister.prize_pool", { amount: prize })),
     el("div", { class: "twister-places muted", "data-testid": "twister-places" }, placesText(spin)),
     wins);
 }
@@ -41,15 +41,15 @@ function resultNode(spin, seatName) {
  * Render the spin into `root` and animate it. Resolves when the reel has landed (root.dataset.landed is then the
  * multiplier). Options: durationMs (default 3000; 0 lands at once), seatName(seat) -> label for jackpot winners.
  */
-export function showSpin(root, spin, { durationMs = 3000, seatName = (seat) => `Seat ${seat + 1}` } = {}) {
+export function showSpin(root, spin, { durationMs = 3000, seatName = (seat) => t("log.seat_n", { n: seat + 1 }) } = {}) {
   const cells = reelCells(spin.reel, spin.multiplier);
   const strip = el("div", { class: "twister-strip" },
     cells.map((m, i) => el("div", { class: "twister-cell", dataset: { m: String(m), i: String(i) } }, `${m}x`)));
   const windowBox = el("div", { class: "twister-window", "data-testid": "twister-window" }, strip);
   const result = el("div", { class: "twister-result-slot" });
-  const kind = { twister: "Twister", aog: "Age of the Gods Twister", wild: "Wild Twister" }[spin.kind] || "Twister";
+  const kind = ["twister", "aog", "wild"].includes(spin.kind) ? t(`tkind.kind_${spin.kind}`) : t("nav.twister");
   mount(root, el("section", { class: "twister-spin", "data-testid": "twister-spin" },
-    el("h3", {}, `${kind} · buy-in ${formatMoney(spin.buy_in, spin.currency)}`), windowBox, result));
+    el("h3", {}, `${kind} · ${t("twister.buy_in", { amount: formatMoney(spin.buy_in, spin.currency) })}`), windowBox, result));
   delete root.dataset.landed;
   const target = -(cells.length - 1) * CELL;
   const land = () => {
