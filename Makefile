@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest replay-all bench clean
+.PHONY: run test lint typecheck pytest replay-all bench clean corpus
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -30,8 +30,25 @@ typecheck: $(STAMP)
 pytest: $(STAMP)
 	$(BIN)/pytest -n 2 -q
 
+# The PHH corpus (the public PHH dataset, uoftcprg/phh-dataset) at a pinned commit, into corpus/phh (issue #32).
+# The corpus tests read $$RIVERBOAT_PHH_DIR, else ../shared/phh when it exists, else corpus/phh; without any of
+# them they skip and say to run `make corpus`.
+PHH_REPO ?= https://github.com/uoftcprg/phh-dataset.git
+PHH_COMMIT ?= a82bb6d545fecbeb9984238cfdd09d77f9881cd0
+CORPUS := corpus/phh
+PHH_DIR ?= $(or $(RIVERBOAT_PHH_DIR),$(if $(wildcard ../shared/phh),../shared/phh,$(CORPUS)))
+
+corpus:
+	@test -d $(CORPUS) && echo "$(CORPUS) is there (rm -rf corpus to fetch it again)" || { \
+	  rm -rf corpus/.phh-dataset && mkdir -p corpus && \
+	  git init -q corpus/.phh-dataset && \
+	  git -C corpus/.phh-dataset fetch -q --depth 1 $(PHH_REPO) $(PHH_COMMIT) && \
+	  git -C corpus/.phh-dataset checkout -q FETCH_HEAD && \
+	  mv corpus/.phh-dataset/data $(CORPUS) && rm -rf corpus/.phh-dataset && \
+	  echo "PHH dataset $(PHH_COMMIT) in $(CORPUS)"; }
+
 replay-all: $(STAMP)
-	$(BIN)/riverboat replay --summary ../shared/phh
+	$(BIN)/riverboat replay --summary $(PHH_DIR)
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install -q -e '.[bench]'

@@ -1,6 +1,9 @@
-"""Real hands: every PHH record in ../shared/phh replays through the engine to the recorded finishing stacks
+"""Real hands: every PHH record of the public PHH dataset replays through the engine to the recorded finishing stacks
 (or winnings). CI replays all non-Pluribus hands plus a deterministic 1,000-hand Pluribus sample; the full
-replay is ``make replay-all``. Every exception is explained by a test below."""
+replay is ``make replay-all``. Every exception is explained by a test below.
+
+The corpus is found at $RIVERBOAT_PHH_DIR, else ../shared/phh, else corpus/phh (what ``make corpus`` fetches: the
+dataset at a pinned commit); without it these tests skip and say how to get it (issue #32)."""
 
 from __future__ import annotations
 
@@ -12,8 +15,22 @@ import pytest
 from riverboat.engine import Action, ActionKind, Hand, IllegalAction
 from riverboat.history import config_from_phh, load, replay
 
-PHH_DIR = Path(os.environ.get("RIVERBOAT_PHH_DIR", Path(__file__).resolve().parents[3] / "shared" / "phh"))
-pytestmark = pytest.mark.skipif(not PHH_DIR.is_dir(), reason=f"PHH corpus not found at {PHH_DIR}")
+REPO = Path(__file__).resolve().parents[2]
+
+
+def corpus_dir() -> Path:
+    """$RIVERBOAT_PHH_DIR, else ../shared/phh beside the repository, else corpus/phh (``make corpus``)."""
+    if os.environ.get("RIVERBOAT_PHH_DIR"):
+        return Path(os.environ["RIVERBOAT_PHH_DIR"])
+    shared = REPO.parent / "shared" / "phh"
+    return shared if shared.is_dir() else REPO / "corpus" / "phh"
+
+
+PHH_DIR = corpus_dir()
+pytestmark = pytest.mark.skipif(
+    not PHH_DIR.is_dir(),
+    reason=f"PHH corpus not found at {PHH_DIR}: run `make corpus` (fetches the public PHH dataset at a pinned "
+           "commit into corpus/phh) or set RIVERBOAT_PHH_DIR to a copy of its data/ folder")
 
 
 def _files(pluribus: bool) -> list[Path]:
