@@ -94,6 +94,11 @@ def test_operator_bans_a_flagged_player_from_the_console(new_page: Any, console_
         page.wait_for_selector("[data-testid='hand-view']")
         shown = page.locator("[data-testid='hole-cards']").all_inner_texts()
         assert sorted(shown) == sorted(holes.values())  # every player's hole cards, for security staff
+        # issue #31 item 10: the hand read as a hand -- streets with the players' names, not raw PHH notation
+        streets = page.locator("[data-testid='hand-street']").all_inner_texts()
+        assert streets and streets[0].startswith("Pre-flop"), streets
+        text = "\n".join(streets)
+        assert "Dealt to " in text and " d dh " not in text and "cbr" not in text, text
         screenshot(page, "operator-hand-view")
         page.click("[data-testid='back-to-flag']")
         page.click(f"[data-testid='flag-player'][data-player-id='{cheater}']")

@@ -114,6 +114,7 @@ def hand_view(record: Any, show_hole_cards: bool) -> dict[str, Any]:
         "players": [str(n) for n in fields.get("players", [])], "seats": fields.get("seats", []),
         "variant": fields.get("variant"), "starting_stacks": fields.get("starting_stacks", []),
         "finishing_stacks": fields.get("finishing_stacks", []), "actions": actions, "events": events,
+        "blinds": fields.get("blinds_or_straddles", []), "antes": fields.get("antes", []),  # the hand as a hand
         "hole_cards": holes, "hole_cards_shown": show_hole_cards}
 
 

@@ -122,6 +122,66 @@ async function flagView(id) {
 }
 
 // ------------------------------------------------------------------------------------------------- hands
+const cardsOf = (text) => (text.match(/../g) || []).map((c) => (c === "??" ? "🂠" : c)).join(" ");
+
+/** The hand as a hand (issue #31 item 10): its PHH actions read into streets with the players' names -- forced
+ * bets, cards dealt, every check, call ("calls N"), bet, raise ("raises to N"), fold, draw and show. */
+export function handStreets(hd, name) {
+  const n = (hd.players || []).length;
+  const family = /F7S|FR|stud|razz|soko|americana/.test(hd.variant || "") ? "stud"
+    : /2L3D|1D|FB|draw/.test(hd.variant || "") ? "draw" : "flop";
+  const who = (p) => name(hd.players[Number(p.slice(1)) - 1]);
+  const bets = new Array(n).fill(0);
+  let top = 0;
+  const streets = [];
+  let cur = { title: family === "stud" ? "3rd street" : family === "draw" ? "Deal" : "Pre-flop", lines: [] };
+  let acted = false;
+  let board = 0;
+  let draws = 0;
+  const next = (title) => { streets.push(cur); cur = { title, lines: [] }; bets.fill(0); top = 0; acted = false; };
+  (hd.antes || []).forEach((a, i) => { if (a) cur.lines.push(`${name(hd.players[i])} posts the ante ${chips(a)}`); });
+  (hd.blinds || []).forEach((b, i) => {
+    if (!b) return;
+    bets[i] = b;
+    top = Math.max(top, b);
+    cur.lines.push(`${name(hd.players[i])} posts ${chips(b)}`);
+  });
+  for (const action of hd.actions || []) {
+    const [a, b, c, d] = action.split(" ");
+    if (a === "d" && b === "db") {
+      board += (c.length / 2);
+      next(`${board <= 3 ? "Flop" : board === 4 ? "Turn" : "River"}: ${cardsOf(c)}`);
+      continue;
+    }
+    if (a === "d" && b === "dh") {
+      if (family === "stud" && acted) next(`${streets.length + 4}th street`.replace("7th", "7th (river)"));
+      cur.lines.push(`Dealt to ${who(c)}: ${cardsOf(d || "")}`);
+      continue;
+    }
+    const i = Number(a.slice(1)) - 1;
+    if (b === "sd") {
+      if (family === "draw" && acted) { draws += 1; next(`Draw ${draws}`); }
+      cur.lines.push(c ? `${who(a)} discards ${c.length / 2}: ${cardsOf(c)}` : `${who(a)} stands pat`);
+      continue;
+    }
+    acted = true;
+    if (b === "f") cur.lines.push(`${who(a)} folds`);
+    else if (b === "cc") {
+      if (top > bets[i]) { cur.lines.push(`${who(a)} calls ${chips(top - bets[i])}`); bets[i] = top; }
+      else cur.lines.push(`${who(a)} checks`);
+    } else if (b === "cbr") {
+      const to = Number(c);
+      cur.lines.push(top ? `${who(a)} raises to ${chips(to)}` : `${who(a)} bets ${chips(to)}`);
+      bets[i] = to;
+      top = to;
+    } else if (b === "pb") cur.lines.push(`${who(a)} brings in`);
+    else if (b === "sm") cur.lines.push(`${who(a)} shows ${cardsOf(c || "")}`);
+    else cur.lines.push(`${who(a)} ${[b, c].filter(Boolean).join(" ")}`);
+  }
+  streets.push(cur);
+  return streets.filter((s) => s.lines.length);
+}
+
 async function handView(tableId, handId) {
   const hd = await opApi.hand(tableId, handId);
   const rows = hd.players.map((p, i) => h("tr", { testid: "hand-player" }, h("td", {}, hd.seats[i] ?? ""),
@@ -135,7 +195,10 @@ async function handView(tableId, handId) {
       ? "Every hole card is shown: security staff only (R-INTEG-8). This view is in the audit log."
       : "Hole cards are shown to security staff only."),
     table(["seat", "player", "start", "end", "hole cards"], rows)),
-  h("section", { class: "op-panel" }, h("h3", {}, `Actions (${hd.variant || ""})`),
+  h("section", { class: "op-panel", testid: "hand-streets" }, h("h3", {}, `The hand (${hd.variant || ""})`),
+    handStreets(hd, (p) => nameOf(hd.names, p)).map((st) => h("div", { class: "op-street", testid: "hand-street" },
+      h("h4", {}, st.title), h("ol", {}, st.lines.map((line) => h("li", {}, line)))))),
+  h("details", { class: "op-panel" }, h("summary", {}, "PHH actions"),
     h("pre", { class: "op-actions", testid: "hand-actions" }, hd.actions.join("\n"))));
 }
 
