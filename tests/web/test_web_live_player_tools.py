@@ -91,6 +91,18 @@ def test_issue_14_history_replayer_export_chat_filter_and_notes_survive_reload(
     cards = page.locator("[data-testid='hand-cards']").all_inner_texts()
     assert all(re.search(r"10|[2-9TJQKA]", c) for c in cards), cards  # folded hands included
     assert not any(re.search(r"t\d+-[a-z]+-[0-9a-f]{6}", t) for t in page.locator("[data-testid='hand-table']").all_inner_texts())
+    # issue #31: the search -- the count line, a filter that matches nothing (tournament hands), then back to all
+    assert page.get_by_test_id("history-count").inner_text() == f"Hands 1–{n_rows} of {n_rows}"
+    page.select_option("[data-testid='filter-kind']", "tournament")
+    page.click("[data-testid='filter-apply']")
+    page.wait_for_function("document.querySelector(\"[data-testid='history-count']\").textContent.endsWith('of 0')")
+    assert page.locator("[data-testid='hands'] tbody tr").count() == 0
+    page.select_option("[data-testid='filter-kind']", "cash")
+    page.click("[data-testid='filter-apply']")
+    page.wait_for_selector("[data-testid='hands'] tbody tr")
+    screenshot(page, "history_filters")
+    rows = page.locator("[data-testid='hands'] tbody tr")
+    assert rows.count() == n_rows
     rows.first.locator("button").first.click()
     page.wait_for_selector("[data-testid='hand-detail'] .hand-log li")
     detail = page.locator("[data-testid='hand-detail']").inner_text()

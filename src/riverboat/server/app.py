@@ -17,9 +17,10 @@ from starlette.websockets import WebSocket
 
 from riverboat.room.errors import RoomError
 
+from .history_api import history_routes  # before the hand route, which would take /api/hands/search/export
 from .hub import Hub, ServerConfig
 from .integrity_scan import ScheduledScan
-from .rest import error_response, make_routes
+from .rest import error_response, handler, make_routes
 from .security_headers import SecurityHeaders
 from .ws import websocket_endpoint
 
@@ -67,7 +68,7 @@ def create_app(store: Any, room: Any, config: ServerConfig | None = None) -> Sta
     async def ws_route(ws: WebSocket) -> None:
         await websocket_endpoint(hub, ws)
 
-    routes: list[BaseRoute] = [*make_routes(hub), WebSocketRoute("/ws", ws_route)]
+    routes: list[BaseRoute] = [*history_routes(hub, handler), *make_routes(hub), WebSocketRoute("/ws", ws_route)]
     web_dir = hub.config.web_dir
     static: Any = None
     if web_dir is not None and (web_dir / "index.html").is_file():

@@ -63,6 +63,10 @@ export const api = {
     request("GET", `/api/cashier?limit=${limit}${before !== null && before !== undefined ? `&before=${encodeURIComponent(before)}` : ""}`),
   hands: (limit = 10, table = null) =>
     request("GET", `/api/hands?limit=${limit}${table ? `&table=${encodeURIComponent(table)}` : ""}`),
+  /** The hand history's search (issue #31): `query` a URLSearchParams string (game, stakes, since, until, result,
+   * kind, offset, limit) -> {total, offset, hands}. */
+  searchHands: (query) => request("GET", `/api/hands/search?${query}`),
+  searchExportUrl: (format, query) => `/api/hands/search/export?format=${format}&${query}`,
   hand: (tableId, handId) => request("GET", `/api/hands/${encodeURIComponent(tableId)}/${encodeURIComponent(handId)}`),
   notes: () => request("GET", "/api/notes"),
   saveNote: (playerId, note) => request("PUT", `/api/notes/${encodeURIComponent(playerId)}`, note),

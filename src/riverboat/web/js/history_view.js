@@ -36,9 +36,43 @@ function exportLinks(tableId, handId) {
     el("button", { class: "btn btn-small", "data-testid": "export-phh", onclick: () => api.download(q("phh")) }, t("history.export_phh")));
 }
 
-export async function renderHistory(root, ctx) {
-  const data = await api.hands(50);
+const PAGE = 50;
+const FILTER_GAMES = ["holdem", "omaha", "omaha_hl", "omaha5", "omaha5_hl", "six_plus", "stud", "stud_hl", "razz", "soko",
+  "americana", "draw5", "triple_draw_27", "draw32"];
+
+/** The search form (issue #31): game, stakes (big blind or small bet), dates, result and cash / tournament. */
+function filterBar(current, apply) {
+  const select = (name, options) => el("select", { name, "data-testid": `filter-${name}` },
+    options.map(([value, label]) => el("option", { value, selected: current.get(name) === value ? "" : null }, label)));
+  const input = (name, type, label) => el("label", { class: "field-inline" }, `${label} `,
+    el("input", { name, type, value: current.get(name) || "", "data-testid": `filter-${name}`, min: type === "number" ? "0" : null }));
+  const form = el("form", { class: "history-filters", "data-testid": "history-filters", onsubmit: (ev) => {
+    ev.preventDefault();
+    const query = new URLSearchParams();
+    for (const [k, v] of new FormData(form).entries()) if (String(v).trim()) query.set(k, String(v).trim());
+    apply(query);
+  } },
+  select("game", [["", t("lobby.all_games")], ...FILTER_GAMES.map((g) => [g, gameName(g)])]),
+  input("stakes", "number", t("history.filter_stakes")),
+  input("since", "date", t("history.filter_since")),
+  input("until", "date", t("history.filter_until")),
+  select("result", [["", t("history.filter_any_result")], ["won", t("history.filter_won")], ["lost", t("history.filter_lost")], ["even", t("history.filter_even")]]),
+  select("kind", [["", t("history.filter_cash_and_tournaments")], ["cash", t("history.filter_cash")], ["tournament", t("history.filter_tournaments")]]),
+  el("button", { class: "btn btn-small btn-primary", type: "submit", "data-testid": "filter-apply" }, t("history.filter_apply")));
+  return form;
+}
+
+export async function renderHistory(root, ctx, query = new URLSearchParams()) {
+  const offset = Number(query.get("offset") || 0);
+  query.set("limit", String(PAGE));
+  const data = await api.searchHands(query.toString());
   const hands = Array.isArray(data) ? data : data.hands || [];
+  const total = data.total ?? hands.length;
+  const filters = new URLSearchParams(query);
+  filters.delete("offset");
+  filters.delete("limit");
+  const reload = (q) => renderHistory(root, ctx, q);
+  const page = (to) => { const q = new URLSearchParams(filters); q.set("offset", String(to)); reload(q); };
   const me = ctx.session.me || {};
   const resultOf = (h) => {
     if (typeof h.result === "number") return h.result;
@@ -66,8 +100,13 @@ export async function renderHistory(root, ctx) {
   mount(root, el("div", { class: "page", "data-testid": "history" },
     el("div", { class: "box wide" },
       el("h2", {}, `${t("history.last_hands")} `, hands.length ? el("span", { class: "export-links" },
-        el("button", { class: "btn btn-small", "data-testid": "export-all-pokerstars", onclick: () => api.download(api.exportUrl("pokerstars")) }, t("history.export_all_pokerstars")),
-        el("button", { class: "btn btn-small", "data-testid": "export-all-phh", onclick: () => api.download(api.exportUrl("phh")) }, t("history.export_all_phh"))) : null),
+        el("button", { class: "btn btn-small", "data-testid": "export-all-pokerstars", onclick: () => api.download(api.searchExportUrl("pokerstars", filters.toString())) }, t("history.export_all_pokerstars")),
+        el("button", { class: "btn btn-small", "data-testid": "export-all-phh", onclick: () => api.download(api.searchExportUrl("phh", filters.toString())) }, t("history.export_all_phh"))) : null),
+      filterBar(filters, (q) => reload(q)),
+      el("p", { class: "muted", "data-testid": "history-count" }, t("history.showing", { from: hands.length ? offset + 1 : 0, to: offset + hands.length, total })),
+      el("div", { class: "history-pager" },
+        offset > 0 ? el("button", { class: "btn btn-small", "data-testid": "page-newer", onclick: () => page(Math.max(0, offset - PAGE)) }, t("history.newer")) : null,
+        offset + hands.length < total ? el("button", { class: "btn btn-small", "data-testid": "page-older", onclick: () => page(offset + PAGE) }, t("history.older")) : null),
       hands.length ? el("table", { class: "list", "data-testid": "hands" },
         el("thead", {}, el("tr", {}, el("th", {}, t("history.hand")), el("th", {}, t("lobby.col_table")), el("th", {}, t("lobby.col_game")), el("th", {}, t("history.your_cards")),
           el("th", { class: "hide-narrow" }, t("cashier.time")), el("th", { class: "num" }, t("history.result")))),
