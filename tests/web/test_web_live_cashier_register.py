@@ -70,8 +70,8 @@ def test_r_wallet_cashier_shows_older_movements_page_by_page(new_page: Any, live
     assert page.locator("[data-testid='older-movements']").count() == 0  # nothing older
     assert page.locator("[data-testid='balance-PLAY']").inner_text() == f"{START_CHIPS + sum(range(31)):,}"
     times = page.locator("[data-testid='movements'] tbody tr td:nth-child(1)").all_inner_texts()
-    # dates in the page's locale through Intl (issue #32): English (the browser's default here) is M/D/YY, h:mm AM
-    assert all(re.fullmatch(r"\d{1,2}/\d{1,2}/\d\d, \d{1,2}:\d\d [AP]M", t) for t in times), times[:3]
+    # dates in the page's locale through Intl (issue #32): English is written the European way (en-GB), DD/MM/YYYY, HH:MM
+    assert all(re.fullmatch(r"\d\d/\d\d/\d{4}, \d\d:\d\d", t) for t in times), times[:3]
 
 
 def test_register_form_explains_a_bad_username_or_password_before_asking_the_server(new_page: Any,
