@@ -94,3 +94,12 @@ def tstore(request: pytest.FixtureRequest) -> Iterator[Store]:
 def sqlite_store(migrated_sqlite_template: Path) -> Iterator[Store]:
     with _sqlite_copy(migrated_sqlite_template) as st:
         yield st
+
+
+def staff_token(store: Store, username: str, password: str) -> str:
+    """Issue #35: a staff account logs in with its second factor. Set one up (as ``riverboat operator create``
+    does) and log in with one of its one-time recovery codes."""
+    info = store.accounts.by_username(username)
+    assert info is not None
+    enrolment = store.security.set_up_second_factor(info.id)
+    return store.accounts.login(username, password, enrolment.recovery_codes[0])

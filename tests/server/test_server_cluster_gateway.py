@@ -20,6 +20,7 @@ from typing import Any
 
 import httpx
 import pytest
+from tests.store_fixtures import staff_token
 
 from riverboat.bots import CallingStation, ProtocolClient
 from riverboat.bots.player import Bot
@@ -55,6 +56,8 @@ def _account(c: Cluster, role: str = "player") -> tuple[int, str]:
     if role == "player":
         c.store.ledger.deposit(pid, CUR, DEPOSIT, f"dep:{pid}:{CUR}")
         c.store.ledger.deposit(pid, "PLAY", DEPOSIT, f"dep:{pid}:PLAY")
+    if role != "player":
+        return pid, staff_token(c.store, name, "password-" + name)
     return pid, c.store.accounts.login(name, "password-" + name)
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
+from tests.store_fixtures import staff_token
 
 from riverboat.bots import CallingStation, ProtocolClient
 from riverboat.bots.client import CommandRefused
@@ -45,7 +46,7 @@ def _auth(token: str) -> dict[str, str]:
 
 def _staff(server: Any, name: str, role: str) -> tuple[int, str]:
     info = server.store.accounts.register(name, "password-" + name, role=role)
-    return info.id, server.store.accounts.login(name, "password-" + name)
+    return info.id, staff_token(server.store, name, "password-" + name)
 
 
 def _all_operator_routes() -> list[Any]:

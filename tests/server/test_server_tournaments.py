@@ -11,6 +11,7 @@ from typing import Any
 
 import httpx
 import pytest
+from tests.store_fixtures import staff_token
 
 from riverboat.bots import ProtocolClient
 from riverboat.bots.twister import TwisterBot
@@ -37,7 +38,7 @@ async def test_r_tourn_sng_1_sit_and_go_through_the_server(server: Any) -> None:
     the end; 1,950 to 1st and 1,050 to 2nd (the sng table's 65/35 for 3), paid through the ledger."""
     http = httpx.Client(base_url=server.base_url, timeout=10.0)
     pid_op = server.store.accounts.register("t_operator", "password-t_operator", role="operator").id
-    op = server.store.accounts.login("t_operator", "password-t_operator")
+    op = staff_token(server.store, "t_operator", "password-t_operator")
     players = [server.player(eur=DEPOSIT) for _ in range(3)]
     refused = http.post("/api/operator/tournaments", headers=_auth(players[0][1]), json={"spec": SNG})
     assert refused.status_code == 403
@@ -85,7 +86,7 @@ async def test_r_server_1_kill_9_mid_tournament_then_restart_resumes(start_serve
     ledger balances and the pool is paid in full."""
     first = start_server([])
     op_id = first.store.accounts.register("k_operator", "password-k_operator", role="operator").id
-    op = first.store.accounts.login("k_operator", "password-k_operator")
+    op = staff_token(first.store, "k_operator", "password-k_operator")
     players = [first.player(eur=DEPOSIT) for _ in range(3)]
     res = httpx.post(f"{first.base_url}/api/operator/tournaments", headers=_auth(op),
                      json={"spec": SNG | {"settings": {"between_hands_seconds": 0.02}}, "id": "kill-sng"})

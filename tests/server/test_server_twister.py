@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.store_fixtures import staff_token
 
 from riverboat.bots import ProtocolClient
 from riverboat.bots.client import CommandRefused
@@ -221,7 +222,7 @@ async def test_r_tourn_int_9_10_operator_interrupts_a_twister(server: Any) -> No
     balances = deposit - stake + compensation, nothing stays in the pool, the ledger balances."""
     players = [server.player(eur=DEPOSIT) for _ in range(3)]
     op_id = server.store.accounts.register("tw_operator", "password-tw_operator", role="operator").id
-    op = server.store.accounts.login("tw_operator", "password-tw_operator")
+    op = staff_token(server.store, "tw_operator", "password-tw_operator")
     clients = [ProtocolClient(server.ws_url, token, keep_frames=True) for _, token in players]
     try:
         for c in clients:

@@ -103,6 +103,17 @@ def browser() -> Iterator[Any]:
             chromium.close()
 
 
+CSP_LISTENER = """document.addEventListener("securitypolicyviolation", (e) => {
+  window.__rbCspViolation(`${e.violatedDirective} blocked ${e.blockedURI || "inline"} at ${e.sourceFile}:${e.lineNumber}`);
+});"""
+
+
+def session_cookie(page: Any) -> str:
+    """The browser's session token: the HttpOnly ``rb_session`` cookie (issue #35; page scripts cannot read it,
+    the test reads it from the browser context). It is a bearer token for the REST API too."""
+    return next(c["value"] for c in page.context.cookies() if c["name"] == "rb_session")
+
+
 class PageProbe:
     """Console errors and uncaught page errors seen by one page.
 
@@ -126,6 +137,15 @@ class PageProbe:
     def attach(self, page: Any) -> None:
         page.on("console", self._console)
         page.on("pageerror", lambda exc: self.errors.append(f"pageerror: {exc}"))
+        # issue #35: every page runs under the room's Content-Security-Policy; a violation is reported as a console
+        # error (so every browser test fails on one), and kept apart in ``csp_violations`` for the CSP test
+        self.csp_violations: list[str] = []
+        page.expose_function("__rbCspViolation", self._violation)
+        page.add_init_script(CSP_LISTENER)
+
+    def _violation(self, text: str) -> None:
+        self.csp_violations.append(text)
+        self.errors.append(f"CSP violation: {text}")
 
 
 _FUNCTION_TEXT = re.compile(r"^\s*(async\s+)?(function\b|\(?[\w\s,\[\]{}]*\)?\s*=>)")

@@ -17,6 +17,8 @@ from typing import Any
 import httpx
 import pytest
 
+from .conftest import session_cookie
+
 START_CHIPS = 1_000_000  # play money credited on sign-up (riverboat serve --signup-play-chips default)
 
 
@@ -340,7 +342,7 @@ def test_r_disc_reconnect_keeps_the_seat(new_page: Any, live_server: Any, callin
     page.click("[data-testid='amount-ok']")
     page.wait_for_selector("[data-testid='amount-dialog']", state="detached")
     # A top-up during a hand is applied when the hand ends: keep playing (check / call) until the ledger has it.
-    token = page.evaluate("localStorage.getItem('rb.token')")
+    token = session_cookie(page)
     deadline = time.monotonic() + 60
     top_ups: list[int] = []
     while not top_ups and time.monotonic() < deadline:

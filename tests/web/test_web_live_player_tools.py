@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
+from .conftest import session_cookie
 from .test_web_live_play import FrameRecorder, assert_no_foreign_down_cards, register, sit_down
 from .test_web_live_table_life import check_or_call, hand_id, wait_next_hand
 
@@ -122,7 +123,7 @@ def test_issue_14_history_replayer_export_chat_filter_and_notes_survive_reload(
     assert page.locator("[data-testid='replayer'] .seat .card[data-card]:not([data-card=''])").count() >= 2
 
     # export round trip (No-Limit Hold'em, what PokerKit reads): PokerKit's PokerStars parser reads the session text back as the same hands and players
-    token = page.evaluate("localStorage.getItem('rb.token')")
+    token = session_cookie(page)
     auth = {"Authorization": f"Bearer {token}"}
     text = httpx.get(f"{live_server.url}/api/hands/export?format=pokerstars&limit=50", headers=auth, timeout=20).text
     parsed = list(pokerkit_notation.PokerStarsParser()(text + "\n\n", error_status=True))

@@ -15,6 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
+from .conftest import session_cookie
 from .test_web_live_play import FrameRecorder, assert_no_foreign_down_cards, register, sit_down
 from .test_web_live_table_life import check_or_call, hand_id
 
@@ -130,7 +131,7 @@ def test_issue_14_alerts_sounds_off_allin_face_up_results_kept_and_session_stats
     page.wait_for_selector(result_sel, state="detached", timeout=5_000)
 
     # session statistics and the profit graph: the hands played, won/lost and one point per hand
-    token = page.evaluate("localStorage.getItem('rb.token')")
+    token = session_cookie(page)
     hands = httpx.get(f"{base}/api/hands?limit=100", headers={"Authorization": f"Bearer {token}"}, timeout=20).json()
     page.goto(f"{base}/#/account")
     page.wait_for_selector("[data-testid='session-hands']")

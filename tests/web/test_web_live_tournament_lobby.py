@@ -11,6 +11,7 @@ from typing import Any
 
 import httpx
 from argon2 import PasswordHasher
+from tests.store_fixtures import staff_token
 
 from riverboat.store import Store
 
@@ -25,7 +26,7 @@ def test_r_tourn_reg_3_register_and_unregister_from_the_sit_and_go_tab(new_page:
     op_name = f"webop{uuid.uuid4().hex[:6]}"
     try:
         store.accounts.register(op_name, PASSWORD, role="operator")
-        token = store.accounts.login(op_name, PASSWORD)
+        token = staff_token(store, op_name, PASSWORD)
     finally:
         store.dispose()
     tid = f"websng{uuid.uuid4().hex[:6]}"

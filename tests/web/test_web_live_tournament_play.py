@@ -20,6 +20,7 @@ import httpx
 from argon2 import PasswordHasher
 from pydantic import ValidationError
 from tests.server.conftest import SecrecyRecorder
+from tests.store_fixtures import staff_token
 
 from riverboat.bots import ProtocolClient
 from riverboat.bots.twister import TwisterBot
@@ -141,7 +142,7 @@ def _operator(live_server: Any) -> str:
     name = f"op{uuid.uuid4().hex[:8]}"
     try:
         store.accounts.register(name, PASSWORD, role="operator")
-        return store.accounts.login(name, PASSWORD)
+        return staff_token(store, name, PASSWORD)
     finally:
         store.dispose()
 

@@ -12,6 +12,7 @@ import sys
 from typing import Any
 
 import httpx
+import pyotp
 import pytest
 from argon2 import PasswordHasher
 from websockets.exceptions import ConnectionClosed
@@ -72,6 +73,9 @@ def test_operator_bans_a_flagged_player_from_the_console(new_page: Any, console_
                            "sec_console", "--role", "security", "--database-url", console_server.db_url],
                           capture_output=True, text=True, env=env, timeout=120)
     assert made.returncode == 0 and "created security account" in made.stdout, made.stderr
+    # issue #35: the CLI printed the second factor's provisioning URI (and recovery codes)
+    uri = next(w for w in made.stdout.split() if w.startswith("otpauth://totp/"))
+    totp = pyotp.parse_uri(uri)
     cheater, _, refs, holes = _seed(console_server.db_url)
 
     # the flagged player is online: an authenticated WebSocket
@@ -84,6 +88,7 @@ def test_operator_bans_a_flagged_player_from_the_console(new_page: Any, console_
         page.goto(f"{base}/operator.html")
         page.fill("[data-testid='op-login-username']", "sec_console")
         page.fill("[data-testid='op-login-password']", PASSWORD)
+        page.fill("[data-testid='op-login-code']", totp.now())
         page.click("[data-testid='op-login-submit']")
         page.wait_for_selector("[data-testid='flag-row']")
         assert "chip_dumping" in page.locator("[data-testid='flag-row']").first.inner_text()
@@ -131,7 +136,7 @@ def test_operator_bans_a_flagged_player_from_the_console(new_page: Any, console_
     page.click("[data-testid='nav-audit']")
     page.wait_for_selector("[data-testid='audit'] [data-testid='audit-row']")
     actions = [row.get_attribute("data-action") for row in page.locator("[data-testid='audit-row']").all()]
-    assert actions[0] == "ban" and "view_hand" in actions
+    assert actions[0] == "ban" and "view_hand" in actions and "staff_login" in actions
     assert "chip dumping to webop1" in page.locator("[data-testid='audit-row']").first.inner_text()
 
 

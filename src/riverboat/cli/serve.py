@@ -65,6 +65,18 @@ def register(app: typer.Typer) -> None:
             help="Money settings: a JSON file {\"cooling_off_hours\": 24, \"four_eyes_above\": 50000, "
             "\"payments\": {\"fake\": {\"secret\": \"...\"}}} (docs/payments.md). Default: the demo room has the fake "
             "payment provider; a room with --tables or --no-demo has none.")] = None,
+        console_port: Annotated[int | None, typer.Option(
+            help="Serve the operator console and the staff API on this port only (not on --port), and let staff "
+            "log in only there (docs/security.md).")] = None,
+        console_host: Annotated[str, typer.Option(
+            help="Address of the console's listener (loopback by default: reach it over SSH or a VPN).")] = (
+            "127.0.0.1"),
+        staff_session_minutes: Annotated[float, typer.Option(
+            help="How long a staff session lasts (players' sessions last 12 hours).", min=1.0)] = 120.0,
+        lockout_after: Annotated[int, typer.Option(
+            help="Wrong passwords in a row that lock an account (per account, whatever the address).", min=1)] = 10,
+        lockout_minutes: Annotated[float, typer.Option(
+            help="How long a locked account stays locked (staff can release it sooner).", min=0.0)] = 15.0,
     ) -> None:
         """Start the poker room server: REST + WebSocket + the browser client. Ctrl-C stops it cleanly."""
         from typing import Any
@@ -94,6 +106,11 @@ def register(app: typer.Typer) -> None:
             delivery_window_ms=delivery_window_ms,
             command_window_ms=command_window_ms,
             forwarded_allow_ips=forwarded_allow_ips,
+            console_port=console_port,
+            console_host=console_host,
+            staff_session_minutes=staff_session_minutes,
+            lockout_after=lockout_after,
+            lockout_minutes=lockout_minutes,
         )
         if role not in ("all", "gateway", "tables"):
             typer.echo(f"riverboat serve: --role must be all, gateway or tables, not {role!r}", err=True)

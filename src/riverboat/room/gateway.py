@@ -74,7 +74,11 @@ PROCESS_CALLS: frozenset[str] = frozenset({
 
 #: Store calls that run on a thread of their own, each in its own transaction, outside the group commit: password
 #: hashing (argon2, which releases the GIL) takes tens of milliseconds and must not hold a batch of settlements.
-OWN_THREAD_CALLS: frozenset[str] = frozenset({"accounts.register", "accounts.login"})
+OWN_THREAD_CALLS: frozenset[str] = frozenset({
+    "accounts.register", "accounts.login", "accounts.check_password",
+    # issue #35: each checks or hashes a password
+    "security.begin_enrolment", "security.confirm_enrolment", "security.change_password", "security.reset_password",
+})
 
 
 def _routes(store: Any) -> dict[Callable[..., Any], str]:

@@ -17,6 +17,7 @@ from starlette.websockets import WebSocket
 
 from riverboat.room.errors import RoomError
 
+from .console import ConsoleGate
 from .history_api import history_routes  # before the hand route, which would take /api/hands/search/export
 from .hub import Hub, ServerConfig
 from .integrity_scan import ScheduledScan
@@ -80,7 +81,8 @@ def create_app(store: Any, room: Any, config: ServerConfig | None = None) -> Sta
         routes.append(Route("/", placeholder))
     # the security headers outermost: every answer gets them, an error page or the WebSocket upgrade included (#35)
     app = Starlette(routes=routes, lifespan=lifespan,
-                    middleware=[Middleware(SecurityHeaders), Middleware(GZipMiddleware, minimum_size=2048)])
+                    middleware=[Middleware(SecurityHeaders), Middleware(ConsoleGate),
+                                Middleware(GZipMiddleware, minimum_size=2048)])
     # the browser client answers what no route matches (not a catch-all mount: an API path asked with a method it
     # does not take then gets its own 405 and Allow header, not the static files' "GET, HEAD")
     app.router.default = unmatched(static if static is not None else app.router.default)

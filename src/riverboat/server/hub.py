@@ -16,6 +16,7 @@ from riverboat.room.gateway import StoreGateway
 
 from . import protocol
 from .chat import TableChat
+from .mailer import ResetMailer
 from .players import PlayerLinks
 from .protocol import PROTOCOL_VERSION
 from .ratelimit import Rate, RateLimiter
@@ -68,6 +69,8 @@ class ServerConfig:
     tournaments: list[dict[str, Any]] = field(default_factory=list)
     #: money settings (issue #30, server/payments_api.py): cooling_off_hours, four_eyes_above, payments {name: settings}
     money: dict[str, Any] = field(default_factory=dict)
+    #: the operator's mail sender for password reset codes (issue #35, server.mailer); None: staff issue them
+    reset_mailer: ResetMailer | None = None
 
 
 class Hub:

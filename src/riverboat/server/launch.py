@@ -57,6 +57,13 @@ class LaunchOptions:
     # the reverse proxies whose X-Forwarded-Proto / X-Forwarded-For are believed (comma-separated addresses, "*":
     # any); None: uvicorn's default ($FORWARDED_ALLOW_IPS or 127.0.0.1). Decides HSTS (docs/security.md).
     forwarded_allow_ips: str | None = None
+    # issue #35 (docs/security.md): the console on its own listener (None: on the players' one), staff sessions'
+    # length, and the lock-out per account after repeated wrong passwords
+    console_port: int | None = None
+    console_host: str = "127.0.0.1"
+    staff_session_minutes: float = 120.0
+    lockout_after: int = 10
+    lockout_minutes: float = 15.0
 
 
 LEFTOVER_TASKS_S = 2.0  # how long the tasks still running after ``main`` get to end once cancelled
@@ -153,7 +160,17 @@ def table_entries(options: LaunchOptions) -> list[dict[str, Any]]:
 
 #: ``started(base, store, opened)``: ``base`` is the room's base URL, or (a cluster table host) a function giving
 #: the live gateways' base URLs, so that the bots reconnect through another gateway when theirs dies.
-def open_store(url: str | None) -> Any:
+def security_policy(options: LaunchOptions) -> Any:
+    """The account-security settings of the room (issue #35)."""
+    from datetime import timedelta
+
+    from riverboat.store.security import SecurityPolicy
+
+    return SecurityPolicy(staff_session_ttl=timedelta(minutes=options.staff_session_minutes),
+                          lockout_after=options.lockout_after, lockout_for=timedelta(minutes=options.lockout_minutes))
+
+
+def open_store(url: str | None, security: Any = None) -> Any:
     """The store, migrated; a database that cannot be opened (unknown dialect, a SQLite file in a folder that does
     not exist, a server that refuses) is a ``ValueError`` of one line, not the driver's traceback."""
     from sqlalchemy.exc import SQLAlchemyError
@@ -161,7 +178,7 @@ def open_store(url: str | None) -> Any:
     from riverboat.store import Store
 
     try:
-        store = Store(url)
+        store = Store(url, security=security)
     except (SQLAlchemyError, ValueError) as exc:
         raise ValueError(f"cannot open the database {url}: {_first_line(exc)}") from None
     try:
@@ -194,10 +211,13 @@ async def launch(
     config = server_config(options)
     entries = table_entries(options)
     sock = listen_socket(options.host, options.port)
+    console = listen_socket(options.console_host, options.console_port) if options.console_port is not None else None
     try:
-        store = open_store(options.database_url)
+        store = open_store(options.database_url, security_policy(options))
     except BaseException:
         sock.close()
+        if console is not None:
+            console.close()
         raise
     # The store's ORM work runs in its own process so that it never holds this process's GIL (docs/performance.md,
     # "Server under load"); an in-memory database cannot be shared, so it stays on a thread there.
@@ -220,9 +240,11 @@ async def launch(
             if not signals.requested:
                 await serve(store, room, host=options.host, port=options.port, config=config,
                             on_started=on_started, on_exit=stopping, log_level=options.log_level, signals=signals,
-                            sock=sock, forwarded_allow_ips=options.forwarded_allow_ips)
+                            sock=sock, forwarded_allow_ips=options.forwarded_allow_ips, console_sock=console)
         finally:
             sock.close()
+            if console is not None:
+                console.close()
             pacer.stop()
             await room.stop()
             store.dispose()

@@ -27,6 +27,11 @@ _MODELS: tuple[type[BaseModel], ...] = (
     schemas.LobbyOut,
     schemas.CashierOut,
     schemas.HandsOut,
+    schemas.StaffCredentials,
+    schemas.PasswordChange,
+    schemas.PasswordReset,
+    schemas.ForgotPassword,
+    schemas.ReasonBody,
 )
 
 
@@ -83,9 +88,18 @@ def _paths() -> dict[str, Any]:
                                "422": "malformed username or password (error code invalid)"})
         },
         "/api/login": {
-            "post": _op("Log in; returns a bearer token", "TokenOut", body="LoginCredentials", auth=False,
-                        errors=("401", "422", "429"))
+            "post": _op("Log in: a bearer token in the answer, or (session cookie|console) an HttpOnly SameSite=Strict "
+                        "session cookie; staff accounts also send their second factor's code (docs/security.md)",
+                        "TokenOut", body="LoginCredentials", auth=False, errors=("401", "403", "422", "423", "429"),
+                        notes={"401": "wrong username or password (bad_credentials), or a staff account's code is "
+                                      "missing or wrong (second_factor_required, bad_second_factor)",
+                               "403": "suspended or banned (account_blocked), a staff account without a second "
+                                      "factor (enrolment_required), a player on the console (not_staff), or staff "
+                                      "on the players' address of a room whose console has its own (console_only)",
+                               "423": "too many wrong passwords: the account is locked for a while "
+                                      "(account_locked)"})
         },
+        **_account_paths(),
         "/api/logout": {"post": _op("Revoke the bearer token", None, status="204")},
         "/api/me": {"get": _op("The logged-in player, alias and balances", "MeOut")},
         "/api/alias": {"put": _op("Change the alias (R-ALIAS)", "PlayerOut", body="AliasChange",
@@ -132,6 +146,39 @@ def _paths() -> dict[str, Any]:
     }
 
 
+def _account_paths() -> dict[str, Any]:
+    """Issue #35: a player's own account security (server/account_api.py) and staff enrolment
+    (server/staff_api.py)."""
+    session_param = {"name": "session_id", "in": "path", "required": True, "schema": {"type": "integer"}}
+    return {
+        "/api/password": {"put": _op("Change the password (the current one required); every other session ends",
+                                     None, body="PasswordChange", errors=("403", "423"),
+                                     notes={"403": "the current password is wrong (wrong_password)",
+                                            "423": "too many wrong passwords (account_locked)"})},
+        "/api/password/reset": {"post": _op("Set a new password with a one-time reset code from the staff; every "
+                                            "session ends", None, status="204", body="PasswordReset", auth=False,
+                                            errors=("400", "429"),
+                                            notes={"400": "the code is wrong, used or expired (bad_reset_code), "
+                                                          "or the body is not JSON"})},
+        "/api/password/forgot": {"post": _op("Ask for a reset code by e-mail (rooms with a mail sender)", None,
+                                             status="202", body="ForgotPassword", auth=False,
+                                             errors=("429", "501"),
+                                             notes={"501": "this room sends no e-mail (no_mail): ask the staff"})},
+        "/api/sessions": {"get": _op("Your live sessions: device, address, last seen", None)},
+        "/api/sessions/logout_others": {"post": _op("Log out every other session", None)},
+        "/api/sessions/{session_id}": {"delete": {**_op("Log out one session", None, status="204",
+                                                        errors=("404", "422")), "parameters": [session_param]}},
+        "/api/staff/enrol": {"post": _op("A staff account without a second factor: a new TOTP key and its QR code",
+                                         None, body="StaffCredentials", auth=False,
+                                         errors=("401", "403", "409", "423", "429"),
+                                         notes={"403": "not a staff account (not_staff)",
+                                                "409": "already enrolled (already_enrolled)"})},
+        "/api/staff/enrol/confirm": {"post": _op("Confirm the enrolment with a code; the recovery codes, once",
+                                                 None, body="StaffCredentials", auth=False,
+                                                 errors=("401", "403", "409", "423", "429"))},
+    }
+
+
 def _operator_paths(table_param: dict[str, Any], hand_param: dict[str, Any]) -> dict[str, Any]:
     """The operator console's routes (server/operator_api.py, docs/integrity.md): staff only, 403 for anyone else."""
     def param(name: str, kind: str = "integer") -> dict[str, Any]:
@@ -151,6 +198,11 @@ def _operator_paths(table_param: dict[str, Any], hand_param: dict[str, Any]) -> 
                                          "content": _json("ErrorOut")}
         return {**op, "parameters": list(params)} if params else op
 
+    def reason_op(summary: str, *params: dict[str, Any]) -> dict[str, Any]:
+        op = _op(summary, None, body="ReasonBody", errors=("403", "404", "422"),
+                 notes={"403": "not operator or security staff (R-OPER-5); reset_2fa: not an admin"})
+        return {**op, "parameters": list(params)}
+
     action = {"name": "action", "in": "path", "required": True, "schema": {
         "type": "string", "enum": ["warn", "suspend", "ban", "reinstate", "disqualify", "force_alias"]}}
     return {
@@ -168,6 +220,13 @@ def _operator_paths(table_param: dict[str, Any], hand_param: dict[str, Any]) -> 
             "post": staff("Warn, suspend, ban, reinstate, disqualify or force an alias change (audited)",
                           param("player_id"), action, body=True)},
         "/api/operator/audit": {"get": staff("The append-only operator audit log, newest first")},
+        "/api/operator/security/{player_id}": {
+            "get": staff("An account's lock-out and second factor (issue #35)", param("player_id"))},
+        **{f"/api/operator/security/{{player_id}}/{what}": {"post": reason_op(summary, param("player_id"))}
+           for what, summary in (
+               ("reset_code", "Issue a one-time password reset code (audited; handed to the mail hook if any)"),
+               ("unlock", "Release a locked account (audited)"),
+               ("reset_2fa", "Admin: reset a staff member's second factor (audited)"))},
     }
 
 

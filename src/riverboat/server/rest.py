@@ -25,8 +25,9 @@ from riverboat.cluster.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from riverboat.errors import RiverboatError, WireError, declare, wire_error
 from riverboat.store.errors import AccountBlocked, AuthError
 
-from . import hand_views, safejson, schemas
+from . import hand_views, safejson, schemas, sessions
 from .cashier import movement_page
+from .console import on_public_listener
 from .hub import Hub
 from .openapi import build_openapi
 
@@ -156,18 +157,15 @@ def client_address(request: Request) -> str:
 
 
 def bearer_token(request: Request) -> str | None:
-    header = request.headers.get("authorization", "")
-    scheme, _, token = header.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        return None
-    return token.strip()
+    """The request's session token: its bearer token, else its session cookie (issue #35, server.sessions)."""
+    return sessions.request_token(request, request.method)[0]
 
 
 async def authenticate(hub: Hub, request: Request) -> Any:
     token = bearer_token(request)
     if token is None:
-        raise ApiError(401, "unauthenticated", "send Authorization: Bearer <token> (from POST /api/login)",
-                       {"WWW-Authenticate": "Bearer"})
+        raise ApiError(401, "unauthenticated", "log in first (send Authorization: Bearer <token> from POST "
+                       "/api/login, or the session cookie)", {"WWW-Authenticate": "Bearer"})
     try:
         return await hub.call_store(hub.store.accounts.authenticate, token)
     except AuthError:
@@ -236,17 +234,30 @@ async def register(hub: Hub, request: Request) -> Response:
 async def login(hub: Hub, request: Request) -> Response:
     body = await parse_body(request, schemas.LoginCredentials)
     _limited(hub, [(hub.login_ip, client_address(request)), (hub.login_user, body.username.lower())])
+    place = "console" if body.session == "console" else "public" if on_public_listener(request) else "any"
     try:
-        token = await hub.call_store(hub.store.accounts.login, body.username, body.password)
+        token = await hub.call_store(hub.store.accounts.login, body.username, body.password, body.code,
+                                     address=client_address(request), device=request.headers.get("user-agent"),
+                                     place=place)
     except AccountBlocked as exc:  # the right password of a suspended or banned account (R-INTEG-5c)
         raise ApiError(403, "account_blocked", exc.message) from None
-    except AuthError:
-        raise ApiError(401, "bad_credentials", "wrong username or password") from None
+    except AuthError as exc:
+        if type(exc) is AuthError:  # locked, second factor...: the registry's code and plain words (issue #35)
+            raise ApiError(401, "bad_credentials", "wrong username or password") from None
+        raise
     info = await hub.call_store(hub.store.accounts.authenticate, token)
     integrity = getattr(hub.store, "integrity", None)
     if integrity is not None:  # the multi-accounting signal of the integrity scan (R-INTEG-7)
         await hub.call_store(integrity.note_login, player_id_of(info), client_address(request))
-    return JSONResponse({"token": token, "player_id": player_id_of(info), "alias": getattr(info, "alias", None)})
+    out = {"token": token, "player_id": player_id_of(info), "alias": getattr(info, "alias", None)}
+    if body.session == "token":
+        return JSONResponse(out)
+    out.pop("token")
+    response = JSONResponse(out)
+    name = sessions.STAFF_COOKIE if body.session == "console" else sessions.PLAYER_COOKIE
+    ttl = hub.store.accounts.ttl_for(getattr(info, "role", "player"))
+    sessions.set_cookie(response, request, name, token, int(ttl.total_seconds()))
+    return response
 
 
 async def logout(hub: Hub, request: Request) -> Response:
@@ -255,7 +266,9 @@ async def logout(hub: Hub, request: Request) -> Response:
     await hub.call_store(hub.store.accounts.logout, token)
     if token is not None:
         hub.end_session(token)
-    return Response(status_code=204)
+    response = Response(status_code=204)
+    sessions.clear_cookie(response, request, sessions.cookie_name(request))
+    return response
 
 
 async def balances(hub: Hub, pid: Any) -> dict[str, int]:
@@ -367,16 +380,20 @@ ROUTES: tuple[tuple[str, Handler, list[str] | None], ...] = (
 
 
 def make_routes(hub: Hub) -> list[Route]:
+    from .account_api import account_routes
     from .operator_api import operator_routes  # these import this module
     from .payments_api import cashier_routes
     from .player_api import player_routes
+    from .staff_api import staff_routes
     from .tournament_api import tournament_routes
     from .twister_api import twister_routes
 
     # the player routes first: their /api/hands/{table_id:path}/{hand_id}/export would otherwise be taken by the
     # hand route (a table id of any number of segments, then "export" as the hand id)
-    # the money routes (issue #30) before the console's: its /api/operator/players/{id}/{action} would take .../verify
-    return [*cashier_routes(hub, handler), *player_routes(hub, handler),
+    # the money routes (issue #30) before the console's: its /api/operator/players/{id}/{action} would take .../verify;
+    # the account and staff security routes (issue #35) kept together with them
+    return [*cashier_routes(hub, handler), *player_routes(hub, handler), *account_routes(hub, handler),
+            *staff_routes(hub, handler),
             *(Route(path, handler(functools.update_wrapper(functools.partial(fn, hub), fn)), methods=methods)
               for path, fn, methods in ROUTES), *operator_routes(hub, handler), *twister_routes(hub, handler),
             *tournament_routes(hub, handler)]

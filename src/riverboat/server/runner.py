@@ -27,6 +27,7 @@ from typing import Any
 import uvicorn
 
 from .app import create_app
+from .console import Listener
 from .hub import ServerConfig
 from .protocol import MAX_FRAME_BYTES
 
@@ -103,24 +104,33 @@ async def serve(
     signals: StopSignals | None = None,
     sock: socket.socket | None = None,
     forwarded_allow_ips: str | None = None,
+    console_sock: socket.socket | None = None,
 ) -> None:
     """Serve until a signal arrives. ``on_started(base_url)`` runs once the socket listens and ``/health`` is 200.
     ``signals``: the process's :class:`StopSignals` (a new one is installed for the call if not given). ``sock``: the
     socket from :func:`listen_socket` (bound here if not given): a port in use is an ``OSError`` raised here, not
-    uvicorn's ``sys.exit`` inside its task (a traceback and exit code 3 after the whole room had started)."""
+    uvicorn's ``sys.exit`` inside its task (a traceback and exit code 3 after the whole room had started).
+    ``console_sock``: the operator console's own listener (``--console-port``, issue #35: server.console)."""
     if signals is None:
         with StopSignals().installed() as own:
             await serve(store, room, host=host, port=port, config=config, on_started=on_started, on_exit=on_exit,
                         log_level=log_level, access_log=access_log, signals=own, sock=sock,
-                        forwarded_allow_ips=forwarded_allow_ips)
+                        forwarded_allow_ips=forwarded_allow_ips, console_sock=console_sock)
         return
     if sock is None:
         sock = listen_socket(host, port)
-    app = create_app(store, room, config)
+    app: Any = create_app(store, room, config)
+    hub = app.state.hub
+    console_server = None
+    if console_sock is not None:  # the players' listener tags its requests: no console there (server.console)
+        console_config = _uvicorn_config(Listener(app, "console"), host, port, log_level, access_log,
+                                         forwarded_allow_ips)
+        console_config.lifespan = "off"  # one lifespan: the players' listener runs it
+        console_server = _Server(console_config)
+        app = Listener(app, "public")
     uv_config = _uvicorn_config(app, host, port, log_level, access_log, forwarded_allow_ips)
     exits: list[Callable[[], None]] = [on_exit] if on_exit is not None else []
     run_exit_hooks = functools.partial(_run_hooks, exits)
-    hub = app.state.hub
     loop = asyncio.get_running_loop()
     server = _Server(uv_config)
 
@@ -132,6 +142,8 @@ async def serve(
         while loop.time() < deadline and any(c.queue.qsize() for c in [*hub.links.all(), *hub.anonymous]):
             await asyncio.sleep(0.01)
         server.should_exit = True
+        if console_server is not None:
+            console_server.should_exit = True
 
     def on_signal() -> None:  # runs in the signal handler: the work is handed to the event loop
         loop.call_soon_threadsafe(lambda: stopping.append(loop.create_task(shutdown_now())))
@@ -143,11 +155,17 @@ async def serve(
         task = asyncio.create_task(server.serve(sockets=[sock]))
         while not server.started and not task.done():
             await asyncio.sleep(0.02)
+        console_task = (asyncio.create_task(console_server.serve(sockets=[console_sock]))
+                        if console_server is not None and console_sock is not None else None)
         if server.started and on_started is not None and not server.should_exit:
             shown = "127.0.0.1" if host in ("0.0.0.0", "") else host
             actual_port = _bound_port(server) or port
             await on_started(f"http://{shown}:{actual_port}")
         await task
+        if console_task is not None:
+            if console_server is not None:
+                console_server.should_exit = True
+            await console_task
     finally:
         run_exit_hooks()
 

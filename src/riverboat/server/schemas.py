@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictStr, StringConstraints
 
@@ -26,6 +26,50 @@ class LoginCredentials(_Request):
 
     username: Annotated[StrictStr, StringConstraints(min_length=1, max_length=64)]
     password: Annotated[StrictStr, StringConstraints(min_length=1, max_length=256)]
+    #: staff accounts: the 6-digit code of the authenticator app, or a recovery code (issue #35)
+    code: Annotated[StrictStr, StringConstraints(min_length=1, max_length=32)] | None = None
+    #: "token": the bearer token in the answer (API clients); "cookie": the table client's HttpOnly cookie;
+    #: "console": the operator console's cookie (docs/security.md "Tokens")
+    session: Literal["token", "cookie", "console"] = "token"
+
+
+Code = Annotated[StrictStr, StringConstraints(min_length=1, max_length=32)]
+Reason = Annotated[StrictStr, StringConstraints(min_length=1, max_length=2000)]
+
+
+class StaffCredentials(_Request):
+    """Body of ``POST /api/staff/enrol`` (and, with ``code``, ``/api/staff/enrol/confirm``)."""
+
+    username: Annotated[StrictStr, StringConstraints(min_length=1, max_length=64)]
+    password: Annotated[StrictStr, StringConstraints(min_length=1, max_length=256)]
+    code: Code | None = None
+
+
+class PasswordChange(_Request):
+    """Body of ``PUT /api/password``: the current password is required."""
+
+    old_password: Annotated[StrictStr, StringConstraints(min_length=1, max_length=256)]
+    new_password: Password
+
+
+class PasswordReset(_Request):
+    """Body of ``POST /api/password/reset``: the one-time code from the staff (or the room's e-mail)."""
+
+    username: Annotated[StrictStr, StringConstraints(min_length=1, max_length=64)]
+    code: Code
+    new_password: Password
+
+
+class ForgotPassword(_Request):
+    """Body of ``POST /api/password/forgot`` (rooms with a mail sender only)."""
+
+    username: Annotated[StrictStr, StringConstraints(min_length=1, max_length=64)]
+
+
+class ReasonBody(_Request):
+    """Body of the staff's account-security actions: why (it goes into the audit log)."""
+
+    reason: Reason
 
 
 class AliasChange(_Request):
@@ -55,7 +99,7 @@ class PlayerOut(BaseModel):
 
 
 class TokenOut(BaseModel):
-    token: str
+    token: str | None = None  # left out when the session is a cookie
     player_id: int | str
     alias: str | None = None
 

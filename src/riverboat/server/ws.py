@@ -23,6 +23,7 @@ from .hub import Hub, encode_frame
 from .ratelimit import RateLimiter
 from .replies import MONEY_FRAMES, store_key
 from .rest import jsonable, player_id_of
+from .sessions import websocket_token
 
 log = logging.getLogger(__name__)
 
@@ -164,7 +165,8 @@ class Connection:
         self.hub.anonymous.add(self)
         writer = asyncio.create_task(self._writer())
         try:
-            token = self.ws.query_params.get("token")
+            # an API client's ?token=, else the browser's session cookie (same origin only; issue #35)
+            token = self.ws.query_params.get("token") or websocket_token(self.ws)
             if token:
                 await self._authenticate(token, None)
             while not self.closed:

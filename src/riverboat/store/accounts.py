@@ -10,35 +10,42 @@ import math
 import re
 import secrets
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
-from sqlalchemy import delete, select
+from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from riverboat.errors import RiverboatError
 from riverboat.store._tx import Database, aware
 from riverboat.store.aliases import auto_alias
 from riverboat.store.errors import (
     AccountBlocked,
+    AccountLocked,
     AuthError,
+    ConsoleOnly,
     InvalidRequest,
     NotFound,
+    NotStaff,
     PermissionDenied,
     UsernameTaken,
 )
 from riverboat.store.models import AaiUse, AccountState, AuthSession, Player
+from riverboat.store.security import STAFF_ROLES as STAFF_ROLES
+from riverboat.store.security import SecurityPolicy, audit, check_second_factor, failure
 
 ROLES = ("player", "operator", "security", "admin")
 OPERATOR_ROLES = ("operator", "admin")
-#: staff who may use the operator console and act on integrity flags (R-OPER-5); security also sees hole cards
-STAFF_ROLES = ("operator", "security", "admin")
+#: staff who may use the operator console and act on integrity flags (R-OPER-5); security also sees hole cards.
+#: STAFF_ROLES (from store.security) need a second factor to log in (issue #35)
 HOLE_CARD_ROLES = ("security", "admin")  # R-INTEG-8: hole cards available to security staff
 BLOCKED = ("suspended", "banned")
 _USERNAME = re.compile(r"^[A-Za-z0-9_.\-]{3,64}$")
 MIN_PASSWORD = 8
-AAI_WINDOW_S = 24 * 3600.0  # R-AAI-2: the artificial all-in allowance is per rolling 24 hours
+AAI_WINDOW_S = 24 * 3600.0
+LAST_SEEN_EVERY = timedelta(minutes=1)  # a session's last use is written at most this often  # R-AAI-2: the artificial all-in allowance is per rolling 24 hours
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,10 +85,12 @@ def _digest(token: str) -> str:
 
 
 class Accounts:
-    def __init__(self, db: Database, hasher: PasswordHasher, session_ttl: timedelta) -> None:
+    def __init__(self, db: Database, hasher: PasswordHasher, session_ttl: timedelta,
+                 policy: SecurityPolicy | None = None) -> None:
         self._db = db
         self._hasher = hasher
         self._ttl = session_ttl
+        self.policy = policy or SecurityPolicy()
 
     def register(self, username: str, password: str, role: str = "player") -> PlayerInfo:
         """Create a player.  The username is the private login name (3-64 of ``A-Za-z0-9_.-``, unique ignoring
@@ -109,62 +118,112 @@ class Accounts:
         except IntegrityError:
             raise UsernameTaken(f"the username {username!r} is taken; choose another username") from None
 
-    def login(self, username: str, password: str) -> str:
-        """Check the password and open a session; returns the bearer token.  On the first login the player is
-        given an alias (R-ALIAS-1).  Wrong username and wrong password give the same error."""
+    def ttl_for(self, role: str) -> timedelta:
+        """How long a new session of an account with ``role`` lasts (staff: ``SecurityPolicy.staff_session_ttl``)."""
+        return self.policy.staff_session_ttl if role in STAFF_ROLES else self._ttl
+
+    def check_password(self, username: str, password: str) -> tuple[int, str]:
+        """``(player_id, role)`` when the password is right. A wrong one counts towards the account's lock-out
+        (issue #35: ``SecurityPolicy.lockout_after`` in a row lock it for ``lockout_for``; a failed staff login is
+        audited); a locked account is refused even with the right password. A wrong username and a wrong password
+        give the same error."""
         if not isinstance(username, str) or not isinstance(password, str):
             raise AuthError("wrong username or password")
 
-        def find(s: Session) -> tuple[int, str]:
+        def find(s: Session) -> tuple[int, str, str, datetime | None]:
             p = s.scalar(select(Player).where(Player.username_key == username.lower()))
             if p is None:
                 raise AuthError("wrong username or password")
-            return p.id, p.password_hash
+            return p.id, p.password_hash, p.role, aware(p.locked_until) if p.locked_until else None
 
-        player_id, stored = self._db.read(find)
+        player_id, stored, role, locked = self._db.read(find)
+        if locked is not None and locked > self._db.now():
+            raise AccountLocked(f"too many wrong passwords: this account is locked until {locked:%H:%M} UTC, "
+                                "or until the staff release it")
         try:
             self._hasher.verify(stored, password)
         except (VerifyMismatchError, VerificationError, InvalidHashError):
+            self._db.run(lambda s: self._wrong_password(s, player_id))
             raise AuthError("wrong username or password") from None
         self._db.read(lambda s: check_not_blocked(s, player_id))  # only after the password: says nothing to others
-        rehash = self._hasher.check_needs_rehash(stored)
-        new_hash = self._hasher.hash(password) if rehash else None
-        token = secrets.token_urlsafe(32)
+        if self._hasher.check_needs_rehash(stored):
+            new_hash = self._hasher.hash(password)
+            self._db.run(lambda s: setattr(s.get(Player, player_id), "password_hash", new_hash))
+        return player_id, role
 
-        def body(s: Session) -> None:
+    def _wrong_password(self, s: Session, player_id: int) -> None:
+        p = s.get(Player, player_id)
+        assert p is not None
+        now = self._db.now()
+        locked = failure(p, now, self.policy)
+        if p.role in STAFF_ROLES:
+            audit(s, now, p, "staff_login_failed", "wrong password" + ("; account locked" if locked else ""), p.id)
+
+    def login(self, username: str, password: str, code: str | None = None, *, address: str | None = None,
+              device: str | None = None, place: str = "any") -> str:
+        """Check the password (and, for a staff account, the second factor: issue #35) and open a session; returns
+        the bearer token.  On the first login the player is given an alias (R-ALIAS-1). A staff session lasts
+        ``SecurityPolicy.staff_session_ttl``; every staff login and failure is audited. ``place``: ``"console"``
+        takes staff accounts only, ``"public"`` (the players' listener of a room whose console has its own) takes
+        no staff account; either refusal comes after the password, so it tells nothing to who does not know it."""
+        player_id, role = self.check_password(username, password)
+        if place == "console" and role not in STAFF_ROLES:
+            raise NotStaff(f"player {player_id} is not staff")
+        if place == "public" and role in STAFF_ROLES:
+            raise ConsoleOnly(f"staff account {player_id} tried the players' listener")
+        token = secrets.token_urlsafe(32)
+        staff = role in STAFF_ROLES
+        ttl = self.ttl_for(role)
+
+        def body(s: Session) -> RiverboatError | None:
             p = s.get(Player, player_id)
             assert p is not None
-            if new_hash is not None:
-                p.password_hash = new_hash
+            now = self._db.now()
+            if staff:
+                refused = check_second_factor(s, p, code, now)
+                if refused is not None:
+                    return refused  # committed (the failure is audited), then raised
+                audit(s, now, p, "staff_login", f"logged in from {address or 'an unknown address'}", p.id)
             if p.alias is None:
                 auto_alias(s, p)
-            now = self._db.now()
-            s.add(AuthSession(token_hash=_digest(token), player_id=player_id, created_at=now,
-                              expires_at=now + self._ttl, revoked=False))
+            p.failed_logins, p.locked_until = 0, None
+            s.add(AuthSession(token_hash=_digest(token), player_id=player_id, created_at=now, expires_at=now + ttl,
+                              revoked=False, address=(address or None) and address[:64],
+                              device=(device or None) and device[:255], last_seen=now))
+            return None
 
         try:
-            self._db.run(body)
+            refused = self._db.run(body)
         except IntegrityError:  # a concurrent login took the same automatic alias: pick another
-            self._db.run(body)
+            refused = self._db.run(body)
+        if refused is not None:
+            raise refused
         return token
 
     def authenticate(self, token: str) -> PlayerInfo:
-        """The player a live session token belongs to; :class:`AuthError` if unknown, expired or logged out."""
+        """The player a live session token belongs to; :class:`AuthError` if unknown, expired or logged out. The
+        session's last use is noted (at most once a minute: the session list shows it)."""
         if not isinstance(token, str) or not token:
             raise AuthError("no session token")
 
-        def body(s: Session) -> PlayerInfo:
+        def body(s: Session) -> tuple[PlayerInfo, int | None]:
             sess = s.scalar(select(AuthSession).where(AuthSession.token_hash == _digest(token)))
             if sess is None or sess.revoked:
                 raise AuthError("unknown or logged-out session")
-            if aware(sess.expires_at) <= self._db.now():
+            now = self._db.now()
+            if aware(sess.expires_at) <= now:
                 raise AuthError("session expired; log in again")
             check_not_blocked(s, sess.player_id)
             p = s.get(Player, sess.player_id)
             assert p is not None
-            return player_info(p)
+            stale = sess.last_seen is None or aware(sess.last_seen) <= now - LAST_SEEN_EVERY
+            return player_info(p), sess.id if stale else None
 
-        return self._db.read(body)
+        info, touch = self._db.read(body)
+        if touch is not None:
+            self._db.run(lambda s: s.execute(update(AuthSession).where(AuthSession.id == touch)
+                                             .values(last_seen=self._db.now())))
+        return info
 
     def logout(self, token: str) -> None:
         def body(s: Session) -> None:

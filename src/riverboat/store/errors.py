@@ -154,3 +154,80 @@ class FourEyes(StoreError):
     code = "four_eyes"
     status = 403
     player_message = "a second staff member must approve this adjustment"
+
+
+# ------------------------------------------------------------------------------- account security (issue #35)
+
+
+class AccountLocked(AuthError):
+    """Too many wrong passwords in a row for this account: it is locked until a time (or until staff release it);
+    during the lock even the right password is refused."""
+
+    code = "account_locked"
+    status = 423
+
+
+class SecondFactorRequired(AuthError):
+    """A staff account's login without the code of its authenticator app (or a recovery code)."""
+
+    code = "second_factor_required"
+    status = 401
+    player_message = ("this staff account needs the 6-digit code of its authenticator app (or a recovery code) "
+                      "to log in")
+
+
+class BadSecondFactor(AuthError):
+    """A staff login with a wrong, expired or already used code."""
+
+    code = "bad_second_factor"
+    status = 401
+    player_message = "the code is wrong, expired or already used; nothing was changed"
+
+
+class EnrolmentRequired(AuthError):
+    """A staff account without a confirmed second factor: it must enrol (operator console) before it can log in."""
+
+    code = "enrolment_required"
+    status = 403
+    player_message = ("this staff account has no second factor yet: enrol it in the operator console (scan the QR "
+                      "code, then confirm with a code) before logging in")
+
+
+class NotStaff(StoreError):
+    """A player account asked for something only staff accounts have (two-factor enrolment, staff routes)."""
+
+    code = "not_staff"
+    status = 403
+    player_message = "this account is not operator or security staff: only staff accounts have this"
+
+
+class ConsoleOnly(StoreError):
+    """A staff login on the players' listener of a room whose console has its own (``--console-port``)."""
+
+    code = "console_only"
+    status = 403
+    player_message = "staff accounts log in on the operator console's own address"
+
+
+class AlreadyEnrolled(StoreError):
+    """Two-factor enrolment of an account that already has a confirmed second factor (an admin resets it first)."""
+
+    code = "already_enrolled"
+    status = 409
+    player_message = "this account already has a second factor; an admin must reset it before a new enrolment"
+
+
+class WrongPassword(StoreError):
+    """A password change whose current password is wrong (the change needs the old one)."""
+
+    code = "wrong_password"
+    status = 403
+    player_message = "the current password is wrong; the password was not changed"
+
+
+class BadResetCode(StoreError):
+    """A password reset with a code that is unknown, already used, expired or for another account."""
+
+    code = "bad_reset_code"
+    status = 400
+    player_message = "this reset code is wrong, already used or expired; ask the staff for a new one"

@@ -19,6 +19,7 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
 )
+from sqlalchemy import false as sa_false
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -39,6 +40,12 @@ class Player(Base):
     alias_changes: Mapped[int] = mapped_column(Integer, default=0)
     alias_must_change: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # issue #35: lock-out per account after repeated wrong passwords, and the staff second factor (RFC 6238 TOTP)
+    failed_logins: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    locked_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    totp_secret: Mapped[str | None] = mapped_column(String(64), nullable=True)  # base32; pending until confirmed
+    totp_confirmed: Mapped[bool] = mapped_column(Boolean, default=False, server_default=sa_false())
+    totp_last_step: Mapped[int | None] = mapped_column(BigInteger, nullable=True)  # no code used twice
 
 
 class AuthSession(Base):
@@ -50,6 +57,36 @@ class AuthSession(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     revoked: Mapped[bool] = mapped_column(Boolean, default=False)
+    # issue #35: what the player's session list shows
+    address: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    device: Mapped[str | None] = mapped_column(String(255), nullable=True)  # the User-Agent, shortened
+    last_seen: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class RecoveryCode(Base):
+    """A staff account's one-time recovery code for the second factor (issue #35): only its SHA-256 is stored."""
+
+    __tablename__ = "recovery_codes"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    code_hash: Mapped[str] = mapped_column(String(64))
+    used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class ResetCode(Base):
+    """A one-time password reset code issued by staff (or sent by the mail hook), issue #35: single use, expiring;
+    only its SHA-256 is stored."""
+
+    __tablename__ = "reset_codes"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    code_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    issued_by: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True)  # None: the mail hook
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class Account(Base):

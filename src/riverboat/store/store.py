@@ -24,6 +24,7 @@ from riverboat.store.locales import Locales
 from riverboat.store.movements import Movements
 from riverboat.store.notes import Notes
 from riverboat.store.protections import MoneyRules, MoneySettings, Protections
+from riverboat.store.security import AccountSecurity, SecurityPolicy
 from riverboat.store.tournament_play import TournamentPlay
 from riverboat.store.tournaments import Tournaments
 from riverboat.store.twister import TwisterStore
@@ -41,11 +42,15 @@ class Store:
         password_hasher: PasswordHasher | None = None,
         session_ttl: timedelta = timedelta(hours=12),
         money: MoneySettings | None = None,
+        security: SecurityPolicy | None = None,
     ) -> None:
         self.url = resolve_url(url)
         self.engine = make_engine(self.url)
         self._db = Database(self.engine, clock or utc_now)
-        self.accounts = Accounts(self._db, password_hasher or PasswordHasher(), session_ttl)
+        hasher = password_hasher or PasswordHasher()
+        self.accounts = Accounts(self._db, hasher, session_ttl, security)
+        # issue #35: second factor, lock-out release, password change, sessions, reset codes
+        self.security = AccountSecurity(self._db, hasher, self.accounts.policy, self.accounts.check_password)
         self.aliases = Aliases(self._db)
         self.ledger = Ledger(self._db)
         self.tournaments = Tournaments(self._db)

@@ -1,9 +1,8 @@
-// REST client: register, login, lobby, account, cashier and hand histories. The session token lives in
-// localStorage so that a reload or a reconnect keeps the player logged in (and seated).
+// REST client: register, login, lobby, account, cashier and hand histories. The session is an HttpOnly,
+// SameSite=Strict cookie set by POST /api/login (docs/security.md "Tokens"): page scripts never see the token, so
+// a script injected into the page could not carry it away; fetch and the WebSocket send the cookie themselves.
 
 import { t } from "./i18n.js";
-
-const TOKEN_KEY = "rb.token";
 
 export class ApiError extends Error {
   constructor(status, code, message) {
@@ -13,23 +12,19 @@ export class ApiError extends Error {
   }
 }
 
-export function getToken() {
-  try { return localStorage.getItem(TOKEN_KEY); } catch { return null; }
+// Whether the page has a live session (known from GET /api/me: the cookie itself is out of the scripts' reach).
+let signedIn = false;
+export function hasSession() { return signedIn; }
+export function markSession(value) { signedIn = Boolean(value); }
+/** Whether the browser holds a session cookie (its readable marker `<name>_in=1`; the token itself is HttpOnly). */
+export function sessionMarked(name = "rb_session") {
+  return document.cookie.split(";").some((c) => c.trim() === `${name}_in=1`);
 }
-export function setToken(token) {
-  try {
-    if (token) localStorage.setItem(TOKEN_KEY, token);
-    else localStorage.removeItem(TOKEN_KEY);
-  } catch { /* storage blocked: the session lasts for this page only */ }
-}
-
-function authHeaders() {
-  const token = getToken();
-  return token ? { Authorization: `Bearer ${token}` } : {};
-}
+// A bearer token an older client version kept in localStorage is dropped: the cookie replaces it.
+try { localStorage.removeItem("rb.token"); } catch { /* storage blocked */ }
 
 export async function request(method, path, body) {
-  const headers = { Accept: "application/json", ...authHeaders() };
+  const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   let response;
   try {
@@ -53,7 +48,7 @@ export async function request(method, path, body) {
 
 export const api = {
   register: (username, password) => request("POST", "/api/register", { username, password }),
-  login: (username, password) => request("POST", "/api/login", { username, password }),
+  login: (username, password) => request("POST", "/api/login", { username, password, session: "cookie" }),
   logout: () => request("POST", "/api/logout", {}),
   me: () => request("GET", "/api/me"),
   lobby: () => request("GET", "/api/lobby"),
@@ -78,13 +73,21 @@ export const api = {
   tournamentHistory: () => request("GET", "/api/tournaments/history"),
   /** R-SITOUT-1/2: sit out of a tournament (out=true) or back in: {tournament, sitting_out}. */
   tournamentSitOut: (id, out) => request("POST", `/api/tournaments/${encodeURIComponent(id)}/sit_out`, { out }),
+  /** Issue #35: the player's own account security. */
+  changePassword: (oldPassword, newPassword) =>
+    request("PUT", "/api/password", { old_password: oldPassword, new_password: newPassword }),
+  sessions: () => request("GET", "/api/sessions"),
+  endSession: (id) => request("DELETE", `/api/sessions/${encodeURIComponent(id)}`),
+  logoutOthers: () => request("POST", "/api/sessions/logout_others", {}),
+  resetPassword: (username, code, newPassword) =>
+    request("POST", "/api/password/reset", { username, code, new_password: newPassword }),
   /** The export URL of one hand, or (no hand) of the player's last hands. */
   exportUrl: (format, tableId = null, handId = null, limit = 200) => (tableId && handId
     ? `/api/hands/${encodeURIComponent(tableId)}/${encodeURIComponent(handId)}/export?format=${format}`
     : `/api/hands/export?format=${format}&limit=${limit}`),
   /** GET a text export (with the bearer token) and hand it to the browser as a file download. */
   download: async (url) => {
-    const response = await fetch(url, { headers: authHeaders() });
+    const response = await fetch(url);
     if (!response.ok) throw new ApiError(response.status, "export", t("error.export_failed", { status: response.status }));
     const text = await response.text();
     const name = (/filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") || "") || [])[1] || "hands.txt";

@@ -5,7 +5,7 @@
 // Amounts are integer minor units end to end (parseMoney / formatMoney); the server refuses anything else.
 
 import { el, mount, formatMoney, parseMoney, localTime } from "./util.js";
-import { api, request, getToken } from "./api.js";
+import { api, request, hasSession } from "./api.js";
 import { plainError } from "./errors.js";
 import { movementKind, tableName } from "./account_view.js";
 import { t } from "./i18n.js";
@@ -129,7 +129,7 @@ function statementBox(names) {
   };
   const csv = el("button", { class: "btn btn-small", type: "button", "data-testid": "statement-csv", onclick: async () => {
     const q = query({ format: "csv", limit: "500" });
-    const response = await fetch(`/api/cashier/statement?${new URLSearchParams(q)}`, { headers: { Authorization: `Bearer ${getToken()}` } });
+    const response = await fetch(`/api/cashier/statement?${new URLSearchParams(q)}`);  // the session cookie goes along
     const link = el("a", { href: URL.createObjectURL(await response.blob()), download: "riverboat-statement.csv" });
     document.body.append(link);
     link.click();
@@ -243,7 +243,7 @@ function sessionStart() {
 /** (Re)arm the reality check from the player's setting; ``now``: the setting just changed. */
 export async function startRealityCheck(now = false) {
   if (realityTimer) { clearTimeout(realityTimer); realityTimer = null; }
-  if (!getToken()) return;
+  if (!hasSession()) return;
   let prot;
   try { prot = await cashierApi.protections(); } catch { return; }
   const minutes = prot.reality_check_minutes;

@@ -1,9 +1,9 @@
-// The WebSocket connection: authenticates with the session token, sends commands with client message ids,
+// The WebSocket connection: authenticated by the session cookie on the upgrade (docs/security.md), sends commands with client message ids,
 // routes server frames to listeners, and reconnects with backoff. After a reconnect the server sends the full
 // `table_state` of every table the player sits at, so the seat and the view come back (R-DISC-1: 30 s window).
 
 import { Emitter } from "./util.js";
-import { getToken } from "./api.js";
+import { hasSession } from "./api.js";
 
 export class Connection extends Emitter {
   constructor(url = null) {
@@ -35,9 +35,8 @@ export class Connection extends Emitter {
     this.socket = socket;
     socket.addEventListener("open", () => {
       this.retry = 0;
-      const token = getToken();
-      if (token) this.sendRaw({ v: 1, type: "auth", token, id: `auth-${this.nextId++}` });
-      else this.setStatus("online");
+      // a logged-in page's upgrade carried the session cookie: the server answers with `welcome`
+      if (!hasSession()) this.setStatus("online");
     });
     socket.addEventListener("message", (ev) => this.onMessage(ev.data));
     socket.addEventListener("close", () => {
@@ -77,6 +76,9 @@ export class Connection extends Emitter {
       // The same account connected from another window: do not fight over the connection by reconnecting.
       this.closedByUser = true;
       this.setStatus("replaced");
+    }
+    if (frame.type === "error" && frame.code === "bad_token" && (frame.ref === null || frame.ref === undefined)) {
+      this.setStatus("online");  // the cookie's session ended meanwhile: go on as a guest
     }
     if (frame.type === "welcome") {
       this.setStatus("online");

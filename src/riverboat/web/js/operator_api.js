@@ -1,7 +1,6 @@
-// REST client of the operator console (/api/operator/..., docs/integrity.md). Its token is kept apart from the
-// table client's (another localStorage key), so an operator session never mixes with a player session.
-
-const TOKEN_KEY = "rb.operator.token";
+// REST client of the operator console (/api/operator/..., docs/integrity.md). Its session is the console's own
+// HttpOnly, SameSite=Strict cookie (rb_staff, docs/security.md), chosen by the X-Riverboat-Console header, so an
+// operator session never mixes with a player session in the same browser and page scripts never see the token.
 
 export class OpError extends Error {
   constructor(status, code, message) {
@@ -11,21 +10,11 @@ export class OpError extends Error {
   }
 }
 
-export function opToken() {
-  try { return localStorage.getItem(TOKEN_KEY); } catch { return null; }
-}
-
-export function setOpToken(token) {
-  try {
-    if (token) localStorage.setItem(TOKEN_KEY, token);
-    else localStorage.removeItem(TOKEN_KEY);
-  } catch { /* storage blocked: the session lasts for this page only */ }
-}
+// A token an older console version kept in localStorage is dropped: the cookie replaces it.
+try { localStorage.removeItem("rb.operator.token"); } catch { /* storage blocked */ }
 
 async function request(method, path, body) {
-  const headers = { Accept: "application/json" };
-  const token = opToken();
-  if (token) headers.Authorization = `Bearer ${token}`;
+  const headers = { Accept: "application/json", "X-Riverboat-Console": "1" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   let response;
   try {
@@ -48,7 +37,12 @@ async function request(method, path, body) {
 const enc = encodeURIComponent;
 
 export const opApi = {
-  login: (username, password) => request("POST", "/api/login", { username, password }),
+  login: (username, password, code) =>
+    request("POST", "/api/login", { username, password, session: "console", ...(code ? { code } : {}) }),
+  enrol: (username, password) => request("POST", "/api/staff/enrol", { username, password }),
+  confirmEnrol: (username, password, code) => request("POST", "/api/staff/enrol/confirm", { username, password, code }),
+  security: (id) => request("GET", `/api/operator/security/${enc(id)}`),
+  securityAct: (id, what, reason) => request("POST", `/api/operator/security/${enc(id)}/${enc(what)}`, { reason }),
   logout: () => request("POST", "/api/logout", {}),
   me: () => request("GET", "/api/me"),
   flags: (status = "open") => request("GET", `/api/operator/flags?status=${enc(status)}`),

@@ -3,7 +3,7 @@
 // (warn, suspend, ban, reinstate, disqualify, force alias change, void a flag), each written to the audit log,
 // which is shown here and cannot be edited (R-OPER-4).
 
-import { OpError, opApi, opToken, setOpToken } from "./operator_api.js";
+import { OpError, opApi } from "./operator_api.js";
 import { moneyView } from "./operator_money.js";
 
 const STAFF = ["operator", "security", "admin"];
@@ -48,25 +48,47 @@ function loginView(message = "") {
     ev.preventDefault();
     error.textContent = "";
     try {
-      const res = await opApi.login(form.username.value, form.password.value);
-      setOpToken(res.token);
-      const me = await opApi.me();
-      if (!STAFF.includes(me.role)) {
-        setOpToken(null);
-        error.textContent = "This account is not operator or security staff.";
-        return;
-      }
-      state.me = me;
+      await opApi.login(form.username.value, form.password.value, form.code.value.trim());
+      state.me = await opApi.me();
       renderUser();
       if (location.hash === "#/flags") route();
       else location.hash = "#/flags";
-    } catch (err) { error.textContent = err.message; }
+    } catch (err) {
+      if (err instanceof OpError && err.code === "enrolment_required") enrolView(form.username.value, form.password.value);
+      else error.textContent = err.message;
+    }
   } },
   h("input", { name: "username", placeholder: "username", autocomplete: "username", testid: "op-login-username" }),
   h("input", { name: "password", type: "password", placeholder: "password", autocomplete: "current-password",
     testid: "op-login-password" }),
+  h("input", { name: "code", placeholder: "6-digit code or recovery code", autocomplete: "one-time-code",
+    inputmode: "text", testid: "op-login-code" }),
   h("button", { class: "btn btn-primary", type: "submit", testid: "op-login-submit" }, "Log in"));
   show(h("section", { class: "op-panel", testid: "op-login" }, h("h2", {}, "Operator log in"), form, error));
+}
+
+// Issue #35: a staff account without a second factor enrols here (scan the QR code, confirm with a code) and is
+// shown its one-time recovery codes once.
+async function enrolView(username, password) {
+  const error = h("p", { class: "op-error", testid: "enrol-error" });
+  let pending;
+  try { pending = await opApi.enrol(username, password); } catch (err) { loginView(err.message); return; }
+  const form = h("form", { class: "op-form", onsubmit: async (ev) => {
+    ev.preventDefault();
+    try {
+      const done = await opApi.confirmEnrol(username, password, form.code.value.trim());
+      show(h("section", { class: "op-panel", testid: "enrol-done" }, h("h2", {}, "Second factor enrolled"),
+        h("p", {}, "Recovery codes: each logs in once without the app. Keep them offline; they are not shown again."),
+        h("ul", { class: "op-codes", testid: "recovery-codes" }, done.recovery_codes.map((c) => h("li", {}, c))),
+        h("button", { class: "btn btn-primary", testid: "enrol-continue", onclick: () => loginView() }, "Continue to log in")));
+    } catch (err) { error.textContent = err.message; }
+  } },
+  h("input", { name: "code", placeholder: "6-digit code from the app", autocomplete: "one-time-code", testid: "enrol-code" }),
+  h("button", { class: "btn btn-primary", type: "submit", testid: "enrol-submit" }, "Confirm"));
+  show(h("section", { class: "op-panel", testid: "enrol" }, h("h2", {}, "Enrol the second factor"),
+    h("p", {}, "Scan this QR code with an authenticator app (or type the key), then enter the code it shows."),
+    h("img", { src: pending.qr, alt: "QR code of the authenticator key", class: "op-qr", testid: "enrol-qr" }),
+    h("p", {}, "Key: ", h("code", { testid: "enrol-secret" }, pending.secret)), form, error));
 }
 
 function renderUser() {
@@ -273,7 +295,34 @@ async function playerView(pid, message = "") {
   h("section", { class: "op-panel", testid: "player-movements" }, h("h3", {}, "Movements"),
     table(["when", "kind", "currency", "amount", "table"], moves)),
   h("section", { class: "op-panel" }, h("h3", {}, "Recent hands"), table(["hand", "money", "ended"], hands)),
+  await securityPanel(p.player_id),
   h("section", { class: "op-panel", testid: "player-audit" }, h("h3", {}, "Audit log"), auditTable(d.audit)));
+}
+
+// Issue #35: the account-security powers (a reset code, releasing a lock-out, resetting a staff second factor).
+async function securityPanel(pid) {
+  const st = await opApi.security(pid);
+  const result = h("p", { class: "op-ok", testid: "security-result" });
+  const reason = h("input", { name: "reason", placeholder: "reason (goes into the audit log)", testid: "security-reason" });
+  const act = (what) => async (ev) => {
+    ev.preventDefault();
+    try {
+      const out = await opApi.securityAct(pid, what, reason.value);
+      result.className = "op-ok";
+      result.textContent = what === "reset_code"
+        ? `One-time reset code: ${out.code} (valid until ${when(out.expires_at)}; give it to the player only)`
+        : what === "unlock" ? "Lock-out released." : "Second factor reset: the account enrols again at its next log in.";
+    } catch (err) { result.className = "op-error"; result.textContent = err.message; }
+  };
+  return h("section", { class: "op-panel", testid: "player-security" }, h("h3", {}, "Account security"),
+    h("p", { testid: "security-status" }, st.locked_until ? `Locked until ${when(st.locked_until)}` : "Not locked",
+      ` · second factor: ${st.second_factor ? "yes" : "no"}`),
+    h("div", { class: "op-form" }, reason,
+      h("button", { class: "btn", testid: "security-reset-code", onclick: act("reset_code") }, "Issue reset code"),
+      h("button", { class: "btn", testid: "security-unlock", onclick: act("unlock") }, "Release lock-out"),
+      state.me && state.me.role === "admin"
+        ? h("button", { class: "btn", testid: "security-reset-2fa", onclick: act("reset_2fa") }, "Reset second factor") : null),
+    result);
 }
 
 async function auditView() {
@@ -285,7 +334,8 @@ async function auditView() {
 async function route() {
   const parts = location.hash.replace(/^#\/?/, "").split("/").map(decodeURIComponent);
   for (const a of document.querySelectorAll(".topnav a")) a.classList.toggle("active", a.dataset.nav === parts[0]);
-  if (!opToken() || parts[0] === "login") { state.me = null; renderUser(); loginView(); return; }
+  const marked = document.cookie.split(";").some((c) => c.trim() === "rb_staff_in=1");  // HttpOnly session beside it
+  if (parts[0] === "login" || (!state.me && !marked)) { state.me = null; renderUser(); loginView(); return; }
   try {
     if (!state.me) {
       state.me = await opApi.me();
@@ -301,7 +351,6 @@ async function route() {
     else await flagsView();
   } catch (err) {
     if (err instanceof OpError && (err.status === 401 || err.status === 403)) {
-      setOpToken(null);
       state.me = null;
       renderUser();
       loginView(err.message);
@@ -314,8 +363,7 @@ async function route() {
 document.getElementById("op-logout").addEventListener("click", async (ev) => {
   if (!state.me) return;
   ev.preventDefault();
-  try { await opApi.logout(); } catch { /* the token is dropped anyway */ }
-  setOpToken(null);
+  try { await opApi.logout(); } catch { /* the page forgets the session either way */ }
   state.me = null;
   location.hash = "#/login";
   route();

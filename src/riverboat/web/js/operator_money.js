@@ -9,9 +9,8 @@ import { OpError } from "./operator_api.js";
 const enc = encodeURIComponent;
 
 async function call(method, path, body) {
-  const headers = { Accept: "application/json", "Content-Type": "application/json" };
-  const token = localStorage.getItem("rb.operator.token");
-  if (token) headers.Authorization = `Bearer ${token}`;
+  // the console's session cookie (rb_staff, chosen by this header: docs/security.md, issue #35)
+  const headers = { Accept: "application/json", "Content-Type": "application/json", "X-Riverboat-Console": "1" };
   const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const data = await response.json().catch(() => ({}));
   if (!response.ok) {

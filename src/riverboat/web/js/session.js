@@ -1,6 +1,6 @@
 // The logged-in player (or nobody): token, profile and balances, shared by every page.
 
-import { api, getToken, setToken } from "./api.js";
+import { api, markSession, sessionMarked } from "./api.js";
 import { Emitter } from "./util.js";
 
 class Session extends Emitter {
@@ -9,23 +9,23 @@ class Session extends Emitter {
     this.me = null;
   }
 
-  get loggedIn() { return Boolean(getToken()); }
+  get loggedIn() { return Boolean(this.me); }
 
   async refresh() {
-    if (!getToken()) { this.me = null; this.emit("change", null); return null; }
+    if (!sessionMarked()) { this.me = null; markSession(false); this.emit("change", null); return null; }
     try {
       this.me = await api.me();
     } catch (err) {
-      if (err.status === 401) { setToken(null); this.me = null; }
+      if (err.status === 401) this.me = null;
       else throw err;
     }
+    markSession(this.me);
     this.emit("change", this.me);
     return this.me;
   }
 
   async login(username, password) {
-    const result = await api.login(username, password);
-    setToken(result.token);
+    await api.login(username, password);  // the session cookie is set by the answer
     await this.refresh();
     this.emit("login", this.me);
     return this.me;
@@ -37,8 +37,8 @@ class Session extends Emitter {
   }
 
   async logout() {
-    try { await api.logout(); } catch { /* the token is dropped locally either way */ }
-    setToken(null);
+    try { await api.logout(); } catch { /* the page forgets the session either way */ }
+    markSession(false);
     this.me = null;
     this.emit("change", null);
     this.emit("logout", null);

@@ -13,7 +13,7 @@
 
 import { formatNumber, formatOrdinal, t } from "./i18n.js";
 import { el, mount, formatMoney } from "./util.js";
-import { getToken } from "./api.js";
+import { hasSession } from "./api.js";
 import { registerView, registerLobbyTab } from "./views.js";
 import { TableStore } from "./table_model.js";
 import { TableView } from "./table_view.js";
@@ -43,8 +43,7 @@ function useStylesheet() {
 }
 
 async function getJson(path) {
-  const token = getToken();
-  const response = await fetch(path, { headers: { Accept: "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) } });
+  const response = await fetch(path, { headers: { Accept: "application/json" } });
   if (!response.ok) throw new Error(`${path}: ${response.status}`);
   return response.json();
 }
@@ -132,7 +131,7 @@ export class TwisterPage {
   }
 
   async loadHistory() {
-    if (!getToken()) return;
+    if (!hasSession()) return;
     const data = await getJson("/api/twister/history");
     this.showTickets(data.tickets || []);
     if (this.offer) this.offer.tickets = data.tickets || [];

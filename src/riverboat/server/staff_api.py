@@ -1,0 +1,102 @@
+"""Staff account security (issue #35, docs/security.md): enrolling the second factor (TOTP, RFC 6238) and the
+staff's powers over players' account security, each written to the audit log.
+
+| route | answer |
+| --- | --- |
+| ``POST /api/staff/enrol`` | body ``{"username", "password"}``: ``{"uri", "secret", "qr"}`` (a staff account without a second factor; ``qr`` is an SVG ``data:`` URI) |
+| ``POST /api/staff/enrol/confirm`` | body ``{"username", "password", "code"}``: ``{"recovery_codes": [...]}`` (shown once) |
+| ``GET /api/operator/security/{player_id}`` | ``{"locked_until", "second_factor"}`` |
+| ``POST /api/operator/security/{player_id}/reset_code`` | body ``{"reason"}``: ``{"code", "expires_at", "mailed"}`` (one use) |
+| ``POST /api/operator/security/{player_id}/unlock`` | body ``{"reason"}``: the lock-out is lifted |
+| ``POST /api/operator/security/{player_id}/reset_2fa`` | body ``{"reason"}``: admin only; the staff member enrols again |
+
+A player account gets 403 ``not_staff`` from the enrolment routes and 403 ``forbidden`` from the operator routes;
+nothing changes.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import segno
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from . import schemas
+from .hub import Hub
+from .operator_api import _path_int, staff
+from .rest import _limited, client_address, jsonable, parse_body, player_id_of
+from .sessions import close_player_sessions
+
+
+def qr_data_uri(text: str) -> str:
+    """The QR code of ``text`` as an SVG ``data:`` URI (the CSP allows ``data:`` images, nothing inline)."""
+    return str(segno.make(text, error="m").svg_data_uri(scale=5, dark="#000", light="#fff"))
+
+
+async def enrol(hub: Hub, request: Request) -> Response:
+    body = await parse_body(request, schemas.StaffCredentials)
+    _limited(hub, [(hub.login_ip, client_address(request)), (hub.login_user, body.username.lower())])
+    pending = await hub.call_store(hub.store.security.begin_enrolment, body.username, body.password)
+    return JSONResponse({"uri": pending.uri, "secret": pending.secret, "qr": qr_data_uri(pending.uri)})
+
+
+async def confirm(hub: Hub, request: Request) -> Response:
+    body = await parse_body(request, schemas.StaffCredentials)
+    _limited(hub, [(hub.login_ip, client_address(request)), (hub.login_user, body.username.lower())])
+    done = await hub.call_store(hub.store.security.confirm_enrolment, body.username, body.password,
+                                body.code or "")
+    return JSONResponse({"recovery_codes": list(done.recovery_codes)})
+
+
+async def status(hub: Hub, request: Request) -> Response:
+    await staff(hub, request)
+    locked, enrolled = await hub.call_store(hub.store.security.status, _path_int(request, "player_id"))
+    return JSONResponse({"locked_until": jsonable(locked), "second_factor": enrolled})
+
+
+async def reset_code(hub: Hub, request: Request) -> Response:
+    info = await staff(hub, request)
+    body = await parse_body(request, schemas.ReasonBody)
+    issued = await hub.call_store(hub.store.security.issue_reset_code, player_id_of(info),
+                                  _path_int(request, "player_id"), body.reason)
+    mailer = hub.config.reset_mailer
+    if mailer is not None:
+        await mailer.send_reset_code(issued.player_id, issued.username, issued.code, issued.expires_at)
+    return JSONResponse({"code": issued.code, "expires_at": jsonable(issued.expires_at),
+                         "mailed": mailer is not None})
+
+
+async def unlock(hub: Hub, request: Request) -> Response:
+    info = await staff(hub, request)
+    body = await parse_body(request, schemas.ReasonBody)
+    await hub.call_store(hub.store.security.unlock, player_id_of(info), _path_int(request, "player_id"),
+                         body.reason)
+    return JSONResponse({"unlocked": True})
+
+
+async def reset_2fa(hub: Hub, request: Request) -> Response:
+    info = await staff(hub, request)
+    body = await parse_body(request, schemas.ReasonBody)
+    pid = _path_int(request, "player_id")
+    await hub.call_store(hub.store.security.reset_second_factor, player_id_of(info), pid, body.reason)
+    close_player_sessions(hub, pid, "the second factor of this account was reset: enrol again")
+    return JSONResponse({"reset": True})
+
+
+STAFF_ROUTES: tuple[tuple[str, Callable[[Hub, Request], Awaitable[Response]], list[str] | None], ...] = (
+    ("/api/staff/enrol", enrol, ["POST"]),
+    ("/api/staff/enrol/confirm", confirm, ["POST"]),
+    ("/api/operator/security/{player_id}", status, None),
+    ("/api/operator/security/{player_id}/reset_code", reset_code, ["POST"]),
+    ("/api/operator/security/{player_id}/unlock", unlock, ["POST"]),
+    ("/api/operator/security/{player_id}/reset_2fa", reset_2fa, ["POST"]),
+)
+
+
+def staff_routes(hub: Hub, handler: Any) -> list[Route]:
+    return [Route(path, handler(functools.update_wrapper(functools.partial(fn, hub), fn)), methods=methods)
+            for path, fn, methods in STAFF_ROUTES]
