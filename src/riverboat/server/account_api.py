@@ -8,7 +8,7 @@ and set a new password with a one-time reset code.
 | ``DELETE /api/sessions/{id}`` | 204: that session ends ("log out" one device) |
 | ``POST /api/sessions/logout_others`` | ``{"ended": n}``: every other session ends ("log out elsewhere") |
 | ``POST /api/password/reset`` | body ``{"username", "code", "new_password"}``: 204; every session ends |
-| ``POST /api/password/forgot`` | body ``{"username"}``: 202 when the room has a mail sender (501 ``no_mail`` if not) |
+| ``POST /api/password/forgot`` | body ``{"username"}``: 202 when the room has a mail sender (404 ``no_mail`` if not) |
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from . import schemas, sessions
 from .hub import Hub
 from .rest import ApiError, _limited, authenticate, bearer_token, client_address, jsonable, parse_body
 
-declare("no_mail", 501)
+declare("no_mail", 404)
 
 
 def _token(request: Request) -> str:
@@ -82,7 +82,7 @@ async def forgot_password(hub: Hub, request: Request) -> Response:
     _limited(hub, [(hub.login_ip, client_address(request)), (hub.login_user, body.username.lower())])
     mailer = hub.config.reset_mailer
     if mailer is None:
-        raise ApiError(501, "no_mail", "this room sends no e-mail: ask the staff (support) for a reset code")
+        raise ApiError(404, "no_mail", "this room sends no e-mail: ask the staff (support) for a reset code")
     issued = await hub.call_store(hub.store.security.mail_reset_code, body.username)
     if issued is not None:  # an unknown username gets the same answer (nothing tells who has an account)
         await mailer.send_reset_code(issued.player_id, issued.username, issued.code, issued.expires_at)

@@ -87,18 +87,7 @@ def _paths() -> dict[str, Any]:
                                       "username_taken",
                                "422": "malformed username or password (error code invalid)"})
         },
-        "/api/login": {
-            "post": _op("Log in: a bearer token in the answer, or (session cookie|console) an HttpOnly SameSite=Strict "
-                        "session cookie; staff accounts also send their second factor's code (docs/security.md)",
-                        "TokenOut", body="LoginCredentials", auth=False, errors=("401", "403", "422", "423", "429"),
-                        notes={"401": "wrong username or password (bad_credentials), or a staff account's code is "
-                                      "missing or wrong (second_factor_required, bad_second_factor)",
-                               "403": "suspended or banned (account_blocked), a staff account without a second "
-                                      "factor (enrolment_required), a player on the console (not_staff), or staff "
-                                      "on the players' address of a room whose console has its own (console_only)",
-                               "423": "too many wrong passwords: the account is locked for a while "
-                                      "(account_locked)"})
-        },
+        "/api/login": {"post": _login_op()},
         **_account_paths(),
         "/api/logout": {"post": _op("Revoke the bearer token", None, status="204")},
         "/api/me": {"get": _op("The logged-in player, alias and balances", "MeOut")},
@@ -146,6 +135,18 @@ def _paths() -> dict[str, Any]:
     }
 
 
+def _login_op() -> dict[str, Any]:
+    return _op("Log in: a bearer token in the answer, or (session cookie|console) an HttpOnly SameSite=Strict "
+               "session cookie; staff accounts also send their second factor's code (docs/security.md)",
+               "TokenOut", body="LoginCredentials", auth=False, errors=("401", "403", "422", "423", "429"),
+               notes={"401": "wrong username or password (bad_credentials), or a staff account's code is "
+                             "missing or wrong (second_factor_required, bad_second_factor)",
+                      "403": "suspended or banned (account_blocked), a staff account without a second factor "
+                             "(enrolment_required), a player on the console (not_staff), or staff on the players' "
+                             "address of a room whose console has its own (console_only)",
+                      "423": "too many wrong passwords: the account is locked for a while (account_locked)"})
+
+
 def _account_paths() -> dict[str, Any]:
     """Issue #35: a player's own account security (server/account_api.py) and staff enrolment
     (server/staff_api.py)."""
@@ -162,8 +163,8 @@ def _account_paths() -> dict[str, Any]:
                                                           "or the body is not JSON"})},
         "/api/password/forgot": {"post": _op("Ask for a reset code by e-mail (rooms with a mail sender)", None,
                                              status="202", body="ForgotPassword", auth=False,
-                                             errors=("429", "501"),
-                                             notes={"501": "this room sends no e-mail (no_mail): ask the staff"})},
+                                             errors=("404", "429"),
+                                             notes={"404": "this room sends no e-mail (no_mail): ask the staff"})},
         "/api/sessions": {"get": _op("Your live sessions: device, address, last seen", None)},
         "/api/sessions/logout_others": {"post": _op("Log out every other session", None)},
         "/api/sessions/{session_id}": {"delete": {**_op("Log out one session", None, status="204",

@@ -109,8 +109,8 @@ async def serve(
     """Serve until a signal arrives. ``on_started(base_url)`` runs once the socket listens and ``/health`` is 200.
     ``signals``: the process's :class:`StopSignals` (a new one is installed for the call if not given). ``sock``: the
     socket from :func:`listen_socket` (bound here if not given): a port in use is an ``OSError`` raised here, not
-    uvicorn's ``sys.exit`` inside its task (a traceback and exit code 3 after the whole room had started).
-    ``console_sock``: the operator console's own listener (``--console-port``, issue #35: server.console)."""
+    uvicorn's ``sys.exit`` inside its task (a traceback and exit code 3 after the whole room had started). ``console_sock``:
+    the console's own listener (``--console-port``, issue #35: server.console)."""
     if signals is None:
         with StopSignals().installed() as own:
             await serve(store, room, host=host, port=port, config=config, on_started=on_started, on_exit=on_exit,
@@ -121,14 +121,11 @@ async def serve(
         sock = listen_socket(host, port)
     app: Any = create_app(store, room, config)
     hub = app.state.hub
-    console_server = None
-    if console_sock is not None:  # the players' listener tags its requests: no console there (server.console)
-        console_config = _uvicorn_config(Listener(app, "console"), host, port, log_level, access_log,
-                                         forwarded_allow_ips)
-        console_config.lifespan = "off"  # one lifespan: the players' listener runs it
-        console_server = _Server(console_config)
-        app = Listener(app, "public")
-    uv_config = _uvicorn_config(app, host, port, log_level, access_log, forwarded_allow_ips)
+    make_config = functools.partial(_uvicorn_config, host=host, port=port, log_level=log_level,
+                                    access_log=access_log, forwarded_allow_ips=forwarded_allow_ips)
+    console = _ConsoleListener(app, console_sock, make_config)
+    app = console.players(app)
+    uv_config = make_config(app)
     exits: list[Callable[[], None]] = [on_exit] if on_exit is not None else []
     run_exit_hooks = functools.partial(_run_hooks, exits)
     loop = asyncio.get_running_loop()
@@ -142,32 +139,63 @@ async def serve(
         while loop.time() < deadline and any(c.queue.qsize() for c in [*hub.links.all(), *hub.anonymous]):
             await asyncio.sleep(0.01)
         server.should_exit = True
-        if console_server is not None:
-            console_server.should_exit = True
+        console.stop()
 
     def on_signal() -> None:  # runs in the signal handler: the work is handed to the event loop
         loop.call_soon_threadsafe(lambda: stopping.append(loop.create_task(shutdown_now())))
 
     stopping: list[asyncio.Task[None]] = []
-
     signals.on_stop(on_signal)
     try:
-        task = asyncio.create_task(server.serve(sockets=[sock]))
-        while not server.started and not task.done():
-            await asyncio.sleep(0.02)
-        console_task = (asyncio.create_task(console_server.serve(sockets=[console_sock]))
-                        if console_server is not None and console_sock is not None else None)
-        if server.started and on_started is not None and not server.should_exit:
-            shown = "127.0.0.1" if host in ("0.0.0.0", "") else host
-            actual_port = _bound_port(server) or port
-            await on_started(f"http://{shown}:{actual_port}")
-        await task
-        if console_task is not None:
-            if console_server is not None:
-                console_server.should_exit = True
-            await console_task
+        await _run(server, sock, console, on_started, host, port)
     finally:
         run_exit_hooks()
+
+
+async def _run(server: _Server, sock: socket.socket, console: _ConsoleListener,
+               on_started: Callable[[str], Awaitable[None]] | None, host: str, port: int) -> None:
+    task = asyncio.create_task(server.serve(sockets=[sock]))
+    while not server.started and not task.done():
+        await asyncio.sleep(0.02)
+    console.start()
+    if server.started and on_started is not None and not server.should_exit:
+        shown = "127.0.0.1" if host in ("0.0.0.0", "") else host
+        actual_port = _bound_port(server) or port
+        await on_started(f"http://{shown}:{actual_port}")
+    await task
+    await console.wait()
+
+
+class _ConsoleListener:
+    """The operator console's own listener (``--console-port``, issue #35): a second uvicorn server on the same
+    app, its requests tagged ``console`` (server.console), without a lifespan of its own."""
+
+    def __init__(self, app: Any, sock: socket.socket | None, make_config: Callable[[Any], uvicorn.Config]) -> None:
+        self.sock = sock
+        self.server: _Server | None = None
+        self.task: asyncio.Task[None] | None = None
+        if sock is not None:
+            config = make_config(Listener(app, "console"))
+            config.lifespan = "off"  # one lifespan: the players' listener runs it
+            self.server = _Server(config)
+
+    def players(self, app: Any) -> Any:
+        """The players' listener's app: its requests tagged ``public`` (no console there) when the console has its
+        own listener."""
+        return Listener(app, "public") if self.server is not None else app
+
+    def start(self) -> None:
+        if self.server is not None and self.sock is not None:
+            self.task = asyncio.create_task(self.server.serve(sockets=[self.sock]))
+
+    def stop(self) -> None:
+        if self.server is not None:
+            self.server.should_exit = True
+
+    async def wait(self) -> None:
+        self.stop()
+        if self.task is not None:
+            await self.task
 
 
 def listen_socket(host: str, port: int) -> socket.socket:
@@ -191,7 +219,7 @@ def listen_socket(host: str, port: int) -> socket.socket:
     return sock
 
 
-def _uvicorn_config(app: Any, host: str, port: int, log_level: str, access_log: bool,
+def _uvicorn_config(app: Any, *, host: str, port: int, log_level: str, access_log: bool,
                     forwarded_allow_ips: str | None = None) -> uvicorn.Config:
     """``forwarded_allow_ips``: the proxies whose ``X-Forwarded-Proto``/``-For`` are believed (uvicorn's default:
     ``$FORWARDED_ALLOW_IPS`` or 127.0.0.1); the scheme they give decides HSTS (server.security_headers)."""
