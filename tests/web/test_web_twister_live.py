@@ -22,7 +22,7 @@ from typing import Any
 import httpx
 import pytest
 
-from .conftest import DESKTOP, SCREENSHOTS, _free_port
+from .conftest import DESKTOP, SCREENSHOTS, _free_port, session_cookie
 
 TWISTER = {"currency": "PLAY", "fill_bots": 2, "spin_seconds": 3.0,
            "table_settings": {"between_hands_seconds": 0.3}}
@@ -160,6 +160,6 @@ def test_r_twist_11_the_lobby_twister_tab_plays_on_the_twister_page(new_page: An
     page.reload()
     page.wait_for_function("document.getElementById('conn').dataset.status === 'online'", timeout=40_000)
     page.wait_for_selector("[data-testid='twister-page'][data-mode='playing']", timeout=40_000)
-    token = page.evaluate("localStorage.getItem('rb.token')")
+    token = session_cookie(page)
     offer = httpx.get(f"{twister_server}/api/twister", headers={"Authorization": f"Bearer {token}"}).json()
     assert len(offer["playing"]) == 1  # one game: the reload did not play the choice again

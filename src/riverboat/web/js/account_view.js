@@ -9,6 +9,7 @@ import { gameName } from "./games.js";
 import { plainError } from "./errors.js";
 import { renderTournamentHistory } from "./history_view.js";
 import { formatNumber, t } from "./i18n.js";
+import { securityBox } from "./account_security.js";
 
 /** R-ALIAS-5: 4 to 16 letters a-z / A-Z and digits. */
 export const ALIAS_RE = /^[A-Za-z0-9]{4,16}$/;
@@ -38,7 +39,8 @@ export function renderLogin(root, ctx) {
     field(t("account.password"), "password", "password", { autocomplete: "current-password", "data-testid": "login-password" }),
   ], t("topbar.login"), async (data) => {
     await ctx.session.login(String(data.get("username")), String(data.get("password")));
-  }, el("p", {}, `${t("account.new_here")} `, el("a", { href: "#/register", "data-testid": "register-link" }, t("account.create"))))));
+  }, el("p", {}, `${t("account.new_here")} `, el("a", { href: "#/register", "data-testid": "register-link" }, t("account.create")),
+    " · ", el("a", { href: "#/reset", "data-testid": "reset-link" }, t("security.reset_link"))))));
   return null;
 }
 
@@ -110,6 +112,7 @@ export async function renderAccount(root, ctx) {
       el("p", {}, `${t("account.username")}: `, el("strong", { translate: "no" }, me.username ?? "")),
       el("p", {}, `${t("account.player_id")}: `, String(me.player_id ?? me.id ?? ""))),
     aliasForm,
+    securityBox(),
     el("div", { class: "box" }, el("h2", {}, t("settings.title")),
       el("label", { class: "field-inline" }, four, ` ${t("settings.four_colour")}`),
       check("sounds", t("settings.sounds")),

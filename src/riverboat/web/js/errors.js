@@ -9,7 +9,7 @@ import { getLocale, hasKey, t } from "./i18n.js";
 // entry "error.<code>" (tests/web/test_web_i18n_catalog.py checks every registry code has one in every locale).
 // English shows the server's own words for the codes whose message carries the detail (which field, which rule);
 // other languages show the catalog's sentence for the code: a refusal is never translated by parsing its text.
-const DETAILED = new Set(["invalid", "play_blocked", "deposit_limit", "refused", "bad_state", "bad_request", "alias_refused", "conflict", "bad_option",
+const DETAILED = new Set(["invalid", "account_locked", "play_blocked", "deposit_limit", "refused", "bad_state", "bad_request", "alias_refused", "conflict", "bad_option",
   "bad_settings", "not_found", "forbidden", "not_offered", "not_here", "bad_password", "username_taken",
   "account_blocked", "registration_closed", "rebuy_closed", "not_registered", "already_registered", "not_started",
   "not_running", "not_in_hand", "not_at_table", "no_tournament"]);

@@ -6,3 +6,4 @@ import "./tournament_lobby.js";
 import "./tournament_detail.js";
 import "./tournament_table.js";
 import "./rules_view.js";
+import "./account_security.js";

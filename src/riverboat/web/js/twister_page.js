@@ -13,7 +13,6 @@
 
 import { formatNumber, formatOrdinal, t } from "./i18n.js";
 import { el, mount, formatMoney } from "./util.js";
-import { hasSession } from "./api.js";
 import { registerView, registerLobbyTab } from "./views.js";
 import { TableStore } from "./table_model.js";
 import { TableView } from "./table_view.js";
@@ -131,7 +130,7 @@ export class TwisterPage {
   }
 
   async loadHistory() {
-    if (!hasSession()) return;
+    if (!this.ctx.session.me) return;  // a guest has no Twister history
     const data = await getJson("/api/twister/history");
     this.showTickets(data.tickets || []);
     if (this.offer) this.offer.tickets = data.tickets || [];
