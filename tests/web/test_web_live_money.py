@@ -156,6 +156,8 @@ def test_issue30_console_money_pages(new_page: Any, money_server: LiveServer) ->
     a = store.accounts.register(f"opa{uuid.uuid4().hex[:6]}", PASSWORD, role="operator")
     b = store.accounts.register(f"opb{uuid.uuid4().hex[:6]}", PASSWORD, role="admin")
     p = store.accounts.register(f"pl{uuid.uuid4().hex[:6]}", PASSWORD).id
+    # staff log in with their second factor (issue #35): a recovery code each
+    codes = {s.id: store.security.set_up_second_factor(s.id).recovery_codes[0] for s in (a, b)}
     store.withdrawals.set_verified(a.id, p, True, "ID card")
     store.protections.set_limit(p, "EUR", "week", 100_000)
     store.cashier.credit_bank(p, "EUR", 8_000, f"SETUP-{p}")
@@ -164,6 +166,7 @@ def test_issue30_console_money_pages(new_page: Any, money_server: LiveServer) ->
     page.goto(f"{base}/operator.html")
     page.fill("[data-testid='op-login-username']", a.username)
     page.fill("[data-testid='op-login-password']", PASSWORD)
+    page.fill("[data-testid='op-login-code']", codes[a.id])
     page.click("[data-testid='op-login-submit']")
     page.wait_for_selector("[data-testid='flag-status']")  # logged in: the flags page
     page.click("[data-testid='nav-money']")
@@ -207,6 +210,7 @@ def test_issue30_console_money_pages(new_page: Any, money_server: LiveServer) ->
     page.click("[data-testid='op-logout']")
     page.fill("[data-testid='op-login-username']", b.username)
     page.fill("[data-testid='op-login-password']", PASSWORD)
+    page.fill("[data-testid='op-login-code']", codes[b.id])
     page.click("[data-testid='op-login-submit']")
     page.wait_for_selector("[data-testid='flag-status']")
     page.goto(f"{base}/operator.html#/money/adjustments")
