@@ -143,6 +143,11 @@ def test_issue_14_alerts_sounds_off_allin_face_up_results_kept_and_session_stats
     label = page.locator("[data-testid='profit-graphs'] .profit-game[data-game='holdem'] svg").get_attribute("aria-label")
     assert net.split(" · ")[0] in (label or ""), (net, label)
     assert re.search(r"\d", page.locator("[data-testid='session-hph']").inner_text())
+    # issue #31: the tracker statistics of the hands played (VPIP... as percentages, or a dash with no chance)
+    stats = {k: page.locator(f"[data-testid='play-stats'] [data-stat='{k}']").inner_text()
+             for k in ("vpip", "pfr", "three_bet", "wtsd", "wsd")}
+    assert all(re.fullmatch(r"\d+(\.\d)?%|—", v) for v in stats.values()), stats
+    assert stats["vpip"] != "—", stats
     page.locator("[data-testid='stats']").scroll_into_view_if_needed()
     screenshot(page, "account_stats")
     assert_no_foreign_down_cards(recorder.frames, seat)

@@ -27,6 +27,7 @@ from riverboat.history.pokerstars import pokerstars_session
 
 from . import hand_views
 from .hub import Hub
+from .player_stats import play_stats
 from .rest import ApiError, authenticate, jsonable, parse_body, player_id_of, player_in_hand, visible_events
 
 EXPORT_FORMATS = ("pokerstars", "phh")
@@ -105,7 +106,8 @@ def player_routes(hub: Hub, handler: Any) -> list[Route]:
     async def stats(request: Request) -> Response:
         pid = player_id_of(await authenticate(hub, request))
         records = await hub.call_store(hub.store.hands.for_player, pid, limit=2000)
-        return JSONResponse(hand_views.statistics(records, int(pid), datetime.now(UTC)))
+        return JSONResponse(hand_views.statistics(records, int(pid), datetime.now(UTC))
+                            | {"play": play_stats(records, int(pid))})  # VPIP, PFR, 3-bet, WTSD, W$SD
 
     async def export_hand(request: Request) -> Response:
         pid = player_id_of(await authenticate(hub, request))

@@ -142,10 +142,17 @@ async function renderStats(box, ctx) {
       el("tr", {}, el("th", {}, t("stats.hands_hour")), el("td", { class: "num", "data-testid": "session-hph" }, String(s.hands_per_hour ?? ""))),
       el("tr", {}, el("th", {}, t("stats.since")), el("td", { class: "num" }, localTime(s.since)))))
     : el("p", { class: "muted" }, t("stats.no_hands"));
+  // issue #31: the tracker statistics of the player's hands (flop games)
+  const play = data.play || {};
+  const pct = (v) => (v === null || v === undefined ? "—" : `${v}%`);
+  const playTable = play.hands ? el("table", { class: "list", "data-testid": "play-stats" },
+    el("tbody", {}, [["VPIP", play.vpip, "vpip"], ["PFR", play.pfr, "pfr"], ["3-bet", play.three_bet, "three_bet"],
+      ["WTSD", play.wtsd, "wtsd"], [t("stats.won_at_showdown"), play.wsd, "wsd"]].map(([label, v, key]) =>
+      el("tr", {}, el("th", { title: t(`stats.title_${key}`) }, label), el("td", { class: "num", "data-stat": key }, pct(v)))))) : null;  // i18n-dynamic: stats.title_*
   const games = (data.games || []).map((g) => el("div", { class: "profit-game", "data-game": g.game },
     el("h3", {}, `${gameName(g.game)} · ${t("tournament.n_hands", { count: g.hands })} · ${money(g.net, g.currency)}`),
     profitGraph(g.series || [], g.currency)));
-  mount(box, el("h2", {}, t("stats.title")), session,
+  mount(box, el("h2", {}, t("stats.title")), session, playTable,
     el("h2", {}, t("stats.profit_by_game")), games.length ? el("div", { class: "profit-graphs", "data-testid": "profit-graphs" }, games)
       : el("p", { class: "muted" }, t("stats.play_some")));
 }
