@@ -96,6 +96,13 @@ def test_issue_14_waiting_list_from_the_lobby_to_the_offered_seat(new_page: Any,
     page.wait_for_selector(f"[data-testid='waitlist-{table_id}']")
     row = page.locator(f"tr[data-table='{table_id}']")
     assert row.locator("[data-testid='seats']").inner_text().startswith("2/2")
+    # issue #31: the table preview from the lobby -- who sits where with what stack, before joining
+    page.click(f"[data-testid='preview-{table_id}']")
+    page.wait_for_selector(f"[data-testid='preview-row-{table_id}'] [data-testid='preview-seats'] li")
+    seats = page.locator(f"[data-testid='preview-row-{table_id}'] li").all_inner_texts()
+    assert len(seats) == 2 and all(re.fullmatch(r"Seat [12]: \S+ · [\d,]+", s) for s in seats), seats
+    page.click(f"[data-testid='preview-{table_id}']")
+    assert page.locator(f"[data-testid='preview-row-{table_id}']").count() == 0
     page.click(f"[data-testid='waitlist-{table_id}']")
     toast = page.locator("[data-testid='toast']").last
     toast.wait_for()

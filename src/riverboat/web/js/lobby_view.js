@@ -167,6 +167,35 @@ async function joinWaitlist(t, ctx, reload) {
   }
 }
 
+/** The table preview (issue #31): who sits where with what stack, under the row, before joining. */
+async function togglePreview(button, t) {
+  const row = button.closest("tr");
+  const open = row.nextElementSibling && row.nextElementSibling.dataset.previewOf === t.id;
+  if (open) {
+    row.nextElementSibling.remove();
+    button.setAttribute("aria-expanded", "false");
+    return;
+  }
+  const cell = el("td", { colspan: String(row.children.length) }, tr("common.loading"));
+  row.after(el("tr", { class: "table-preview", "data-preview-of": t.id, "data-testid": `preview-row-${t.id}` }, cell));
+  button.setAttribute("aria-expanded", "true");
+  try {
+    const view = await api.table(t.id);
+    const seats = new Map((view.seats || []).filter((s) => s && s.player !== null && s.player !== undefined)
+      .map((s) => [Number(s.seat), s]));
+    const items = [];
+    for (let i = 0; i < (t.max_seats || 0); i += 1) {
+      const s = seats.get(i);
+      items.push(el("li", { "data-seat": String(i) }, s
+        ? tr("lobby.preview_seat", { seat: i + 1, name: s.alias || "?", stack: formatMoney(s.stack ?? 0, t.currency) })
+        : tr("lobby.preview_free", { seat: i + 1 })));
+    }
+    cell.replaceChildren(el("ul", { class: "preview-seats", "data-testid": "preview-seats" }, items));
+  } catch (err) {
+    cell.replaceChildren(plainError(err));
+  }
+}
+
 function cashTable(rows, ctx, reload) {
   if (!rows.length) return el("p", { class: "empty-note" }, tr("lobby.no_tables"));
   const pct = (v) => (v === undefined || v === null ? "" : `${v}%`);
@@ -191,6 +220,8 @@ function cashTable(rows, ctx, reload) {
         el("td", { class: "num hide-narrow" }, formatMoney(t.average_pot ?? 0, t.currency)),
         el("td", { class: "num hide-narrow", "data-testid": "hands-per-hour" }, t.hands_per_hour === undefined ? "" : String(t.hands_per_hour)),
         el("td", { class: "lobby-actions" },
+          ctx.session && ctx.session.loggedIn ? el("button", { class: "btn btn-small", "data-testid": `preview-${t.id}`,
+            "aria-expanded": "false", onclick: (ev) => togglePreview(ev.currentTarget, t) }, tr("lobby.preview")) : null,
           el("button", { class: "btn btn-small btn-primary", "data-testid": `open-${t.id}`,
             onclick: () => ctx.navigate(`#/table/${encodeURIComponent(t.id)}`) }, full ? tr("lobby.watch") : tr("lobby.open")),
           full && ctx.session && ctx.session.loggedIn ? el("button", { class: "btn btn-small", "data-testid": `waitlist-${t.id}`,
