@@ -95,6 +95,17 @@ Public API (stable; all chip amounts are ``int`` minor units, never floats)::
         # MONEY_KINDS = deposit, withdraw, buy_in, top_up, cash_out; kinds=None: every kind (tournaments too)
     # Movement(txn_id, kind, currency, amount (signed int), table_id, at) ; .to_dict() (the cashier's JSON form)
 
+    # money in and out (issue #30; docs/store.md "Money in and out"): deposits, withdrawals, adjustments, protections
+    store.cashier.credit_bank(pid, cur, amount, reference, staff_id=None) -> DepositResult(deposit_id, movement_id,
+        balance, replayed) ; .create_payment(pid, provider, cur, amount, txn_id) ; .confirm_payment(provider, txn_id,
+        amount, cur) ; .deposits(player_id=None, status=None)
+    store.withdrawals.request(pid, cur, amount, request_id) ; .cancel(pid, id) ; .approve(staff, id, payout_ref)
+        ; .reject(staff, id, reason) ; .list(status=None, player_id=None) ; .set_verified(staff, pid, bool, reason)
+    store.adjustments.request(staff, pid, cur, signed_amount, category, reason) ; .approve(other_staff, id) ; .reject
+    store.protections.set_limit(pid, cur, "day"|"week"|"month", amount|None) ; .set_reality_check(pid, minutes|None)
+        ; .take_timeout(pid, hours) ; .self_exclude(pid, months|None) ; .get(pid) ; .history(pid) ; .may_play(pid)
+    # a time-out or self-exclusion: buy_in, top_up, tournaments.register and deposits raise PlayBlocked
+
     # hand history (R-INTEG-8)
     store.hands.get(table_id, hand_id) -> HandRecord | None
     store.hands.for_player(player_id, limit=100, include_void=False, table_id=None) -> list[HandRecord]  # newest 1st

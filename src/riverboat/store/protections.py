@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, select
 from sqlalchemy.orm import Session
 
 from riverboat.store._tx import Database, aware
@@ -124,15 +124,22 @@ def active_block(row: Protection | None, now: datetime) -> Protection | None:
     return row
 
 
+#: built once: every buy-in, top-up and registration reads it (a Core statement, no ORM object: bench/store_buy_in.py)
+_BLOCK = select(Protection.block_kind, Protection.blocked_until).where(Protection.player_id == bindparam("p"))
+
+
 def check_may_play(s: Session, player_id: int, now: datetime) -> None:
     """Raise :class:`PlayBlocked` if the player is in a time-out or self-excluded (the one rule every path that
     starts play consults, in its own transaction)."""
-    row = active_block(s.get(Protection, player_id), now)
-    if row is None:
+    row = s.connection().execute(_BLOCK, {"p": player_id}).first()
+    if row is None or row.block_kind is None:
+        return
+    until = aware(row.blocked_until) if row.blocked_until is not None else None
+    if until is not None and until <= now:
         return
     what = "taken a time-out" if row.block_kind == "timeout" else "excluded yourself from play"
-    raise PlayBlocked(f"you have {what} {_when(row.blocked_until)}: you cannot play or deposit, but you can see "
-                      "your balance and withdraw")
+    raise PlayBlocked(f"you have {what} {_when(until)}: you cannot play or deposit, but you can see your balance "
+                      "and withdraw")
 
 
 def add_months(at: datetime, months: int) -> datetime:
