@@ -221,6 +221,11 @@ async def test_issue30_hostile_input_changes_nothing(server: Any) -> None:
     assert server.http.get("/api/operator/money/withdrawals", headers=auth_a).status_code == 403
     assert server.http.post("/api/operator/money/deposits", json={}).status_code == 401
     assert ledger_state(server) == before
+    log = server.log()  # every refusal is logged (logger riverboat.payments)
+    for reason in ("fake webhook refused: bad signature", "fake webhook refused: no signature header",
+                   "is more than 300 s from now", "fake webhook refused: no fake payment 'fake_unknown'",
+                   "was created for 700 EUR, not 70000 'EUR'"):
+        assert reason in log, reason
     # another player's withdrawal id: not found for bob, and alice's withdrawal stays pending
     op, auth_op = staff(server)
     server.http.post(f"/api/operator/players/{alice}/verify", headers=auth_op, json={"verified": True, "reason": "ok"})

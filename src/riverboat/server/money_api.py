@@ -34,6 +34,8 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from riverboat.room import Room
+from riverboat.room.tournament.lobby import TournamentLobby
+from riverboat.room.twister.offers import TwisterOffers
 from riverboat.store.cashier import MAX_DEPOSIT, payment_reference
 from riverboat.store.movements import KIND_GROUPS
 
@@ -112,8 +114,11 @@ async def end_play(hub: Hub, pid: int) -> dict[str, Any]:
                 left.append(pool_id)
             except Exception:
                 log.warning("could not take player %s out of pool %s", pid, pool_id, exc_info=True)
-    directors = [*(hub.tournaments.directors.values() if hub.tournaments is not None else ()),
-                 *(hub.twister.directors.values() if hub.twister is not None else ())]
+    # a single process's own lobbies (a cluster gateway's tournaments run on the table hosts: not reached from here)
+    lobby = hub.tournaments if isinstance(hub.tournaments, TournamentLobby) else None
+    offers = hub.twister if isinstance(hub.twister, TwisterOffers) else None
+    directors = [*(lobby.directors.values() if lobby is not None else ()),
+                 *(offers.directors.values() if offers is not None else ())]
     for d in directors:
         if pid in d.registered:
             try:
