@@ -67,7 +67,7 @@ function depositBox(info, ctx, blocked) {
     } catch (err) { status(error, err); }
   });
   return box(t("cashier.deposit_title"), "deposit",
-    el("p", {}, t("cashier.bank_transfer"), " ", el("strong", { "data-testid": "payment-reference" }, info.payment_reference)),
+    el("p", {}, t("cashier.bank_transfer"), " ", el("strong", { "data-testid": "payment-reference", translate: "no" }, info.payment_reference)),
     info.providers.length ? form : el("p", { class: "muted" }, t("cashier.no_provider")), error);
 }
 

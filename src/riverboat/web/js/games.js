@@ -97,4 +97,4 @@ export function structureName(code) { return STRUCTURES[code] ? t(`structure.${c
 /** R-LIMIT-GEN-3's in-game labels (FL, SL, PL, ½PL, NL): where space is tight (lobby rows, the table header); the
  * long names (structureName) in details. */
 export const STRUCTURE_LABELS = { FL: "FL", SL: "SL", PL: "PL", HPL: "½PL", NL: "NL" };
-export function structureLabel(code) { return STRUCTURE_LABELS[code] || code || ""; }
+export function structureLabel(code) { return STRUCTURE_LABELS[code] ? t(`structure_short.${code}`) : code || ""; }  // i18n-dynamic: structure_short.*
