@@ -24,7 +24,7 @@ TABLE = "WebI18n"
 #: the text a page may show outside the catalog: numbers, money, cards, punctuation, multipliers, currency codes
 ALLOWED = re.compile(r"^[\s\d.,:;/()\[\]+\-–—−·%#€$£×●✎→←|◀▶♠♥♦♣?!'\"∅x]*(?:EUR|USD|GBP|PLAY)?[\s\d.,:;/()\-–·€$£]*$")
 
-WALK = """(data) => {
+WALK = r"""(data) => {
   const leftovers = [];
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   const hidden = (el) => {
@@ -84,12 +84,12 @@ def sit_and_play(page: Any, server: Any, bots: Any, table: str = TABLE) -> tuple
 def play_one_hand(page: Any, hero: int, timeout: float = 90.0) -> None:
     """Check or call through the buttons until a hand the player was in has ended with a shown hand."""
     deadline = time.monotonic() + timeout
-    done = f"""() => {{
+    done = """() => {
         const shown = document.querySelectorAll("[data-testid^='label-']");
         const log = document.querySelector("[data-testid='hand-log']");
         return shown.length >= 1 && log && log.children.length > 3
             && !document.querySelector(".action-bar button[data-action]:enabled");
-    }}"""
+    }"""
     acted = 0
     while time.monotonic() < deadline:
         if acted and page.evaluate(done):
