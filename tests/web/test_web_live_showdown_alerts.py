@@ -142,6 +142,10 @@ def test_issue_14_alerts_sounds_off_allin_face_up_results_kept_and_session_stats
     net = page.locator("[data-testid='session-net']").inner_text()
     label = page.locator("[data-testid='profit-graphs'] .profit-game[data-game='holdem'] svg").get_attribute("aria-label")
     assert net.split(" · ")[0] in (label or ""), (net, label)
+    # issue #31: the graph has axes -- amounts on the left (zero among them), the first and last hand's time below
+    svg = page.locator("[data-testid='profit-graphs'] .profit-game[data-game='holdem'] svg")
+    assert svg.locator(".profit-tick[data-tick='0']").count() == 1
+    assert svg.locator("[data-testid='graph-from']").text_content() and svg.locator("[data-testid='graph-to']").text_content()
     assert re.search(r"\d", page.locator("[data-testid='session-hph']").inner_text())
     # issue #31: the tracker statistics of the hands played (VPIP... as percentages, or a dash with no chance)
     stats = {k: page.locator(f"[data-testid='play-stats'] [data-stat='{k}']").inner_text()

@@ -159,25 +159,36 @@ async function renderStats(box, ctx) {
 
 /** An SVG line of the running total after each hand (integer chips; the axis at zero). */
 export function profitGraph(series, currency) {
-  const W = 320; const H = 90; const pad = 4;
+  // issue #31: with axes -- the amount (highest, zero, lowest) on the left, the time of the first and the last hand
+  // under the line (one point per hand, in the order played)
+  const W = 360; const H = 130; const left = 58; const right = 6; const top = 6; const bottom = 20;
   const values = [0, ...series.map((p) => p[1])];
   const lo = Math.min(0, ...values); const hi = Math.max(0, ...values);
   const span = hi - lo || 1;
-  const x = (i) => pad + ((W - 2 * pad) * i) / Math.max(1, values.length - 1);
-  const y = (v) => H - pad - ((H - 2 * pad) * (v - lo)) / span;
+  const x = (i) => left + ((W - left - right) * i) / Math.max(1, values.length - 1);
+  const y = (v) => H - bottom - ((H - top - bottom) * (v - lo)) / span;
   const ns = "http://www.w3.org/2000/svg";
-  const svg = document.createElementNS(ns, "svg");
-  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
-  svg.setAttribute("class", "profit-graph");
-  svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", t("stats.graph_label", { amount: formatMoney(values[values.length - 1], currency) }));
-  const axis = document.createElementNS(ns, "line");
-  Object.entries({ x1: pad, x2: W - pad, y1: y(0), y2: y(0), class: "profit-axis" }).forEach(([k, v]) => axis.setAttribute(k, v));
-  const line = document.createElementNS(ns, "polyline");
-  line.setAttribute("points", values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" "));
-  line.setAttribute("class", values[values.length - 1] >= 0 ? "profit-line profit-up" : "profit-line profit-down");
+  const make = (tag, attrs, text = null) => {
+    const node = document.createElementNS(ns, tag);
+    Object.entries(attrs).forEach(([k, v]) => node.setAttribute(k, v));
+    if (text !== null) node.textContent = text;
+    return node;
+  };
+  const svg = make("svg", { viewBox: `0 0 ${W} ${H}`, class: "profit-graph", role: "img",
+    "aria-label": t("stats.graph_label", { amount: formatMoney(values[values.length - 1], currency) }) });
+  const axis = make("line", { x1: left, x2: W - right, y1: y(0), y2: y(0), class: "profit-axis" });
+  const yAxis = make("line", { x1: left, x2: left, y1: top, y2: H - bottom, class: "profit-axis" });
+  const ticks = [...new Set([hi, 0, lo])].map((v) => make("text", { x: left - 4, y: y(v) + 3, "text-anchor": "end",
+    class: "profit-tick", "data-tick": String(v) }, formatMoney(v, currency)));
+  const when = (iso) => (iso ? new Date(iso).toLocaleDateString(undefined, { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" }) : "");
+  const first = series.length ? when(series[0][0]) : "";
+  const last = series.length ? when(series[series.length - 1][0]) : "";
+  const xTicks = [make("text", { x: left, y: H - 6, class: "profit-tick", "data-testid": "graph-from" }, first),
+    make("text", { x: W - right, y: H - 6, "text-anchor": "end", class: "profit-tick", "data-testid": "graph-to" }, last)];
+  const line = make("polyline", { points: values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" "),
+    class: values[values.length - 1] >= 0 ? "profit-line profit-up" : "profit-line profit-down" });
   line.dataset.points = String(values.length);
-  svg.append(axis, line);
+  svg.append(axis, yAxis, ...ticks, ...xTicks, line);
   return svg;
 }
 
