@@ -123,6 +123,7 @@ async def test_issue30_register_deposit_play_withdraw_approve_exact(server: Any)
     assert ledger_state(server) == before
 
     table = server.table_id("Money Holdem")
+    session_start = time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime(time.time() - 1))
     async with ProtocolClient(server.ws_url, token_a) as ca, ProtocolClient(server.ws_url, token_b) as cb:
         _auto_play(ca, table)
         _auto_play(cb, table)
@@ -138,6 +139,12 @@ async def test_issue30_register_deposit_play_withdraw_approve_exact(server: Any)
     hands = [h for h in server.store.hands.for_table(table, limit=100) if h.status == "settled"]
     net_a = sum(h.changes.get(alice, 0) for h in hands)
     assert server.store.ledger.balance(alice) == 5_000 + net_a
+
+    # the reality check's numbers: the session's hands and net result
+    assert server.http.put("/api/protections/reality-check", headers=auth_a, json={"minutes": 30}).status_code == 200
+    reality = server.http.get("/api/protections/reality-check", params={"since": session_start}, headers=auth_a).json()
+    assert reality["minutes"] == 30 and reality["hands"] == len(hands) and reality["net"] == {"EUR": net_a}
+    assert reality["played_seconds"] >= 1
 
     op, auth_op = staff(server)
     refused = server.http.post("/api/cashier/withdrawals", headers=auth_a,

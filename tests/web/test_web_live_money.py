@@ -132,6 +132,17 @@ def test_issue30_cashier_page_deposit_limits_withdraw_statement(new_page: Any, m
     page.wait_for_function("document.querySelectorAll(\"[data-testid='statement'] tbody tr\").length === 5")
     shot(page, "money-cashier")
 
+    # the reality check: every N minutes (the player's choice) the session's time and net result
+    page.select_option("[data-testid='reality-minutes']", "30")
+    page.click("[data-testid='reality-save']")
+    page.wait_for_function("document.querySelector(\"[data-testid='reality-minutes']\").value === '30'")
+    assert store.protections.get(pid).reality_check_minutes == 30
+    page.evaluate("async () => { const m = await import('/js/cashier_view.js'); await m.showRealityCheck(); }")
+    page.wait_for_selector("[data-testid='reality-check']")
+    assert page.locator("[data-testid='reality-net']").inner_text() == "€0.00"
+    shot(page, "money-reality-check")
+    page.click("[data-testid='reality-continue']")
+
     # a time-out: the page keeps the balance and the withdrawal, not the deposit
     page.on("dialog", lambda d: d.accept())
     page.click("[data-testid='timeout-submit']")
