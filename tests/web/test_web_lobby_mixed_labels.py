@@ -45,3 +45,14 @@ def test_issue_31_a_sit_and_go_series_numbers_its_rows_and_shows_the_starting_st
     stacks = page.locator("[data-testid='starting-stack']").all_inner_texts()
     assert stacks == ["Starting stack 1,500", "Starting stack 1,500"]
     screenshot(page, "lobby_sng_series")
+
+
+def test_issue_31_the_mixed_rows_fit_a_phone(new_page: Any, static_url: str, screenshot: Any) -> None:
+    """At 390x844 the lobby with the rotation lines and the next-game marker does not scroll sideways."""
+    page = new_page({"width": 390, "height": 844})
+    page.goto(f"{static_url}/harness/lobby.html?fixture=lobby_mixed&player=7")
+    page.wait_for_selector("body[data-ready='1']")
+    assert page.locator("tr[data-table='t16'] [data-testid='next-game']").is_visible()
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, width
+    screenshot(page, "lobby_mixed_phone")

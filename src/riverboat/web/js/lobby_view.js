@@ -142,11 +142,13 @@ function rotationText(t) {
     : `${gameName(g.game)}${g.structure ? ` ${structureLabel(g.structure)}` : ""}`));
   const now = Number.isInteger(t.rotation_index) ? t.rotation_index : -1;
   const next = now >= 0 ? (now + 1) % names.length : -1;
-  const parts = [];
+  const list = [];
   names.forEach((name, i) => {
-    if (i) parts.push(" → ");
-    parts.push(el("span", { class: i === now ? "rotation-now" : i === next ? "rotation-next" : "" }, name));
+    if (i) list.push(" → ");
+    list.push(el("span", { class: i === now ? "rotation-now" : i === next ? "rotation-next" : "" }, name));
   });
+  // on a phone the whole rotation is too long for the row: the next game is what is said there
+  const parts = [el("span", { class: "rotation-list hide-narrow" }, list)];
   if (next >= 0) parts.push(el("div", { "data-testid": "next-game" }, tr("lobby.next_game", { game: names[next] })));
   return parts;
 }
