@@ -126,7 +126,7 @@ class TournamentHosting:
         d.pool_collected = len(d.registered) * spec.pool_per_entry
         d.actor.start()
         for _ in range(2):  # the lifecycle's next steps by the clock and the field: registering, then maybe the start
-            await d.actor.submit(d._tick)
+            await d.actor.submit(d.registration.tick)
         self.lobby.directors[tid] = d
         log.warning("tournament %s: registration reopened with %d entrant(s)", tid, len(d.registered))
 

@@ -7,7 +7,7 @@ is spread over the hosts is the **dealing**: each table of the tournament is dea
 rendezvous hash of the table over the live hosts (the director's own host deals its share in place, as in one
 process). For a table dealt elsewhere, the director's :class:`ClusterTable` sends the hand to deal (the seats with
 the stacks as after the last completed hand, the button, the level: :class:`~riverboat.cluster.wire.TableDeal`) to
-that host, whose :class:`ShadowDirector` plays it with the shared hand driver -- the players' frames go from there
+that host, whose :class:`ShadowTables` plays it with the shared hand driver -- the players' frames go from there
 to their gateways like any table's, their actions come through the director's host -- and sends the outcome back
 (:class:`~riverboat.cluster.wire.HandPlayed`), which the director records and acts on exactly as for a local hand.
 A player moved by balancing to a table of another host is therefore dealt there from the next hand on.
@@ -30,11 +30,12 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from typing import Any, cast
+from typing import Any
 
 from nats.errors import NoRespondersError
 from nats.errors import TimeoutError as NatsTimeout
 
+from riverboat.cards import RandomSource
 from riverboat.cluster.link import Link
 from riverboat.cluster.names import Names, preferred_host
 from riverboat.cluster.wire import (
@@ -48,11 +49,21 @@ from riverboat.cluster.wire import (
     TableState,
     TableVoid,
 )
+from riverboat.engine import Action, RakeRule
+from riverboat.room import frames
+from riverboat.room.actor import Actor
+from riverboat.room.clock import Clock
 from riverboat.room.errors import RoomError
-from riverboat.room.hand_driver import HandDriver
-from riverboat.room.tournament.director import Director, DirectorHost
+from riverboat.room.hand_driver import HandDriver, event_record
+from riverboat.room.history_text import hand_history_text
+from riverboat.room.settings import TableSettings
+from riverboat.room.tournament.balancing import Balancer
+from riverboat.room.tournament.director import Director
+from riverboat.room.tournament.herald import AliasOf, Herald
+from riverboat.room.tournament.presence import Presence
 from riverboat.room.tournament.spec import Level, TournamentSpec
-from riverboat.room.tournament.tables import Entrant, TourneyTable
+from riverboat.room.tournament.state import DirectorHost, TournamentState
+from riverboat.room.tournament.tables import Entrant, FinishedHand, TourneyTable
 
 log = logging.getLogger("riverboat.cluster")
 PEER_TIMEOUT = 5.0
@@ -104,8 +115,9 @@ class Peers:
 
 # ---------------------------------------------------------------------------------------------- the director's side
 class RemoteHand:
-    """What the director holds of a hand being dealt on another host (its ``table.driver`` meanwhile). ``token``
-    names this deal: only the outcome that carries it is recorded."""
+    """What the director holds of a hand being dealt on another host (its ``table.driver`` meanwhile, a
+    :class:`~riverboat.room.tournament.tables.LiveHand`). ``token`` names this deal: only the outcome that carries
+    it is recorded."""
 
     def __init__(self, table: ClusterTable, node: str, token: str, players: dict[int, int]) -> None:
         self.table = table
@@ -129,6 +141,9 @@ class RemoteHand:
 
     def player_disconnected(self, player_id: int) -> None:
         return None  # the dealing host sees the player's presence itself
+
+    def player_reconnected(self, player_id: int) -> None:
+        return None
 
     def view(self, seat: int | None) -> None:
         return None
@@ -155,9 +170,9 @@ class _Hand:
 
 @dataclass
 class PlayedHand:
-    """A hand played on another host, as the director's recording and bookkeeping read a finished hand driver."""
+    """A hand played on another host, as the director records a finished hand
+    (:class:`~riverboat.room.tournament.tables.FinishedHand`), with its history from the dealing host."""
 
-    host: TourneyTable
     hand_id: str
     players: dict[int, int]
     hand: _Hand
@@ -165,9 +180,9 @@ class PlayedHand:
     events: list[dict[str, Any]] = field(default_factory=list)
 
     @classmethod
-    def of(cls, table: TourneyTable, msg: HandPlayed) -> PlayedHand:
+    def of(cls, msg: HandPlayed) -> PlayedHand:
         result = _Result(dict(msg.stacks), [_Pot(list(e), dict(w)) for e, w in msg.pots])
-        return cls(table, msg.hand_id, dict(msg.players), _Hand(list(msg.seats), list(msg.start_stacks), result),
+        return cls(msg.hand_id, dict(msg.players), _Hand(list(msg.seats), list(msg.start_stacks), result),
                    msg.phh, list(msg.events))
 
 
@@ -183,8 +198,7 @@ class ClusterTable(TourneyTable):
 
     @property
     def remote(self) -> RemoteHand | None:
-        driver: Any = self.driver
-        return driver if isinstance(driver, RemoteHand) else None
+        return self.driver if isinstance(self.driver, RemoteHand) else None
 
     async def deal(self, level: Level) -> bool:
         d = self.cluster
@@ -195,7 +209,8 @@ class ClusterTable(TourneyTable):
             return dealt
         if self.driver is not None:
             return False
-        seats = [SeatWire(seat=s, player=e.player_id, entry_no=e.entry_no, chips=e.chips, sitting_out=e.sitting_out or e.sat_out,
+        seats = [SeatWire(seat=s, player=e.player_id, entry_no=e.entry_no, chips=e.chips,
+                          sitting_out=e.sitting_out or e.sat_out,
                           bounty=e.bounty, timebank=e.timebank, alias=d.aliases.get(e.player_id),
                           rank=d.chip_rank(e.chips), rebuy=d.rebuy_open(e), addon=e.chips > 0 and d.addon_open(e))
                  for s, e in sorted(self.seats.items())]
@@ -207,10 +222,30 @@ class ClusterTable(TourneyTable):
                         hand_no=self.hand_no, button=self.button, big_blind=self.big_blind, level=asdict(level),
                         seats=seats, hud=dict(d.hud()))
         hand = RemoteHand(self, self.node, token, {w.seat: w.player for w in seats if w.chips > 0})
-        self.driver = cast(HandDriver, hand)
+        self.driver = hand
         d.balancer.set_idle(self.id, False)
         d.send_deal(hand, msg)  # the director's actor never waits for another host
         return True
+
+
+class ClusterHerald(Herald):
+    """The director's herald in a cluster: the state of a hand dealt on another host is sent by that host."""
+
+    def __init__(self, d: ClusterDirector, alias_of: AliasOf | None) -> None:
+        super().__init__(d, d.purse, alias_of)
+        self.cluster = d
+
+    def show_deal(self, table: TourneyTable) -> None:
+        if self.cluster.remote_of(table.id) is None:  # a hand dealt elsewhere is shown by its dealing host
+            super().show_deal(table)
+
+    def send_table_state(self, table: TourneyTable, player_id: int) -> None:
+        found = self.cluster.remote_of(table.id)
+        if found is not None:  # the hand is on its dealing host: that host sends the state
+            self.cluster.peers.tell(found[1].node, TableState(tournament=self.st.id, table=table.id,
+                                                              player=player_id))
+            return
+        super().send_table_state(table, player_id)
 
 
 class ClusterDirector(Director):
@@ -221,8 +256,8 @@ class ClusterDirector(Director):
         # each hand recorded as soon as it is decided (no group commit: a hand played on another host arrives
         # alone, and hosts_lost must never find a played hand still waiting for its record)
         options.setdefault("batch_hands", False)
-        super().__init__(host, tournament_id, spec, **options)
         self.peers = peers
+        super().__init__(host, tournament_id, spec, **options)
 
     @property
     def epoch(self) -> int:
@@ -232,33 +267,24 @@ class ClusterDirector(Director):
     def make_table(self, table_id: str) -> TourneyTable:
         return ClusterTable(self, table_id)
 
-    def history(self, table: TourneyTable, driver: HandDriver) -> tuple[str, list[dict[str, Any]]]:
-        played: Any = driver
-        if isinstance(played, PlayedHand):
-            return played.phh, played.events
+    def make_herald(self, alias_of: AliasOf | None) -> Herald:
+        return ClusterHerald(self, alias_of)
+
+    def history(self, table: TourneyTable, driver: FinishedHand) -> tuple[str, list[dict[str, Any]]]:
+        if isinstance(driver, PlayedHand):
+            return driver.phh, driver.events
         return super().history(table, driver)
 
-    def _remote(self, table_id: str | None) -> tuple[ClusterTable, RemoteHand] | None:
+    def remote_of(self, table_id: str | None) -> tuple[ClusterTable, RemoteHand] | None:
         table = self.tables.get(table_id or "")
         if isinstance(table, ClusterTable) and (hand := table.remote) is not None:
             return table, hand
         return None
 
-    def _show_deal(self, table: TourneyTable) -> None:
-        if self._remote(table.id) is None:  # a hand dealt elsewhere is shown by its dealing host (ShadowDirector.deal)
-            super()._show_deal(table)
-
-    def send_table_state(self, table: TourneyTable, player_id: int) -> None:
-        found = self._remote(table.id)
-        if found is not None:  # the hand is on its dealing host: that host sends the state
-            self.peers.tell(found[1].node, TableState(tournament=self.id, table=table.id, player=player_id))
-            return
-        super().send_table_state(table, player_id)
-
     async def act(self, player_id: int, kind: object, amount: object = None, cards: object = None
                   ) -> dict[str, object]:
         e = self.entrants_by_id.get(player_id)
-        found = self._remote(e.table_id if e is not None else None)
+        found = self.remote_of(e.table_id if e is not None else None)
         if found is None:
             return await super().act(player_id, kind, amount, cards)
         table, hand = found
@@ -283,7 +309,7 @@ class ClusterDirector(Director):
 
     async def _dealt(self, hand: RemoteHand, reply: dict[str, Any]) -> None:
         table = hand.table
-        if table.driver is not cast(HandDriver, hand):
+        if table.driver is not hand:
             return  # voided meanwhile (its host was lost), or already over
         if reply.get("dealt"):
             hand.hand_id = str(reply.get("hand_id") or "")
@@ -295,7 +321,7 @@ class ClusterDirector(Director):
     def _void_remote(self, table: ClusterTable) -> None:
         """The table's hand on another host is void (nothing of it was recorded, R-SERVER-1)."""
         table.driver = None
-        self._in_hand -= 1
+        self.in_hand -= 1
         self.balancer.set_idle(table.id, True)
 
     async def hand_played(self, msg: HandPlayed) -> dict[str, Any]:
@@ -304,13 +330,13 @@ class ClusterDirector(Director):
     async def _hand_played(self, msg: HandPlayed) -> dict[str, Any]:
         """A hand dealt elsewhere is over: recorded and acted on as a local one (R-TOURN-GEN-5). Refused quietly if
         this director did not deal it (voided since: its host was lost, or the tournament moved here)."""
-        found = self._remote(msg.table)
+        found = self.remote_of(msg.table)
         if found is None or found[1].token != msg.token or msg.epoch != self.epoch:
             return {"recorded": False}
         table, _ = found
-        played = cast(HandDriver, PlayedHand.of(table, msg))
+        played = PlayedHand.of(msg)
         table.button, table.big_blind = msg.button, msg.big_blind  # as the deal set them (recorded with the hand)
-        await self.record_hand(played)
+        await self.record_hand(table, played)
         table.driver = None
         for pid, bank in msg.timebanks.items():
             if (e := self.entrants_by_id.get(pid)) is not None:
@@ -329,9 +355,9 @@ class ClusterDirector(Director):
             if table.remote is not None:
                 self._void_remote(table)
                 if len(table.seats) >= 2:
-                    self._waiting.add(table.id)
+                    self.waiting.add(table.id)
         if lost:
-            await self._pump()
+            await self.dealer.pump()
 
     def check_remote(self) -> None:
         """Ask the dealing host about every hand it has played for a while: one it no longer plays under that deal's
@@ -355,7 +381,7 @@ class ClusterDirector(Director):
         hand.checking = False
         if not playing:
             async def lost() -> None:
-                if table.driver is cast(HandDriver, hand):
+                if table.driver is hand:
                     log.warning("tournament %s: hand %s of table %s is no longer played on %s; dealing again",
                                 self.id, hand.hand_id, table.id, hand.node)
                     self._void_remote(table)
@@ -367,8 +393,8 @@ class ClusterDirector(Director):
         """Deal the table again shortly (its host did not take the hand)."""
         async def again() -> None:
             if self.tables.get(table.id) is table and not table.in_hand and len(table.seats) >= 2:
-                self._waiting.add(table.id)
-                await self._pump()
+                self.waiting.add(table.id)
+                await self.dealer.pump()
 
         self.clock.call_later(RETRY_DEAL_SECONDS, lambda: self.actor.post(again))
 
@@ -386,9 +412,9 @@ class ShadowSettler:
     written here). While the director's host is live a failure raises, so the hand driver tries again; once it is
     gone the hand is dropped (its next director deals the table again from the store)."""
 
-    rake = None
+    rake: RakeRule | None = None
 
-    def __init__(self, shadow: ShadowDirector) -> None:
+    def __init__(self, shadow: ShadowTables) -> None:
         self.shadow = shadow
 
     async def open(self, driver: HandDriver) -> None:
@@ -400,7 +426,8 @@ class ShadowSettler:
         assert isinstance(table, TourneyTable)
         hand, result = driver.hand, driver.hand.result
         assert result is not None
-        phh, events = sd.history(table, driver)
+        phh, events = (hand_history_text(hand, table.id, driver.hand_id, driver.players),
+                       [event_record(e) for e in hand.events])
         msg = HandPlayed(
             tournament=sd.id, table=table.id, epoch=sd.epoch, token=sd.tokens.get(table.id, ""),
             hand_id=driver.hand_id, players=dict(driver.players),
@@ -417,44 +444,143 @@ class ShadowSettler:
                         driver.hand_id)
 
 
-class ShadowDirector(Director):
-    """This host's share of the tables of a tournament directed on another host: it deals what it is told and
-    plays the hands (the shared hand driver, the players' frames to their gateways), nothing else."""
+class DealtWindows:
+    """What the director sent with the deal: the pool, and who may re-buy or take the add-on."""
+
+    def __init__(self) -> None:
+        self.rebuy: set[int] = set()
+        self.addon: set[int] = set()
+        self.pool = 0
+
+    @property
+    def prize_pool(self) -> int:
+        return self.pool
+
+    def rebuy_open(self, e: Entrant, chips: int | None = None) -> bool:
+        return e.player_id in self.rebuy
+
+    def addon_open(self, e: Entrant) -> bool:
+        return e.player_id in self.addon
+
+
+class ShadowHerald(Herald):
+    """The state frames of the tables dealt here, with the HUD and ranks the director sent with each deal."""
+
+    def __init__(self, st: TournamentState, windows: DealtWindows) -> None:
+        super().__init__(st, windows, None)
+        self.hud_sent: dict[str, Any] = {}
+        self.ranks: dict[int, int] = {}
+
+    def hud(self) -> frames.TournamentHud:
+        h = self.hud_sent
+        return {"level": int(h.get("level", 0)), "small_blind": int(h.get("small_blind", 0)),
+                "big_blind": int(h.get("big_blind", 0)), "ante": int(h.get("ante", 0)),
+                "on_break": bool(h.get("on_break")), "seconds_left": h.get("seconds_left"),
+                "next_break_in": h.get("next_break_in"), "players_left": int(h.get("players_left", 0)),
+                "entrants": int(h.get("entrants", 0)), "average_stack": int(h.get("average_stack", 0)),
+                "prize_pool": int(h.get("prize_pool", 0)), "hand_for_hand": bool(h.get("hand_for_hand"))}
+
+    def chip_rank(self, chips: int) -> int:
+        return self.ranks.get(chips, 0)
+
+
+class ShadowTables:
+    """This host's share of the tables of a tournament directed on another host, composed of the parts it needs
+    -- the tournament's state, the tables, a herald of the state frames and the players' presence -- and nothing
+    else: it deals what it is told, plays the hands (the shared hand driver, the players' frames to their
+    gateways) and sends each outcome to the director (:class:`ShadowSettler`)."""
 
     def __init__(self, host: DirectorHost, tournament_id: str, spec: TournamentSpec, peers: Peers) -> None:
-        super().__init__(host, tournament_id, spec)
-        self.settler = ShadowSettler(self)  # type: ignore[assignment]
+        self.st = TournamentState(host, tournament_id, spec)
+        self.windows = DealtWindows()
+        self.herald = ShadowHerald(self.st, self.windows)
+        self.presence = Presence(self.st, self.herald, lambda driver, seat: None)
+        self.settler = ShadowSettler(self)
         self.peers = peers
         self.epoch = 0
         self.director_node = ""
-        self._hud: dict[str, Any] = {}
         self.dealt: dict[str, int] = {}  # table -> hands dealt here (``/health``)
         self.tokens: dict[str, str] = {}  # table -> the director's token of the hand dealt there
-        self._ranks: dict[int, int] = {}
-        self._rebuy: set[int] = set()
-        self._addon: set[int] = set()
-        self.actor.start()
+        self.st.actor.start()
 
-    def hud(self) -> Any:
-        return dict(self._hud)
+    # ------------------------------------------------------------------ what its tables need (TableOwner)
+    @property
+    def seated(self) -> int:
+        return self.st.seated
 
-    # the state frame's extras, as the director sent them with the deal
-    def chip_rank(self, chips: int) -> int:
-        return self._ranks.get(chips, 0)
+    @seated.setter
+    def seated(self, n: int) -> None:
+        self.st.seated = n
 
-    def rebuy_open(self, e: Entrant, chips: int | None = None) -> bool:
-        return e.player_id in self._rebuy
+    @property
+    def id(self) -> str:
+        return self.st.id
 
-    def addon_open(self, e: Entrant) -> bool:
-        return e.player_id in self._addon
+    @property
+    def host(self) -> DirectorHost:
+        return self.st.host
 
-    async def hand_settled(self, table: TourneyTable, driver: HandDriver) -> None:
+    @property
+    def spec(self) -> TournamentSpec:
+        return self.st.spec
+
+    @property
+    def settings(self) -> TableSettings:
+        return self.st.settings
+
+    @property
+    def clock(self) -> Clock:
+        return self.st.clock
+
+    @property
+    def actor(self) -> Actor:
+        return self.st.actor
+
+    @property
+    def rng(self) -> RandomSource:
+        return self.st.rng
+
+    @property
+    def bots(self) -> dict[int, Any]:
+        return self.st.bots
+
+    @property
+    def notify_players(self) -> bool:
+        return self.st.notify_players
+
+    @property
+    def entrants_by_id(self) -> dict[int, Entrant]:
+        return self.st.entrants_by_id
+
+    @property
+    def balancer(self) -> Balancer:
+        return self.st.balancer
+
+    @property
+    def tables(self) -> dict[str, TourneyTable]:
+        return self.st.tables
+
+    def auto_action(self, driver: HandDriver, seat: int) -> Action | None:
+        return self.presence.auto_action(driver, seat)
+
+    def send_table_state(self, table: TourneyTable, player_id: int) -> None:
+        self.herald.send_table_state(table, player_id)
+
+    async def hand_settled(self, table: TourneyTable, driver: FinishedHand) -> None:
         table.hand_over()  # the director decides what follows
 
+    # ------------------------------------------------------------------ the director's messages
     def _void(self, table: TourneyTable) -> None:
         if table.driver is not None:
             table.driver.close()
             table.driver = None
+
+    async def act(self, player_id: int, kind: object, amount: object = None, cards: object = None
+                  ) -> dict[str, object]:
+        async def run() -> dict[str, object]:
+            return self.presence.act(player_id, kind, amount, cards)
+
+        return await self.actor.submit(run)
 
     async def deal(self, msg: TableDeal) -> dict[str, Any]:
         if msg.epoch < self.epoch:
@@ -467,32 +593,38 @@ class ShadowDirector(Director):
         if table is not None and msg.epoch == self.epoch and msg.hand_no <= table.hand_no:
             # an older deal that arrived after a newer one (both were in flight): the director waits for the newer
             raise RoomError("stale_deal", f"table {msg.table}: hand {msg.hand_no} was dealt over already")
-        self.director_node, self._hud = msg.director, dict(msg.hud)
+        self.director_node = msg.director
+        self.herald.hud_sent = dict(msg.hud)
+        self.windows.pool = int(msg.hud.get("prize_pool", 0))
         if table is None:
             table = self.tables[msg.table] = TourneyTable(self, msg.table)
             self.balancer.add_table(table.id, 0)
         self._void(table)
+        self._seat(table, msg)
+        table.button, table.big_blind, table.hand_no = msg.button, msg.big_blind, msg.hand_no - 1
+        self.tokens[table.id] = msg.token
+        dealt = await table.deal(Level(**msg.level))
+        self.dealt[table.id] = self.dealt.get(table.id, 0) + dealt
+        if dealt:
+            self.herald.show_deal(table)  # every player at the table gets it as it is now, as the director's does
+        driver = table.driver
+        return {"dealt": dealt, "hand_id": driver.hand_id if driver else "",
+                "players": dict(driver.players) if driver else {}, "button": table.button,
+                "big_blind": table.big_blind}
+
+    def _seat(self, table: TourneyTable, msg: TableDeal) -> None:
+        """The table's players as the director holds them (stacks after its last recorded hand)."""
         for e in list(table.seats.values()):
             table.remove(e)
         for w in msg.seats:
             e = Entrant(w.player, w.entry_no, w.chips, w.timebank, sitting_out=w.sitting_out, bounty=w.bounty)
             table.add(e, w.seat)
             self.entrants_by_id[w.player] = e
-            self.aliases[w.player] = w.alias
+            self.st.aliases[w.player] = w.alias
             if w.rank is not None:
-                self._ranks[w.chips] = w.rank
-            for flag, players in ((w.rebuy, self._rebuy), (w.addon, self._addon)):
+                self.herald.ranks[w.chips] = w.rank
+            for flag, players in ((w.rebuy, self.windows.rebuy), (w.addon, self.windows.addon)):
                 (players.add if flag else players.discard)(w.player)
-        table.button, table.big_blind, table.hand_no = msg.button, msg.big_blind, msg.hand_no - 1
-        self.tokens[table.id] = msg.token
-        dealt = await table.deal(Level(**msg.level))
-        self.dealt[table.id] = self.dealt.get(table.id, 0) + dealt
-        if dealt:
-            self._show_deal(table)  # every player at the table gets it as it is now, as the director's deal does
-        driver = table.driver
-        return {"dealt": dealt, "hand_id": driver.hand_id if driver else "",
-                "players": dict(driver.players) if driver else {}, "button": table.button,
-                "big_blind": table.big_blind}
 
     async def on_message(self, msg: TableVoid | TableAbandon | TableState | TableCheck) -> dict[str, Any]:
         table = self.tables.get(msg.table)
@@ -510,24 +642,29 @@ class ShadowDirector(Director):
                 self.send_table_state(table, msg.player)
         return {"table": msg.table}
 
+    async def close(self) -> None:
+        for table in self.tables.values():
+            self._void(table)
+        await self.actor.stop()
+
 
 class TableService:
-    """The tournament tables this host deals for directors on other hosts (one :class:`ShadowDirector` per
+    """The tournament tables this host deals for directors on other hosts (one :class:`ShadowTables` per
     tournament), answering the messages of :mod:`riverboat.cluster.wire` "between hosts"."""
 
     def __init__(self, host: DirectorHost, peers: Peers, spec_of: Callable[[str], TournamentSpec | None]) -> None:
         self.host = host
         self.peers = peers
         self.spec_of = spec_of
-        self.shadows: dict[str, ShadowDirector] = {}
+        self.shadows: dict[str, ShadowTables] = {}
 
-    def _shadow(self, tournament_id: str) -> ShadowDirector:
+    def _shadow(self, tournament_id: str) -> ShadowTables:
         sd = self.shadows.get(tournament_id)
         if sd is None:
             spec = self.spec_of(tournament_id)
             if spec is None:
                 raise RoomError("no_tournament", f"no tournament {tournament_id!r} in the cluster")
-            sd = self.shadows[tournament_id] = ShadowDirector(self.host, tournament_id, spec, self.peers)
+            sd = self.shadows[tournament_id] = ShadowTables(self.host, tournament_id, spec, self.peers)
         return sd
 
     async def handle(self, msg: TableDeal | TableVoid | TableAbandon | TableAct | TableState | TableCheck

@@ -4,7 +4,8 @@
   the Day 2 prize pool (``store.tournaments.create(pool_id=day2)``), its fees to the house; it pays no prize. It
   ends when its ``levels`` levels are played (R-TOURN-FLIGHT-3; the director stops dealing at the first level past
   them, after the hands in progress) or when one player is left: :func:`end_flight` enters the survivors in Day 2
-  with their chips in one store transaction (``store.tournament_play.advance``). One entry per flight; a player who
+  with their chips in one store transaction (``store.tournament_play.advance``; the director's
+  :meth:`~riverboat.room.tournament.field.Field.end_flight`). One entry per flight; a player who
   qualifies from several flights carries the largest stack (R-TOURN-FLIGHT-6 reading).
 - A **Day 2** is a scheduled MTT whose spec has ``day2_of = event`` and no buy-in: nobody registers, the
   qualifiers are entered by the flights. At its start time it waits until every flight of the event is over
@@ -23,16 +24,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from riverboat.room.tournament import awards
 from riverboat.room.tournament import payouts as payout_tables
-from riverboat.room.tournament.awards import Outcome
-from riverboat.room.tournament.lifecycle import Status, Transition
 from riverboat.room.tournament.spec import SpecError, TournamentSpec
-
-if TYPE_CHECKING:  # pragma: no cover
-    from riverboat.room.tournament.director import Director
 
 POLL_SECONDS = 30.0  # a Day 2 past its start time checks this often whether every flight is over
 
@@ -93,39 +88,3 @@ def _object(value: object, what: str) -> dict[str, Any]:
     if not isinstance(value, Mapping):
         raise SpecError(f"{what} must be a tournament description (an object)")
     return dict(value)
-
-
-async def end_flight(d: Director) -> None:
-    """The flight is over (its levels played, or one player left): its survivors go to Day 2 with their chips
-    (R-TOURN-FLIGHT-3/6) and each is told their Day 2 stack."""
-    assert d.spec.flight is not None
-    survivors = {pid: e.chips for pid, e in d.entrants_by_id.items()}
-    stacks = await d.gw.call(d.gw.store.tournament_play.advance, d.id, survivors)
-    d.advanced = dict(stacks)
-    d.lifecycle.apply(Transition(Status.FINISHED, "the flight's levels are over (R-TOURN-FLIGHT-3)"), d.now)
-    for pid, chips in survivors.items():
-        d.notify(pid, "flight_over", {"day2": d.spec.flight.day2, "chips": chips, "day2_chips": stacks[pid],
-                                      "rule": "R-TOURN-FLIGHT-3"})
-    await d.variant.on_finished(d)
-    d.done.set()
-
-
-async def lone_winner(d: Director) -> None:
-    """A Day 2 with a single qualifier (R-TOURN-FLIGHT-4 reading: reaching Day 2 is a prize, never cancelled):
-    they finish first at once and take the whole pool."""
-    (pid,) = d.entrants_by_id
-    out = Outcome()
-    awards.winner(d.spec, pid, d.place_awards(), 0, 0, out)
-    await d.gw.call(d.gw.store.tournament_play.finish_unplayed, d.id, out.finishes, out.payments, "lone-winner")
-    d._count(out)
-    d._finish_players(out, [])
-    await d._finished()
-
-
-async def day2_ready(d: Director) -> bool:
-    """A Day 2: reload its qualifiers and their stacks from the store; True once every flight is over (none
-    registering or running), so that it may start."""
-    players, flights = await d.gw.call(d.gw.store.tournament_play.qualifiers, d.id)
-    d.registered = [pid for pid, _ in players]
-    d.carried = dict(players)
-    return all(status not in ("registering", "running") for _, status in flights)

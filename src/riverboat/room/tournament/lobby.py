@@ -89,7 +89,7 @@ class TournamentLobby:
         day2 = await self.create(event.day2, event.day2_id)
 
         async def flight_over(_: Director) -> None:
-            day2.actor.post(day2._tick)
+            day2.actor.post(day2.registration.tick)
 
         for tid, spec in event.flights:
             d = await self.create(spec, tid)
@@ -135,7 +135,7 @@ class TournamentLobby:
         async def run() -> None:
             if d.status not in (Status.SCHEDULED, Status.REGISTERING):
                 raise RoomError("bad_state", "a running tournament is interrupted, not cancelled (R-TOURN-INT)")
-            await d._cancel("cancelled by the operator (R-OPER-3)")
+            await d.registration.cancel("cancelled by the operator (R-OPER-3)")
 
         await d.actor.submit(run)
         return {"tournament": tournament_id, "status": d.status.value}
@@ -176,16 +176,7 @@ class TournamentLobby:
         d = self.get(tournament_id)
 
         async def run() -> dict[str, Any]:
-            e = d.entrants_by_id.get(player_id)
-            if e is None:
-                raise RoomError("not_registered", "you are not playing in this tournament")
-            table = d.tables.get(e.table_id or "")
-            if table is not None and table.driver is not None and table.driver.seat_of(player_id) is not None:
-                table.driver.abandon(e.seat or 0)  # folds at their turn; out after this hand
-                d.disqualified[player_id] = operator_id
-                return {"tournament": tournament_id, "player": player_id, "pending": True}
-            await d.disqualify_now(player_id, operator_id)
-            return {"tournament": tournament_id, "player": player_id, "pending": False}
+            return dict(await d.discipline.disqualify(player_id, operator_id))
 
         return await d.actor.submit(run)
 
@@ -262,7 +253,7 @@ class TournamentLobby:
         d.lifecycle.status = Status.REGISTERING
         d.actor.start()
         self.directors[tid] = d
-        await d.actor.submit(d._tick)
+        await d.actor.submit(d.registration.tick)
         return True
 
     async def alias_changed(self, player_id: int, alias: str | None) -> None:
@@ -346,11 +337,11 @@ async def edit_in_place(d: Director, changes: Mapping[str, Any]) -> dict[str, An
     d.spec = d.lifecycle.spec = spec
     d.settings = TableSettings.from_dict(spec.settings)
     if d.status not in PLAYING:  # seats per table (an MTT) are used from the start on
-        d.balancer = Balancer(spec.seats, rng=d._choice)
-    d._awards = None
+        d.balancer = Balancer(spec.seats, rng=d.choice)
+    d.awards = None
     d.notify_all("edited", {"changes": diff, "rule": "R-OPER-2"})
     if d.status not in PLAYING:
-        await d._tick()  # the start time may have moved: the timer follows it
+        await d.registration.tick()  # the start time may have moved: the timer follows it
     return diff
 
 

@@ -17,10 +17,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from riverboat.room.tournament.awards import Outcome
-from riverboat.room.tournament.director import BotPolicy, Director, DirectorHost, Result
+from riverboat.room.tournament.director import Director
 from riverboat.room.tournament.lifecycle import Status
 from riverboat.room.tournament.ranking import Bust
 from riverboat.room.tournament.spec import TournamentSpec
+from riverboat.room.tournament.state import BotPolicy, DirectorHost, Result
 from riverboat.room.tournament.tables import Entrant
 from riverboat.store.tournament_play import EntryRow, Snapshot
 
@@ -54,7 +55,7 @@ def _restore_field(d: Director, snap: Snapshot) -> None:
         if row.status == "registered":
             d.entrants_by_id[row.player_id] = _entrant(row, timebank, d)
             if won:  # a named bounty collected before the player's own finish
-                d._early[row.player_id] = won
+                d.early[row.player_id] = won
         else:
             d.results[row.player_id] = Result(row.player_id, row.place or 0, row.place_to or 0, won)
     d.alive = len(d.entrants_by_id)
@@ -91,7 +92,7 @@ def _restore_tables(d: Director, snap: Snapshot) -> None:
         d.tables[row.table_id] = table
         elapsed = max(elapsed, row.elapsed)
         try:
-            d._table_seq = max(d._table_seq, int(row.table_id.rsplit("/t", 1)[1]))
+            d.table_seq = max(d.table_seq, int(row.table_id.rsplit("/t", 1)[1]))
         except (IndexError, ValueError):
             pass
     for entry in snap.entries:
@@ -107,7 +108,7 @@ def _restore_tables(d: Director, snap: Snapshot) -> None:
 
     d.levels = LevelClock(d.spec, started_at=d.now)
     d.levels.resume_from(elapsed, d.now)
-    d._level_seen = d.levels.position(d.now).level
+    d.level_seen = d.levels.position(d.now).level
 
 
 async def _restart(d: Director) -> None:
@@ -115,22 +116,22 @@ async def _restart(d: Director) -> None:
     broke = [e for e in d.entrants_by_id.values() if e.chips <= 0]
     if broke:
         out = Outcome()
-        d._rank([Bust(e.player_id, 0, e.entry_no) for e in broke], out)
+        d.purse.rank([Bust(e.player_id, 0, e.entry_no) for e in broke], out)
         await d.gw.call(d.gw.store.tournament_play.finish_unplayed, d.id, out.finishes, out.payments,
                         f"resume-out:{d.alive}")
-        d._count(out)
-        d._finish_players(out, [e.player_id for e in broke])
+        d.purse.count(out)
+        d.field.finish_players(out, [e.player_id for e in broke])
     flight = d.spec.flight
     if flight is not None and (d.alive <= 1 or d.level_index() >= flight.levels):
-        await d._end_flight()  # a Day 1 flight stopped after its last level: the survivors go to Day 2
+        await d.field.end_flight()  # a Day 1 flight stopped after its last level: the survivors go to Day 2
         return
     if d.alive <= 1:
-        await d._finished()
+        await d.field.finished()
         return
-    await d._maybe_finalize_pool()
-    await d._rebalance()
+    await d.purse.maybe_finalize_pool()
+    await d.seating.rebalance()
     t = d.lifecycle.on_field(d.alive, len(d.tables))
     if t is not None and t.to is Status.FINAL_TABLE:
         d.lifecycle.apply(t, d.now)
-    d._waiting = {tid for tid, table in d.tables.items() if len(table.seats) >= 2}
-    await d._pump()
+    d.waiting = {tid for tid, table in d.tables.items() if len(table.seats) >= 2}
+    await d.dealer.pump()

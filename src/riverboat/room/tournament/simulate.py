@@ -27,11 +27,10 @@ from riverboat.cards import seeded_rng
 from riverboat.room.clock import FakeClock
 from riverboat.room.frames import RoomFrame
 from riverboat.room.gateway import StoreGateway
-from riverboat.room.hand_driver import HandDriver
 from riverboat.room.tournament.bots import ShoveBot
 from riverboat.room.tournament.director import Director
 from riverboat.room.tournament.spec import TournamentSpec
-from riverboat.room.tournament.tables import TourneyTable
+from riverboat.room.tournament.tables import FinishedHand, TourneyTable
 from riverboat.store import Store
 from riverboat.store.models import LedgerTxn
 
@@ -130,7 +129,7 @@ class Checker:
     hands."""
 
     def __init__(self, every: int = 1,
-                 then: Callable[[Director, TourneyTable, HandDriver], None] | None = None) -> None:
+                 then: Callable[[Director, TourneyTable, FinishedHand], None] | None = None) -> None:
         self.every = every
         self.then = then
         self.ok_chips = True
@@ -145,7 +144,7 @@ class Checker:
         self._slots: dict[int, tuple[int, int]] = {}  # place -> the (place, place_to) group holding it
         self._groups: dict[tuple[int, int], int] = {}
 
-    def __call__(self, director: Director, table: TourneyTable, driver: HandDriver) -> None:
+    def __call__(self, director: Director, table: TourneyTable, driver: FinishedHand) -> None:
         self.count += 1
         try:
             self._seating(director, table, driver)
@@ -165,7 +164,7 @@ class Checker:
             self.then(director, table, driver)
 
     @staticmethod
-    def _seating(d: Director, table: TourneyTable, driver: HandDriver) -> None:
+    def _seating(d: Director, table: TourneyTable, driver: FinishedHand) -> None:
         for seat, e in table.seats.items():
             assert e.table_id == table.id and e.seat == seat and d.entrants_by_id.get(e.player_id) is e
         for pid in driver.players.values():
@@ -175,11 +174,11 @@ class Checker:
             elif not p.busted_round:
                 t = d.tables.get(p.table_id or "")
                 assert t is not None and p.seat is not None and t.seats.get(p.seat) is p, f"player {pid} lost"
-        waiting = sum(1 for b, _ in d._round_busts
+        waiting = sum(1 for b, _ in d.round_busts
                       if (w := d.entrants_by_id.get(b.player_id)) is not None and w.busted_round)
         assert d.seated + waiting == len(d.entrants_by_id), "a player is seated twice or lost"
 
-    def _chips(self, d: Director, table: TourneyTable, driver: HandDriver) -> None:
+    def _chips(self, d: Director, table: TourneyTable, driver: FinishedHand) -> None:
         known = self._known
         if known is None:  # once: every stack
             known = self._known = {pid: e.chips for pid, e in d.entrants_by_id.items()}
@@ -194,7 +193,7 @@ class Checker:
         if d.alive > 0 and self._total != d.chips_issued:
             self.ok_chips = False
 
-    def _places(self, d: Director, driver: HandDriver) -> None:
+    def _places(self, d: Director, driver: FinishedHand) -> None:
         for pid in list(self._busted):
             if pid in d.results:
                 self._busted.discard(pid)
@@ -313,7 +312,7 @@ async def run(spec: TournamentSpec, entrants: int, *, store: Store, seed: int = 
               record_history: bool = True, progress: Callable[[Director], None] | None = None,
               tournament_id: str | None = None, named: int = 0, capture: list[Director] | None = None,
               players: list[int] | None = None,
-              on_hand: Callable[[Director, TourneyTable, HandDriver], None] | None = None,
+              on_hand: Callable[[Director, TourneyTable, FinishedHand], None] | None = None,
               batch_hands: bool = True) -> SimReport:
     """Register ``entrants`` bots for ``spec`` and play it to the winner (``batch_hands=False``: every hand
     recorded in a transaction of its own, see :meth:`Director.record_hand`)."""

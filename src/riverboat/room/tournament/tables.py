@@ -12,11 +12,13 @@ chips (``store.tournament_play.hand_done``).
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from riverboat.engine import RakeRule
+from riverboat.cards import RandomSource
+from riverboat.engine import Action, RakeRule
+from riverboat.engine.views import HandView
 from riverboat.games import Game, Kind, Rotation, Stakes, Structure, get_game
 from riverboat.room import frames
 from riverboat.room.actor import Actor
@@ -24,11 +26,10 @@ from riverboat.room.blinds import SeatStatus, clockwise_after, on_arc
 from riverboat.room.clock import Clock
 from riverboat.room.deal import engine_settings, hand_config, plan_deal, table_game
 from riverboat.room.frames import RoomFrame
-from riverboat.room.hand_driver import HandDriver, HandRules
-from riverboat.room.tournament.spec import Level
-
-if TYPE_CHECKING:  # pragma: no cover
-    from riverboat.room.tournament.director import Director
+from riverboat.room.hand_driver import HandDriver, HandRules, Settler
+from riverboat.room.settings import TableSettings
+from riverboat.room.tournament.balancing import Balancer
+from riverboat.room.tournament.spec import Level, TournamentSpec
 
 
 @dataclass(slots=True)
@@ -57,6 +58,124 @@ class Entrant:
         return self.sitting_out or self.sat_out or self.away
 
 
+class PotOutcome(Protocol):
+    @property
+    def eligible(self) -> Sequence[int]: ...
+
+    @property
+    def winners(self) -> Mapping[int, int]: ...
+
+
+class HandOutcome(Protocol):
+    @property
+    def stacks(self) -> Mapping[int, int]: ...
+
+    @property
+    def pots(self) -> Sequence[PotOutcome]: ...
+
+
+class HandRecord(Protocol):
+    @property
+    def seats(self) -> Sequence[int]: ...
+
+    @property
+    def start_stacks(self) -> Sequence[int]: ...
+
+    @property
+    def result(self) -> HandOutcome | None: ...
+
+
+class FinishedHand(Protocol):
+    """A finished hand as the director records it: dealt here (a :class:`HandDriver`) or on another host of a
+    cluster (``cluster.tourney_tables.PlayedHand``)."""
+
+    @property
+    def hand_id(self) -> str: ...
+
+    @property
+    def players(self) -> Mapping[int, int]: ...
+
+    @property
+    def hand(self) -> HandRecord: ...
+
+
+class LiveHand(Protocol):
+    """The hand in play at a tournament table, as the director commands it: a :class:`HandDriver`, or a hand dealt
+    on another host of a cluster (``cluster.tourney_tables.RemoteHand``)."""
+
+    @property
+    def hand_id(self) -> str: ...
+
+    @property
+    def players(self) -> Mapping[int, int]: ...
+
+    def seat_of(self, player_id: int) -> int | None: ...
+
+    def abandon(self, seat: int) -> None: ...
+
+    def close(self) -> None: ...
+
+    def player_disconnected(self, player_id: int) -> None: ...
+
+    def player_reconnected(self, player_id: int) -> None: ...
+
+    def view(self, seat: int | None) -> HandView | None: ...
+
+
+class Presence(Protocol):
+    def is_connected(self, player_id: int) -> bool: ...
+
+    def send(self, player_id: int, message: RoomFrame) -> None: ...
+
+    def send_many(self, player_ids: list[int], message: RoomFrame) -> None: ...
+
+
+class TableOwner(Protocol):
+    """What a :class:`TourneyTable` needs of the tournament that owns it: a director, or a cluster host dealing
+    another host's tables (``cluster.tourney_tables.ShadowTables``)."""
+
+    seated: int
+
+    @property
+    def host(self) -> Presence: ...
+
+    @property
+    def spec(self) -> TournamentSpec: ...
+
+    @property
+    def settings(self) -> TableSettings: ...
+
+    @property
+    def clock(self) -> Clock: ...
+
+    @property
+    def actor(self) -> Actor: ...
+
+    @property
+    def rng(self) -> RandomSource: ...
+
+    @property
+    def bots(self) -> Mapping[int, object]: ...
+
+    @property
+    def notify_players(self) -> bool: ...
+
+    @property
+    def entrants_by_id(self) -> Mapping[int, Entrant]: ...
+
+    @property
+    def balancer(self) -> Balancer: ...
+
+    @property
+    def settler(self) -> Settler: ...
+
+    def auto_action(self, driver: HandDriver, seat: int) -> Action | None: ...
+
+    def send_table_state(self, table: TourneyTable, player_id: int) -> None: ...
+
+    async def hand_settled(self, table: TourneyTable, driver: FinishedHand) -> None: ...
+
+
 def level_stakes(level: Level, game: Game, structure: Structure) -> Stakes:
     """The engine stakes of a level for ``game`` (stud: ante, bring-in, completion; fixed limit: small and big
     bets defaulting to the big blind and twice it, R-FL-3)."""
@@ -78,27 +197,29 @@ class TournamentSettler:
 
     rake: RakeRule | None = None
 
-    def __init__(self, director: Director) -> None:
-        self.director = director
+    def __init__(self, record: Callable[[TourneyTable, FinishedHand], Awaitable[None]]) -> None:
+        self.record = record
 
     async def open(self, driver: HandDriver) -> None:
         return None
 
     async def settle(self, driver: HandDriver) -> None:
-        await self.director.record_hand(driver)
+        table = driver.host
+        assert isinstance(table, TourneyTable)
+        await self.record(table, driver)
 
 
 class TourneyTable:
     """A tournament table (see the module docstring). Its methods run inside the director's actor."""
 
-    def __init__(self, director: Director, table_id: str) -> None:
+    def __init__(self, director: TableOwner, table_id: str) -> None:
         self.director = director
         self.id = table_id
         self.max_seats = director.spec.seats
         self.seats: dict[int, Entrant] = {}
         self.button: int | None = None
         self.big_blind: int | None = None
-        self.driver: HandDriver | None = None
+        self.driver: LiveHand | None = None
         self.hand_no = 0
         self.watchers: set[int] = set()
         self.address = frames.TableAddress(table_id)

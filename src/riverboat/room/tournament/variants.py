@@ -17,61 +17,99 @@ names it in ``variant`` and the director calls the hooks:
   deals again -- a variant restores what it keeps outside the store snapshot (the Twister spin and its prizes);
 - ``level_hands(ctx)``/``on_finished(ctx)``: informational hooks.
 
-``ctx`` is the running :class:`~riverboat.room.tournament.director.Director` (read its ``spec``, ``entrants``,
-``prize_pool``; call ``add_to_pool``/``set_prizes``).
+``ctx`` is the running tournament as :class:`VariantContext` says (its
+:class:`~riverboat.room.tournament.director.Director` is one): read its ``spec``, ``entrants_by_id``, ``prize_pool``;
+call ``add_to_pool``/``set_prizes``. This module does not import the director (no import cycle, issue #29).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Protocol
+from collections.abc import Callable, Mapping, Sequence
+from typing import Protocol
 
 from riverboat.engine import Action
+from riverboat.room import frames
 from riverboat.room.errors import RoomError
+from riverboat.room.frames import TournamentData, TournamentEventName
+from riverboat.room.gateway import StoreGateway
+from riverboat.room.hand_driver import HandDriver
+from riverboat.room.tournament.spec import TournamentSpec
+from riverboat.room.tournament.tables import Entrant, TourneyTable
 
-if TYPE_CHECKING:  # pragma: no cover
-    from riverboat.room.hand_driver import HandDriver
-    from riverboat.room.tournament.director import Director
+
+class VariantContext(Protocol):
+    """What a variant's hooks may read and do of their tournament (its director is one)."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def spec(self) -> TournamentSpec: ...
+
+    @property
+    def gw(self) -> StoreGateway: ...
+
+    @property
+    def tables(self) -> Mapping[str, TourneyTable]: ...
+
+    @property
+    def entrants_by_id(self) -> Mapping[int, Entrant]: ...
+
+    @property
+    def prize_pool(self) -> int: ...
+
+    def add_to_pool(self, amount: int) -> None: ...
+
+    def set_prizes(self, prizes: list[int], *, ticket_for: str | None = None) -> None: ...
+
+    def hud(self) -> frames.TournamentHud: ...
+
+    def notify(self, player_id: int, event: TournamentEventName, data: TournamentData) -> None: ...
+
+    def notify_all(self, event: TournamentEventName, data: TournamentData) -> None: ...
+
+    def notify_table(self, table: TourneyTable, event: TournamentEventName,
+                     data: Callable[[str, int], TournamentData]) -> None: ...
 
 
 class Variant(Protocol):
-    async def create(self, ctx: Director) -> bool: ...
+    async def create(self, ctx: VariantContext) -> bool: ...
 
-    def start_delay(self, ctx: Director) -> float: ...
+    def start_delay(self, ctx: VariantContext) -> float: ...
 
-    async def before_start(self, ctx: Director) -> None: ...
+    async def before_start(self, ctx: VariantContext) -> None: ...
 
-    def prizes(self, ctx: Director, pool: int, entrants: int) -> Sequence[int] | None: ...
+    def prizes(self, ctx: VariantContext, pool: int, entrants: int) -> Sequence[int] | None: ...
 
-    def auto(self, ctx: Director, driver: HandDriver, seat: int) -> Action | None: ...
+    def auto(self, ctx: VariantContext, driver: HandDriver, seat: int) -> Action | None: ...
 
-    async def on_finished(self, ctx: Director) -> None: ...
+    async def on_finished(self, ctx: VariantContext) -> None: ...
 
-    async def on_resume(self, ctx: Director) -> None: ...
+    async def on_resume(self, ctx: VariantContext) -> None: ...
 
 
 class BaseVariant:
     """Defaults for every hook: subclass and override what the variant changes."""
 
-    async def create(self, ctx: Director) -> bool:
+    async def create(self, ctx: VariantContext) -> bool:
         return False
 
-    def start_delay(self, ctx: Director) -> float:
+    def start_delay(self, ctx: VariantContext) -> float:
         return 0.0
 
-    async def before_start(self, ctx: Director) -> None:
+    async def before_start(self, ctx: VariantContext) -> None:
         return None
 
-    def prizes(self, ctx: Director, pool: int, entrants: int) -> Sequence[int] | None:
+    def prizes(self, ctx: VariantContext, pool: int, entrants: int) -> Sequence[int] | None:
         return None
 
-    def auto(self, ctx: Director, driver: HandDriver, seat: int) -> Action | None:
+    def auto(self, ctx: VariantContext, driver: HandDriver, seat: int) -> Action | None:
         return None
 
-    async def on_finished(self, ctx: Director) -> None:
+    async def on_finished(self, ctx: VariantContext) -> None:
         return None
 
-    async def on_resume(self, ctx: Director) -> None:
+    async def on_resume(self, ctx: VariantContext) -> None:
         return None
 
 

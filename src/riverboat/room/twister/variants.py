@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 from riverboat.engine import Action
 from riverboat.room.frames import TwisterSpinData, tournament_state
-from riverboat.room.tournament.variants import BaseVariant, register_variant
+from riverboat.room.tournament.variants import BaseVariant, VariantContext, register_variant
 from riverboat.store.twister import TICKET_SCOPE, SpinResult
 from riverboat.twister import KINDS, BitSource, TwisterSettings
 from riverboat.twister.events import JackpotNotice, SpinEvent
@@ -35,7 +35,6 @@ from riverboat.twister.wild import wild_action
 
 if TYPE_CHECKING:  # pragma: no cover
     from riverboat.room.hand_driver import HandDriver
-    from riverboat.room.tournament.director import Director
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,13 +59,13 @@ class TwisterVariant(BaseVariant):
         return self._configs.get(tournament_id) or TwisterConfig(TwisterSettings())
 
     # ------------------------------------------------------------------ hooks
-    async def create(self, ctx: Director) -> bool:
+    async def create(self, ctx: VariantContext) -> bool:
         spec = ctx.spec
         await ctx.gw.call(ctx.gw.store.twister.create, ctx.id, self.kind, spec.buy_in, currency=spec.currency,
                           settings=self.config(ctx.id).settings, name=spec.name, spec=spec.to_dict())
         return True
 
-    async def before_start(self, ctx: Director) -> None:
+    async def before_start(self, ctx: VariantContext) -> None:
         cfg = self.config(ctx.id)
         extra = {} if cfg.rng is None else {"rng": cfg.rng}
         spin: SpinResult = await ctx.gw.call(ctx.gw.store.twister.spin, ctx.id, settings=cfg.settings, **extra)
@@ -92,13 +91,13 @@ class TwisterVariant(BaseVariant):
             ctx.notify_all("jackpot", {"rule": "R-AOG-3", "player": w.player_id, "seat": n.seat, "tier": w.tier,
                                        "amount": w.amount, "seconds": cfg.settings.jackpot_game_seconds})
 
-    def start_delay(self, ctx: Director) -> float:
+    def start_delay(self, ctx: VariantContext) -> float:
         settings = self.config(ctx.id).settings
         spin = self.spins.get(ctx.id)
         jackpot = settings.jackpot_game_seconds if spin is not None and spin.jackpot_wins else 0.0
         return float(settings.spin_seconds + jackpot)
 
-    def auto(self, ctx: Director, driver: HandDriver, seat: int) -> Action | None:
+    def auto(self, ctx: VariantContext, driver: HandDriver, seat: int) -> Action | None:
         if self.kind != "wild":
             return None
         key = (ctx.id, driver.hand_id)
@@ -113,7 +112,7 @@ class TwisterVariant(BaseVariant):
                 ctx.notify(pid, "state", data)
         return wild_action(driver.hand.legal_actions())  # R-WILD-2: all-in at every decision
 
-    async def on_resume(self, ctx: Director) -> None:
+    async def on_resume(self, ctx: VariantContext) -> None:
         """After a restart (R-SERVER-1): the stored spin fixes the prizes again (cash, or Wild Twister tickets),
         as before the stop; a tournament stopped between its start and its spin is spun now."""
         spin: SpinResult | None = await ctx.gw.call(ctx.gw.store.twister.result, ctx.id)
@@ -123,13 +122,13 @@ class TwisterVariant(BaseVariant):
         self.spins[ctx.id] = spin
         ctx.set_prizes(list(spin.places), ticket_for=TICKET_SCOPE if self.kind == "wild" else None)
 
-    async def on_finished(self, ctx: Director) -> None:
+    async def on_finished(self, ctx: VariantContext) -> None:
         self._configs.pop(ctx.id, None)
         self.spins.pop(ctx.id, None)
         self._shown = {k for k in self._shown if k[0] != ctx.id}
 
 
-def _seat(ctx: Director, player_id: int) -> int:
+def _seat(ctx: VariantContext, player_id: int) -> int:
     e = ctx.entrants_by_id.get(player_id)
     return e.seat if e is not None and e.seat is not None else -1
 
