@@ -91,7 +91,8 @@ class Cluster:
 
     def metric(self, name: str, metric: str) -> float:
         """One unlabelled value of the node's ``/metrics`` (Prometheus text)."""
-        body = httpx.get(self.nodes[name].base_url + "/metrics", timeout=2).text
+        url = self.health(name)["metrics"]  # the node's own loopback listener, not its public port (issue #29)
+        body = httpx.get(url, timeout=2).text
         return float(next(line.split()[1] for line in body.splitlines() if line.startswith(metric + " ")))
 
     def owner(self, table: str) -> str | None:

@@ -25,7 +25,7 @@ TIMEOUT = 90.0  # generous: the machine may be loaded; every wait ends as soon a
 
 
 def _connections(c: Cluster, gateway: str) -> int:
-    text = httpx.get(c.nodes[gateway].base_url + "/metrics", timeout=5).text
+    text = httpx.get(c.health(gateway)["metrics"], timeout=5).text  # the loopback listener (issue #29)
     m = re.search(r"^riverboat_connections(?:\{[^}]*\})? ([0-9.e+]+)$", text, re.M)
     return int(float(m.group(1))) if m else 0
 

@@ -22,7 +22,7 @@ TIMEOUT = 60.0
 
 
 def _metric(c: Cluster, node: str, name: str) -> float | None:
-    text = httpx.get(c.nodes[node].base_url + "/metrics", timeout=5).text
+    text = httpx.get(c.health(node)["metrics"], timeout=5).text  # the loopback listener (issue #29)
     m = re.search(rf"^{name}(?:\{{[^}}]*\}})? ([0-9.e+]+)$", text, re.M)
     return float(m.group(1)) if m else None
 

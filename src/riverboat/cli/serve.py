@@ -29,7 +29,7 @@ def register(app: typer.Typer) -> None:
         log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "warning",
         role: Annotated[str, typer.Option(
             help="all: the whole room in this process (default). gateway: HTTP + WebSocket, no tables. tables: "
-            "a table host (only /health and /metrics over HTTP). Split roles need NATS and PostgreSQL "
+            "a table host (only /health over HTTP; /metrics on --metrics-port). Split roles need NATS and PostgreSQL "
             "(docs/cluster.md).")] = "all",
         nats_url: Annotated[str, typer.Option(help="NATS server (roles gateway and tables).")] = (
             "nats://127.0.0.1:4222"),
@@ -54,6 +54,12 @@ def register(app: typer.Typer) -> None:
             help="Role gateway: the gateway sends its players' commands to the table hosts at most once per this "
             "many milliseconds, in one NATS write (0: at every event-loop turn; default 10). Under load: fewer "
             "writes per action for up to that much more latency (docs/cluster.md).", min=0.0, max=1000.0)] = None,
+        metrics_host: Annotated[str, typer.Option(
+            help="Roles gateway and tables: the address of the node's /metrics listener (not the public port; "
+            "loopback by default).")] = "127.0.0.1",
+        metrics_port: Annotated[int, typer.Option(
+            help="Roles gateway and tables: the port of the node's /metrics listener (0 = any free port, named by "
+            "the node's /health).", min=0, max=65535)] = 0,
         twister: Annotated[Path | None, typer.Option(
             help="The Twister section's settings: a JSON file of TwisterSettings fields plus currency, "
             "table_settings and fill_bots (docs/twister.md).")] = None,
@@ -111,6 +117,8 @@ def register(app: typer.Typer) -> None:
             staff_session_minutes=staff_session_minutes,
             lockout_after=lockout_after,
             lockout_minutes=lockout_minutes,
+            metrics_host=metrics_host,
+            metrics_port=metrics_port,
         )
         if role not in ("all", "gateway", "tables"):
             typer.echo(f"riverboat serve: --role must be all, gateway or tables, not {role!r}", err=True)

@@ -1,4 +1,5 @@
-"""The table host's only HTTP: ``/health`` (200 with the node's state while it runs) and ``/metrics``."""
+"""The table host's only HTTP: ``/health`` (200 with the node's state while it runs; ``metrics`` names the URL of
+its ``/metrics``, on a listener of their own, :class:`~riverboat.cluster.metrics.MetricsListener`)."""
 
 from __future__ import annotations
 
@@ -10,10 +11,9 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from riverboat.cluster.host import TableHostNode
-from riverboat.cluster.metrics import CONTENT_TYPE
 
 
-def host_app(host: TableHostNode) -> Starlette:
+def host_app(host: TableHostNode, metrics_url: str | None = None) -> Starlette:
     async def health(request: Request) -> Response:
         body: dict[str, Any] = {
             "status": "ok" if host.link.connected else "nats_down",
@@ -24,10 +24,8 @@ def host_app(host: TableHostNode) -> Starlette:
             "hands": host.hands_total(),
             "tournament_tables": host.tourneys.dealt(),  # hands dealt here, by tournament table
             "delivery_window_ms": host.router.window * 1000,  # at most one delivery per gateway per window
+            "metrics": metrics_url,
         }
         return JSONResponse(body, status_code=200 if host.link.connected else 503)
 
-    async def metrics(request: Request) -> Response:
-        return Response(host.metrics.render(), media_type=CONTENT_TYPE)
-
-    return Starlette(routes=[Route("/health", health), Route("/metrics", metrics)])
+    return Starlette(routes=[Route("/health", health)])

@@ -33,6 +33,7 @@ from pydantic import ValidationError
 from riverboat.cluster.batches import gather_in_batches
 from riverboat.cluster.delivery import DELIVERY_WINDOW_S, Router
 from riverboat.cluster.fencing import FencedGateway
+from riverboat.cluster.identity import claim_room, database_identity
 from riverboat.cluster.link import LEASE_SECONDS, Link
 from riverboat.cluster.metrics import NodeMetrics
 from riverboat.cluster.mirror import KvMirror
@@ -180,6 +181,8 @@ class TableHostNode:
     # ------------------------------------------------------------------ lifecycle
     async def start(self) -> None:
         await self.link.connect()
+        # the room's database is this node's, or it stops here (RoomMismatch): before it takes any table record
+        await claim_room(self.link.room, self.names.prefix, database_identity(self.store))
         self.link.on_reconnect(self._reconnected)
         await self.room.start(void_unsettled=False)
         self._node_rev = await self._register()

@@ -15,13 +15,21 @@ request to the node's own echo subject through NATS), ``riverboat_nats_reconnect
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import gc
+import socket
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
+import uvicorn
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
 
 LATENCY_BUCKETS = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0)
 CONTENT_TYPE = CONTENT_TYPE_LATEST
@@ -74,3 +82,50 @@ class NodeMetrics:
 
     def render(self) -> bytes:
         return generate_latest(self.registry)
+
+
+class _QuietServer(uvicorn.Server):
+    """uvicorn without its own signal handling (the process's StopSignals stop the node)."""
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        yield
+
+
+class MetricsListener:
+    """A node's ``/metrics`` on a listener of its own (issue #29: the gateway's public port served them to any
+    player): ``127.0.0.1`` by default, port 0 = any free port; its URL is in the node's ``/health``."""
+
+    def __init__(self, metrics: NodeMetrics, host: str = "127.0.0.1", port: int = 0) -> None:
+        self.metrics = metrics
+        self.host = host
+        self.port = port
+        self.url: str | None = None
+        self._server: _QuietServer | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    async def start(self) -> str:
+        """Listen (an ``OSError`` here if the address is taken); returns the URL of ``/metrics``."""
+        async def metrics(request: Request) -> Response:
+            return Response(self.metrics.render(), media_type=CONTENT_TYPE)
+
+        app = Starlette(routes=[Route("/metrics", metrics)])
+        sock = socket.socket(socket.AF_INET6 if ":" in self.host else socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((self.host, self.port))
+        sock.listen(64)
+        server = _QuietServer(uvicorn.Config(app, lifespan="off", log_level="warning", access_log=False))
+        self._server = server
+        self._task = asyncio.get_running_loop().create_task(server.serve(sockets=[sock]), name="metrics")
+        port = sock.getsockname()[1]
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        self.url = f"http://{host}:{port}/metrics"
+        return self.url
+
+    async def stop(self) -> None:
+        server, task = self._server, self._task
+        if server is not None and task is not None:
+            server.should_exit = True
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await asyncio.wait_for(task, 5)
+

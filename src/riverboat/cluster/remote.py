@@ -32,6 +32,7 @@ from nats.js.errors import KeyNotFoundError, KeyWrongLastSequenceError
 
 from riverboat.cluster.batches import gather_in_batches
 from riverboat.cluster.deadlines import Deadlines
+from riverboat.cluster.identity import claim_room
 from riverboat.cluster.link import LEASE_SECONDS, Link
 from riverboat.cluster.metrics import NodeMetrics
 from riverboat.cluster.mirror import KvMirror
@@ -88,8 +89,10 @@ FORGET_BATCH = 256  # presences deleted at once when the gateway stops
 class RemoteRoom:
     def __init__(self, nats_url: str, node: str, *, names: Names | None = None, url: str | None = None,
                  lease_seconds: float = LEASE_SECONDS, timeout: float = COMMAND_TIMEOUT,
-                 unavailable_retry: float = UNAVAILABLE_RETRY_S, command_window: float = COMMAND_WINDOW_S) -> None:
+                 unavailable_retry: float = UNAVAILABLE_RETRY_S, command_window: float = COMMAND_WINDOW_S,
+                 database: str | None = None) -> None:
         self.node = node
+        self.database = database  # the store's identity (cluster.identity): checked against the room's at start
         self.names = names or Names()
         self.url = url
         self.timeout = timeout
@@ -121,6 +124,8 @@ class RemoteRoom:
     # ------------------------------------------------------------------ lifecycle
     async def start(self) -> list[tuple[str, str]]:
         await self.link.connect()
+        if self.database is not None:  # a gateway of another database's room stops here (RoomMismatch)
+            await claim_room(self.link.room, self.names.prefix, self.database)
         self.link.on_reconnect(self._reconnected)
         await self.announce()
         await self.records.start()
@@ -175,6 +180,11 @@ class RemoteRoom:
 
     def lobby(self) -> list[LobbyEntry]:
         return [rec.lobby for rec in self._records() if rec.lobby is not None]
+
+    def lobby_entry(self, table_id: str) -> LobbyEntry | None:
+        """As :meth:`Room.lobby_entry`: the entry the table's host last wrote (None: no such table or pool)."""
+        rec = self.records.items.get(table_id)
+        return rec[0].lobby if rec is not None else None
 
     def _record_changed(self, key: str, rec: TableRecord | None) -> None:
         for kind, ids in self._kinds.items():

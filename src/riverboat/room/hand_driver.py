@@ -148,6 +148,17 @@ class HandRules:
     auto: AutoHook | None = None
 
 
+def audience_once(audience: Iterable[tuple[int, int | None]]) -> dict[int, int | None]:
+    """Each player of an audience once, with their seat if any entry gives one (issue #31: a seated player who
+    also watches the table is listed twice, and got every public event twice on one connection, in one process and
+    through a cluster's gateway alike: every table kind's events go through here)."""
+    once: dict[int, int | None] = {}
+    for pid, seat in audience:
+        if once.get(pid) is None:
+            once[pid] = seat
+    return once
+
+
 def fallback_kind(kinds: frozenset[ActionKind]) -> ActionKind:
     """The action the table takes for a player who cannot decide: check if free, else fold (or the vote's no)."""
     for k in _FALLBACK_ORDER:
@@ -499,7 +510,7 @@ class HandDriver:
     def _public(self, event: TableEvent) -> None:
         """A table event about this hand (turn, time bank, timed out...) for its whole audience."""
         frame = self.address.event(event)
-        self.host.send_many([pid for pid, _seat in self.host.audience(self)], frame)
+        self.host.send_many(list(audience_once(self.host.audience(self))), frame)
 
     def relay_pending(self) -> None:
         """Send the hand's events not relayed yet (the table calls it before building a view that includes them;
@@ -557,7 +568,7 @@ class HandDriver:
         if not events:
             return
         event_frame = self.address.event
-        audience = list(self.host.audience(self))
+        audience = list(audience_once(self.host.audience(self)).items())
         send_many = self.host.send_many
         for ev in events:  # each event once to all who may see it: every player's events keep their order
             frame = event_frame(ev.to_dict())

@@ -272,6 +272,11 @@ class Room:
         entries: list[LobbyEntry] = [t.lobby_entry() for t in self.tables.values()]
         return entries + [p.lobby_entry() for p in self.pools.values()]
 
+    def lobby_entry(self, table_id: str) -> LobbyEntry | None:
+        """The lobby entry of one open cash table or Speed Poker pool (None: not open here)."""
+        thing: Table | SpeedPool | None = self.tables.get(table_id) or self.pools.get(table_id)
+        return thing.lobby_entry() if thing is not None else None
+
     def table_info(self, table_id: str) -> TableView | PoolLobbyEntry:
         """Spectator view of a cash table; for a Speed Poker pool id, the pool's lobby entry."""
         if isinstance(table_id, str) and table_id in self.pools:

@@ -1,9 +1,11 @@
 """``riverboat serve --role gateway`` and ``--role tables`` (docs/cluster.md).
 
 - **gateway**: the whole HTTP + WebSocket server of :mod:`riverboat.server.launch`, but its room is a
-  :class:`riverboat.cluster.RemoteRoom` (every table lives on a table host), plus ``/metrics``;
-- **tables**: a :class:`riverboat.cluster.TableHostNode` and an HTTP server with ``/health`` and ``/metrics``
-  only. The first table host of a room opens the demo tables (or ``--tables FILE``) and runs the demo bots, which
+  :class:`riverboat.cluster.RemoteRoom` (every table lives on a table host);
+- **tables**: a :class:`riverboat.cluster.TableHostNode` and an HTTP server with ``/health`` only.
+
+Each node's ``/metrics`` are on a listener of their own (``--metrics-host``, loopback by default, and
+``--metrics-port``), never on the public port (issue #29), named by the node's ``/health``. The first table host of a room opens the demo tables (or ``--tables FILE``) and runs the demo bots, which
   connect through a gateway like any player.
 
 PostgreSQL is required (every node of the room shares the store).
@@ -19,6 +21,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import uvicorn
+
+from riverboat.cluster.metrics import MetricsListener
 
 from .demo import table_spec
 from .gcpace import GcPacer
@@ -41,6 +45,7 @@ def _require_postgres(url: str | None) -> str:
 
 async def launch_gateway(options: LaunchOptions, *, echo: Callable[[str], None] = print) -> None:
     from riverboat.cluster import Names, RemoteRoom, node_id
+    from riverboat.cluster.identity import database_identity
     from riverboat.cluster.outbox import COMMAND_WINDOW_S
     from riverboat.store import Store
 
@@ -48,8 +53,10 @@ async def launch_gateway(options: LaunchOptions, *, echo: Callable[[str], None] 
     store.upgrade()
     node = node_id(options.node_id, "gateway")
     window = COMMAND_WINDOW_S if options.command_window_ms is None else options.command_window_ms / 1000
-    room = RemoteRoom(options.nats_url, node, names=Names(options.cluster), command_window=window)
-    config = gateway_config(options)
+    room = RemoteRoom(options.nats_url, node, names=Names(options.cluster), command_window=window,
+                      database=database_identity(store))
+    listener = MetricsListener(room.metrics, options.metrics_host, options.metrics_port)
+    config = dataclasses.replace(gateway_config(options), metrics=room.metrics, metrics_url=await listener.start())
     signals = StopSignals()
     pacer = GcPacer()  # as in one process: no automatic full collections of the growing heap (server.gcpace)
     with signals.installed():
@@ -69,6 +76,7 @@ async def launch_gateway(options: LaunchOptions, *, echo: Callable[[str], None] 
         finally:
             pacer.stop()
             await room.stop()
+            await listener.stop()
             store.dispose()
             echo(f"Riverboat gateway {node} stopped.")
 
@@ -106,11 +114,13 @@ async def launch_tables(options: LaunchOptions, *, echo: Callable[[str], None] =
     specs = [table_spec(e) for e in entries]
     signals = StopSignals()
     pacer = GcPacer()  # as in one process: no automatic full collections of the growing heap (server.gcpace)
+    listener = MetricsListener(host.metrics, options.metrics_host, options.metrics_port)
+    metrics_url = await listener.start()
     with signals.installed():
         await host.start()
         pacer.start()
         _start_probe()
-        server = _Server(uvicorn.Config(host_app(host), host=options.host, port=options.port, lifespan="off",
+        server = _Server(uvicorn.Config(host_app(host, metrics_url), host=options.host, port=options.port, lifespan="off",
                                         log_level=options.log_level, access_log=False))
         signals.on_stop(lambda: setattr(server, "should_exit", True))
         bots: asyncio.Task[None] | None = None
@@ -132,6 +142,7 @@ async def launch_tables(options: LaunchOptions, *, echo: Callable[[str], None] =
             if bots is not None:
                 bots.cancel()
             await host.stop()
+            await listener.stop()
             store.dispose()
             echo(f"Riverboat table host {node} stopped: its tables go to the other hosts with their stacks.")
 

@@ -12,12 +12,13 @@ import re
 import tomllib
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 from riverboat.games.catalog import Kind
 from riverboat.history.masking import masked_phh
 from riverboat.history.phh import PhhError, resolve_variant
 from riverboat.history.pokerstars import HandSheet, SheetSeat, TournamentInfo, tournament_number
+from riverboat.room.frames import LobbyEntry
 
 SESSION_GAP_SECONDS = 30 * 60  # a pause this long between two hands ends a session
 MAX_SERIES = 400  # points of a profit graph
@@ -26,6 +27,13 @@ _FAMILY = {Kind.STUD: "stud", Kind.DRAW: "draw"}
 
 Alias = Callable[[int], Awaitable[str | None]]
 Lookup = Callable[[str], Awaitable[Any]]  # a tournament id -> the store's snapshot of it (buy-in, fee, spec)
+
+
+class Lobby(Protocol):
+    """What the hand views ask the room (a :class:`~riverboat.room.Room` or a cluster gateway's room alike): the
+    lobby entry of an open table or pool, for its name, mixed game and seats."""
+
+    def lobby_entry(self, table_id: str) -> LobbyEntry | None: ...
 
 
 def phh_fields(record: Any) -> dict[str, Any]:
@@ -77,16 +85,13 @@ def own_cards(events: Sequence[Mapping[str, Any]], seat: int | None) -> list[str
 TWISTER_TITLES = {"twister": "Twister", "aog": "Age of the Gods Twister", "wild": "Wild Twister"}
 
 
-def table_name(room: Any, table_id: str) -> str:
+def table_name(room: Lobby | None, table_id: str) -> str:
     """The table's name for a player: an open table's or Speed Poker pool's own name; a closed table's id still
     carries it (``t1-riga-3f2a1c`` -> ``Riga``); a tournament table (``sng1/t1``, ``twister:aog-500-1-ab/t1``) is
     named by its kind and number, never by the ids."""
-    table = getattr(room, "tables", {}).get(table_id) if room is not None else None
-    if table is not None:
-        return str(table.spec.name)
-    pool = getattr(room, "pools", {}).get(table_id) if room is not None else None
-    if pool is not None:
-        return str(pool.spec.name)
+    entry = room.lobby_entry(table_id) if room is not None else None
+    if entry is not None:
+        return entry["name"]
     tournament, _, seat_table = table_id.rpartition("/")
     if tournament:
         twister = re.match(r"^(?:twister|wild):(twister|aog|wild)-", tournament)
@@ -110,24 +115,24 @@ def _stakes(fields: Mapping[str, Any]) -> dict[str, int]:
     }
 
 
-def summary(record: Any, player_id: Any, room: Any, events: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+def summary(record: Any, player_id: Any, room: Lobby | None, events: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """The fields a hand list shows, added to the stored summary: table name, game, the player's result and cards."""
     game, structure, _family = game_of(record)
     fields = phh_fields(record)
     seat = seat_of(fields, player_id)
-    table = getattr(room, "tables", {}).get(record.table_id) if room is not None else None
+    entry = room.lobby_entry(record.table_id) if room is not None else None
     return {
         "table_name": table_name(room, record.table_id),
         "game": game,
         "structure": structure,
-        "mixed": getattr(table.spec, "mixed", None) if table is not None else None,
+        "mixed": entry.get("mixed") if entry is not None else None,
         "result": (record.changes or {}).get(int(player_id)) if str(player_id).isdigit() else None,
         "my_seat": seat,
         "my_cards": own_cards(events, seat),
     }
 
 
-async def detail(record: Any, player_id: Any, room: Any, events: Sequence[Mapping[str, Any]], alias: Alias
+async def detail(record: Any, player_id: Any, room: Lobby | None, events: Sequence[Mapping[str, Any]], alias: Alias
                  ) -> dict[str, Any]:
     """One hand for the history page and the replayer: its header and every seat named."""
     fields = phh_fields(record)
@@ -141,8 +146,8 @@ async def detail(record: Any, player_id: Any, room: Any, events: Sequence[Mappin
         name = await alias(int(pid)) if pid is not None and pid.isdigit() else None
         seats.append({"seat": seat, "player": int(pid) if pid and pid.isdigit() else pid, "alias": name or f"Player {i + 1}",
                       "stack": stacks[i] if i < len(stacks) else 0})
-    table = getattr(room, "tables", {}).get(record.table_id) if room is not None else None
-    max_seats = int(table.spec.max_seats) if table is not None else max([s + 1 for s in seats_list] or [2])
+    entry = room.lobby_entry(record.table_id) if room is not None else None
+    max_seats = entry["max_seats"] if entry is not None else max([s + 1 for s in seats_list] or [2])
     return summary(record, player_id, room, events) | {
         "family": family, "seats": seats, "button": seats_list[-1] if seats_list and family != "stud" else None,
         "stakes": _stakes(fields), "max_seats": max_seats,
@@ -174,7 +179,7 @@ async def tournament_info(record: Any, lookup: Lookup) -> TournamentInfo | None:
     return TournamentInfo(tournament_number(tid), int(snap.buy_in), int(snap.fee), str(snap.currency), level, number)
 
 
-async def sheet(record: Any, player_id: Any, room: Any, events: Sequence[Mapping[str, Any]], alias: Alias,
+async def sheet(record: Any, player_id: Any, room: Lobby | None, events: Sequence[Mapping[str, Any]], alias: Alias,
                 tournament: TournamentInfo | None = None) -> HandSheet:
     """The hand as the player saw it, for the PokerStars-text export (``tournament``: the tournament it was dealt
     in, for the tournament header)."""
@@ -189,7 +194,7 @@ async def sheet(record: Any, player_id: Any, room: Any, events: Sequence[Mapping
         big_bet=st["big_bet"] or 2 * (st["small_bet"] or st["big_blind"]), mixed=d["mixed"], tournament=tournament)
 
 
-async def phh_export(record: Any, player_id: Any, room: Any, events: Sequence[Mapping[str, Any]], alias: Alias) -> str:
+async def phh_export(record: Any, player_id: Any, room: Lobby | None, events: Sequence[Mapping[str, Any]], alias: Alias) -> str:
     """The hand's PHH record as the player may see it (cards they did not see as ``??``, players by alias)."""
     fields = phh_fields(record)
     names: dict[str, str] = {}

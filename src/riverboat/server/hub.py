@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from riverboat.cluster.metrics import NodeMetrics
 from riverboat.room.frames import players_without_alias
 from riverboat.room.gateway import StoreGateway
 
@@ -71,6 +72,10 @@ class ServerConfig:
     money: dict[str, Any] = field(default_factory=dict)
     #: the operator's mail sender for password reset codes (issue #35, server.mailer); None: staff issue them
     reset_mailer: ResetMailer | None = None
+    #: a cluster gateway's node metrics (served on their own listener, not here: issue #29) and that listener's URL,
+    #: named by ``/health``
+    metrics: NodeMetrics | None = None
+    metrics_url: str | None = None
 
 
 class Hub:
@@ -102,6 +107,8 @@ class Hub:
         # room message (by identity) -> its encoded frame, for the rest of this loop iteration: a public event is
         # one dict shared by all its recipients, so it is named and encoded once, not once per player
         self._encoded: dict[int, tuple[dict[str, Any], str]] = {}
+        if self.config.metrics is not None:
+            self.config.metrics.connections.set_function(lambda: float(len(self.links.all()) + len(self.anonymous)))
 
     async def call_store(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """Run a synchronous store call through the store gateway (the one path to the store: group commit, the

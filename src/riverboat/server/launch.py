@@ -64,6 +64,10 @@ class LaunchOptions:
     staff_session_minutes: float = 120.0
     lockout_after: int = 10
     lockout_minutes: float = 15.0
+    # roles gateway and tables: the node's /metrics listen here (issue #29: not on the public port); port 0 = any
+    # free port (named by the node's /health)
+    metrics_host: str = "127.0.0.1"
+    metrics_port: int = 0
 
 
 LEFTOVER_TASKS_S = 2.0  # how long the tasks still running after ``main`` get to end once cancelled

@@ -44,6 +44,7 @@ from .rest import (
     jsonable,
     parse_body,
     player_id_of,
+    text_param,
 )
 
 #: ``async (tournament_id, player_id, operator_id) -> dict``: disqualify a player from a tournament and forfeit
@@ -175,9 +176,7 @@ async def hand(hub: Hub, request: Request) -> Response:
 
 async def players(hub: Hub, request: Request) -> Response:
     await staff(hub, request)
-    query = request.query_params.get("q", "")
-    if len(query) > 64:
-        raise ApiError(422, "invalid", "q is at most 64 characters")
+    query = text_param(request, "q", 64) or ""
     return JSONResponse({"players": jsonable(await hub.call_store(hub.store.integrity.search_players, query))})
 
 

@@ -28,7 +28,16 @@ from riverboat.history.pokerstars import pokerstars_session
 from . import hand_views
 from .hub import Hub
 from .player_stats import play_stats
-from .rest import ApiError, authenticate, jsonable, parse_body, player_id_of, player_in_hand, visible_events
+from .rest import (
+    ApiError,
+    authenticate,
+    jsonable,
+    parse_body,
+    player_id_of,
+    player_in_hand,
+    text_param,
+    visible_events,
+)
 
 EXPORT_FORMATS = ("pokerstars", "phh")
 MAX_EXPORT = 500
@@ -128,7 +137,7 @@ def player_routes(hub: Hub, handler: Any) -> list[Route]:
         if not 1 <= limit <= MAX_EXPORT:
             raise ApiError(422, "invalid", f"limit must be between 1 and {MAX_EXPORT}")
         records = await hub.call_store(hub.store.hands.for_player, pid, limit=limit,
-                                       table_id=request.query_params.get("table"))
+                                       table_id=text_param(request, "table"))
         records = sorted(records, key=lambda r: r.started_at)
         if fmt == "phh":  # a .phhs file: one [n] table per hand
             parts = [f"[{i}]\n{await export_one(r, pid, 'phh')}" for i, r in enumerate(records, 1)]

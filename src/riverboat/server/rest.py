@@ -21,7 +21,6 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from riverboat.cluster.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from riverboat.errors import RiverboatError, WireError, declare, wire_error
 from riverboat.store.errors import AccountBlocked, AuthError
 
@@ -152,6 +151,21 @@ def _int_param(request: Request, name: str, default: int | None, low: int, high:
     return value
 
 
+def text_param(request: Request, name: str, max_length: int = 200) -> str | None:
+    """An optional text query parameter: at most ``max_length`` characters and no control character (422
+    otherwise; a NUL byte reached PostgreSQL, which refuses it, and was a 500 at a cluster's gateway, issue #29)."""
+    raw = request.query_params.get(name)
+    return None if raw is None else clean_text(raw, name, max_length)
+
+
+def clean_text(raw: str, name: str, max_length: int = 200) -> str:
+    """``raw`` if it is at most ``max_length`` characters without a control character, else 422 ``invalid``."""
+    if len(raw) > max_length or any(ord(ch) < 32 or ord(ch) == 127 for ch in raw):
+        raise ApiError(422, "invalid", f"{name} must be text of at most {max_length} characters, without control "
+                                       "characters")
+    return raw
+
+
 def client_address(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
@@ -203,17 +217,11 @@ def handler(fn: Any) -> Any:
 
 async def health(hub: Hub, request: Request) -> Response:
     if hub.ready and not hub.stopping:
-        return JSONResponse({"status": "ok"})
+        body = {"status": "ok"}
+        if hub.config.metrics_url is not None:  # a cluster gateway's metrics: on their own listener (loopback)
+            body["metrics"] = hub.config.metrics_url
+        return JSONResponse(body)
     return JSONResponse({"status": "stopping" if hub.stopping else "starting"}, status_code=503)
-
-
-async def metrics(hub: Hub, request: Request) -> Response:
-    """Prometheus text (a cluster gateway, docs/cluster.md); 404 for a single-process room."""
-    node_metrics = getattr(hub.room, "metrics", None)
-    if node_metrics is None:
-        raise ApiError(404, "not_found", "no metrics: this room is not a cluster gateway")
-    node_metrics.connections.set(len(hub.links.all()) + len(hub.anonymous))
-    return Response(node_metrics.render(), media_type=METRICS_CONTENT_TYPE)
 
 
 async def openapi(hub: Hub, request: Request) -> Response:
@@ -331,7 +339,7 @@ async def hands(hub: Hub, request: Request) -> Response:
     info = await authenticate(hub, request)
     pid = player_id_of(info)
     limit = _int_param(request, "limit", 50, 1, 500)
-    table_filter = request.query_params.get("table")
+    table_filter = text_param(request, "table")
     # the store filters by table before applying the limit: ?table=X&limit=n is the newest n hands at X
     records = await hub.call_store(hub.store.hands.for_player, pid, limit=limit, table_id=table_filter)
     # table name, game and the player's own cards (also in hands they folded): hand_views
@@ -342,8 +350,8 @@ async def hands(hub: Hub, request: Request) -> Response:
 async def hand(hub: Hub, request: Request) -> Response:
     info = await authenticate(hub, request)
     pid = player_id_of(info)
-    record = await hub.call_store(hub.store.hands.get, request.path_params["table_id"],
-                                  request.path_params["hand_id"])
+    record = await hub.call_store(hub.store.hands.get, clean_text(request.path_params["table_id"], "table_id"),
+                                  clean_text(request.path_params["hand_id"], "hand_id"))
     if record is None or not player_in_hand(record, pid):
         raise ApiError(404, "not_found", "no such hand among yours")
     events = visible_events(record, pid)
@@ -364,7 +372,6 @@ Handler = Callable[[Hub, Request], Awaitable[Response]]
 ROUTES: tuple[tuple[str, Handler, list[str] | None], ...] = (
     ("/health", health, None),
     ("/openapi.json", openapi, None),
-    ("/metrics", metrics, None),
     ("/api/register", register, ["POST"]),
     ("/api/login", login, ["POST"]),
     ("/api/logout", logout, ["POST"]),

@@ -1,0 +1,137 @@
+"""Both deployments of one room behind one interface (issue #29 "How it must be proven"): a test that takes the
+``deployment`` fixture runs twice, against
+
+- ``one``: one ``riverboat serve`` process (``--role all``) on SQLite, and
+- ``cluster``: a gateway and two table hosts (``--role gateway|tables``) on NATS + PostgreSQL (a schema of its own).
+
+The test sees the same things either way: the public URLs (``base_url``, ``ws_url``), the store, funded players,
+table ids by name, and each node's metrics listener (``metrics_urls``: loopback, not the public port).
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, Protocol
+
+import httpx
+import pytest
+
+from riverboat.store import Store
+
+from .conftest import RunningServer
+from .test_server_cluster import Cluster, _nats_up
+
+
+class Deployment(Protocol):
+    kind: str
+    base_url: str
+    ws_url: str
+
+    @property
+    def store(self) -> Store: ...
+
+    def player(self, name: str | None = None, eur: int = 0, play: int = 0) -> tuple[int, str]: ...
+
+    def table_id(self, name: str) -> str: ...
+
+    def metrics_urls(self) -> list[str]: ...
+
+    def public_urls(self) -> list[str]: ...
+
+
+class OneProcess:
+    kind = "one"
+
+    def __init__(self, tmp: Path, tables: list[dict[str, Any]]) -> None:
+        self.server = RunningServer(tmp, tables)
+        self.base_url = self.server.base_url
+        self.ws_url = self.server.ws_url
+
+    @property
+    def store(self) -> Store:
+        return self.server.store
+
+    def player(self, name: str | None = None, eur: int = 0, play: int = 0) -> tuple[int, str]:
+        return self.server.player(name, eur, play)
+
+    def table_id(self, name: str) -> str:
+        return self.server.table_id(name)
+
+    def metrics_urls(self) -> list[str]:
+        return []  # one process has no node metrics (a cluster node's)
+
+    def public_urls(self) -> list[str]:
+        return [self.base_url]
+
+    def close(self) -> None:
+        code = self.server.stop()
+        assert code == 0, f"server exit status {code}:\n{self.server.log()}"
+
+
+class GatewayAndHosts:
+    """A gateway and two table hosts; the tables are opened by the first host."""
+
+    kind = "cluster"
+
+    def __init__(self, tmp: Path, tables: list[dict[str, Any]]) -> None:
+        _nats_up()
+        self.cluster = c = Cluster(tmp)
+        c.start(c.h1, "tables", tables=tables)
+        c.start(c.h2, "tables")
+        self.gateway = c.start(f"{c.prefix}-g1", "gateway")
+        self.base_url = self.gateway.base_url
+        self.ws_url = self.gateway.ws_url
+        names = {t["name"] for t in tables}
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            lobby = self.gateway.http.get("/api/lobby").json()
+            if names <= {e["name"] for e in lobby["tables"] + lobby.get("pools", [])}:
+                break
+            time.sleep(0.1)
+
+    @property
+    def store(self) -> Store:
+        return self.cluster.store
+
+    def player(self, name: str | None = None, eur: int = 0, play: int = 0) -> tuple[int, str]:
+        name = name or f"p{uuid.uuid4().hex[:10]}"
+        store = self.cluster.store
+        pid = store.accounts.register(name, "password-" + name).id
+        if eur:
+            store.ledger.deposit(pid, "EUR", eur, f"test-dep-eur:{pid}")
+        if play:
+            store.ledger.deposit(pid, "PLAY", play, f"test-dep-play:{pid}")
+        return pid, store.accounts.login(name, "password-" + name)
+
+    def table_id(self, name: str) -> str:
+        return self.gateway.table_id(name)
+
+    def metrics_urls(self) -> list[str]:
+        return [str(httpx.get(node.base_url + "/health", timeout=2).json().get("metrics"))
+                for node in self.cluster.nodes.values()]
+
+    def public_urls(self) -> list[str]:
+        return [node.base_url for node in self.cluster.nodes.values()]
+
+    def close(self) -> None:
+        self.cluster.close()
+
+
+def deployment_fixture(tables: list[dict[str, Any]]) -> Any:
+    """A module fixture, parametrised over both deployments, that serves ``tables``."""
+
+    @pytest.fixture(scope="module", params=["one", "cluster"])
+    def deployment(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+                   ) -> Iterator[Deployment]:
+        tmp = tmp_path_factory.mktemp(f"deploy-{request.param}")
+        d: OneProcess | GatewayAndHosts = (OneProcess(tmp, tables) if request.param == "one"
+                                           else GatewayAndHosts(tmp, tables))
+        try:
+            yield d
+        finally:
+            d.close()
+
+    return deployment
