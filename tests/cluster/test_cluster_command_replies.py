@@ -18,6 +18,7 @@ from riverboat.cluster.link import drop_room
 from riverboat.cluster.names import Names
 from riverboat.cluster.remote import RemoteRoom
 from riverboat.cluster.wire import COMMAND, Reply, TableRecord, encode_delivery, encode_frame
+from riverboat.room.commands import ActFrame
 from riverboat.room.errors import RoomError
 
 NATS_URL = "nats://127.0.0.1:4222"
@@ -47,12 +48,12 @@ def test_r_server_1_the_reply_rides_after_the_actions_frames_in_one_message() ->
             cmd = COMMAND.validate_json(msg.data)
             token = msg.reply[len(names.replies(cmd.gateway)) + 1:]
             frame = {"type": "event", "table": TABLE, "event": {"kind": "action", "player": cmd.player}}
-            reply = Reply(ok=True, result={"table": TABLE, "acted": cmd.kind}).model_dump_json().encode()
+            reply = Reply(ok=True, result={"table": TABLE, "acted": cmd.command.kind}).model_dump_json().encode()
             published.append(names.gateway(cmd.gateway))
             await host.publish(names.gateway(cmd.gateway), encode_delivery([(frame, [7])], [(token, reply)]))
 
         await host.subscribe(names.command(TABLE), cb=answer)
-        result = await gw.act(7, TABLE, "call")
+        result = await gw.execute(7, ActFrame(v=1, type="act", table=TABLE, kind="call"))
         assert result == {"table": TABLE, "acted": "call"}
         assert seen == [{"type": "event", "table": TABLE, "event": {"kind": "action", "player": 7}}]  # first
         assert published == [names.gateway("gw-test")]
@@ -107,7 +108,7 @@ def test_a_reply_published_on_the_reply_subject_is_taken_too() -> None:
 
         await gw.link.client.subscribe(names.command(TABLE), cb=answer)
         with pytest.raises(RoomError) as err:
-            await gw.act(7, TABLE, "call")
+            await gw.execute(7, ActFrame(v=1, type="act", table=TABLE, kind="call"))
         assert err.value.code == "not_your_turn"
 
     asyncio.run(_with_gateway(body))
@@ -119,7 +120,7 @@ def test_r_server_1_no_host_for_the_table_is_table_unavailable_after_a_short_ret
     async def body(gw: RemoteRoom, names: Names) -> None:
         t = time.monotonic()
         with pytest.raises(RoomError) as err:
-            await gw.act(7, TABLE, "call")
+            await gw.execute(7, ActFrame(v=1, type="act", table=TABLE, kind="call"))
         assert err.value.code == "table_unavailable"
         assert 0.15 <= time.monotonic() - t < 1.0  # retried for the budget; NATS said so each time
         assert gw.unavailable_retries >= 3  # 25, 50, 100 ms...
@@ -146,7 +147,7 @@ def test_r_server_1_a_table_handed_between_hosts_takes_the_command_once() -> Non
 
         taking = asyncio.create_task(new_host_takes_the_table())
         t = time.monotonic()
-        assert await gw.act(7, TABLE, "call") == {"table": TABLE}
+        assert await gw.execute(7, ActFrame(v=1, type="act", table=TABLE, kind="call")) == {"table": TABLE}
         await taking
         assert applied == [7]
         assert 0.25 <= time.monotonic() - t < 1.5
@@ -166,7 +167,7 @@ def test_a_host_that_does_not_answer_is_table_timeout() -> None:
         await gw.link.client.subscribe(names.command(TABLE), cb=silent)
         t = time.monotonic()
         with pytest.raises(RoomError) as err:
-            await gw.act(7, TABLE, "call")
+            await gw.execute(7, ActFrame(v=1, type="act", table=TABLE, kind="call"))
         assert err.value.code == "table_timeout"
         assert 0.25 <= time.monotonic() - t < 2.0
         assert gw._waiting == {}

@@ -14,6 +14,7 @@ from riverboat.cluster.names import Names
 from riverboat.cluster.outbox import COMMAND_WINDOW_S, Outbox
 from riverboat.cluster.remote import RemoteRoom
 from riverboat.cluster.wire import COMMAND, Reply, TableRecord, encode_delivery
+from riverboat.room.commands import ActFrame
 
 NATS_URL = "nats://127.0.0.1:4222"
 
@@ -130,11 +131,11 @@ def test_a_gateway_writes_its_commands_in_one_nats_message_stream_per_window_ove
             for tid in ("ta", "tb"):
                 await host.subscribe(names.command(tid), cb=answer)
             await host.flush()
-            await gw.act(99, "ta", "check")  # the first command: at once; it opens a window
+            await gw.execute(99, ActFrame(v=1, type="act", table="ta", kind="check"))  # the first command: at once; it opens a window
             writes = gw.outbox.writes
             acts = []
             for p in range(10):
-                acts.append(asyncio.ensure_future(gw.act(p, "ta" if p % 2 else "tb", "call")))
+                acts.append(asyncio.ensure_future(gw.execute(p, ActFrame(v=1, type="act", table="ta" if p % 2 else "tb", kind="call"))))
                 await asyncio.sleep(0.002)
             results = await asyncio.gather(*acts)
             assert [r["player"] for r in results] == list(range(10))

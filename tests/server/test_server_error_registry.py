@@ -23,9 +23,11 @@ from starlette.testclient import TestClient
 import riverboat
 from riverboat.errors import RiverboatError, status_of, wire_error
 from riverboat.room.errors import RoomError
-from riverboat.room.gateway import StoreGateway, _room_error
+from riverboat.room.gateway import _room_error
 from riverboat.server.app import create_app
 from riverboat.server.hub import ServerConfig
+
+from .fake_room import FakeRoom
 
 #: exception classes that are not refusals: bugs, or checks whose callers turn them into a refusal
 INTERNAL = {
@@ -40,6 +42,7 @@ INTERNAL = {
     "riverboat.room.tournament.compensation.CompensationError",  # operator tool (cli)
     "riverboat.room.tournament.lifecycle.LifecycleError",  # the director turns it into a RoomError
     "riverboat.integrity.facts.FactsError",  # an operator tool (integrity scan) skipping a bad record
+    "riverboat.cluster.identity.RoomMismatch",  # a node stopping at its start (exit 2, issue #29): no request
 }
 
 SKIP_MODULES = ("riverboat.__main__", "riverboat.store.migrations")  # alembic scripts: not importable
@@ -93,33 +96,6 @@ def test_code_and_status_come_from_the_class_along_the_mro(cls: type[RiverboatEr
     assert "R-" not in wire.message and wire.message
 
 
-class _Room:
-    """A room whose every command raises the refusal under test."""
-
-    def __init__(self, exc: BaseException, store: Any) -> None:
-        self.exc = exc
-        self.gateway = StoreGateway(store, inline=True)
-        self.pools: dict[str, Any] = {}
-
-    def attach(self, *args: Any, **kwargs: Any) -> None:
-        return None
-
-    def detach(self, *args: Any) -> None:
-        return None
-
-    async def unwatch(self, *args: Any) -> None:
-        return None
-
-    def lobby(self) -> list[Any]:
-        return []
-
-    def table_info(self, table_id: str) -> Any:
-        raise self.exc
-
-    async def sit(self, *args: Any, **kwargs: Any) -> Any:
-        raise self.exc
-
-
 def _fake_store() -> Any:
     accounts = SimpleNamespace(authenticate=lambda token: SimpleNamespace(player_id=7, alias="Seven"))
     return SimpleNamespace(accounts=accounts)
@@ -133,7 +109,7 @@ def test_rest_websocket_gateway_and_cluster_give_one_code(cls: type[RiverboatErr
     wire = wire_error(exc)
     assert wire is not None
     store = _fake_store()
-    app = create_app(store, _Room(exc, store), ServerConfig(web_dir=None, manage_room=False))
+    app = create_app(store, FakeRoom(store, exc), ServerConfig(web_dir=None, manage_room=False))
     with TestClient(app) as client:
         rest = client.get("/api/tables/T1", headers={"Authorization": "Bearer tok"})
         assert (rest.status_code, rest.json()["error"]) == (wire.status, wire.to_dict())

@@ -20,6 +20,8 @@ from riverboat.server.hub import Hub
 from riverboat.server.ws import Connection
 from riverboat.store import Store
 
+from .fake_room import FakeRoom
+
 
 class _Ws:
     """The two attributes a Connection reads before it is run (query parameters)."""
@@ -43,7 +45,7 @@ async def test_r_alias_1_shared_event_is_named_and_encoded_once_for_all_recipien
         store.accounts.login("alice", "correct horse battery")  # assigns an alias on first login
         alias = store.accounts.get(info.id).alias
         assert alias
-        hub = Hub(store, room=None)
+        hub = Hub(store, room=FakeRoom())
         hub.aliases[info.id] = alias
         conns = [Connection(hub, _Ws()) for _ in range(6)]  # type: ignore[arg-type]
         message: dict[str, Any] = {"type": "event", "table": "t1",
@@ -69,7 +71,7 @@ async def test_r_alias_1_unknown_alias_is_looked_up_without_reordering_frames(tm
         info = store.accounts.register("bobby", "correct horse battery")
         store.accounts.login("bobby", "correct horse battery")
         alias = store.accounts.get(info.id).alias
-        hub = Hub(store, room=None)
+        hub = Hub(store, room=FakeRoom())
         conn = Connection(hub, _Ws())  # type: ignore[arg-type]
         conn.deliver({"type": "event", "table": "t1", "event": {"kind": "seated", "player": info.id, "seat": 0}})
         conn.deliver({"type": "event", "table": "t1", "event": {"kind": "turn", "seat": 0}})

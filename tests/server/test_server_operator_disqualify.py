@@ -28,11 +28,11 @@ class _Lobby:
         return {"tournament": tournament_id, "player": player_id, "pending": False}
 
 
-def _hub(store: Store, room: Any) -> Any:
+def _hub(store: Store, lobby: Any) -> Any:
     async def call_store(fn: Any, *args: Any, **kwargs: Any) -> Any:
         return fn(*args, **kwargs)
 
-    return SimpleNamespace(store=store, room=room, call_store=call_store)
+    return SimpleNamespace(store=store, tournaments=lobby, call_store=call_store)
 
 
 def test_disqualify_through_the_tournament_lobby_is_audited(tmp_path: Path) -> None:
@@ -42,7 +42,7 @@ def test_disqualify_through_the_tournament_lobby_is_audited(tmp_path: Path) -> N
         op = store.accounts.register("op_dq", "password123", role="operator").id
         bob = store.accounts.register("bob_dq", "password123").id
         lobby = _Lobby()
-        hub = _hub(store, SimpleNamespace(tournament_lobby=lobby))
+        hub = _hub(store, lobby)  # the app attaches the room's TournamentLobby as hub.tournaments
         body = ActionBody(reason="collusion at the final table", tournament_id="mtt-7")
         entry = asyncio.run(_act(hub, op, bob, "disqualify", body))
         assert lobby.calls == [("mtt-7", bob, op)]
@@ -50,10 +50,8 @@ def test_disqualify_through_the_tournament_lobby_is_audited(tmp_path: Path) -> N
         with pytest.raises(RoomError):  # refused by the lobby: nothing recorded
             asyncio.run(_act(hub, op, bob, "disqualify", ActionBody(reason="x", tournament_id="nope")))
         with pytest.raises(ApiError) as no_lobby:
-            asyncio.run(_act(_hub(store, SimpleNamespace()), op, bob, "disqualify", body))
+            asyncio.run(_act(_hub(store, None), op, bob, "disqualify", body))
         assert no_lobby.value.status == 501
         assert [e.action for e in store.integrity.audit_log()] == ["disqualify"]
-        as_app = _hub(store, SimpleNamespace())  # the app attaches the room's TournamentLobby as hub.tournaments
-        as_app.tournaments = lobby
-        asyncio.run(_act(as_app, op, bob, "disqualify", ActionBody(reason="again", tournament_id="sng-2")))
+        asyncio.run(_act(hub, op, bob, "disqualify", ActionBody(reason="again", tournament_id="sng-2")))
         assert lobby.calls[-1] == ("sng-2", bob, op)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 from types import SimpleNamespace
+from typing import Any
 
 from riverboat.server.hand_views import statistics
 
@@ -37,8 +38,8 @@ def test_the_history_names_tables_not_ids() -> None:
     and "s18-speedriga" for Speed Poker's (a pool is not among the room's tables, and its id has no hex suffix)."""
     from riverboat.server.hand_views import table_name
 
-    room = SimpleNamespace(tables={"t1-riga": SimpleNamespace(spec=SimpleNamespace(name="Riga"))},
-                           pools={"s18-speedriga": SimpleNamespace(spec=SimpleNamespace(name="Speed Riga"))})
+    entries: dict[str, Any] = {"t1-riga": {"name": "Riga"}, "s18-speedriga": {"name": "Speed Riga"}}
+    room = SimpleNamespace(lobby_entry=entries.get)  # the open table's and pool's lobby entries
     assert table_name(room, "t1-riga") == "Riga"
     assert table_name(room, "s18-speedriga") == "Speed Riga"
     assert table_name(room, "t7-kaunas-3f2a1c") == "Kaunas"  # closed since

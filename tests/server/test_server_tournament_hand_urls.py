@@ -9,15 +9,15 @@ looked at, replayed or exported.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from starlette.testclient import TestClient
 from tests.store_fixtures import FAST_HASHER
 
-from riverboat.room.gateway import StoreGateway
 from riverboat.server.app import create_app
 from riverboat.server.hub import ServerConfig
 from riverboat.store import Store
+
+from .fake_room import FakeRoom
 
 PHH = """variant = "NT"
 antes = [0, 0]
@@ -26,27 +26,6 @@ min_bet = 20
 starting_stacks = [1500, 1500]
 actions = ["d dh p1 AcAd", "d dh p2 KcKd", "p2 f"]
 """
-
-
-class _Room:
-    """Just enough of a room for the REST handlers: no tables open (the tournament is over)."""
-
-    def __init__(self, store: Any) -> None:
-        self.gateway = StoreGateway(store, inline=True)
-        self.pools: dict[str, Any] = {}
-        self.tables: dict[str, Any] = {}
-
-    def attach(self, *args: Any, **kwargs: Any) -> None:
-        return None
-
-    def detach(self, *args: Any) -> None:
-        return None
-
-    async def unwatch(self, *args: Any) -> None:
-        return None
-
-    def lobby(self) -> list[Any]:
-        return []
 
 
 def test_a_tournament_hand_opens_exports_and_a_cash_hand_still_does(tmp_path: Path) -> None:
@@ -58,7 +37,7 @@ def test_a_tournament_hand_opens_exports_and_a_cash_hand_still_does(tmp_path: Pa
     players = {ann.id: 1500, bob.id: 1500}
     store.hands.record("sng1/t1", "3-ab12cd", players, PHH, [], {ann.id: 10, bob.id: -10})
     store.hands.record("t1-riga-3f2a1c", "7-cd34ef", players, PHH, [], {})
-    app = create_app(store, _Room(store), ServerConfig(web_dir=None, manage_room=False))
+    app = create_app(store, FakeRoom(store), ServerConfig(web_dir=None, manage_room=False))
     auth = {"Authorization": f"Bearer {token}"}
     try:
         with TestClient(app) as client:

@@ -43,33 +43,20 @@ from riverboat.cluster.tourney_tables import Peers
 from riverboat.cluster.wire import (
     COMMAND,
     PEER,
-    Act,
     AliasChanged,
-    FastFold,
+    Execute,
     Info,
-    JoinSpeed,
-    Leave,
-    LeaveSpeed,
     NodeInfo,
-    Options,
     Relay,
     Reply,
-    Sit,
-    SitIn,
     SitOut,
-    SpeedAct,
     TableRecord,
-    TopUp,
     TournamentAct,
     TournamentDetail,
     TournamentOperate,
     TournamentRebuy,
     TournamentRegister,
     TournamentUnregister,
-    Unwaitlist,
-    Unwatch,
-    Waitlist,
-    Watch,
 )
 from riverboat.errors import RiverboatError, wire_error
 from riverboat.room import RealClock, Room, RoomError, SpeedSpec, TableSpec
@@ -78,6 +65,7 @@ from riverboat.room.speed import SpeedPool
 from riverboat.room.table import Table
 from riverboat.room.tournament.lifecycle import OVER
 from riverboat.room.tournament.spec import TournamentSpec
+from riverboat.room.tournament_commands import register_tournament_commands
 
 log = logging.getLogger("riverboat.cluster")
 
@@ -145,6 +133,8 @@ class TableHostNode:
         # the tournaments this host runs (docs/cluster.md); an operator's edit declares a new one, taken here at once
         self.peers = Peers(self.node, self.link, self.names, self.live_hosts)
         self.tourneys = TournamentHosting(self.room, self.link, self.peers, self._spec_of, edited=self._edited)
+        # the players' tournament commands run with the lobby of the tournaments this host runs (issue #29)
+        register_tournament_commands(self.room.commands, self.tourneys.lobby, None)
         self.routes: dict[int, str] = {}  # player -> the gateway that holds their connection
         # while a lease renewal is late the frames wait (not dropped: a late renewal is not a lost lease)
         # routed by the dict itself (``routes.get``): the router looks up every recipient of every frame
@@ -707,51 +697,17 @@ class TableHostNode:
     async def _dispatch(self, tid: str, cmd: Any) -> Any:
         room, p = self.room, cmd.player
         match cmd:
-            case Act():
-                return await room.act(p, tid, cmd.kind, amount=cmd.amount, cards=cmd.cards)
-            case SpeedAct():
-                return await room.speed_act(p, tid, cmd.kind, amount=cmd.amount, cards=cmd.cards)
-            case FastFold():
-                return await room.fast_fold(p, tid)
-            case Sit():
-                return await room.sit(p, tid, cmd.seat, cmd.buy_in, wait_for_bb=cmd.wait_for_bb,
-                                      idem_key=cmd.idem_key)
-            case SitOut(also=True):
+            case Execute():  # a player's command, as they sent it (issue #29): the room runs it
+                return await room.execute(p, cmd.command, cmd.key)
+            case SitOut():  # R-SITOUT-4's reach from a table of another host: here only, if seated
                 table = room.tables.get(tid)
                 if table is None or table.seat_of(p) is None:
                     return {"table": tid, "sitting_out": False}
                 return await table.actor.submit(functools.partial(table.sit_out, p, reason="R-SITOUT-4"))
-            case SitOut():
-                return await room.sit_out(p, tid)
-            case SitIn():
-                return await room.sit_in(p, tid, post=cmd.post)
-            case Leave():
-                return await room.leave(p, tid)
-            case TopUp():
-                return await room.top_up(p, tid, cmd.amount, idem_key=cmd.idem_key)
-            case Watch():
-                return await room.watch(p, tid)
-            case Unwatch():
-                return await room.unwatch(p, tid)
-            case Waitlist():
-                return await room.waitlist(p, tid)
-            case Unwaitlist():
-                return await room.unwaitlist(p, tid)
-            case Options():
-                return await room.set_options(p, tid, dict(cmd.changes))
             case Info():
                 return room.table_info(tid)
             case Relay():
-                audience = room.table_audience(tid)
-                if p not in audience:
-                    raise RoomError("not_at_table", "sit down or watch the table to chat there")
-                for pid in audience:
-                    room.send(pid, cmd.frame)  # type: ignore[arg-type]  # a server frame, passed on as is
-                return {"table": tid, "audience": len(audience)}
-            case JoinSpeed():
-                return await room.join_speed(p, tid, cmd.buy_in, idem_key=cmd.idem_key)
-            case LeaveSpeed():
-                return await room.leave_speed(p, tid)
+                return await room.relay(p, tid, cmd.frame)
             case AliasChanged():
                 await room.alias_changed(p, cmd.alias)
                 return {"table": tid}

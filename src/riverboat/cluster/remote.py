@@ -39,35 +39,19 @@ from riverboat.cluster.mirror import KvMirror
 from riverboat.cluster.names import Names
 from riverboat.cluster.outbox import COMMAND_WINDOW_S, Outbox
 from riverboat.cluster.wire import (
-    Act,
     AliasChanged,
-    FastFold,
+    Execute,
     Info,
-    JoinSpeed,
-    Leave,
-    LeaveSpeed,
     NodeInfo,
-    Options,
     Relay,
     Reply,
-    Sit,
-    SitIn,
     SitOut,
-    SpeedAct,
     TableRecord,
-    TopUp,
-    TournamentAct,
     TournamentDetail,
     TournamentOperate,
-    TournamentRebuy,
-    TournamentRegister,
-    TournamentUnregister,
-    Unwaitlist,
-    Unwatch,
-    Waitlist,
-    Watch,
     decode_delivery,
 )
+from riverboat.room.commands import Result, RoomCommand, SitOutFrame, target_of
 from riverboat.room.errors import RoomError
 from riverboat.room.frames import LobbyEntry, RoomFrame
 
@@ -401,51 +385,34 @@ class RemoteRoom:
     def _c(self, cls: type[Any], player_id: int, **fields: Any) -> Any:
         return cls(player=player_id, gateway=self.node, **fields)
 
-    async def sit(self, player_id: int, table_id: str, seat: int, buy_in: int, wait_for_bb: bool = True, *,
-                  idem_key: str | None = None) -> dict[str, Any]:
-        return await self._request(table_id, self._c(Sit, player_id, seat=seat, buy_in=buy_in,
-                                                     wait_for_bb=wait_for_bb, idem_key=idem_key))
+    async def execute(self, player_id: int, command: RoomCommand, key: str | None = None) -> Result:
+        """As :meth:`Room.execute`: the command as it is, to the host of its table, pool or tournament (issue #29:
+        one generic forward; the host runs it with its room's ``execute``)."""
+        target = target_of(command)
+        if target is None:
+            raise RoomError("not_offered", "this room has no Twister (a cluster's tournaments are in its lobby)")
+        result = await self._request(target, Execute(player=player_id, gateway=self.node, command=command, key=key))
+        if isinstance(command, SitOutFrame):
+            return await self._sit_out_elsewhere(player_id, command.table, result)
+        return result
 
-    async def act(self, player_id: int, table_id: str, kind: str, amount: int | None = None,
-                  cards: list[str] | None = None) -> dict[str, Any]:
-        return await self._request(table_id, self._c(Act, player_id, kind=kind, amount=amount, cards=cards))
-
-    async def sit_out(self, player_id: int, table_id: str) -> dict[str, Any]:
-        """R-SITOUT-4 across hosts: the table's host sits the player out at its other tables; this gateway
-        does it at the player's tables on other hosts."""
-        result = await self._request(table_id, self._c(SitOut, player_id))
-        done = set(result.get("also_sat_out") or ()) | {table_id}
+    async def _sit_out_elsewhere(self, player_id: int, table_id: str, result: Result) -> Result:
+        """R-SITOUT-4 across hosts: the table's host sat the player out at its tables (``Room.sit_out``); the
+        player's tables on other hosts (known here from their views) hear it from this gateway."""
+        also = result.get("also_sat_out")
+        done = (set(also) if isinstance(also, list) else set()) | {table_id}
         others = [t for t in self.tables_of(player_id) if t not in done]
         for tid in others:
             with contextlib.suppress(RoomError):
-                await self._request(tid, self._c(SitOut, player_id, also=True))
+                await self._request(tid, self._c(SitOut, player_id))
         return result | {"also_sat_out": sorted((done - {table_id}) | set(others))}
 
-    async def sit_in(self, player_id: int, table_id: str, post: bool = False) -> dict[str, Any]:
-        return await self._request(table_id, self._c(SitIn, player_id, post=post))
+    @property
+    def store_gateway(self) -> None:
+        return None  # the server opens its own: this node runs no table
 
-    async def leave(self, player_id: int, table_id: str) -> dict[str, Any]:
-        return await self._request(table_id, self._c(Leave, player_id))
-
-    async def top_up(self, player_id: int, table_id: str, amount: int, *, idem_key: str | None = None
-                     ) -> dict[str, Any]:
-        return await self._request(table_id, self._c(TopUp, player_id, amount=amount, idem_key=idem_key))
-
-    async def watch(self, player_id: int, table_id: str) -> dict[str, Any]:
-        return await self._request(table_id, self._c(Watch, player_id))
-
-    async def unwatch(self, player_id: int, table_id: str) -> dict[str, Any]:
-        return await self._request(table_id, self._c(Unwatch, player_id))
-
-    async def waitlist(self, player_id: int, table_id: str) -> dict[str, Any]:
-        """The waiting list of a full table, kept by its host (which sends the private ``seat_offered``)."""
-        return await self._request(table_id, self._c(Waitlist, player_id))
-
-    async def unwaitlist(self, player_id: int, table_id: str) -> dict[str, Any]:
-        return await self._request(table_id, self._c(Unwaitlist, player_id))
-
-    async def set_options(self, player_id: int, table_id: str, changes: dict[str, bool]) -> dict[str, Any]:
-        return await self._request(table_id, self._c(Options, player_id, changes=changes))
+    async def table_view(self, table_id: str) -> Any:
+        return await self.table_info(table_id)
 
     async def table_info(self, table_id: str) -> dict[str, Any]:
         rec = self.records.items.get(table_id) if isinstance(table_id, str) else None
@@ -453,52 +420,14 @@ class RemoteRoom:
             return dict(rec[0].lobby)
         return await self._request(table_id, self._c(Info, 0))
 
-    async def join_speed(self, player_id: int, pool_id: str, buy_in: int, *, idem_key: str | None = None
-                         ) -> dict[str, Any]:
-        return await self._request(pool_id, self._c(JoinSpeed, player_id, buy_in=buy_in, idem_key=idem_key))
-
-    async def fast_fold(self, player_id: int, pool_id: str) -> dict[str, Any]:
-        return await self._request(pool_id, self._c(FastFold, player_id))
-
-    async def speed_act(self, player_id: int, pool_id: str, kind: str, amount: int | None = None,
-                        cards: list[str] | None = None) -> dict[str, Any]:
-        return await self._request(pool_id, self._c(SpeedAct, player_id, kind=kind, amount=amount, cards=cards))
-
-    async def leave_speed(self, player_id: int, pool_id: str) -> dict[str, Any]:
-        return await self._request(pool_id, self._c(LeaveSpeed, player_id))
-
 
 class RemoteTournament:
-    """A tournament of the cluster as the gateway's server uses a
-    :class:`~riverboat.room.tournament.director.Director`: each call goes to the host that runs it."""
+    """A tournament of the cluster as the gateway's operator routes name it (its players' commands go through
+    :meth:`RemoteRoom.execute`, to the host that runs it)."""
 
     def __init__(self, room: RemoteRoom, tournament_id: str) -> None:
         self.room = room
         self.id = tournament_id
-
-    async def _ask(self, cls: type[Any], player_id: int, **fields: Any) -> dict[str, Any]:
-        return await self.room._request(self.id, self.room._c(cls, player_id, **fields))
-
-    async def register(self, player_id: int, *, promo_code: str | None = None, password: str | None = None,
-                       ticket_id: int | None = None) -> dict[str, Any]:
-        return await self._ask(TournamentRegister, player_id, promo_code=promo_code, password=password,
-                               ticket=ticket_id)
-
-    async def unregister(self, player_id: int) -> dict[str, Any]:
-        return await self._ask(TournamentUnregister, player_id)
-
-    async def rebuy(self, player_id: int) -> dict[str, Any]:
-        return await self._ask(TournamentRebuy, player_id, what="rebuy")
-
-    async def addon(self, player_id: int) -> dict[str, Any]:
-        return await self._ask(TournamentRebuy, player_id, what="addon")
-
-    async def decline_rebuy(self, player_id: int) -> dict[str, Any]:
-        return await self._ask(TournamentRebuy, player_id, what="decline")
-
-    async def act(self, player_id: int, kind: str, amount: int | None = None, cards: list[str] | None = None
-                  ) -> dict[str, Any]:
-        return await self._ask(TournamentAct, player_id, kind=kind, amount=amount, cards=cards)
 
 
 class RemoteTournaments:

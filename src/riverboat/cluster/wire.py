@@ -1,8 +1,11 @@
 """What crosses NATS between the nodes of a cluster (docs/cluster.md "What crosses the wire"): typed, validated.
 
-- **Commands** (gateway → table host, request/reply on ``<prefix>.cmd.<table id>``): one pydantic model per room
-  command (:data:`Command`, told apart by ``op``), each naming the player and the gateway that holds their
-  connection; the answer is a :class:`Reply` (the command's result, or the ``RoomError`` code and message).
+- **Commands** (gateway → table host, request/reply on ``<prefix>.cmd.<table id>``): a player's room command goes
+  as it is, in :class:`Execute` (the client frame's own model, :mod:`riverboat.room.commands`, run by the host's
+  ``Room.execute``); the other ops (:data:`Command`, told apart by ``op``) are the cluster's own: a table's view
+  (``Info``), chat (``Relay``), an alias change, R-SITOUT-4's reach to another host (``SitOut``), and the
+  tournaments' (``tourney.py``). Each names the player and the gateway that holds their connection; the answer is
+  a :class:`Reply` (the command's result, or the refusal's code and message).
 - **Deliveries** (table host → gateway, ``<prefix>.gw.<gateway id>``): the room frames
   (:data:`riverboat.room.frames.RoomFrame`, built by the room) produced in one event-loop turn, each once with
   the players of that gateway who receive it (a public event goes once per table and gateway, not per player),
@@ -20,6 +23,7 @@ from typing import Annotated, Any, Literal
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from riverboat.room.commands import RoomCommand
 from riverboat.room.frames import PROTOCOL_VERSION, LobbyEntry, RoomFrame, players_without_alias
 
 _STRICT = ConfigDict(extra="forbid", frozen=True)
@@ -31,64 +35,22 @@ class _Cmd(BaseModel):
     gateway: str
 
 
-class Sit(_Cmd):
-    op: Literal["sit"] = "sit"
-    seat: int
-    buy_in: int
-    wait_for_bb: bool = True
-    idem_key: str | None = None  # the ledger key derived from the client's frame id (issue #16)
+class Execute(_Cmd):
+    """A room command as the player sent it (issue #29): the gateway's one generic forward, run by the table's host
+    with ``Room.execute``. ``key``: the idempotency key of a money command (made once, from the player and the
+    frame id, by the gateway's server)."""
 
-
-class Act(_Cmd):
-    op: Literal["act"] = "act"
-    kind: str
-    amount: int | None = None
-    cards: list[str] | None = None
+    op: Literal["execute"] = "execute"
+    command: Annotated[RoomCommand, Field(discriminator="type")]
+    key: str | None = None
 
 
 class SitOut(_Cmd):
+    """R-SITOUT-4 across hosts: sat out at this table because the player sat out at a table of another host (the
+    room's rule ran there, ``Room.sit_out``; this is its reach to the player's tables elsewhere)."""
+
     op: Literal["sit_out"] = "sit_out"
-    also: bool = False  # R-SITOUT-4: sat out because the player sat out at another table
-
-
-class SitIn(_Cmd):
-    op: Literal["sit_in"] = "sit_in"
-    post: bool = False
-
-
-class Leave(_Cmd):
-    op: Literal["leave"] = "leave"
-
-
-class TopUp(_Cmd):
-    op: Literal["top_up"] = "top_up"
-    amount: int
-    idem_key: str | None = None
-
-
-class Watch(_Cmd):
-    op: Literal["watch"] = "watch"
-
-
-class Waitlist(_Cmd):
-    """Join the waiting list of a full cash table (its host sends the private ``seat_offered`` events)."""
-
-    op: Literal["waitlist"] = "waitlist"
-
-
-class Unwaitlist(_Cmd):
-    op: Literal["unwaitlist"] = "unwaitlist"
-
-
-class Options(_Cmd):
-    """A seated player's table options (only those given change; the reply holds them all)."""
-
-    op: Literal["options"] = "options"
-    changes: dict[str, bool]
-
-
-class Unwatch(_Cmd):
-    op: Literal["unwatch"] = "unwatch"
+    also: bool = True
 
 
 class Info(_Cmd):
@@ -101,27 +63,6 @@ class Relay(_Cmd):
 
     op: Literal["relay"] = "relay"
     frame: dict[str, Any]
-
-
-class JoinSpeed(_Cmd):
-    op: Literal["join_speed"] = "join_speed"
-    buy_in: int
-    idem_key: str | None = None
-
-
-class FastFold(_Cmd):
-    op: Literal["fast_fold"] = "fast_fold"
-
-
-class SpeedAct(_Cmd):
-    op: Literal["speed_act"] = "speed_act"
-    kind: str
-    amount: int | None = None
-    cards: list[str] | None = None
-
-
-class LeaveSpeed(_Cmd):
-    op: Literal["leave_speed"] = "leave_speed"
 
 
 class AliasChanged(_Cmd):
@@ -173,10 +114,9 @@ class TournamentOperate(_Cmd):
     target: int | None = None
 
 
-Command = Annotated[Sit | Act | SitOut | SitIn | Leave | TopUp | Watch | Unwatch | Waitlist | Unwaitlist | Options
-                    | Info | Relay | JoinSpeed | FastFold | SpeedAct | LeaveSpeed | AliasChanged
-                    | TournamentRegister | TournamentUnregister | TournamentRebuy | TournamentAct | TournamentDetail
-                    | TournamentOperate, Field(discriminator="op")]
+Command = Annotated[Execute | SitOut | Info | Relay | AliasChanged | TournamentRegister | TournamentUnregister
+                    | TournamentRebuy | TournamentAct | TournamentDetail | TournamentOperate,
+                    Field(discriminator="op")]
 COMMAND: TypeAdapter[Any] = TypeAdapter(Command)
 
 

@@ -18,6 +18,7 @@ from riverboat.engine import Hand, HandConfig
 from riverboat.games import Kind, Structure, get_game
 from riverboat.room.actor import Actor
 from riverboat.room.clock import Clock, FakeClock, RealClock
+from riverboat.room.commands import Caller, Commands, Result, RoomCommand
 from riverboat.room.deal import stakes_for
 from riverboat.room.disconnect import DAY, AaiAllowance
 from riverboat.room.errors import RoomError
@@ -27,6 +28,8 @@ from riverboat.room.rake import get_schedule, load_schedules, rake_key
 from riverboat.room.settings import STRUCTURES, SpeedSpec, TableSettings, TableSpec
 from riverboat.room.speed import SpeedPool
 from riverboat.room.table import Table
+from riverboat.room.table_commands import register_table_commands
+from riverboat.room.tournament_commands import register_tournament_commands
 from riverboat.store.db import is_memory_url
 from riverboat.store.ledger import KeptStack
 
@@ -83,6 +86,15 @@ class Room:
         self._counter = 0
         if isinstance(self.clock, FakeClock):
             self.clock.add_settle_hook(self.quiesce)
+        #: the command registry (issue #29): the tables' and pools' handlers; tournaments and Twister add theirs
+        self.commands = Commands()
+        register_table_commands(self, self.commands)
+        register_tournament_commands(self.commands, None, None)  # the app registers its lobby and Twister
+
+    async def execute(self, player_id: int, command: RoomCommand, key: str | None = None) -> Result:
+        """Run one command of the player (``key``: the idempotency key of a money command, made from the player
+        and the frame id): the handler registered for its type answers, or refuses with a clear error."""
+        return await self.commands.execute(Caller(player_id, key), command)
 
     # ------------------------------------------------------------------ lifecycle
     async def start(self, *, void_unsettled: bool = True) -> list[tuple[str, str]]:
@@ -366,6 +378,22 @@ class Room:
             if not watched:
                 del self._watching[player_id]
         return await table.actor.submit(lambda: table.unwatch(player_id))
+
+    async def table_view(self, table_id: str) -> TableView | PoolLobbyEntry:
+        """:meth:`table_info` as the room port gives it (a cluster gateway asks the table's host)."""
+        return self.table_info(table_id)
+
+    @property
+    def store_gateway(self) -> StoreGateway:
+        return self.gateway
+
+    async def relay(self, player_id: int, table_id: str, frame: dict[str, Any]) -> dict[str, Any]:
+        """Table chat: ``frame`` (the server's chat frame) to the table's audience, if the player is in it."""
+        audience = self.table_audience(table_id)
+        if player_id not in audience:
+            raise RoomError("not_at_table", "sit down or watch the table to chat there")
+        self.send_many(sorted(audience), frame)  # type: ignore[arg-type]  # a server frame, passed on as is
+        return {"table": table_id, "audience": len(audience)}
 
     def table_audience(self, table_id: str) -> set[int]:
         """Who hears a cash table now: its seated players and its spectators (``no_table`` if unknown)."""

@@ -15,7 +15,13 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
+from riverboat.cluster.remote import RemoteRoom
+from riverboat.room import Room
 from riverboat.room.errors import RoomError
+from riverboat.room.port import RoomPort
+from riverboat.room.tournament.lobby import TournamentLobby
+from riverboat.room.tournament_commands import register_tournament_commands
+from riverboat.room.twister.offers import TwisterOffers
 
 from .console import ConsoleGate
 from .history_api import history_routes  # before the hand route, which would take /api/hands/search/export
@@ -33,7 +39,7 @@ _PLACEHOLDER = """<!doctype html><html><head><meta charset="utf-8"><title>Riverb
 """
 
 
-def create_app(store: Any, room: Any, config: ServerConfig | None = None) -> Starlette:
+def create_app(store: Any, room: RoomPort, config: ServerConfig | None = None) -> Starlette:
     """Build the app around a :class:`riverboat.store.Store` and a :class:`riverboat.room.Room`.
 
     With ``config.manage_room`` (the default) the app's lifespan calls ``room.start()`` on startup and
@@ -41,9 +47,13 @@ def create_app(store: Any, room: Any, config: ServerConfig | None = None) -> Sta
     200 only in between.
     """
     hub = Hub(store, room, config)
-    hub.twister = twister_offers(room, hub.config.twister)
-    hub.tournaments = tournament_lobby(room)
-    hub.tournament_lobby = hub.tournaments  # the operator console's disqualify hook (operator_api.disqualify_hook)
+    if isinstance(room, Room):  # the room's tournament and Twister commands run with these (a gateway forwards them)
+        lobby = TournamentLobby(room)
+        hub.twister = TwisterOffers.from_config(room, hub.config.twister)
+        hub.tournaments = lobby
+        register_tournament_commands(room.commands, lobby, hub.twister)
+    elif isinstance(room, RemoteRoom):  # the tournaments run on the table hosts (docs/cluster.md "Tournaments")
+        hub.tournaments = room.tournaments
     scans = ScheduledScan(store, hub.config.integrity_scan_every, hub.config.integrity_min_hands)
     hub.integrity_scan = scans
 
@@ -115,15 +125,6 @@ def unmatched(fallback: Any) -> Any:
     return answer
 
 
-def twister_offers(room: Any, config: dict[str, Any]) -> Any:
-    """The Twister "Play" of a single-process room (issue #12, ``ServerConfig.twister``); None for a cluster
-    gateway."""
-    from riverboat.room import Room
-    from riverboat.room.twister.offers import TwisterOffers
-
-    return TwisterOffers.from_config(room, config) if isinstance(room, Room) else None
-
-
 async def open_tournaments(hub: Hub, entries: list[dict[str, Any]]) -> None:
     """Open the configured tournaments (the demo's Sit & Go series and MTT schedule), with their in-process bots."""
     import time
@@ -131,20 +132,10 @@ async def open_tournaments(hub: Hub, entries: list[dict[str, Any]]) -> None:
     from .demo import open_demo_tournaments
 
     lobby = hub.tournaments
-    assert lobby is not None
-    if not hasattr(lobby, "bots"):
+    if not isinstance(lobby, TournamentLobby):
         raise RoomError("bad_settings", "configured tournaments with in-process bots open in a single-process room "
                                         "only; a cluster room creates them through the operator API")
     await open_demo_tournaments(lobby, hub.store, entries, now=time.time(), call=hub.call_store)
-
-
-def tournament_lobby(room: Any) -> Any:
-    """The Sit & Go's and MTTs of the room (issue #11): a single process's own lobby, or a cluster gateway's
-    ``RemoteTournaments`` (the tournaments run on the table hosts, docs/cluster.md "Tournaments")."""
-    from riverboat.room import Room
-    from riverboat.room.tournament.lobby import TournamentLobby
-
-    return TournamentLobby(room) if isinstance(room, Room) else getattr(room, "tournaments", None)
 
 
 async def shutdown(hub: Hub) -> None:

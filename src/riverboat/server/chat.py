@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from riverboat.room.errors import RoomError
+from riverboat.room.port import RoomPort
 from riverboat.store.alias_filter import offensive_word
 
 from . import protocol
@@ -50,24 +51,17 @@ def clean_line(text: str) -> str:
 class TableChat:
     """Chat for every table of the room; one rate limit per player across all tables."""
 
-    def __init__(self, room: Any, now: Any) -> None:
+    def __init__(self, room: RoomPort, now: Any) -> None:
         self.room = room
         self.limiter = RateLimiter(CHAT_RATE, now, max_keys=100_000)
 
     async def say(self, player_id: int, alias: str | None, table_id: str, text: str) -> dict[str, Any]:
-        relay = getattr(self.room, "relay", None)  # a cluster gateway: the table's host knows the audience
-        if relay is None:
-            audience = self.room.table_audience(table_id)  # raises no_table for an unknown table
-            if player_id not in audience:
-                raise RoomError("not_at_table", "sit down or watch the table to chat there")
         line = clean_line(text)
         wait = self.limiter.check(str(player_id))
         if wait > 0:
             raise RoomError("chat_rate_limited", f"you are chatting too fast; wait {wait:.0f} s")
         message = protocol.chat_message(table_id, player_id, alias, line, datetime.now(UTC).isoformat(timespec="seconds"))
-        if relay is not None:
-            await relay(player_id, table_id, dict(message))
-            return {"table": table_id, "text": line}
-        for pid in audience:
-            self.room.send(pid, message)
+        # the room sends it to the table's audience if the player is in it (``not_at_table``, ``no_table``); a
+        # cluster gateway's room asks the table's host, which knows the audience
+        await self.room.relay(player_id, table_id, dict(message))
         return {"table": table_id, "text": line}

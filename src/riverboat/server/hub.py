@@ -14,6 +14,7 @@ import orjson
 from riverboat.cluster.metrics import NodeMetrics
 from riverboat.room.frames import players_without_alias
 from riverboat.room.gateway import StoreGateway
+from riverboat.room.port import RoomPort
 
 from . import protocol
 from .chat import TableChat
@@ -31,6 +32,7 @@ def encode_frame(frame: Mapping[str, Any], default: Callable[[Any], Any] | None 
     return orjson.dumps(frame, default=default, option=_ORJSON_OPTIONS).decode()
 
 if TYPE_CHECKING:
+    from riverboat.cluster.remote import RemoteTournaments
     from riverboat.room.tournament.lobby import TournamentLobby
     from riverboat.room.twister.offers import TwisterOffers
 
@@ -79,16 +81,16 @@ class ServerConfig:
 
 
 class Hub:
-    def __init__(self, store: Any, room: Any, config: ServerConfig | None = None,
+    def __init__(self, store: Any, room: RoomPort, config: ServerConfig | None = None,
                  now: Callable[[], float] = time.monotonic) -> None:
         self.store = store
         self.room = room
         self.config = config or ServerConfig()
         # the room's store gateway (one queue, one group commit for room and server); a room without one (a cluster
         # gateway node's RemoteRoom) gets one of the hub's own
-        room_gateway = getattr(room, "gateway", None)
-        self._own_gateway = not isinstance(room_gateway, StoreGateway)
-        self.gateway = room_gateway if isinstance(room_gateway, StoreGateway) else StoreGateway(store, workers=4)
+        room_gateway = room.store_gateway
+        self._own_gateway = room_gateway is None
+        self.gateway = room_gateway if room_gateway is not None else StoreGateway(store, workers=4)
         self.ready = False
         self.stopping = False
         self.login_ip = RateLimiter(self.config.login_rate, now)
@@ -101,8 +103,7 @@ class Hub:
         self.anonymous: set[Connection] = set()
         self.integrity_scan: Any = None  # the scheduled integrity scan (server.integrity_scan), set by the app
         self.twister: TwisterOffers | None = None  # the Twister "Play" of the room (issue #12), set by the app
-        self.tournaments: TournamentLobby | None = None  # Sit & Go's and MTTs (issue #11), set by the app
-        self.tournament_lobby: TournamentLobby | None = None  # the same, for operator_api.disqualify_hook
+        self.tournaments: TournamentLobby | RemoteTournaments | None = None  # Sit & Go's and MTTs (issue #11), set by the app
         self.aliases: dict[Any, str | None] = {}  # player id -> public alias (R-ALIAS-1), filled on demand
         # room message (by identity) -> its encoded frame, for the rest of this loop iteration: a public event is
         # one dict shared by all its recipients, so it is named and encoded once, not once per player
@@ -136,9 +137,7 @@ class Hub:
         self.aliases[player_id] = alias
         for conn in self.links.of(player_id):
             conn.alias = alias
-        changed = getattr(self.room, "alias_changed", None)
-        if changed is not None:
-            await changed(player_id, alias)
+        await self.room.alias_changed(player_id, alias)
         from riverboat.room.tournament.lobby import TournamentLobby as Lobby
 
         if isinstance(self.tournaments, Lobby):  # and the tournaments entered before it (issue #31 item 7)

@@ -31,6 +31,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from riverboat.errors import declare
+from riverboat.room.commands import LeaveFrame
 from riverboat.store.accounts import HOLE_CARD_ROLES, STAFF_ROLES
 
 from .cashier import movement_page
@@ -48,20 +49,15 @@ from .rest import (
 )
 
 #: ``async (tournament_id, player_id, operator_id) -> dict``: disqualify a player from a tournament and forfeit
-#: their buy-ins and fees (R-INTEG-5a/b, R-OPER-1): the tournament lobby's ``disqualify``
-#: (``room/tournament/lobby.py``), found as ``hub.tournaments`` (set by the app), ``hub.tournament_lobby`` or
-#: ``room.tournament_lobby`` (or a plain
-#: ``disqualify`` of the hub or room). Without one the action answers 501 and nothing is recorded.
+#: their buy-ins and fees (R-INTEG-5a/b, R-OPER-1): the room's tournament lobby's ``disqualify``
+#: (``room/tournament/lobby.py``; a cluster gateway's asks the tournament's host), ``hub.tournaments`` (set by the
+#: app). Without a lobby the action answers 501 and nothing is recorded.
 Disqualify = Callable[[str, int, int], Awaitable[Any]]
 
 
-def disqualify_hook(hub: Any) -> Disqualify | None:
-    for owner in (hub, getattr(hub, "room", None)):
-        lobby = getattr(owner, "tournament_lobby", None) or getattr(owner, "tournaments", None)
-        hook = getattr(lobby, "disqualify", None) or getattr(owner, "disqualify", None)
-        if callable(hook):
-            return hook  # type: ignore[no-any-return]
-    return None
+def disqualify_hook(hub: Hub) -> Disqualify | None:
+    lobby = hub.tournaments
+    return lobby.disqualify if lobby is not None else None
 log = logging.getLogger(__name__)
 declare("not_implemented", 501)
 STATUS_OF = {"warn": "warned", "suspend": "suspended", "ban": "banned", "reinstate": "active"}
@@ -240,10 +236,9 @@ def _path_int(request: Request, name: str) -> int:
 async def _unseat(hub: Hub, pid: int) -> None:
     """A suspended or banned player leaves every cash table (R-CASH-3: folded if dealt in, the stack back to the
     balance at the end of the hand)."""
-    tables_of = getattr(hub.room, "tables_of", None)
-    for table_id in list(tables_of(pid)) if callable(tables_of) else []:
+    for table_id in list(hub.room.tables_of(pid)):
         try:
-            await hub.room.leave(pid, table_id)
+            await hub.room.execute(pid, LeaveFrame(v=1, type="leave", table=table_id))
         except Exception:  # already gone, or a tournament table (the tournament decides): nothing to undo
             log.warning("could not unseat blocked player %s from %s", pid, table_id, exc_info=True)
 
@@ -260,9 +255,8 @@ async def _act(hub: Hub, operator_id: int, pid: int, action: str, body: ActionBo
         return entry
     if action == "force_alias":  # R-ALIAS-4: a neutral alias at once, the player must choose another
         neutral = await hub.call_store(store.aliases.reject, operator_id, pid, body.reason)
-        hub.aliases.pop(pid, None)
-        with contextlib.suppress(Exception):
-            hub.room.alias_changed(pid)
+        with contextlib.suppress(Exception):  # shown at once at the player's tables (R-ALIAS-2)
+            await hub.alias_changed(pid, neutral)
         return await hub.call_store(store.integrity.record, operator_id, "force_alias", body.reason, player_id=pid,
                                     detail={"neutral_alias": neutral})
     if body.tournament_id is None:

@@ -19,12 +19,10 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import (
-    BaseModel,
     ConfigDict,
     Discriminator,
     Field,
     StrictBool,
-    StrictInt,
     StrictStr,
     StringConstraints,
     Tag,
@@ -35,34 +33,46 @@ from typing_extensions import TypedDict
 
 from riverboat.errors import RiverboatError, declare
 from riverboat.room import frames
+from riverboat.room.commands import (  # the room's commands: the client frames that reach the room
+    MAX_AMOUNT as MAX_AMOUNT,
+)
+from riverboat.room.commands import (
+    ActFrame,
+    ClientFrameBase,
+    FastFoldFrame,
+    JoinSpeedFrame,
+    LeaveFrame,
+    LeaveSpeedFrame,
+    OptionsFrame,
+    SitFrame,
+    SitInFrame,
+    SitOutFrame,
+    TopUpFrame,
+    TournamentActFrame,
+    TournamentDeclineRebuyFrame,
+    TournamentRebuyFrame,
+    TournamentRegisterFrame,
+    TournamentUnregisterFrame,
+    TwisterPlayFrame,
+    UnwaitlistFrame,
+    UnwatchFrame,
+    WaitlistFrame,
+    WatchFrame,
+)
+from riverboat.room.commands import (
+    MsgId as MsgId,
+)
+from riverboat.room.commands import (
+    TableRef as TableRef,
+)
 
 from . import safejson
 
 PROTOCOL_VERSION = frames.PROTOCOL_VERSION
-
-#: Largest amount (in minor units) a frame may carry: 10^12 cents = 10 billion euro. Anything larger is refused
-#: by validation before it reaches the room.
-MAX_AMOUNT = 10**12
 #: Largest raw frame the server reads (bytes); bigger frames get ``frame_too_large`` and are dropped.
 MAX_FRAME_BYTES = 16 * 1024
 
-Amount = Annotated[StrictInt, Field(ge=0, le=MAX_AMOUNT)]
-PositiveAmount = Annotated[StrictInt, Field(ge=1, le=MAX_AMOUNT)]
-MsgId = Annotated[StrictStr, StringConstraints(max_length=64)] | Annotated[StrictInt, Field(ge=0, le=2**53)]
-TableRef = Annotated[StrictStr, StringConstraints(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")]
-Seat = Annotated[StrictInt, Field(ge=0, le=10)]
-CardText = Annotated[StrictStr, StringConstraints(min_length=2, max_length=3, pattern=r"^(?:10|[2-9TJQKAtjqka])[cdhsCDHS]$")]
-ActKind = Annotated[StrictStr, StringConstraints(min_length=1, max_length=24, pattern=r"^[a-z_]+$")]
-
-
-class _ClientFrame(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    v: Literal[1] = Field(description="Protocol version; must be 1.")
-    id: MsgId | None = Field(default=None, description="Client message id, echoed as `ref` in the reply.")
-
-
-class AuthFrame(_ClientFrame):
+class AuthFrame(ClientFrameBase):
     """Authenticate the connection with a bearer token from ``POST /api/login`` (or pass ``?token=`` on connect)."""
 
     type: Literal["auth"]
@@ -70,135 +80,22 @@ class AuthFrame(_ClientFrame):
     batch: StrictBool = Field(default=False, description="Opt in to `batch` frames (several frames per message).")
 
 
-class PingFrame(_ClientFrame):
+
+class PingFrame(ClientFrameBase):
     """Liveness check; answered with ``pong``. Allowed before authentication."""
 
     type: Literal["ping"]
 
 
-class LobbyRequest(_ClientFrame):
+
+class LobbyRequest(ClientFrameBase):
     """Ask for the lobby (tables and Speed Poker pools); answered with a ``lobby`` frame. Allowed before auth."""
 
     type: Literal["lobby"]
 
 
-class SitFrame(_ClientFrame):
-    """Take ``seat`` at cash table ``table`` bringing ``buy_in`` minor units from the balance (R-BUYIN, R-CASH-2)."""
 
-    type: Literal["sit"]
-    table: TableRef
-    seat: Seat
-    buy_in: PositiveAmount
-    wait_for_bb: StrictBool = Field(default=True, description="True: wait for the big blind; False: post now (R-NEWPLAYER).")
-
-
-class ActFrame(_ClientFrame):
-    """A game action in the hand at ``table``: ``kind`` is one of the legal action kinds offered in the view
-    (fold, check, call, bet, raise, complete, bring_in, discard, stand_pat, ...). ``amount`` is the bet/raise-to
-    total where the kind needs one; ``cards`` lists the cards to discard for ``discard``."""
-
-    type: Literal["act"]
-    table: TableRef
-    kind: ActKind
-    amount: Amount | None = None
-    cards: Annotated[list[CardText], Field(max_length=7)] | None = None
-
-
-class SitOutFrame(_ClientFrame):
-    """Sit out from the next hand (R-SITOUT; in cash games this applies at all the player's cash tables)."""
-
-    type: Literal["sit_out"]
-    table: TableRef
-
-
-class SitInFrame(_ClientFrame):
-    """Come back from sitting out (posts a blind as R-NEWPLAYER / R-MISSED require)."""
-
-    type: Literal["sit_in"]
-    table: TableRef
-    post: StrictBool = Field(default=False, description="True: post the big blind (+ dead small blind) now; else wait.")
-
-
-class OptionsFrame(_ClientFrame):
-    """Change table options of the player's seat (only the fields given); the ack's ``result.options`` holds them
-    all (the view's ``you.options``)."""
-
-    type: Literal["options"]
-    table: TableRef
-    auto_post: StrictBool | None = Field(default=None, description="False: sat out instead of posting a blind.")
-    sit_out_next_bb: StrictBool | None = Field(default=None, description="True: sat out before the next big blind.")
-    wait_for_bb: StrictBool | None = Field(default=None, description="Sitting in waits for the big blind.")
-
-
-class WaitlistFrame(_ClientFrame):
-    """Join the waiting list of a full cash table: a private ``seat_offered`` event says when a seat is free."""
-
-    type: Literal["waitlist"]
-    table: TableRef
-
-
-class UnwaitlistFrame(_ClientFrame):
-    """Leave the waiting list of a table."""
-
-    type: Literal["unwaitlist"]
-    table: TableRef
-
-
-class LeaveFrame(_ClientFrame):
-    """Leave the table; the stack goes back to the balance (R-CASH-3)."""
-
-    type: Literal["leave"]
-    table: TableRef
-
-
-class TopUpFrame(_ClientFrame):
-    """Add ``amount`` minor units from the balance to the stack between hands (R-BUYIN)."""
-
-    type: Literal["top_up"]
-    table: TableRef
-    amount: PositiveAmount
-
-
-class JoinSpeedFrame(_ClientFrame):
-    """Join the Speed Poker pool ``pool`` with ``buy_in`` minor units (R-SPEED)."""
-
-    type: Literal["join_speed"]
-    pool: TableRef
-    buy_in: PositiveAmount
-
-
-class FastFoldFrame(_ClientFrame):
-    """Speed Fold: fold now and move to a new hand at another table of the pool (R-SPEED-1, R-SPEED-2)."""
-
-    type: Literal["fast_fold"]
-    pool: TableRef
-
-
-class LeaveSpeedFrame(_ClientFrame):
-    """Leave the Speed Poker pool; the stack goes back to the balance."""
-
-    type: Literal["leave_speed"]
-    pool: TableRef
-
-
-class WatchFrame(_ClientFrame):
-    """Watch a table without sitting (a spectator): the ack carries nothing secret; from then on the connection
-    receives the table's public ``table_state`` and events (never a face-down card, R-GEN-5) until ``unwatch``,
-    sitting down (then as a player), or the table closes. After a reconnect the watched tables send their view
-    again, as seated tables do."""
-
-    type: Literal["watch"]
-    table: TableRef
-
-
-class UnwatchFrame(_ClientFrame):
-    """Stop watching a table."""
-
-    type: Literal["unwatch"]
-    table: TableRef
-
-
-class ChatFrame(_ClientFrame):
+class ChatFrame(ClientFrameBase):
     """Say ``text`` at ``table`` (seated or watching): everyone there receives a ``chat`` frame. At most 200
     characters once whitespace is collapsed; offensive words are replaced by asterisks (the alias filter,
     R-ALIAS-4); rate limited per player (``chat_rate_limited``)."""
@@ -208,74 +105,12 @@ class ChatFrame(_ClientFrame):
     text: Annotated[StrictStr, StringConstraints(min_length=1, max_length=400)]
 
 
-class TwisterPlayFrame(_ClientFrame):
-    """The lobby's Twister "Play" (R-TWIST-11): register for the open Sit & Go of ``kind`` (``twister``, ``aog``
-    or ``wild``, the types the room offers, R-WILD-5) at ``buy_in`` (a published buy-in, R-TWIST-7), paid from the
-    balance or with the Twister ticket ``ticket`` of that value (R-WILD-1). The ack says the tournament and how
-    many are in; when the third is in the three are seated at random (R-TWIST-2) and ``tournament`` frames follow
-    (``started``, ``twister_spin``, ``state``...). Idempotent by frame id, like the other money frames."""
 
-    type: Literal["twister_play"]
-    kind: Literal["twister", "aog", "wild"]
-    buy_in: PositiveAmount
-    ticket: Annotated[StrictInt, Field(ge=1, le=2**53)] | None = None
-
-
-class TournamentActFrame(_ClientFrame):
-    """A game action at the player's table of tournament ``tournament`` (as ``act`` at a cash table: ``kind`` one
-    of the legal kinds of the ``state`` event's hand view, ``amount`` the bet/raise-to total)."""
-
-    type: Literal["tournament_act"]
-    tournament: TableRef
-    kind: ActKind
-    amount: Amount | None = None
-    cards: Annotated[list[CardText], Field(max_length=7)] | None = None
-
-
-Secret = Annotated[StrictStr, StringConstraints(min_length=1, max_length=64)]
-
-
-class TournamentRegisterFrame(_ClientFrame):
-    """Register for tournament ``tournament`` (a Sit & Go or an MTT of the lobby's tabs): buy-in + fee from the
-    balance (R-FEE-1), or the ticket ``ticket`` (R-TOURN-GEN-2); a private one needs ``promo_code`` AND
-    ``password`` (R-TOURN-PRIV-1). A Sit & Go starts when its last seat is taken (R-TOURN-SNG-1). Idempotent by
-    frame id, like the other money frames."""
-
-    type: Literal["tournament_register"]
-    tournament: TableRef
-    promo_code: Secret | None = None
-    password: Secret | None = None
-    ticket: Annotated[StrictInt, Field(ge=1, le=2**53)] | None = None
-
-
-class TournamentUnregisterFrame(_ClientFrame):
-    """Unregister before the start and the unregistration deadline: buy-in and fee back (R-TOURN-REG-3)."""
-
-    type: Literal["tournament_unregister"]
-    tournament: TableRef
-
-
-class TournamentRebuyFrame(_ClientFrame):
-    """A re-buy (during the re-buy period, stack at or below the limit) or the add-on (in its level):
-    ``what`` is ``rebuy`` or ``addon`` (R-TOURN-REBUY-3). Idempotent by frame id."""
-
-    type: Literal["tournament_rebuy"]
-    tournament: TableRef
-    what: Literal["rebuy", "addon"] = "rebuy"
-
-
-class TournamentDeclineRebuyFrame(_ClientFrame):
-    """Decline the re-buy offered after a bust (``rebuy_offer``, R-TOURN-REBUY-3): the player's place is fixed now
-    (else when the offer's time runs out)."""
-
-    type: Literal["tournament_decline_rebuy"]
-    tournament: TableRef
-
-
-class ResyncFrame(_ClientFrame):
+class ResyncFrame(ClientFrameBase):
     """Ask the server to send the full current ``table_state`` of every table the player is seated at again."""
 
     type: Literal["resync"]
+
 
 
 ClientFrame = Annotated[
@@ -334,6 +169,9 @@ CLIENT_FRAME_TYPES: tuple[str, ...] = (
     "tournament_decline_rebuy",
     "resync",
 )
+#: Frame types the connection itself handles (the session: authentication, liveness, the lobby, table chat and a
+#: resync of the views); every other client frame is a room command (:mod:`riverboat.room.commands`).
+SESSION_FRAME_TYPES = frozenset({"auth", "ping", "lobby", "chat", "resync"})
 #: Frame types accepted before the connection is authenticated.
 UNAUTHENTICATED_TYPES = frozenset({"auth", "ping", "lobby"})
 

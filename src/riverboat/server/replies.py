@@ -17,7 +17,8 @@ Replies that say nothing about the command's outcome (``internal``, a closed or 
 are not kept: the client may retry with the same id, and the store key still stops a second movement.
 
 Frames without an id cannot be recognised again and are handled every time. A new money frame type joins by
-being named in :data:`MONEY_FRAMES` and by passing ``idem_key`` (:func:`store_key`) to its ledger call.
+being named in :data:`riverboat.room.commands.MONEY_COMMANDS` and by passing its handler's key (``Caller.key``, made
+here by :func:`store_key`) to its ledger call.
 """
 
 from __future__ import annotations
@@ -32,11 +33,12 @@ from typing import Any
 import orjson
 from pydantic import BaseModel
 
+from riverboat.room.commands import MONEY_COMMANDS
+
 from . import protocol
 
-#: Frame types that move money. Tournament registration joins here when it gets a WebSocket frame (the hook:
-#: give its handler the ``idem_key`` of :func:`store_key` for the store's registration call).
-MONEY_FRAMES = frozenset({"sit", "top_up", "join_speed", "twister_play", "tournament_register", "tournament_rebuy"})
+#: Frame types that move money: the room's money commands (their handlers pass the key to the ledger)
+MONEY_FRAMES = MONEY_COMMANDS
 REPLY_TTL_S = 900.0  # at least ten minutes (issue #16): fifteen
 MAX_PER_PLAYER = 512  # replies kept per player (beyond that the oldest goes: its store key still holds)
 MAX_ENTRIES = 100_000  # replies kept in all

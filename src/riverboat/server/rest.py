@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import inspect
 import logging
 import tomllib
 from collections.abc import Awaitable, Callable
@@ -318,10 +317,8 @@ async def lobby(hub: Hub, request: Request) -> Response:
 async def table(hub: Hub, request: Request) -> Response:
     await authenticate(hub, request)
     table_id = request.path_params["table_id"]
-    info = hub.room.table_info(table_id)  # a RoomError ("no_table": 404) is answered by the handler
-    if inspect.isawaitable(info):  # a cluster gateway asks the table's host (riverboat.cluster.remote)
-        info = await info
-    info = await hub.add_aliases({"type": "table_state", "view": info})
+    # a RoomError ("no_table": 404) is answered by the handler; a cluster gateway asks the table's host
+    info = await hub.add_aliases({"type": "table_state", "view": await hub.room.table_view(table_id)})
     return JSONResponse(jsonable(info["view"]))
 
 

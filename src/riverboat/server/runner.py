@@ -26,6 +26,8 @@ from typing import Any
 
 import uvicorn
 
+from riverboat.room.port import RoomPort
+
 from .app import create_app
 from .console import Listener
 from .hub import ServerConfig
@@ -92,7 +94,7 @@ class _Server(uvicorn.Server):
 
 async def serve(
     store: Any,
-    room: Any,
+    room: RoomPort,
     *,
     host: str = "127.0.0.1",
     port: int = 8000,

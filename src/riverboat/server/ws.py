@@ -16,6 +16,7 @@ from typing import Any, Union
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from riverboat.errors import RiverboatError, wire_error
+from riverboat.room.commands import MONEY_COMMANDS, UnwatchFrame
 from riverboat.store.errors import AccountBlocked, AuthError
 
 from . import protocol
@@ -185,7 +186,8 @@ class Connection:
             if self.player_id is not None:
                 for table_id in self.hub.links.remove(self):
                     with contextlib.suppress(Exception):
-                        await self.hub.room.unwatch(self.player_id, table_id)
+                        unwatch = UnwatchFrame(v=1, type="unwatch", table=table_id)
+                        await self.hub.room.execute(self.player_id, unwatch)
             self.queue.put_nowait(_CLOSE)
             await asyncio.wait({writer}, timeout=2.0)  # never swallows a cancellation of this connection's task
             if not writer.done():
@@ -270,47 +272,10 @@ class Connection:
         return dict(protocol.ack(kind, result, ref))
 
     async def _command(self, frame: Any) -> Any:
-        room = self.hub.room
+        """A session frame (chat, resync) here; every other command is the room's (``RoomPort.execute``), with the
+        idempotency key of a money command made once from the player and the frame id (issue #29)."""
         pid = self.player_id
         kind = frame.type
-        # a money frame's ledger call carries a key made of the player and the frame id (None without an id)
-        idem = store_key(pid, frame.id) if kind in MONEY_FRAMES and frame.id is not None else None
-        if kind in ("sit", "join_speed", "top_up"):
-            await self._check_standing(pid)
-        if kind in _TABLE_COMMANDS:  # room.<kind>(player, table)
-            return await getattr(room, kind)(pid, frame.table)
-        if kind == "sit":
-            return await room.sit(pid, frame.table, frame.seat, frame.buy_in, wait_for_bb=frame.wait_for_bb,
-                                  idem_key=idem)
-        if kind == "act":
-            cards = list(frame.cards) if frame.cards is not None else None
-            if frame.table in getattr(room, "pools", {}):  # Speed Poker: act by pool id
-                return await room.speed_act(pid, frame.table, frame.kind, amount=frame.amount, cards=cards)
-            return await room.act(pid, frame.table, frame.kind, amount=frame.amount,
-                                  cards=list(frame.cards) if frame.cards is not None else None)
-        if kind == "sit_in":
-            return await room.sit_in(pid, frame.table, post=frame.post)
-        if kind == "options":
-            changes = {k: v for k in ("auto_post", "sit_out_next_bb", "wait_for_bb")
-                       if (v := getattr(frame, k)) is not None}
-            return await room.set_options(pid, frame.table, changes)
-        if kind == "top_up":
-            return await room.top_up(pid, frame.table, frame.amount, idem_key=idem)
-        if kind == "join_speed":
-            return await room.join_speed(pid, frame.pool, frame.buy_in, idem_key=idem)
-        if kind == "fast_fold":
-            return await room.fast_fold(pid, frame.pool)
-        if kind == "leave_speed":
-            return await room.leave_speed(pid, frame.pool)
-        if kind == "watch":
-            result = await room.watch(pid, frame.table)
-            self.watched.add(frame.table)
-            return result
-        if kind == "unwatch":
-            self.watched.discard(frame.table)
-            if self.hub.links.watched_elsewhere(self, frame.table):
-                return {"table": frame.table, "watching": False}
-            return await room.unwatch(pid, frame.table)
         if kind == "chat":
             return await self.hub.chat.say(pid, await self.hub.alias_of(pid), frame.table, frame.text)
         if kind == "resync":
@@ -318,14 +283,17 @@ class Connection:
             if self.hub.tournaments is not None:  # and the player's tournament tables (their `state`)
                 await self.hub.tournaments.connected(pid)
             return None
-        if kind in ("tournament_register", "tournament_unregister", "tournament_rebuy", "tournament_decline_rebuy"):
-            return await self._tournament(frame)
-        if kind == "tournament_act" and self.hub.tournaments is not None and \
-                frame.tournament in self.hub.tournaments.directors:
-            return await self._tournament(frame)
-        if kind in ("twister_play", "tournament_act"):
-            return await self._twister(frame)
-        raise AssertionError(f"unhandled frame type {kind}")  # parse_client_frame only returns known types
+        if kind in ("sit", "join_speed", "top_up"):
+            await self._check_standing(pid)
+        if kind == "unwatch":
+            self.watched.discard(frame.table)
+            if self.hub.links.watched_elsewhere(self, frame.table):  # another tab of the player still watches it
+                return {"table": frame.table, "watching": False}
+        key = store_key(pid, frame.id) if kind in MONEY_COMMANDS and frame.id is not None else None
+        result = await self.hub.room.execute(pid, frame, key)
+        if kind == "watch":
+            self.watched.add(frame.table)
+        return result
 
     async def _check_standing(self, pid: Any) -> None:
         """A suspended or banned account cannot sit (R-INTEG-5c), even on a connection opened before."""
@@ -333,38 +301,6 @@ class Connection:
         status = await self.hub.call_store(integrity.blocked, pid) if integrity is not None else None
         if status is not None:
             raise AccountBlocked(status)
-
-    async def _tournament(self, frame: Any) -> Any:
-        """The lobby's tournaments (issue #11): register, unregister, re-buy / add-on, and a table action."""
-        lobby = self.hub.tournaments
-        if lobby is None:
-            raise protocol.ProtocolError("unknown_type", "this room has no tournaments")
-        d, pid = lobby.get(frame.tournament), self.player_id
-        if frame.type == "tournament_register":
-            return await d.register(pid, promo_code=frame.promo_code, password=frame.password,
-                                    ticket_id=frame.ticket)
-        if frame.type == "tournament_unregister":
-            return await d.unregister(pid)
-        if frame.type == "tournament_rebuy":
-            return await (d.rebuy(pid) if frame.what == "rebuy" else d.addon(pid))
-        if frame.type == "tournament_decline_rebuy":
-            return await d.decline_rebuy(pid)
-        cards = list(frame.cards) if frame.cards is not None else None
-        return await d.act(pid, frame.kind, frame.amount, cards)
-
-    async def _twister(self, frame: Any) -> Any:
-        """The Twister frames (R-TWIST-11): "Play" and an action at a tournament table."""
-        twister = self.hub.twister
-        if twister is None:
-            raise protocol.ProtocolError("unknown_type", "this room has no Twister")
-        if frame.type == "twister_play":
-            return await twister.play(self.player_id, frame.kind, frame.buy_in, ticket_id=frame.ticket)
-        cards = list(frame.cards) if frame.cards is not None else None
-        return await twister.act(self.player_id, frame.tournament, frame.kind, frame.amount, cards)
-
-
-#: commands that are ``room.<type>(player_id, table)``
-_TABLE_COMMANDS = frozenset({"sit_out", "leave", "waitlist", "unwaitlist"})
 
 
 def _default(value: Any) -> Any:

@@ -1,0 +1,82 @@
+"""The handlers of the tournament and Twister commands (issue #29: registered in the room, not branches in the
+server): register, unregister, re-buy / add-on / decline, a table action, and Twister's "Play". A single process
+registers them with its own lobby and Twister offers; a cluster's table host with the lobby of the tournaments it
+runs (a gateway forwards every command to the host of its tournament, ``cluster.remote``)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from riverboat.room.commands import (
+    Caller,
+    ClientFrameBase,
+    Commands,
+    Handler,
+    Result,
+    RoomCommand,
+    TournamentActFrame,
+    TournamentDeclineRebuyFrame,
+    TournamentRebuyFrame,
+    TournamentRegisterFrame,
+    TournamentUnregisterFrame,
+    TwisterPlayFrame,
+)
+from riverboat.room.errors import RoomError
+
+if TYPE_CHECKING:
+    from riverboat.room.tournament.lobby import TournamentLobby
+    from riverboat.room.twister.offers import TwisterOffers
+
+
+def register_tournament_commands(commands: Commands, lobby: TournamentLobby | None,
+                                 twister: TwisterOffers | None) -> None:
+    """Register the tournament commands (with ``lobby``) and Twister's (with ``twister``); without one, its
+    commands are refused with ``not_offered``."""
+
+    def lobby_of() -> TournamentLobby:
+        if lobby is None:
+            raise RoomError("not_offered", "this room has no tournaments")
+        return lobby
+
+    def twister_of() -> TwisterOffers:
+        if twister is None:
+            raise RoomError("not_offered", "this room has no Twister")
+        return twister
+
+    async def register(c: Caller, cmd: RoomCommand) -> Result:
+        assert isinstance(cmd, TournamentRegisterFrame)
+        d = lobby_of().get(cmd.tournament)
+        return await d.register(c.player, promo_code=cmd.promo_code, password=cmd.password, ticket_id=cmd.ticket,
+                                idem_key=c.key)
+
+    async def unregister(c: Caller, cmd: RoomCommand) -> Result:
+        assert isinstance(cmd, TournamentUnregisterFrame)
+        return await lobby_of().get(cmd.tournament).unregister(c.player)
+
+    async def rebuy(c: Caller, cmd: RoomCommand) -> Result:
+        assert isinstance(cmd, TournamentRebuyFrame)
+        d = lobby_of().get(cmd.tournament)
+        pay = d.rebuy if cmd.what == "rebuy" else d.addon
+        return await pay(c.player, idem_key=c.key)
+
+    async def decline(c: Caller, cmd: RoomCommand) -> Result:
+        assert isinstance(cmd, TournamentDeclineRebuyFrame)
+        return await lobby_of().get(cmd.tournament).decline_rebuy(c.player)
+
+    async def act(c: Caller, cmd: RoomCommand) -> Result:
+        """An action at the player's table of a tournament of the lobby, else of a Twister (R-TWIST-11)."""
+        assert isinstance(cmd, TournamentActFrame)
+        cards = list(cmd.cards) if cmd.cards is not None else None
+        if lobby is not None and cmd.tournament in lobby.directors:
+            return await lobby.directors[cmd.tournament].act(c.player, cmd.kind, cmd.amount, cards)
+        return await twister_of().act(c.player, cmd.tournament, cmd.kind, cmd.amount, cards)
+
+    async def twister_play(c: Caller, cmd: RoomCommand) -> Result:
+        assert isinstance(cmd, TwisterPlayFrame)
+        return await twister_of().play(c.player, cmd.kind, cmd.buy_in, ticket_id=cmd.ticket, idem_key=c.key)
+
+    pairs: tuple[tuple[type[ClientFrameBase], Handler], ...] = (
+        (TournamentRegisterFrame, register), (TournamentUnregisterFrame, unregister), (TournamentRebuyFrame, rebuy),
+        (TournamentDeclineRebuyFrame, decline), (TournamentActFrame, act), (TwisterPlayFrame, twister_play))
+    for model, handler in pairs:
+        commands.register(model, handler)

@@ -1,0 +1,116 @@
+"""The room's command registry (issue #29): every client frame that is not the connection's own (auth, ping, lobby,
+chat, resync) has a handler in the room, and every handler has a frame; the money commands pass the idempotency key
+made from the player and the frame id to the ledger, so a repeat after the server's reply cache forgot the first
+copy (expiry, a restart) moves no money: one ledger entry per key, for each money command."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from sqlalchemy import func, select
+
+from riverboat.room import FakeClock, Room, RoomError, SpeedSpec, TableSpec
+from riverboat.room.commands import MONEY_COMMANDS, ROOM_COMMANDS, command_type
+from riverboat.room.tournament.lobby import TournamentLobby
+from riverboat.room.tournament.spec import TournamentSpec
+from riverboat.room.tournament_commands import register_tournament_commands
+from riverboat.room.twister.offers import TwisterOffers
+from riverboat.server.protocol import CLIENT_FRAME_TYPES, SESSION_FRAME_TYPES, parse_client_frame
+from riverboat.server.replies import store_key
+from riverboat.store import Store
+from riverboat.store.models import LedgerTxn
+
+from .conftest import make_players
+
+SNG = {"name": "Keyed SNG", "kind": "sng", "seats": 3, "min_entrants": 3, "buy_in": 100, "fee": 10,
+       "currency": "EUR", "starting_stack": 1500, "payout": "sng", "level_seconds": 600,
+       "levels": [{"small_blind": 10, "big_blind": 20}]}
+
+
+def test_issue_29_every_frame_type_has_a_handler_and_every_handler_a_frame(store: Store) -> None:
+    """Issue #29: the room's registry against the client-frame union, both ways (a new frame without a handler,
+    or a handler left without a frame, fails here)."""
+    room = Room(store, clock=FakeClock(), store_inline=True)
+    commands = set(CLIENT_FRAME_TYPES) - SESSION_FRAME_TYPES
+    assert room.commands.handled() == commands, "frame types without a handler / handlers without a frame"
+    assert {command_type(m) for m in ROOM_COMMANDS} == commands
+    assert MONEY_COMMANDS <= commands
+    register_tournament_commands(room.commands, TournamentLobby(room), None)  # as the app does: same set
+    assert room.commands.handled() == commands
+
+
+def _frame(frame_type: str, fid: str, **fields: Any) -> Any:
+    import json
+
+    return parse_client_frame(json.dumps({"v": 1, "type": frame_type, "id": fid, **fields}))
+
+
+def _entries(store: Store, key_part: str) -> int:
+    with store.session() as s:
+        return int(s.scalar(select(func.count()).select_from(LedgerTxn).where(LedgerTxn.idem_key.contains(key_part)))
+                   or 0)
+
+
+async def _refused(room: Room, pid: int, frame: Any, key: str, codes: tuple[str, ...] = ("id_reused",)) -> None:
+    with pytest.raises(RoomError) as err:
+        await room.execute(pid, frame, key)
+    assert err.value.code in codes, err.value
+
+
+async def test_issue_29_r_wallet_1_cash_money_commands_repeated_with_their_key_move_no_money(
+        room: Room, store: Store) -> None:
+    """Issue #29, R-WALLET-1, R-BUYIN-1: ``sit``, ``top_up`` and ``join_speed`` through ``Room.execute`` twice with
+    the same frame's key (what the server sends once its reply cache forgot the first): the second is refused with
+    ``id_reused``, the balance moved once and the ledger holds one entry for the key."""
+    (pid,) = make_players(store, 1, deposit=10_000)
+    tid = await room.open_table(TableSpec(name="Keyed", min_buy_in=40, max_buy_in=1000))
+    pool = await room.open_speed_pool(SpeedSpec(name="Keyed speed", game="holdem", structure="NL", small_blind=5,
+                                                big_blind=10, table_size=6, min_buy_in=400, max_buy_in=1000))
+    sit, sit_key = _frame("sit", "s1", table=tid, seat=0, buy_in=400), store_key(pid, "s1")
+    await room.execute(pid, sit, sit_key)
+    await room.execute(pid, _frame("leave", "l1", table=tid))
+    await _refused(room, pid, sit, sit_key)  # seated again with the same frame: no second buy-in
+    assert _entries(store, sit_key) == 1
+    await room.execute(pid, _frame("sit", "s2", table=tid, seat=0, buy_in=400), store_key(pid, "s2"))
+    top, top_key = _frame("top_up", "t1", table=tid, amount=100), store_key(pid, "t1")
+    await room.execute(pid, top, top_key)
+    await _refused(room, pid, top, top_key)
+    assert room.tables[tid].seat_of(pid).stack == 500  # type: ignore[union-attr]
+    assert _entries(store, top_key) == 1
+    join, join_key = _frame("join_speed", "j1", pool=pool, buy_in=400), store_key(pid, "j1")
+    await room.execute(pid, join, join_key)
+    await room.execute(pid, _frame("leave_speed", "ls1", pool=pool))
+    await _refused(room, pid, join, join_key)
+    assert _entries(store, join_key) == 1
+    assert store.ledger.balance(pid, "EUR") == 10_000 - 500  # the table's stack; the pool's came back
+
+
+async def test_issue_29_tournament_and_twister_money_commands_repeated_with_their_key_move_no_money(
+        room: Room, store: Store, clock: FakeClock) -> None:
+    """Issue #29, R-TOURN-REG-3, R-TWIST-11: ``tournament_register`` (after an unregister) and ``twister_play``
+    through the room's registry (the handlers the app registers) twice with one frame's key: refused
+    (``id_reused``), money moved once, one ledger entry for the key. (The re-buy's key: the director's own test,
+    tests/tournament/test_tourn_rebuy_window.py, reached by the same ``Caller.key``.)"""
+    pid, other = make_players(store, 2, deposit=10_000)
+    lobby = TournamentLobby(room)
+    twister = TwisterOffers(room)
+    register_tournament_commands(room.commands, lobby, twister)
+    try:
+        d = await lobby.create(TournamentSpec.from_dict(SNG), "keyed")
+        reg, reg_key = _frame("tournament_register", "r1", tournament=d.id), store_key(pid, "r1")
+        await room.execute(pid, reg, reg_key)
+        await room.execute(pid, _frame("tournament_unregister", "u1", tournament=d.id))
+        await _refused(room, pid, reg, reg_key)
+        assert _entries(store, reg_key) == 1
+        assert store.ledger.balance(pid, "EUR") == 10_000  # registered once, refunded once
+        buy_in = 500  # a published Twister buy-in (R-TWIST-7)
+        play, play_key = _frame("twister_play", "p1", kind="twister", buy_in=buy_in), store_key(other, "p1")
+        await room.execute(other, play, play_key)
+        before = store.ledger.balance(other, "EUR")
+        await _refused(room, other, play, play_key, ("id_reused", "already_registered"))
+        assert store.ledger.balance(other, "EUR") == before == 10_000 - buy_in
+        assert _entries(store, play_key) == 1
+    finally:
+        await twister.close()
+        await lobby.close()
