@@ -34,6 +34,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from riverboat.room import Room
+from riverboat.room.commands import LeaveFrame, LeaveSpeedFrame
 from riverboat.room.tournament.lobby import TournamentLobby
 from riverboat.room.twister.offers import TwisterOffers
 from riverboat.store.cashier import MAX_DEPOSIT, payment_reference
@@ -102,7 +103,7 @@ async def end_play(hub: Hub, pid: int) -> dict[str, Any]:
     left, refunded, kept = [], [], []
     for table_id in hub.room.tables_of(pid):
         try:
-            await hub.room.leave(pid, table_id)
+            await hub.room.execute(pid, LeaveFrame(v=1, type="leave", table=table_id))
             left.append(table_id)
         except Exception:  # a tournament table (the tournament decides) or gone already: nothing to undo
             log.warning("could not unseat player %s from %s", pid, table_id, exc_info=True)
@@ -110,7 +111,7 @@ async def end_play(hub: Hub, pid: int) -> dict[str, Any]:
     for pool_id, pool in list(pools.items()):
         if pid in pool.players:
             try:
-                await hub.room.leave_speed(pid, pool_id)
+                await hub.room.execute(pid, LeaveSpeedFrame(v=1, type="leave_speed", pool=pool_id))
                 left.append(pool_id)
             except Exception:
                 log.warning("could not take player %s out of pool %s", pid, pool_id, exc_info=True)
