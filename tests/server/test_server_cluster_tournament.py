@@ -33,6 +33,7 @@ from riverboat.bots import ProtocolClient
 from riverboat.bots.twister import TwisterBot
 from riverboat.cluster import RemoteRoom
 from riverboat.cluster.names import Names
+from riverboat.room.commands import TournamentRegisterFrame
 from riverboat.room.errors import RoomError
 from riverboat.room.tournament.presets import sit_and_go
 from riverboat.room.tournament.spec import TournamentSpec
@@ -115,6 +116,11 @@ async def _retry(call: Any, c: Cluster) -> Any:
             await asyncio.sleep(0.3)
 
 
+def _register(tid: str) -> TournamentRegisterFrame:
+    """A player's ``tournament_register`` command, as the gateway's server hands it to its room port."""
+    return TournamentRegisterFrame(v=1, type="tournament_register", tournament=tid)
+
+
 def _hands(c: Cluster, tid: str) -> list[Hand]:
     with c.store.session() as s:
         return list(s.scalars(select(Hand).where(Hand.table_id.like(f"{tid}/%")).order_by(Hand.id)))
@@ -175,7 +181,7 @@ async def _sng_failover(c: Cluster) -> None:
         money = _money(c)
         await asyncio.sleep(0.5)  # presence reaches the hosts (they route the players' frames to this gateway)
         for p in players[:3]:
-            await gw.tournaments.get(tid).register(p.id)
+            await gw.execute(p.id, _register(tid))
         # its host dies during registration: the survivor reopens it with the three paid registrations
         first = _owner(gw, tid)
         assert first in (c.h1, c.h2)
@@ -185,7 +191,7 @@ async def _sng_failover(c: Cluster) -> None:
                     "the survivor reopened the registration", c)
         c.start(first, "tables")  # the lost machine comes back (same node id, its lease long gone)
         for p in players[3:]:
-            await _retry(lambda p=p: gw.tournaments.get(tid).register(p.id), c)
+            await _retry(lambda p=p: gw.execute(p.id, _register(tid)), c)
         await _wait(lambda: len([h for h in _hands(c, tid) if h.status == "recorded"]) >= 3,
                     "three hands completed", c)
         # and its new host dies in the middle of play: the other one resumes it from the store

@@ -114,7 +114,8 @@ def _paths() -> dict[str, Any]:
         "/api/hands": {
             "get": {**_op("The player's recent hands", "HandsOut", errors=("422",)),
                     "parameters": [
-                        {"name": "table", "in": "query", "required": False, "schema": {"type": "string"}},
+                        {"name": "table", "in": "query", "required": False, "schema": {"type": "string",
+                                                                                       "maxLength": 200}},
                         {"name": "limit", "in": "query", "required": False,
                          "schema": {"type": "integer", "minimum": 1, "maximum": 500}},
                     ]}
@@ -131,7 +132,6 @@ def _paths() -> dict[str, Any]:
                                             "jackpots won apart) and your unused Twister tickets", None)},
         **_operator_paths(table_param, hand_param),
         **_money_paths(),
-
     }
 
 
