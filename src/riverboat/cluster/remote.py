@@ -495,6 +495,10 @@ class RemoteTournaments:
         """A player logged in here: their presence (written by ``attach``) tells the hosts, whose tournaments then
         stop sitting them out (R-TOURN-REG-5)."""
 
+    def disconnected(self, player_id: int) -> None:
+        """A player's last connection here closed: their presence goes (``detach``), which tells the hosts, whose
+        tournaments then apply R-DISC-1/2."""
+
     # ------------------------------------------------------------------ operator powers (R-OPER-1..5, R-INTEG-5)
     async def _operate(self, tournament_id: str, operator_id: int, action: str, **fields: Any) -> dict[str, Any]:
         self.get(tournament_id)

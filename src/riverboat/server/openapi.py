@@ -114,8 +114,7 @@ def _paths() -> dict[str, Any]:
         "/api/hands": {
             "get": {**_op("The player's recent hands", "HandsOut", errors=("422",)),
                     "parameters": [
-                        {"name": "table", "in": "query", "required": False, "schema": {"type": "string",
-                                                                                       "maxLength": 200}},
+                        {"name": "table", "in": "query", "required": False, "schema": {"type": "string"}},
                         {"name": "limit", "in": "query", "required": False,
                          "schema": {"type": "integer", "minimum": 1, "maximum": 500}},
                     ]}
