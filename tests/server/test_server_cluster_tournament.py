@@ -33,7 +33,7 @@ from riverboat.bots import ProtocolClient
 from riverboat.bots.twister import TwisterBot
 from riverboat.cluster import RemoteRoom
 from riverboat.cluster.names import Names
-from riverboat.room.commands import TournamentRegisterFrame
+from riverboat.room.commands import TournamentActFrame, TournamentRegisterFrame
 from riverboat.room.errors import RoomError
 from riverboat.room.tournament.presets import sit_and_go
 from riverboat.room.tournament.spec import TournamentSpec
@@ -90,7 +90,8 @@ class Entrant:
                     kind, amount = k, int(legal["max_to"])
                     break
         with contextlib.suppress(Exception):  # a stale decision, or the host between owners: the next state asks
-            await self.gw.tournaments.get(tid).act(self.id, kind, amount)
+            act = TournamentActFrame(v=1, type="tournament_act", tournament=tid, kind=kind, amount=amount)
+            await self.gw.execute(self.id, act)
 
 
 async def _wait(pred: Any, what: str, c: Cluster) -> None:
