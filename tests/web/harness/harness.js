@@ -30,6 +30,26 @@ if (params.get("host") === "route") {
   root.append(host);
   root = host;
 }
+// host=tourney: the view draws into a `.tourney-table` under a tournament page's head, result line and HUD, as
+// tournament_table.js draws it (and a 49 px stand-in for the app's top bar)
+if (params.get("host") === "tourney") {
+  const div = (className, text = "") => Object.assign(document.createElement("div"), { className, textContent: text });
+  const bar = div("topbar-stand-in");
+  bar.style.height = "49px";
+  const page = Object.assign(document.createElement("section"), { className: "tourney-page" });
+  const head = div("tourney-head");
+  head.append(Object.assign(document.createElement("h2"), { className: "tourney-title", textContent: "Web Sit & Go" }));
+  const hud = div("tourney-hud");
+  for (const [label, value] of [["Level", "3"], ["Blinds", "50/100"], ["Next level", "4:59"], ["Players left", "3 of 6"], ["Average stack", "3,000"]]) {
+    const cell = div("hud-cell");
+    cell.append(div("hud-label", label), div("", value));
+    hud.append(cell);
+  }
+  const table = div("tourney-table");
+  page.append(head, div("tourney-result", "You finished 2nd."), hud, table);
+  root.append(bar, page);
+  root = table;
+}
 const view = new TableView(root, {
   act: (kind, fields = {}) => { window.__sent.push({ type: "act", table: tableId, kind, ...fields }); return Promise.resolve(window.__reply); },
   sit: (seat) => window.__sent.push({ type: "sit", table: tableId, seat }),
@@ -37,7 +57,11 @@ const view = new TableView(root, {
   lobby: record("lobby"), history: record("history"),
 }, { connection });
 store.subscribe((model) => view.render(model));
-for (const frame of fixture.frames) store.apply(frame);
+// board=Kh,7d,2c,5s,9h replaces the board of the fixture's table states (a full board without a new fixture)
+const board = params.get("board");
+const withBoard = (f) => (!board || f.type !== "table_state" || !f.view || !f.view.hand) ? f
+  : { ...f, view: { ...f.view, hand: { ...f.view.hand, board: board.split(",") } } };
+for (const frame of fixture.frames) store.apply(withBoard(frame));
 window.__lastState = [...fixture.frames].reverse().find((f) => f.type === "table_state");
 window.__harness = {
   store, view, feed: (frame) => store.apply(frame),

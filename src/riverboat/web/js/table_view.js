@@ -17,6 +17,7 @@ import { settings } from "./settings.js";
 import { play } from "./sounds.js";
 import { t } from "./i18n.js";
 import { handName } from "./hand_names.js";
+import { clearDealerButton } from "./dealer_place.js";
 import { openRules } from "./rules_view.js";
 
 /** Seat positions (percent of the felt) around an ellipse, index 0 at the bottom centre, clockwise. */
@@ -217,6 +218,7 @@ export class TableView {
     if (m && this.root.dataset.family !== m.family) this.root.dataset.family = m.family;
     if (m && this.root.dataset.game !== m.game) this.root.dataset.game = m.game;
     patch(this.root, this.tree(Date.now()));
+    clearDealerButton(this.root.querySelector("[data-testid='felt']"));
     // a new log line scrolls the log to it (kept on the node, not in an attribute: no DOM change for it)
     const log = this.root.querySelector("[data-testid='hand-log']");
     if (log && log.__last !== log.lastElementChild) {
@@ -325,7 +327,7 @@ export class TableView {
           h("span", { class: "chip-icon", "aria-hidden": "true" }), formatMoney(seat.bet, model.currency)));
       }
       if (model.button !== null && Number(model.button) === seat.seat && model.family !== "stud") {
-        parts.push(h("div", { key: "dealer", class: "dealer-button", "data-testid": "dealer-button", title: t("table.dealer"), style: { left: pct(pos.dx), top: pct(pos.dy) } }, t("table.dealer_button")));
+        parts.push(h("div", { key: "dealer", class: "dealer-button", "data-testid": "dealer-button", "data-seat": seat.seat, title: t("table.dealer"), style: { left: pct(pos.dx), top: pct(pos.dy) } }, t("table.dealer_button")));
       }
     }
     if (this.ui.popover !== null) parts.push(this.popover(model));
