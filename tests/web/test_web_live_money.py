@@ -134,8 +134,8 @@ def test_issue30_cashier_page_deposit_limits_withdraw_statement(new_page: Any, m
 
     # the reality check: every N minutes (the player's choice) the session's time and net result
     page.select_option("[data-testid='reality-minutes']", "30")
-    page.click("[data-testid='reality-save']")
-    page.wait_for_function("document.querySelector(\"[data-testid='reality-minutes']\").value === '30'")
+    with page.expect_response(lambda r: r.url.endswith("/api/protections/reality-check") and r.request.method == "PUT"):
+        page.click("[data-testid='reality-save']")
     assert store.protections.get(pid).reality_check_minutes == 30
     page.evaluate("async () => { const m = await import('/js/cashier_view.js'); await m.showRealityCheck(); }")
     page.wait_for_selector("[data-testid='reality-check']")
@@ -187,8 +187,9 @@ def test_issue30_console_money_pages(new_page: Any, money_server: LiveServer) ->
     row.locator("[data-testid='payout-reference']").fill("SEPA-777")
     shot(page, "money-console-withdrawals")
     row.locator("[data-testid='approve']").click()
-    page.wait_for_function("!document.querySelector(\"[data-testid='withdrawal-row'][data-status='pending']\")",
-                           timeout=60_000)
+    page.wait_for_function("!document.querySelector(\"[data-testid='withdrawal-row'][data-status='pending']\") || "
+                           "document.querySelector(\"[data-testid='withdrawal-error']\").textContent", timeout=60_000)
+    assert page.locator("[data-testid='withdrawal-error']").inner_text() == ""
     assert store.withdrawals.get(w.id).status == "paid" and store.withdrawals.get(w.id).payout_reference == "SEPA-777"
 
     page.click("[data-testid='money-nav-deposits']")
