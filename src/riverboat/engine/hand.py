@@ -14,7 +14,7 @@ from riverboat.engine.pots import Pot, build_pots, divide, divide_all_to_first, 
 from riverboat.engine.showdown import evaluate_hands, label_of, winning_hand
 from riverboat.engine.views import HandView, PlayerView, PotView, ResultView, Share, WinningHand
 from riverboat.engine.visible import bring_in_key, has_open_pair, visible_key
-from riverboat.games.catalog import Kind, OddChip, PostDrawFirst
+from riverboat.games.catalog import Kind, OddChip, PostDrawFirst, Street
 from riverboat.games.structures import Structure
 
 K = ActionKind
@@ -91,24 +91,33 @@ class HandResult:
 _UNSET = object()
 
 
-def _copied(value: object) -> object:
-    """A copy of one piece of hand state deep enough to undo an action (lists of lists, sets, dicts); immutable
-    values (cards, events, tuples, numbers) are shared."""
-    if isinstance(value, list):
-        return [_copied(v) if isinstance(v, list | set | dict) else v for v in value]
-    if isinstance(value, set):
-        return set(value)
-    if isinstance(value, dict):
-        return {k: _copied(v) if isinstance(v, list | set | dict) else v for k, v in value.items()}
-    return value
-
-
 def _refill(target: Any, value: Any) -> None:
     if isinstance(target, list):
         target[:] = value
     else:
         target.clear()
         target.update(value)
+
+
+_FUTURE: dict[int, tuple[tuple[Street, ...], tuple[tuple[int, int], ...]]] = {}
+
+
+def _future_cards(streets: tuple[Street, ...]) -> tuple[tuple[int, int], ...]:
+    """For each street: the cards the streets after it deal up to the next draw street (exclusive), as (cards per
+    alive player, board cards x 3 for R-RIT runs); cached per streets tuple (held, so its id is never reused)."""
+    got = _FUTURE.get(id(streets))
+    if got is None:
+        out = []
+        for s in range(len(streets)):
+            per_player = board = 0
+            for st in streets[s + 1:]:
+                if st.draw is not None:
+                    break
+                per_player += st.down + st.up
+                board += 3 * st.board
+            out.append((per_player, board))
+        got = _FUTURE[id(streets)] = (streets, tuple(out))
+    return got[1]
 
 
 class Hand:
@@ -122,7 +131,7 @@ class Hand:
         "_completed", "_big_used", "_open_pair", "_discards", "_round_discards", "_muck", "_owed", "_split_agreed",
         "_split_open", "_split_voting", "_rit_votes", "_runs", "result", "_community_card", "_pot_collected",
         "_odd_chip", "_reopen", "_dead_money", "_showed_first", "_bring_in_pos", "_round_first", "_rit_checked", "_straddle_ok", "_aai",
-        "_allin_runout",
+        "_allin_runout", "_future",
     )
 
     def __init__(self, config: HandConfig) -> None:
@@ -209,6 +218,7 @@ class Hand:
         self._reopen = 0
         self._aai: set[int] = set()
         self._allin_runout = False  # betting closed with a player all-in and cards still to come
+        self._future = _future_cards(game.streets)
         self._post_forced()
         # Offered to the player left of the big blind also when the table names the blinds itself (a returning
         # player's live post, a skipped waiting player): the room passes explicit blinds in those hands.
@@ -287,58 +297,71 @@ class Hand:
                 raise IllegalAction(f"discards must be distinct cards of your hand: "
                                     f"{' '.join(str(Card(c)) for c in discard if 0 <= c < 52)}")
             self._legal = None
-            self._atomically(lambda: self._apply_draw(i, [ALL_CARDS[c] for c in discard]), len(discard))
+            if self._cards_may_run_out(len(discard)):
+                self._atomically(lambda: self._apply_draw(i, [ALL_CARDS[c] for c in discard]))
+            else:
+                self._apply_draw(i, [ALL_CARDS[c] for c in discard])
+                self._run()
             return
         self._legal = None
-        self._atomically(lambda: self._apply(i, kind, action.amount))
+        if self._cards_may_run_out(0):
+            self._atomically(lambda: self._apply(i, kind, action.amount))
+        else:  # nothing can refuse the action while it is applied (R-ACT-1)
+            self._apply(i, kind, action.amount)
+            self._run()
 
-    def _atomically(self, apply: Callable[[], None], drawn: int = 0) -> None:
-        """Apply a checked action and advance the hand; all or nothing (R-ACT-1). Only the deck can still refuse
-        it while it is applied (R-INSUF: a draw the reshuffle cannot complete, a street that cannot be dealt), so
-        the state is copied first only when the cards left could fall short before the next decision (``drawn``:
-        the replacements this action asks for)."""
-        saved = self._saved_state() if self._cards_may_run_out(drawn) else None
+    def _atomically(self, apply: Callable[[], None]) -> None:
+        """Apply a checked action and advance the hand; all or nothing (R-ACT-1), for an action after which the
+        cards left could fall short before the next decision (``_cards_may_run_out``): only the deck can still
+        refuse an action while it is applied (R-INSUF: a draw the reshuffle cannot complete, a street that cannot
+        be dealt), so the state is copied first and put back if it does."""
+        saved = self._saved_state()
         try:
             apply()
             self._run()
         except IllegalAction:
-            if saved is None:  # pragma: no cover - _cards_may_run_out bounds every card dealt before the next decision
-                raise
             self._restore_state(saved)
             raise
 
     def _cards_may_run_out(self, drawn: int) -> bool:
         """Whether the cards left in the deck could be fewer than the hand may deal before the next decision:
-        this draw's replacements (and the replacements owed to earlier drawers, Game.deal_after_discards), then
-        every street after this one up to the next draw (a draw street is a decision for every player still in,
-        and deals nothing until then), each alive player dealt every card, every board run three times (R-RIT).
-        Any card dealt later is dealt by a later action, which makes its own check."""
-        left = len(self._deck) - self._dpos
-        need = drawn
-        for _, d in self._owed:
-            need += len(d)
-        if need > left:
-            return True
-        alive = self.n - sum(self.folded)
-        streets = self.game.streets
-        for k in range(self.street + 1, len(streets)):
-            st = streets[k]
-            if st.draw is not None:
-                break
-            need += (st.down + st.up) * alive + 3 * st.board
-        return need > left
+        this draw's replacements ``drawn`` (and the replacements owed to earlier drawers, Game.deal_after_discards),
+        then every street after this one up to the next draw (a draw street is a decision for every player still
+        in, and deals nothing until then), each alive player dealt every card, every board run three times (R-RIT):
+        ``_future``. Any card dealt later is dealt by a later action, which makes its own check."""
+        per_player, board = self._future[self.street]
+        need = drawn + per_player * self.folded.count(False) + board
+        if self._owed:
+            for _, d in self._owed:
+                need += len(d)
+        return need > len(self._deck) - self._dpos
 
     def _saved_state(self) -> list[object]:
-        return [_copied(getattr(self, name, _UNSET)) for name in _STATE_SLOTS]
+        """A copy of the state an action may change: the event log as its length (it is only appended to), lists
+        of lists one level deeper, other containers shallow, the rest shared (immutable)."""
+        out: list[object] = [len(self.events)]
+        for name in _STATE_SLOTS:
+            value = getattr(self, name, _UNSET)
+            if name in _NESTED:
+                assert isinstance(value, list)
+                out.append([list(v) for v in value])
+            elif isinstance(value, list | set):
+                out.append(value.copy())
+            else:
+                out.append(value)
+        return out
 
     def _restore_state(self, saved: list[object]) -> None:
-        for name, value in zip(_STATE_SLOTS, saved, strict=True):
+        events_len = saved[0]
+        assert isinstance(events_len, int)
+        del self.events[events_len:]  # in place: whoever holds ``hand.events`` sees it restored
+        for name, value in zip(_STATE_SLOTS, saved[1:], strict=True):
             current = getattr(self, name, _UNSET)
             if value is _UNSET:
                 if current is not _UNSET:
                     delattr(self, name)
-            elif type(current) is type(value) and isinstance(value, list | set | dict):
-                _refill(current, value)  # in place: whoever holds ``hand.events`` sees it restored
+            elif type(current) is type(value) and isinstance(value, list | set):
+                _refill(current, value)  # in place, as the event log
             else:
                 setattr(self, name, value)
 
@@ -357,7 +380,11 @@ class Hand:
         if self.total[i] - self.dead[i] <= 0 and self.total[i] <= 0:
             raise IllegalAction("no money in the pot: the player is folded, not all-in (R-AAI-1)")
         self._legal = None
-        self._atomically(lambda: self._artificial_allin(i))
+        if self._cards_may_run_out(0):
+            self._atomically(lambda: self._artificial_allin(i))
+        else:
+            self._artificial_allin(i)
+            self._run()
 
     def _artificial_allin(self, i: int) -> None:
         self.allin[i] = True
@@ -1272,4 +1299,6 @@ class Hand:
 #: the slots an action may change (the configuration and the seating never change during a hand)
 _STATE_SLOTS: tuple[str, ...] = tuple(
     name for name in Hand.__slots__ if name not in ("config", "game", "structure", "stakes", "settings", "seats", "n",
-                                                     "_pos", "start_stacks"))
+                                                     "_pos", "start_stacks", "events", "_future"))
+#: the lists of lists among them
+_NESTED = frozenset(("cards", "up", "_discards"))

@@ -8,8 +8,10 @@ from functools import cache
 from riverboat.cards import ALL_CARDS
 from riverboat.engine.views import WinningHand
 from riverboat.evaluate import CardUse, Ranking, best_hand, describe, evaluate5
+from riverboat.evaluate.base import Category, decode
 from riverboat.evaluate.card_use import winning_five
 from riverboat.evaluate.fast7 import make_evaluate7
+from riverboat.evaluate.rankings import SPECS, strength5
 from riverboat.evaluate.tables import SEVEN_CARD_RANKINGS
 from riverboat.games.catalog import Game
 
@@ -89,6 +91,54 @@ def _describe(ranking: Ranking, strength: int) -> str:
     return got
 
 
+_HIGH = SPECS[Ranking.HIGH]
+_HIGH_CATS = _HIGH.order
+C = Category
+
+
+def _high_five(cards: Sequence[int], strength: int) -> tuple[int, ...] | None:
+    """The five cards of a standard high hand of a known ``strength`` (R-CARD-4) read from the strength itself: its
+    category and ranks say which ranks (and, for a flush, which suit) the five have, so the cards are picked in
+    display order (groups, high to low, the higher suit first; a wheel's ace last) in one pass. Checked with one
+    five-card lookup; None (search instead) if they do not make ``strength``."""
+    level, tb = decode(strength)
+    cat = _HIGH_CATS[level - 1]
+    suit = -1
+    if cat is C.STRAIGHT or cat is C.STRAIGHT_FLUSH:
+        top = tb[0]
+        ranks = [top, top - 1, top - 2, top - 3, top - 4] if top >= 4 else [3, 2, 1, 0, 12]
+    elif cat is C.PAIR:
+        ranks = [tb[0], tb[0], tb[1], tb[2], tb[3]]
+    elif cat is C.TWO_PAIR:
+        ranks = [tb[0], tb[0], tb[1], tb[1], tb[2]]
+    elif cat is C.TRIPS:
+        ranks = [tb[0], tb[0], tb[0], tb[1], tb[2]]
+    elif cat is C.FULL_HOUSE:
+        ranks = [tb[0], tb[0], tb[0], tb[1], tb[1]]
+    elif cat is C.QUADS:
+        ranks = [tb[0], tb[0], tb[0], tb[0], tb[1]]
+    else:  # high card, flush
+        ranks = list(tb)
+    if cat is C.FLUSH or cat is C.STRAIGHT_FLUSH:
+        counts = [0, 0, 0, 0]
+        for c in cards:
+            counts[c & 3] += 1
+        suit = counts.index(max(counts))
+    left = sorted(cards, reverse=True)  # the higher suit first within a rank
+    out: list[int] = []
+    for r in ranks:
+        for k, c in enumerate(left):
+            if c >> 2 == r and (suit < 0 or c & 3 == suit):
+                out.append(c)
+                del left[k]
+                break
+        else:
+            return None
+    if strength5(Ranking.HIGH, *out) != strength:
+        return None
+    return tuple(out)
+
+
 def winning_hand(game: Game, rank_ix: int, hole: Sequence[int], board: Sequence[int], strength: int
                  ) -> WinningHand | None:
     """The cards that make a winning hand under the game's ``rank_ix``-th ranking, and its name (R-CARD-2): the
@@ -98,7 +148,11 @@ def winning_hand(game: Game, rank_ix: int, hole: Sequence[int], board: Sequence[
     be an evaluator bug) gives None rather than cards that did not win."""
     ranking = ranking_of(game.rankings[rank_ix])
     use = CardUse.OMAHA if game.omaha else CardUse.ANY
-    cards = winning_five(ranking, hole, board, use, strength)
+    cards: tuple[int, ...] | None = None
+    if ranking is Ranking.HIGH and use is CardUse.ANY and len(hole) + len(board) >= 5:
+        cards = _high_five((*hole, *board), strength)
+    if cards is None:
+        cards = winning_five(ranking, hole, board, use, strength)
     if cards is None:
         return None
     return {"cards": [_CS[c] for c in cards], "label": _describe(ranking, strength)}

@@ -22,15 +22,15 @@ from riverboat.evaluate.rankings import SPECS, as_ranking, check_cards, describe
 
 def candidate_fives(
     hole: Sequence[int], board: Sequence[int], use: CardUse
-) -> Iterator[tuple[int, int, int, int, int]]:
-    """Every five-card hand the card-use rule allows."""
+) -> Iterator[tuple[int, ...]]:
+    """Every five-card hand the card-use rule allows (tuples of five cards)."""
     if use is CardUse.OMAHA:
-        for h in itertools.combinations(hole, 2):
-            for b in itertools.combinations(board, 3):
-                yield (h[0], h[1], b[0], b[1], b[2])
-    else:
-        for f in itertools.combinations((*hole, *board), 5):
-            yield (f[0], f[1], f[2], f[3], f[4])
+        return (
+            (h[0], h[1], b[0], b[1], b[2])
+            for h in itertools.combinations(hole, 2)
+            for b in itertools.combinations(board, 3)
+        )
+    return itertools.combinations((*hole, *board), 5)
 
 
 def best_hand(
@@ -83,6 +83,11 @@ def winning_five(ranking: Ranking, hole: Sequence[int], board: Sequence[int], us
     if ranking is Ranking.BADUGI or (use is CardUse.ANY and len(hole) + len(board) < 5):
         value = best_hand(ranking, hole, board, use, strength=strength)
         return None if value is None or value.strength != strength else tuple(value.cards)
+    # high cards first (low rankings: low cards first), so the five sought tend to come early in the search
+    high = not SPECS[ranking].low
+    hole, board = sorted(hole, reverse=high), sorted(board, reverse=high)
+    if use is CardUse.ANY:
+        hole, board = sorted((*hole, *board), reverse=high), []
     best, cards = _best_five(ranking, candidate_fives(hole, board, use), strength)
     if best != strength:
         return None
@@ -96,7 +101,7 @@ def _seven(ranking: Ranking) -> Eval7:
 
 
 def _best_five(
-    ranking: Ranking, fives: Iterable[tuple[int, int, int, int, int]], target: int
+    ranking: Ranking, fives: Iterable[tuple[int, ...]], target: int
 ) -> tuple[int, tuple[int, ...]]:
     """The strongest five-card hand among ``fives`` (stopping early once ``target`` is reached)."""
     best = 0

@@ -166,11 +166,13 @@ class RankSpec:
     def display_order(self, cards: Sequence[int], strength: int) -> tuple[int, ...]:
         """The cards of a made hand in natural display order (groups first, high to low; wheel ace last)."""
         cat = self.category_of(strength) if strength else Category.HIGH_CARD
-        vr = {c: self.vrank(c >> 2) for c in cards}
-        counts: dict[int, int] = {}
+        ace_low = self.ace_low
+        vr = {c: ((c >> 2) + 1) % 13 if ace_low else c >> 2 for c in cards}  # self.vrank, inlined (showdown path)
+        counts = [0] * 13
         for v in vr.values():
-            counts[v] = counts.get(v, 0) + 1
-        out = sorted(cards, key=lambda c: (counts[vr[c]], vr[c], c & 3), reverse=True)
+            counts[v] += 1
+        key = {c: counts[v] << 8 | v << 2 | (c & 3) for c, v in vr.items()}  # (count, value rank, suit)
+        out = sorted(cards, key=key.__getitem__, reverse=True)
         if cat in (Category.STRAIGHT, Category.STRAIGHT_FLUSH, Category.FOUR_STRAIGHT):
             top = decode(self.value_of_strength(strength))[1][0]
             if top != ACE and any(vr[c] == ACE for c in out):
