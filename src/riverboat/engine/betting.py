@@ -1,0 +1,421 @@
+"""Betting: forced bets, the betting rounds, the legal actions at a decision and applying them (R-BET, R-NL, R-PL,
+R-FL, R-SL, R-BRINGIN, R-STRADDLE, R-SPLIT votes)."""
+
+from __future__ import annotations
+
+from riverboat.engine.actions import ActionKind, LegalActions
+from riverboat.engine.events import Event
+from riverboat.engine.state import (
+    _BET,
+    _DONE,
+    _DRAW,
+    _M_BET,
+    _M_CHECK,
+    _M_COMPLETE,
+    _M_RAISE,
+    _M_SPLIT,
+    _M_STRADDLE,
+    _RIT,
+    _SPLIT,
+    _VALUE,
+    _VOTES,
+    HandState,
+    K,
+    _kinds,
+)
+from riverboat.engine.visible import bring_in_key, has_open_pair
+from riverboat.games.catalog import Kind, PostDrawFirst
+from riverboat.games.structures import Structure
+
+
+class Betting(HandState):
+    """The betting rounds of a hand (a part of :class:`~riverboat.engine.hand.Hand`)."""
+
+    __slots__ = ()
+
+    def _post_forced(self) -> None:
+        cfg, stakes, game = self.config, self.stakes, self.game
+        pos = self._pos
+        antes = cfg.antes if cfg.antes is not None else (
+            {s: stakes.ante for s in self.seats} if stakes.ante else {})
+        for s, a in antes.items():
+            if a and s in pos:
+                paid = self._put(pos[s], a, live=False)
+                self._emit("posted", s, what="ante", amount=paid)
+        for s, a in cfg.dead_posts.items():
+            if a and s in pos:
+                paid = self._put(pos[s], a, live=False)
+                self._dead_money += paid
+                self._emit("posted", s, what="dead", amount=paid)
+        if game.kind is Kind.STUD:
+            return
+        if cfg.blinds is not None:
+            blinds = [(pos[s], a) for s, a in cfg.blinds.items() if s in pos and a]
+        elif self.n == 2:
+            blinds = [(1, stakes.small_blind), (0, stakes.big_blind)]
+        else:
+            blinds = [(0, stakes.small_blind), (1, stakes.big_blind)]
+        top = 0
+        for i, a in blinds:
+            if a <= 0:
+                continue
+            paid = self._put(i, a, live=True)
+            self._emit("posted", self.seats[i], what="blind", amount=paid)
+            if a >= top:
+                top = a
+                self._bb_pos = i
+        for s, a in cfg.live_posts.items():
+            if a and s in pos:
+                paid = self._put(pos[s], a, live=True)
+                self._emit("posted", s, what="live", amount=paid)
+        self.cur_bet = max(self.bets)
+
+    def _can_bet(self, i: int) -> bool:
+        return not self.folded[i] and not self.allin[i]
+
+    def _first_after_round_start(self) -> int:
+        """First position to act on a later round (or to draw)."""
+        game = self.game
+        if game.kind is Kind.STUD:
+            return self._best_visible()
+        if game.post_draw_first is PostDrawFirst.LEFT_OF_BIG_BLIND and self._bb_pos is not None:
+            return (self._bb_pos + 1) % self.n
+        return 0
+
+    def _begin_betting(self) -> None:
+        self._phase = _BET
+        n = self.n
+        s = self.street
+        stud = self.game.kind is Kind.STUD
+        structure = self.structure
+        self._raises = 0
+        self._reopen = 0  # largest bet/raise increment of the round (R-LIMIT-GEN-2 reopening threshold)
+        self._last_aggr = None
+        self._round_actions = 0
+        self._acted_level = [-1] * n
+        self._big_used = False
+        self._open_pair = False
+        self._min_raise = self._street_bet() if structure is Structure.FIXED_LIMIT else self.stakes.opening_min(stud)
+        self._completed = True
+        self._bring_in_pos = None
+        first: int
+        if s == 0 and stud:
+            cands = [i for i in range(n) if not self.folded[i]]
+            rule = self.game.bring_in
+            assert rule is not None
+            first = min(cands, key=lambda i: (bring_in_key(self._last_up(i), rule), i))
+            k = 0
+            while self.allin[first] and k < n:  # the low card is all-in from the ante: the next player brings in
+                first = (first + 1) % n
+                k += 1
+            if self.stakes.bring_in and not self.allin[first]:
+                self._bring_in_pos = first
+                self._completed = structure is not Structure.FIXED_LIMIT
+        elif s == 0 and self._bb_pos is not None:
+            first = (self._bb_pos + 1) % n
+            # R-FL-4 / R-LIMIT-GEN-2: the big blind is a full bet (PHH reading: it is not)
+            self._reopen = self.cur_bet if self.game.fl_cap_counts_blind else 0
+            if self.structure is Structure.FIXED_LIMIT and self.game.fl_cap_counts_blind:
+                self._raises = 1  # R-FL-4: the big blind is the first bet
+        else:
+            first = self._first_after_round_start()
+        if stud and s == 1 and self.game.open_pair_rule and structure is Structure.FIXED_LIMIT:
+            self._open_pair = any(
+                has_open_pair([c for c, u in zip(self.cards[i], self.up[i], strict=True) if u])
+                for i in range(n) if not self.folded[i]
+            )
+        if self._community_card and not self.settings.stud_community_betting:
+            pending = self._pending = [False] * n
+        else:
+            pending = self._pending = [not (f or a) for f, a in zip(self.folded, self.allin, strict=True)]
+        self._actor = None
+        self._split_open = bool(self.game.split_agreement and self.settings.split_agreement)
+        self._split_voting = False
+        self.events.append(Event("street", None, {"street": s}, None))
+        self._round_first = first
+        live = pending.count(True)
+        if not live or (live == 1 and self.bets[pending.index(True)] >= self.cur_bet):
+            self._pending = [False] * n  # nobody to bet against: no betting round (and no bring-in)
+            self._bring_in_pos = None
+            self._actor = None
+            return
+        self._actor = self._next_pending_from(first)
+
+    def _last_up(self, i: int) -> int:
+        for c, u in zip(reversed(self.cards[i]), reversed(self.up[i]), strict=True):
+            if u:
+                return c
+        return self.cards[i][-1]
+
+    def _next_pending_from(self, start: int) -> int | None:
+        """The first pending position clockwise from ``start`` (itself included), or None."""
+        p = self._pending
+        if True not in p:
+            return None
+        n = self.n
+        if start >= n:
+            start %= n
+        if True in p[start:]:
+            return p.index(True, start)
+        return p.index(True)
+
+    def _street_bet(self) -> int:
+        stakes = self.stakes
+        return stakes.fixed_big if self.game.streets[self.street].big else stakes.fixed_small
+
+    def _compute_legal(self) -> LegalActions:
+        i = self._actor
+        assert i is not None
+        seat = self.seats[i]
+        phase = self._phase
+        if phase == _DRAW:
+            mx = self.game.streets[self.street].draw or 0
+            return LegalActions(seat, frozenset((K.DRAW, K.STAND_PAT)), max_discards=mx)
+        if phase == _RIT:
+            return LegalActions(seat, frozenset((K.RUN_TWICE, K.RUN_ONCE)))
+        if phase == _SPLIT:  # an all-in player asked during a split vote
+            return LegalActions(seat, frozenset((K.AGREE_SPLIT, K.DECLINE_SPLIT)))
+        stack, bet, cur = self.stacks[i], self.bets[i], self.cur_bet
+        if self._bring_in_pos == i and not self._round_actions:
+            b = min(self.stakes.bring_in, stack)
+            kinds = {K.BRING_IN}
+            lo = hi = 0
+            allowed: tuple[int, ...] = ()
+            if stack > b:
+                lo, hi, allowed = self._aggressive_bounds(i, completing=True)
+                if hi:
+                    kinds.add(K.COMPLETE)
+            return LegalActions(seat, frozenset(kinds), bring_in=b, min_to=lo, max_to=hi, allowed_to=allowed)
+        call = cur - bet
+        if call > stack:
+            call = stack
+        mask = 0
+        if call <= 0:
+            call = 0
+            mask = _M_CHECK
+        lo = hi = 0
+        allowed = ()
+        level = self._acted_level[i]
+        if stack > call and (level < 0 or cur - level >= self._reopen) and \
+                self._others_can_act(i):
+            completed = self._completed
+            lo, hi, allowed = self._aggressive_bounds(i, not completed)
+            if hi:
+                mask |= _M_BET if (completed and cur == 0) else (_M_RAISE if completed else _M_COMPLETE)
+        if self._straddle_ok and self.street == 0 and self._round_actions == 0 and \
+                i == (self._bb_pos + 1) % self.n:  # type: ignore[operator]
+            amt = 2 * self.stakes.big_blind
+            if stack + bet >= amt and cur < amt:
+                mask |= _M_STRADDLE
+        if self._split_open:
+            mask |= _M_SPLIT
+        return LegalActions(seat, _kinds(mask), call, lo, hi, 0, 0, allowed)
+
+    def _others_can_act(self, i: int) -> bool:
+        """Some other player could still call a raise (a raise nobody can call is not offered)."""
+        folded, allin, stacks, bets, cur = self.folded, self.allin, self.stacks, self.bets, self.cur_bet
+        for j in range(self.n):
+            if j != i and not folded[j] and not allin[j] and stacks[j] + bets[j] > cur:
+                return True
+        return False
+
+    def _aggressive_bounds(self, i: int, completing: bool) -> tuple[int, int, tuple[int, ...]]:
+        """(min_to, max_to, allowed_to) for a bet/raise/complete by position i; (0, 0, ()) if none."""
+        stack, bet, cur = self.stacks[i], self.bets[i], self.cur_bet
+        all_in_to = stack + bet
+        if all_in_to <= cur:
+            return 0, 0, ()
+        structure = self.structure
+        stud = self.game.kind is Kind.STUD
+        allowed: tuple[int, ...] = ()
+        if structure is Structure.FIXED_LIMIT:
+            cap = 4
+            if self._raises >= cap:
+                return 0, 0, ()
+            size = self._street_bet()
+            if completing:
+                lo = hi = self.stakes.fixed_small
+            elif self._open_pair and not self._big_used:
+                lo, hi = cur + size, cur + self.stakes.fixed_big
+                allowed = (lo, hi)
+            elif self._open_pair:
+                lo = hi = cur + self.stakes.fixed_big
+            else:
+                lo = hi = cur + size
+        else:
+            opening = self.stakes.opening_min(stud)
+            if completing and cur == 0:
+                lo = max(opening, 2 * self.stakes.bring_in)  # open for more than the bring-in
+            elif completing or cur == 0:
+                lo = opening
+            else:
+                lo = cur + self._min_raise
+            if structure is Structure.NO_LIMIT:
+                hi = all_in_to
+            elif structure is Structure.POT_LIMIT:
+                hi = 2 * cur - bet + self.pot
+            elif structure is Structure.HALF_POT_LIMIT:
+                hi = cur + (self.pot + cur - bet) // 2
+            else:  # spread limit (R-SL)
+                spread = self.stakes.spread
+                smax = spread[min(self.street, len(spread) - 1)]
+                hi = min(cur + smax, 3 * smax)
+                if hi <= cur:
+                    return 0, 0, ()
+                if lo > hi:
+                    lo = hi  # R-SL-3 reading: a final raise up to the cap
+            if hi < lo:
+                hi = lo
+        if all_in_to < lo:
+            return all_in_to, all_in_to, ()
+        if hi > all_in_to:
+            hi = all_in_to
+            if allowed:
+                allowed = tuple(a for a in allowed if a < all_in_to) + (all_in_to,)
+        return lo, hi, allowed
+
+    def _apply(self, i: int, kind: ActionKind, amount: int) -> None:
+        seat = self.seats[i]
+        if kind in _VOTES:
+            if kind is K.RUN_TWICE or kind is K.RUN_ONCE:
+                self._emit("acted", seat, action=kind.value)
+                if kind is K.RUN_ONCE:
+                    self._rit_votes = -1
+                    self._qi = len(self._queue)
+                else:
+                    self._rit_votes += 1
+                    self._qi += 1
+                return
+            if kind is K.AGREE_SPLIT or kind is K.DECLINE_SPLIT:
+                self._emit("acted", seat, action=kind.value)
+                if kind is K.DECLINE_SPLIT:
+                    self._end_split_vote(refused=True)
+                else:
+                    if not self._split_voting:
+                        self._split_agreed = set()
+                    self._split_agreed.add(i)
+                    self._split_voting = True
+                    self._split_advance(i)
+                return
+        if self._split_open:
+            if self._split_voting:
+                self._emit("split_refused", seat)
+            self._split_open = False
+            self._split_voting = False
+            if self._phase == _SPLIT:
+                self._phase = _BET
+        self._round_actions += 1
+        if kind is K.FOLD:
+            self.folded[i] = True
+            self._pending[i] = False
+            self.events.append(Event("acted", seat, {"action": "fold"}, None))
+            self._muck.extend([(i, c) for c in self.cards[i]])
+            return
+        if kind is K.CHECK:
+            self._pending[i] = False
+            self._acted_level[i] = self.cur_bet
+            self.events.append(Event("acted", seat, {"action": "check"}, None))
+            return
+        if kind is K.CALL:
+            cur = self.cur_bet
+            paid = self._put(i, cur - self.bets[i], live=True)
+            self._pending[i] = False
+            self._acted_level[i] = cur
+            self.events.append(Event("acted", seat, {"action": "call", "amount": paid, "to": self.bets[i],
+                                                     "all_in": self.allin[i]}, None))
+            return
+        if kind is K.BRING_IN:
+            paid = self._put(i, self.stakes.bring_in, live=True)
+            if self.bets[i] - self.cur_bet > self._reopen:
+                self._reopen = self.bets[i] - self.cur_bet
+            self.cur_bet = max(self.cur_bet, self.bets[i])
+            self._pending[i] = False
+            self._acted_level[i] = self.cur_bet
+            self._emit("acted", seat, action="bring_in", amount=paid, to=self.bets[i], all_in=self.allin[i])
+            return
+        # aggressive: BET / RAISE / COMPLETE / STRADDLE, amount is the new total bet this round
+        if kind is K.STRADDLE:
+            amount = 2 * self.stakes.big_blind
+        cur = self.cur_bet
+        increment = amount - cur
+        self._put(i, amount - self.bets[i], live=True)
+        full = kind is K.COMPLETE or increment >= self._min_raise or (
+            self.structure is Structure.SPREAD_LIMIT and increment > 0 and not self.allin[i])
+        if self.structure is Structure.FIXED_LIMIT:
+            self._raises += 1
+            if amount - cur > self._street_bet():
+                self._big_used = True
+            if kind is K.COMPLETE:
+                self._min_raise = self._street_bet()
+            full = full or increment >= self._street_bet()
+        elif full and kind is not K.COMPLETE:
+            self._min_raise = max(self._min_raise, increment)
+        if kind is K.COMPLETE:
+            self._completed = True
+        if increment > self._reopen:
+            self._reopen = increment
+        self.cur_bet = amount
+        self._last_aggr = i
+        folded, allin, pending, acted_level = self.folded, self.allin, self._pending, self._acted_level
+        for j in range(self.n):
+            if j != i and not folded[j] and not allin[j]:
+                pending[j] = True
+                if full:
+                    acted_level[j] = -1  # a full bet or raise reopens the betting for everyone
+        pending[i] = False
+        acted_level[i] = amount
+        self.events.append(Event("acted", seat, {"action": _VALUE[kind], "to": amount, "all_in": allin[i],
+                                                 "full": full}, None))
+
+    def _split_advance(self, i: int) -> None:
+        """After ``i`` agreed to split: ask the next player (all-in players included, R-SPLIT-2/4)."""
+        n = self.n
+        if all(x in self._split_agreed for x in range(n) if not self.folded[x]):
+            self._end_split_vote(refused=False)
+            return
+        for k in range(1, n + 1):
+            j = (i + k) % n
+            if self.folded[j] or j in self._split_agreed:
+                continue
+            self._actor = j
+            self._phase = _SPLIT if self.allin[j] else _BET
+            return
+
+    def _end_split_vote(self, refused: bool) -> None:
+        self._split_open = False
+        self._split_voting = False
+        if self._phase == _DONE:
+            return
+        alive = [x for x in range(self.n) if not self.folded[x]]
+        if not refused and all(x in self._split_agreed for x in alive):
+            self._emit("split_agreed", None, seats=[self.seats[x] for x in sorted(self._split_agreed)])
+            self._close_round()
+            self._finish(split_all=True)
+            return
+        if refused:
+            self._emit("split_refused", self.seats[self._actor] if self._actor is not None else None)
+        self._phase = _BET
+        self._actor = None
+
+    def _close_round(self) -> None:
+        """End a betting round: return the uncalled part of the top bet (R-POT-4), collect the bets."""
+        bets = self.bets
+        if any(bets):
+            ranked = sorted(bets)
+            top, second = ranked[-1], ranked[-2]  # second: the largest bet of the others
+            ti = bets.index(top)
+            if top > second:
+                back = top - second
+                bets[ti] -= back
+                self.total[ti] -= back
+                self.stacks[ti] += back
+                if self.stacks[ti] > 0 and ti not in self._aai:
+                    self.allin[ti] = False
+                self._emit("returned", self.seats[ti], amount=back)
+            self._pot_collected += sum(bets)
+            self.bets = [0] * self.n
+        self.cur_bet = 0
+        self._pending = [False] * self.n
+
+    def _betting_closed(self) -> bool:
+        return sum(1 for j in range(self.n) if not self.folded[j] and not self.allin[j]) <= 1
