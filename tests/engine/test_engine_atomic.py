@@ -139,3 +139,23 @@ def test_r_act_1_short_decks_every_game_a_refused_action_changes_nothing(seed: i
                         assert state(h) == before
                         break
     assert refused > 0  # the deck did run short in some hands
+
+
+@pytest.mark.parametrize("game_id", ["holdem", "stud", "triple_draw_27", "draw5", "omaha_hl"])
+def test_r_act_1_the_copy_covers_every_container_of_the_state(mk, game_id: str) -> None:
+    """Issue #33: the copy made before a risky action copies every list and set of the hand's state (a list shared
+    with the copy would be changed with the hand, and a refused action would leave it changed)."""
+    from riverboat.engine import hand as hand_module
+
+    game = get_game(game_id)
+    h = mk(game_id, FL, [100] * 4, stakes=Stakes(small_blind=1, big_blind=2, small_bet=2, big_bet=4, ante=1,
+                                                  bring_in=1))
+    assert game.structures
+    copied = set(hand_module._NESTED_AT) | set(hand_module._CONTAINERS_AT)
+    for k, name in enumerate(hand_module._STATE_SLOTS):
+        value = getattr(h, name)
+        if isinstance(value, list | set | dict):
+            assert k in copied, name
+    saved = h._saved_state()
+    for k in copied:
+        assert saved[k] is not getattr(h, hand_module._STATE_SLOTS[k])

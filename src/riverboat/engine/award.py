@@ -172,20 +172,22 @@ class Award(HandState):
             label = labels[s] = label_of(game, mine)
             events.append(Event("showed", s, {"cards": sh, "label": label}, None))
         self._showed_first = showing
-        awards = self._award_pots(pots, values, showing)
+        # a winner's cards depend only on the run, the ranking and the player: named once, also for merged pots
+        memo: dict[tuple[int, int, int], WinningHand | None] = {}
+        awards = self._award_pots(pots, values, showing, memo)
         if self.settings.merge_equal_pots and len(pots) > 1:  # the PHH reading; RULES.md: each pot on its own
             merged = merge_equal_pots(pots, {self._pos[s] for a in awards for s in a.winners})
             if len(merged) < len(pots):
-                awards = self._award_pots(merged, values, showing)
+                awards = self._award_pots(merged, values, showing, memo)
         return awards
 
-    def _award_pots(self, pots: list[Pot], values: list[list[list[int | None]]], showing: list[int]
+    def _award_pots(self, pots: list[Pot], values: list[list[list[int | None]]], showing: list[int],
+                    memo: dict[tuple[int, int, int], WinningHand | None]
                     ) -> list[PotAward]:
         game = self.game
         awards: list[PotAward] = []
         runs = len(values)
         boards = self.boards if self._runs == 2 else [self.board]
-        memo: dict[tuple[int, int, int], WinningHand | None] = {}
         for p in pots:
             contenders = [j for j in p.eligible if j in showing]
             if not contenders:

@@ -9,6 +9,7 @@ and :mod:`~riverboat.engine.award` (pots, showdown, awards); their shared state 
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import attrgetter
 from typing import Any
 
 from riverboat.cards import ALL_CARDS, Card
@@ -24,9 +25,6 @@ from riverboat.engine.views import HandView, PlayerView
 from riverboat.games.structures import Structure
 
 __all__ = ["Hand", "HandResult", "PotAward"]
-
-_UNSET = object()
-
 
 def _refill(target: Any, value: Any) -> None:
     if isinstance(target, list):
@@ -240,28 +238,21 @@ class Hand(Betting, Dealing, Award):
     def _saved_state(self) -> list[object]:
         """A copy of the state an action may change: the event log as its length (it is only appended to), lists
         of lists one level deeper, other containers shallow, the rest shared (immutable)."""
-        out: list[object] = [len(self.events)]
-        for name in _STATE_SLOTS:
-            value = getattr(self, name, _UNSET)
-            if name in _NESTED:
-                assert isinstance(value, list)
-                out.append([list(v) for v in value])
-            elif isinstance(value, list | set):
-                out.append(value.copy())
-            else:
-                out.append(value)
-        return out
+        values = list(_GET_STATE(self))
+        for k in _NESTED_AT:
+            values[k] = [list(v) for v in values[k]]
+        for k in _CONTAINERS_AT:
+            values[k] = values[k].copy()
+        values.append(len(self.events))
+        return values
 
     def _restore_state(self, saved: list[object]) -> None:
-        events_len = saved[0]
+        events_len = saved[-1]
         assert isinstance(events_len, int)
         del self.events[events_len:]  # in place: whoever holds ``hand.events`` sees it restored
-        for name, value in zip(_STATE_SLOTS, saved[1:], strict=True):
-            current = getattr(self, name, _UNSET)
-            if value is _UNSET:
-                if current is not _UNSET:
-                    delattr(self, name)
-            elif type(current) is type(value) and isinstance(value, list | set):
+        for name, value in zip(_STATE_SLOTS, saved, strict=False):
+            current = getattr(self, name)
+            if type(current) is type(value) and isinstance(value, list | set):
                 _refill(current, value)  # in place, as the event log
             else:
                 setattr(self, name, value)
@@ -399,6 +390,10 @@ class Hand(Betting, Dealing, Award):
 _STATE_SLOTS: tuple[str, ...] = tuple(
     name for name in HandState.__slots__ if name not in ("config", "game", "structure", "stakes", "settings", "seats", "n",
                                                      "_pos", "start_stacks", "events", "_future"))
-#: the lists of lists among them
-_NESTED = frozenset(("cards", "up", "_discards"))
+_GET_STATE = attrgetter(*_STATE_SLOTS)
+#: where the lists of lists are among them (copied one level deep), and the other lists and sets (copied)
+_NESTED_AT = tuple(k for k, name in enumerate(_STATE_SLOTS) if name in ("cards", "up", "_discards"))
+_CONTAINERS_AT = tuple(k for k, name in enumerate(_STATE_SLOTS) if name in (
+    "stacks", "bets", "total", "dead", "folded", "allin", "board", "boards", "_deck", "_pending", "_acted_level",
+    "_queue", "_round_discards", "_muck", "_owed", "_split_agreed", "_showed_first", "_aai"))
 

@@ -7,9 +7,9 @@ from functools import cache
 
 from riverboat.cards import ALL_CARDS
 from riverboat.engine.views import WinningHand
-from riverboat.evaluate import CardUse, Ranking, best_hand, describe, evaluate5
+from riverboat.evaluate import CardUse, Ranking, best_hand, describe
 from riverboat.evaluate.base import Category, decode
-from riverboat.evaluate.card_use import winning_five
+from riverboat.evaluate.card_use import best_strength, winning_five
 from riverboat.evaluate.fast7 import make_evaluate7
 from riverboat.evaluate.rankings import SPECS, strength5
 from riverboat.evaluate.tables import SEVEN_CARD_RANKINGS
@@ -32,8 +32,9 @@ def evaluate_hands(
     game: Game, cards: Sequence[Sequence[int]], board: Sequence[int], alive: Sequence[int]
 ) -> list[list[int | None]]:
     """For each of the game's rankings, each position's strength (higher is better) or None (folded, or no
-    qualifying low). Seven cards take the fast seven-card evaluators, five cards ``evaluate5`` (same strengths as
-    ``best_hand``); Omaha card use goes through ``best_hand``."""
+    qualifying low). The engine's cards are valid and distinct, so the unchecked paths are taken: seven cards the fast
+    seven-card evaluators, five cards one lookup (``strength5``), Omaha card use ``best_strength`` (the strengths
+    ``best_hand`` gives); the rest (Badugi, a stud hand short of five) ``best_hand``."""
     use = CardUse.OMAHA if game.omaha else CardUse.ANY
     n = len(cards)
     out: list[list[int | None]] = []
@@ -44,6 +45,7 @@ def evaluate_hands(
         seven = _seven(ranking) if use is CardUse.ANY else None
         low8 = ranking is Ranking.LOW_8B
         five = use is CardUse.ANY and ranking is not Ranking.BADUGI
+        omaha = use is CardUse.OMAHA
         for j in alive:
             hole = cards[j]
             k = len(hole) + len(board_t)
@@ -51,7 +53,10 @@ def evaluate_hands(
                 v7 = seven(*hole, *board_t)
                 row[j] = None if (low8 and v7 == 0) else v7
             elif five and k == 5:
-                row[j] = evaluate5(ranking, (*hole, *board_t))
+                v5 = strength5(ranking, *hole, *board_t)
+                row[j] = v5 or None  # 0: no qualifying low
+            elif omaha and len(hole) >= 2 and len(board_t) >= 3:
+                row[j] = best_strength(ranking, hole, board_t, use) or None
             else:
                 v = best_hand(ranking, tuple(hole), board_t, use)
                 row[j] = None if v is None else v.strength
@@ -103,7 +108,6 @@ def _high_five(cards: Sequence[int], strength: int) -> tuple[int, ...] | None:
     five-card lookup; None (search instead) if they do not make ``strength``."""
     level, tb = decode(strength)
     cat = _HIGH_CATS[level - 1]
-    suit = -1
     if cat is C.STRAIGHT or cat is C.STRAIGHT_FLUSH:
         top = tb[0]
         ranks = [top, top - 1, top - 2, top - 3, top - 4] if top >= 4 else [3, 2, 1, 0, 12]
@@ -120,20 +124,22 @@ def _high_five(cards: Sequence[int], strength: int) -> tuple[int, ...] | None:
     else:  # high card, flush
         ranks = list(tb)
     if cat is C.FLUSH or cat is C.STRAIGHT_FLUSH:
-        counts = [0, 0, 0, 0]
-        for c in cards:
-            counts[c & 3] += 1
-        suit = counts.index(max(counts))
-    left = sorted(cards, reverse=True)  # the higher suit first within a rank
+        suits = [c & 3 for c in cards]
+        suit = max(range(4), key=suits.count)
+        cards = [c for c in cards if c & 3 == suit]
+    by_rank: dict[int, list[int]] = {}
+    for c in sorted(cards, reverse=True):  # the higher suit first within a rank
+        got = by_rank.get(c >> 2)
+        if got is None:
+            by_rank[c >> 2] = [c]
+        else:
+            got.append(c)
     out: list[int] = []
     for r in ranks:
-        for k, c in enumerate(left):
-            if c >> 2 == r and (suit < 0 or c & 3 == suit):
-                out.append(c)
-                del left[k]
-                break
-        else:
+        got = by_rank.get(r)
+        if not got:
             return None
+        out.append(got.pop(0))
     if strength5(Ranking.HIGH, *out) != strength:
         return None
     return tuple(out)

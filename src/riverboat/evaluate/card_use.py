@@ -75,6 +75,13 @@ def best_hand(
     return make_value(r, best, best_cards)
 
 
+def best_strength(ranking: Ranking, hole: Sequence[int], board: Sequence[int], use: CardUse) -> int:
+    """:func:`best_hand`'s strength (0: no qualifying low) without its input checks or the hand's cards and label,
+    for a caller that passes distinct valid cards (the engine's showdown): five or more cards in all (two hole and
+    three board for Omaha), not Badugi."""
+    return _best_five(ranking, candidate_fives(hole, board, use), 0)[0]
+
+
 def winning_five(ranking: Ranking, hole: Sequence[int], board: Sequence[int], use: CardUse, strength: int
                  ) -> tuple[int, ...] | None:
     """The cards that make a hand of a known ``strength`` in display order (a showdown naming a winner's cards,
