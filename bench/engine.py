@@ -224,13 +224,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=3, help="timed runs per engine; the best is kept")
     parser.add_argument("--quick", action="store_true",
-                        help="under a minute: 300 NLHE hands, 100 of every other game, best of 2")
+                        help="under a minute: 200 NLHE hands, 60 of every other game, best of 2")
     parser.add_argument("--only", default="", help="comma-separated report keys to run (default: all)")
     parser.add_argument("--json", default="", help="also write the report to this file")
     parser.add_argument("--baseline", default="", help="an earlier report (--json) to compare every row with")
     args = parser.parse_args(argv)
     if args.quick:
-        args.hands, args.other_hands, args.repeat = 300, 100, 2
+        args.hands, args.other_hands, args.repeat = 200, 60, 2
     only = {k for k in args.only.split(",") if k}
     baseline: dict[str, Any] | None = None
     if args.baseline:

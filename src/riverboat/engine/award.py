@@ -172,14 +172,31 @@ class Award(HandState):
             label = labels[s] = label_of(game, mine)
             events.append(Event("showed", s, {"cards": sh, "label": label}, None))
         self._showed_first = showing
-        # a winner's cards depend only on the run, the ranking and the player: named once, also for merged pots
-        memo: dict[tuple[int, int, int], WinningHand | None] = {}
-        awards = self._award_pots(pots, values, showing, memo)
         if self.settings.merge_equal_pots and len(pots) > 1:  # the PHH reading; RULES.md: each pot on its own
-            merged = merge_equal_pots(pots, {self._pos[s] for a in awards for s in a.winners})
+            merged = merge_equal_pots(pots, self._pot_winners(pots, values, showing))
             if len(merged) < len(pots):
-                awards = self._award_pots(merged, values, showing, memo)
-        return awards
+                pots = merged
+        # a winner's cards depend only on the run, the ranking and the player: named once
+        memo: dict[tuple[int, int, int], WinningHand | None] = {}
+        return self._award_pots(pots, values, showing, memo)
+
+    def _pot_winners(self, pots: list[Pot], values: list[list[list[int | None]]], showing: list[int]) -> set[int]:
+        """The positions that win a share of some pot as ``_award_pots`` pays them (the PHH merge keeps only
+        them), found without building the awards."""
+        two = len(self.game.rankings) == 2
+        out: set[int] = set()
+        for p in pots:
+            contenders = [j for j in p.eligible if j in showing] or list(p.eligible)
+            for vals in values:  # one per run
+                groups = [(contenders, vals[0])]
+                if two:
+                    lows = [j for j in contenders if vals[1][j] is not None]
+                    if lows:
+                        groups.append((lows, vals[1]))
+                for group, row in groups:
+                    best = max(v for j in group if (v := row[j]) is not None)
+                    out.update(j for j in group if row[j] == best)
+        return out
 
     def _award_pots(self, pots: list[Pot], values: list[list[list[int | None]]], showing: list[int],
                     memo: dict[tuple[int, int, int], WinningHand | None]

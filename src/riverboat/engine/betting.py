@@ -27,6 +27,10 @@ from riverboat.engine.visible import bring_in_key, has_open_pair
 from riverboat.games.catalog import Kind, PostDrawFirst
 from riverboat.games.structures import Structure
 
+_DRAW_KINDS = frozenset((K.DRAW, K.STAND_PAT))
+_RIT_KINDS = frozenset((K.RUN_TWICE, K.RUN_ONCE))
+_SPLIT_KINDS = frozenset((K.AGREE_SPLIT, K.DECLINE_SPLIT))
+
 
 class Betting(HandState):
     """The betting rounds of a hand (a part of :class:`~riverboat.engine.hand.Hand`)."""
@@ -170,11 +174,11 @@ class Betting(HandState):
         phase = self._phase
         if phase == _DRAW:
             mx = self.game.streets[self.street].draw or 0
-            return LegalActions(seat, frozenset((K.DRAW, K.STAND_PAT)), max_discards=mx)
+            return LegalActions(seat, _DRAW_KINDS, 0, 0, 0, 0, mx)
         if phase == _RIT:
-            return LegalActions(seat, frozenset((K.RUN_TWICE, K.RUN_ONCE)))
+            return LegalActions(seat, _RIT_KINDS)
         if phase == _SPLIT:  # an all-in player asked during a split vote
-            return LegalActions(seat, frozenset((K.AGREE_SPLIT, K.DECLINE_SPLIT)))
+            return LegalActions(seat, _SPLIT_KINDS)
         stack, bet, cur = self.stacks[i], self.bets[i], self.cur_bet
         if self._bring_in_pos == i and not self._round_actions:
             b = min(self.stakes.bring_in, stack)
