@@ -140,9 +140,10 @@ function statementBox(names) {
   return box(t("cashier.movements"), "statement",
     el("div", { class: "filters" }, el("label", { class: "field-inline" }, t("cashier.from"), " ", from), " ",
       el("label", { class: "field-inline" }, t("cashier.to"), " ", to), " ", kind, " ", csv), error,
-    el("table", { class: "list", "data-testid": "movements" },
+    // a phone scrolls the table, not the page (issue 31)
+    el("div", { class: "table-scroll" }, el("table", { class: "list", "data-testid": "movements" },
       el("thead", {}, el("tr", {}, el("th", {}, t("cashier.time")), el("th", {}, t("cashier.what")),
-        el("th", {}, t("lobby.col_table")), el("th", { class: "num" }, t("cashier.col_amount")))), body), empty, more);
+        el("th", {}, t("lobby.col_table")), el("th", { class: "num" }, t("cashier.col_amount")))), body)), empty, more);
 }
 
 function limitsBox(prot, refresh) {
