@@ -138,10 +138,14 @@ class _Seat:
         assert self.plant is not None
         giver = self.name == self.plant.a
         first = _first_round(hand)
+        limit = hand.structure in (Structure.FIXED_LIMIT, Structure.SPREAD_LIMIT)
+        last_street = hand.street >= len(hand.game.streets) - 1
         if giver:
             if last_aggressor == self.partner and "fold" in d.kinds and "check" not in d.kinds and self.dumped:
                 return Move("fold")
-            if not self.dumped and ("raise" in d.kinds or "bet" in d.kinds or "complete" in d.kinds):
+            # no limit: one big raise; limit: a raise on every street but the last (the pot has to be built)
+            keep_raising = limit and not last_street and last_aggressor != self.name
+            if (not self.dumped or keep_raising) and ("raise" in d.kinds or "bet" in d.kinds or "complete" in d.kinds):
                 kind = next(k for k in ("raise", "bet", "complete") if k in d.kinds)
                 self.dumped = True
                 return Move(kind, max(d.min_to, min(d.max_to, d.pot + d.min_to + d.stack // 3)))
@@ -151,8 +155,10 @@ class _Seat:
             return Move("call")
         if first and "check" in d.kinds:
             return Move("check")
-        if d.opponents == 1 and not first and "bet" in d.kinds:
+        if d.opponents == 1 and not first and "bet" in d.kinds and (not limit or last_street):
             return Move("bet", d.min_to)
+        if limit and not last_street and "check" in d.kinds:
+            return Move("check")  # let the giver build the pot
         return self.honest.decide(d)
 
 
@@ -161,8 +167,8 @@ def _play_hand(hand: Hand, seats: list[_Seat]) -> None:
     last_aggressor: str | None = None
     street_board = -1
     while not hand.is_over:
-        if len(hand.board) != street_board:
-            street_board, last_aggressor = len(hand.board), None
+        if hand.street != street_board:  # a new betting round (a new board card, a new stud street)
+            street_board, last_aggressor = hand.street, None
         legal = hand.legal_actions()
         i = hand.seats.index(legal.seat)
         move = seats[i].decide(hand, i, names, last_aggressor)

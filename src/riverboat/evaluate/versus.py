@@ -146,4 +146,56 @@ def _stud(fam: Family, mine_known: I64, deck: I64, rng: np.random.Generator, sam
     return float(_hi_lo_share(hi, lo).mean())
 
 
-__all__ = ["GAME_FAMILY", "Family", "versus_random"]
+
+
+
+_FIXED_DEALS: dict[tuple[int, int, int], npt.NDArray[np.intp]] = {}
+
+
+def _fixed_deals(m: int, need: int, samples: int) -> npt.NDArray[np.intp]:
+    """``samples`` rows of ``need`` distinct positions in a deck of ``m`` cards, drawn once from a fixed seed: the
+    same rows for every query, so a query's answer never depends on the other queries of its batch."""
+    key = (m, need, samples)
+    table = _FIXED_DEALS.get(key)
+    if table is None:
+        rng = np.random.default_rng(20261206 + 1000 * m + need)
+        table = np.argsort(rng.random((samples, m)), axis=1)[:, :need].astype(np.intp)
+        _FIXED_DEALS[key] = table
+    return table
+
+
+def holdem_versus_random_batch(queries: Sequence[tuple[Sequence[int], Sequence[int]]],
+                               samples: int = 100) -> F64:
+    """Hold'em equity against one random hand of many (hole, board) queries at once: each query's unseen cards
+    are dealt by the same fixed random positions (:func:`_fixed_deals`), every deal of every query with the same
+    board size evaluated in one call of the seven-card batch evaluator. Deterministic per query."""
+    out = np.zeros(len(queries), dtype=np.float64)
+    by_size: dict[int, list[int]] = {}
+    for i, (hole, board) in enumerate(queries):
+        if len(hole) != 2 or len(board) > 5:
+            raise HandError("hold'em equity needs two hole cards and at most five board cards")
+        by_size.setdefault(len(board), []).append(i)
+    for size, rows in by_size.items():
+        q = len(rows)
+        known = np.array([list(queries[i][0]) + list(queries[i][1]) for i in rows], dtype=np.intp)
+        m, need = 52 - known.shape[1], 5 - size
+        mask = np.zeros((q, 52), dtype=np.int8)
+        np.put_along_axis(mask, known, 1, axis=1)
+        if (mask.sum(axis=1) != known.shape[1]).any():
+            raise HandError("a card is repeated")
+        deck = np.argsort(mask, axis=1, kind="stable")[:, :m].astype(np.uint8)  # each query's unseen cards
+        flat = (np.arange(q, dtype=np.intp) * m)[:, None, None] + _fixed_deals(m, need + 2, samples)[None, :, :]
+        deals = deck.reshape(-1).take(flat)  # (q, samples, need + 2)
+        known8 = known.astype(np.uint8)
+        mine = np.empty((q, samples, 7), dtype=np.uint8)
+        theirs = np.empty((q, samples, 7), dtype=np.uint8)
+        mine[:, :, :2] = known8[:, None, :2]
+        theirs[:, :, :2] = deals[:, :, need:]
+        for arr in (mine, theirs):
+            arr[:, :, 2:2 + size] = known8[:, None, 2:]
+            arr[:, :, 2 + size:] = deals[:, :, :need]
+        a = evaluate_batch(Ranking.HIGH, mine.reshape(q * samples, 7), check=False)
+        b = evaluate_batch(Ranking.HIGH, theirs.reshape(q * samples, 7), check=False)
+        out[rows] = _share(a, b).reshape(q, samples).mean(axis=1)
+    return out
+__all__ = ["GAME_FAMILY", "Family", "holdem_versus_random_batch", "versus_random"]

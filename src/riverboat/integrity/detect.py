@@ -105,6 +105,7 @@ class ScanConfig:
     alpha: float = 0.01  # false discovery rate per pattern
     prior_weight: float = 20.0  # the weight (in trials) of the population rate in a player's baseline
     transfer_prior: float = 200.0  # the weight (in hands) of "no edge" in a player's transfer baseline
+    behaviour_gate: float = 0.05  # collusion: folding to each other and winning together each at least this sure
     gather: GatherConfig = field(default_factory=GatherConfig)
 
     @property
@@ -113,11 +114,11 @@ class ScanConfig:
 
 
 def _var(m: Moments, key: str) -> float:
-    n = m.n.get(key, 0)
+    n, s, ss = m.get(key)
     if n < 2:
         return 0.0
-    mean = m.s[key] / n
-    return max(m.ss[key] / n - mean * mean, 0.0)
+    mean = s / n
+    return max(ss / n - mean * mean, 0.0)
 
 
 def _logit(p: float) -> float:
@@ -202,7 +203,8 @@ class _Tests:
         self.st = st
         self.cfg = cfg
         w = cfg.prior_weight
-        self.bad_loss, self.passive = _Baseline(st.bad_loss, w), _Baseline(st.passive_strong, w)
+        self.bad_loss = _Baseline(st.bad_loss, w)
+        self.passive = [_Baseline(c, w) for c in st.passive]
         self.checkdown, self.fold = _Baseline(st.checkdown, w), _Baseline(st.fold_multi, w)
 
     def pairs(self) -> list[Pair]:
@@ -214,13 +216,15 @@ class _Tests:
         everyone else predict: (p, observed bb, expected bb, hands)."""
         st, w = self.st, self.cfg.transfer_prior
         key, sign = ((giver, receiver), 1.0) if giver < receiver else ((receiver, giver), -1.0)
-        n = st.transfer.n.get(key, 0)
+        n, s, ss = st.transfer.get(key)
         if n < 2:
             return 1.0, 0.0, 0.0, n
-        s, ss = sign * st.transfer.s[key], st.transfer.ss[key]
+        s *= sign
         # the giver's mean transfer out to others, the receiver's mean transfer in from others; shrunk to 0
-        out_g = (st.out.s[giver] - s) / (st.out.n[giver] - n + w)
-        in_r = -(st.out.s[receiver] + s) / (st.out.n[receiver] - n + w)
+        n_g, s_g, _ = st.out.get(giver)
+        n_r, s_r, _ = st.out.get(receiver)
+        out_g = (s_g - s) / (n_g - n + w)
+        in_r = -(s_r + s) / (n_r - n + w)
         expected = n * (out_g + in_r)
         # the spread of one hand's transfer: the pair's own, but never below the two players' usual spread (a
         # pair that rarely tangles has almost no spread of its own)
@@ -251,19 +255,39 @@ class _Tests:
         return out
 
     # -- soft play
+    def _passive(self, a: str, b: str) -> tuple[float, int, int, float]:
+        """Passive heads-up decisions of a against b and b against a, each equity band against the actor's own
+        rate in that band with everyone else (so a player who never bets is not suspicious): (p, k, n, expected).
+        The count is a sum of binomials with different rates (one per band and direction): one-sided normal
+        test with its own variance and a continuity correction, so the bands where everyone is passive anyway
+        (weak hands) add trials but no noise."""
+        k = n = 0
+        expected = var = 0.0
+        for base in self.passive:
+            for x, y in ((a, b), (b, a)):
+                kk, nn = base.c.hits.get((x, y), 0), base.c.trials.get((x, y), 0)
+                if nn == 0:
+                    continue
+                p0 = base.rate(x, y)
+                k, n, expected, var = k + kk, n + nn, expected + nn * p0, var + nn * p0 * (1 - p0)
+        if n == 0 or var <= 0:
+            return 1.0, k, n, expected
+        return normal_sf((k - 0.5 - expected) / var ** 0.5), k, n, expected
+
     def soft_play(self, a: str, b: str) -> _Candidate | None:
         st = self.st
-        p1, k1, n1, e1 = self.passive.tail_pair(a, b)
+        p1, k1, n1, e1 = self._passive(a, b)
         p2, k2, n2, e2 = self.checkdown.tail(a, b)
         if n1 + n2 == 0:
             return None
         tests = [p for p, n in ((p1, n1), (p2, n2)) if n]
-        hands, reasons = _evidence(st.passive_strong.evidence.get((a, b), []),
-                                   st.passive_strong.evidence.get((b, a), []), st.checkdown.evidence.get((a, b), []))
-        why = (f"{_name(a)} and {_name(b)} checked or called with strong hands against each other {k1} times in "
-               f"{n1} chances (expected {e1:.1f}) and checked down {k2} of {n2} heads-up pots (expected {e2:.1f})")
+        hands, reasons = _evidence(*(c.evidence.get(key, []) for c in st.passive for key in ((a, b), (b, a))),
+                                   st.checkdown.evidence.get((a, b), []))
+        why = (f"{_name(a)} and {_name(b)} checked or called instead of betting with a good hand against each other "
+               f"{k1} times in {n1} heads-up decisions (their own habits with everyone else predict {e1:.1f}) and "
+               f"checked down {k2} of {n2} heads-up pots (expected {e2:.1f})")
         return _Candidate((a, b), "soft_play", fisher_combine(tests), st.shared[a, b], hands, reasons,
-                          {"passive_strong": k1, "strong_heads_up": n1, "passive_expected": e1,
+                          {"passive": k1, "heads_up_decisions": n1, "passive_expected": e1,
                            "checkdowns": k2, "heads_up_flops": n2, "checkdown_expected": e2}, why)
 
     # -- collusion
@@ -286,20 +310,23 @@ class _Tests:
         why = (f"{_name(a)} and {_name(b)} folded to each other's bets in multiway pots {k_fold} times in {n_fold} "
                f"(expected {e_fold:.1f}); their combined result in multiway pots together is z = {z:.1f} above "
                "their results apart")
-        return _Candidate((a, b), "collusion", fisher_combine([p_fold, p_win]), st.shared[a, b], hands, reasons,
+        # both signals must be there: winning together alone follows who sits at which tables (friends who share
+        # a soft table both win there), folding to one player alone follows that player's bets
+        both = max(p_fold, p_win) <= self.cfg.behaviour_gate
+        p = fisher_combine([p_fold, p_win]) if both else 1.0
+        return _Candidate((a, b), "collusion", p, st.shared[a, b], hands, reasons,
                           {"folds_to_partner": k_fold, "faced_partner": n_fold, "folds_expected": e_fold,
                            "win_together_z": z}, why)
 
     def _win_together(self, a: str, b: str) -> tuple[float, float]:
         st = self.st
-        n = st.together.n.get((a, b), 0)
+        n, s, ss = st.together.get((a, b))
         if n < 2:
             return 1.0, 0.0
         base = 0.0
         for x, y in ((a, b), (b, a)):
-            rest = st.net_multi.n.get(x, 0) - n
-            base += (st.net_multi.s.get(x, 0.0) - st.net_with.s.get((x, y), 0.0)) / max(1, rest)
-        s, ss = st.together.s[a, b], st.together.ss[a, b]
+            n_x, s_x, _ = st.net_multi.get(x)
+            base += (s_x - st.net_with.get((x, y), 0.0)) / max(1, n_x - n)
         var = (ss - s * s / n) / (n - 1)
         if var <= 1e-12:
             return 1.0, 0.0
@@ -345,10 +372,7 @@ def gather(hands: Iterable[HandFacts], state: ScanState | None = None, config: S
            progress: Callable[[], None] | None = None) -> ScanState:
     """Fold ``hands`` into ``state`` (a new one when None): the incremental half of a scan."""
     st = state if state is not None else ScanState((config or ScanConfig()).gather)
-    for h in hands:
-        st.add(h)
-        if progress is not None:
-            progress()
+    st.add_many(hands, progress=progress)
     return st
 
 

@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
 from riverboat.cards import Card
-from riverboat.evaluate.versus import GAME_FAMILY, Family, versus_random
+from riverboat.evaluate.versus import GAME_FAMILY, Family, holdem_versus_random_batch, versus_random
 from riverboat.history import PhhError, PhhHand, loads, replay, resolve_variant
 
 _STUD = frozenset({Family.STUD, Family.STUD_HL, Family.RAZZ})
@@ -281,24 +281,43 @@ def _read_actions(facts: HandFacts, f: Mapping[str, Any], names: list[str]) -> N
 
 
 _EQUITY_CACHE: dict[tuple[Family, tuple[int, ...], tuple[int, ...], int], float] = {}
+_CACHE_LIMIT = 150_000
 
 
 def equity(hole: tuple[int, ...], board: tuple[int, ...], samples: int = 100,
            family: Family = Family.HOLDEM) -> float:
     """Equity of ``hole`` (with ``board``) against one random hand (ties and splits as the share won), by Monte
-    Carlo (:func:`riverboat.evaluate.versus.versus_random`) with a seed derived from the cards, so a scan gives
-    the same answer every time."""
+    Carlo that gives the same answer every time: hold'em by the batch of :func:`prefetch` (fixed deal positions,
+    :func:`riverboat.evaluate.versus.holdem_versus_random_batch`), other games with a seed derived from the cards
+    (:func:`riverboat.evaluate.versus.versus_random`)."""
     key = (family, hole, board, samples)
     cached = _EQUITY_CACHE.get(key)
     if cached is not None:
         return cached
-    seed = int.from_bytes(hashlib.blake2b(bytes(hole + board) + samples.to_bytes(4, "big"), digest_size=8).digest(),
-                          "big")
-    value = versus_random(family, hole, board, samples=samples, seed=seed)
-    if len(_EQUITY_CACHE) > 200_000:
+    if family is Family.HOLDEM:
+        value = float(holdem_versus_random_batch([(hole, board)], samples)[0])
+    else:
+        seed = int.from_bytes(hashlib.blake2b(bytes(hole + board) + samples.to_bytes(4, "big"),
+                                              digest_size=8).digest(), "big")
+        value = versus_random(family, hole, board, samples=samples, seed=seed)
+    if len(_EQUITY_CACHE) > _CACHE_LIMIT:
         _EQUITY_CACHE.clear()
     _EQUITY_CACHE[key] = value
     return value
+
+
+def prefetch(queries: Iterable[tuple[tuple[int, ...], tuple[int, ...]]], samples: int = 100) -> None:
+    """Compute the hold'em equities of many (hole, board) queries in one batch (the same values :func:`equity`
+    gives one at a time), so the scan's per-hand work finds them cached."""
+    todo = sorted({q for q in queries if (Family.HOLDEM, q[0], q[1], samples) not in _EQUITY_CACHE})
+    if not todo:
+        return
+    if len(_EQUITY_CACHE) + len(todo) > _CACHE_LIMIT:
+        _EQUITY_CACHE.clear()
+    for start in range(0, len(todo), 4000):
+        part = todo[start:start + 4000]
+        for (hole, board), v in zip(part, holdem_versus_random_batch(part, samples), strict=True):
+            _EQUITY_CACHE[Family.HOLDEM, hole, board, samples] = float(v)
 
 
 def act_equity(facts: HandFacts, act: Act) -> float | None:

@@ -17,14 +17,16 @@ import bisect
 import json
 import zlib
 from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from riverboat.integrity.facts import Act, HandFacts, act_equity, final_equity
+from riverboat.evaluate.versus import Family
+from riverboat.integrity.facts import Act, HandFacts, act_equity, final_equity, prefetch
 
 Pair = tuple[str, str]
 SEP = "\x1f"
-FORMAT = 2  # bump when the counts change meaning: a stored state of another format is rebuilt from the hands
+FORMAT = 3  # bump when the counts change meaning: a stored state of another format is rebuilt from the hands
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,7 +35,7 @@ class GatherConfig:
 
     strong: float = 0.62  # equity (vs one random hand) that makes a hand strong
     weak: float = 0.35  # and weak
-    very_strong: float = 0.75  # a hand that should bet heads-up
+    buckets: tuple[float, ...] = (0.5, 0.65, 0.75, 0.85)  # equity bands of the heads-up aggression test
     min_flow: float = 4.0  # a transfer worth judging: at least this many big blinds from one player to the other
     big_investment: float = 6.0  # folding after putting in this many big blinds...
     long_odds: float = 0.2  # ...when the call costs at most this share of the pot
@@ -55,6 +57,8 @@ def _top(lst: list[list[Any]], item: list[Any], k: int) -> None:
     """Keep ``lst`` the ``k`` largest items, largest first (ties: by hand id, so the order never depends on when
     a hand was scanned)."""
     key = (-item[0], item[1])
+    if len(lst) >= k and key >= (-lst[-1][0], lst[-1][1]):
+        return
     keys = [(-x[0], x[1]) for x in lst]
     pos = bisect.bisect_left(keys, key)
     if pos < k:
@@ -103,35 +107,39 @@ class Counts:
 
 
 class Moments:
-    """n, sum and sum of squares per key (floats added in scan order)."""
+    """[n, sum, sum of squares] per key (floats added in scan order)."""
 
-    __slots__ = ("n", "s", "ss")
+    __slots__ = ("m",)
 
     def __init__(self) -> None:
-        self.n: dict[Any, int] = defaultdict(int)
-        self.s: dict[Any, float] = defaultdict(float)
-        self.ss: dict[Any, float] = defaultdict(float)
+        self.m: dict[Any, list[float]] = {}
 
     def add(self, key: Any, x: float) -> None:
-        self.n[key] += 1
-        self.s[key] += x
-        self.ss[key] += x * x
+        v = self.m.get(key)
+        if v is None:
+            self.m[key] = [1, x, x * x]
+        else:
+            v[0] += 1
+            v[1] += x
+            v[2] += x * x
+
+    def get(self, key: Any) -> tuple[int, float, float]:
+        v = self.m.get(key)
+        return (int(v[0]), v[1], v[2]) if v is not None else (0, 0.0, 0.0)
 
     def to_json(self, pairs: bool) -> dict[str, Any]:
         f = _k if pairs else str
-        return {"n": {f(k): v for k, v in self.n.items()}, "s": {f(k): v for k, v in self.s.items()},
-                "ss": {f(k): v for k, v in self.ss.items()}}
+        return {f(k): v for k, v in self.m.items()}
 
     @classmethod
     def from_json(cls, d: dict[str, Any], pairs: bool) -> Moments:
         m = cls()
-        for name in ("n", "s", "ss"):
-            getattr(m, name).update({(_unk(k) if pairs else k): v for k, v in d[name].items()})
+        m.m = {(_unk(k) if pairs else k): v for k, v in d.items()}
         return m
 
 
-_COUNTS = ("bad_loss", "passive_strong", "checkdown", "fold_multi", "aai", "aai_facing")
-_MOMENTS = {"transfer": True, "out": False, "net_multi": False, "net_with": True, "together": True}
+_COUNTS = ("bad_loss", "checkdown", "fold_multi", "aai", "aai_facing")
+_MOMENTS = {"transfer": True, "out": False, "net_multi": False, "together": True}
 
 
 class ScanState:
@@ -149,7 +157,9 @@ class ScanState:
         self.shared_tables: dict[Pair, int] = defaultdict(int)
         self.seats = 0
         self.bad_loss = Counts()  # chip dumping: (giver, receiver)
-        self.passive_strong = Counts()  # soft play: heads-up with a strong hand, checked or called
+        # soft play: heads-up after the first round, each player's first decision of each street with equity in
+        # band k (``cfg.buckets``): checked or called (or folded) instead of betting or raising
+        self.passive = [Counts() for _ in self.cfg.buckets]
         self.checkdown = Counts()  # heads-up flops checked down
         self.fold_multi = Counts()  # collusion: folds to a bet/raise in multiway pots
         self.aai = Counts()  # (player, player): artificial all-ins per hand
@@ -158,12 +168,50 @@ class ScanState:
         self.transfer = Moments()  # (a, b), a < b: net transfer a -> b per hand both played (capped)
         self.out = Moments()  # per player: net transfer to each opponent, per (hand, opponent) (capped)
         self.net_multi = Moments()  # per player: result per multiway hand
-        self.net_with = Moments()  # (a, b): a's result in multiway hands with b
+        self.net_with: dict[Pair, float] = defaultdict(float)  # (a, b): a's result in multiway hands with b
         self.together = Moments()  # (a, b), a < b: combined result in multiway hands together
         self.win_ids: dict[Pair, list[list[Any]]] = defaultdict(list)  # (a, b): the biggest wins together
         self.transfer_ids: dict[Pair, list[list[Any]]] = defaultdict(list)  # (giver, receiver): biggest transfers
 
     # ------------------------------------------------------------------------------------------------ one hand
+    def add_many(self, hands: Iterable[HandFacts], chunk: int = 1000,
+                 progress: Callable[[], None] | None = None) -> None:
+        """:meth:`add` every hand, ``chunk`` at a time: the hold'em equities a chunk needs are computed first in
+        one batch (:func:`riverboat.integrity.facts.prefetch`); the counts are exactly those of adding one by one."""
+        buf: list[HandFacts] = []
+        for h in hands:
+            buf.append(h)
+            if len(buf) >= chunk:
+                self._add_chunk(buf, progress)
+                buf = []
+        if buf:
+            self._add_chunk(buf, progress)
+
+    def _add_chunk(self, hands: list[HandFacts], progress: Callable[[], None] | None) -> None:
+        prefetch(q for h in hands for q in self._equity_queries(h))
+        for h in hands:
+            self.add(h)
+            if progress is not None:
+                progress()
+
+    def _equity_queries(self, h: HandFacts) -> Iterator[tuple[tuple[int, ...], tuple[int, ...]]]:
+        """The hold'em (hole, board) equities :meth:`add` may ask for this hand: the heads-up decisions after the
+        first round, and every decision of a player who lost a transfer worth judging."""
+        if h.family is not Family.HOLDEM:
+            return
+        losers = {p for p, v in h.net.items() if -v >= self.cfg.min_flow * max(h.unit, 1) * 0.999}
+        for act in h.acts:
+            hole = h.holes.get(act.player)
+            if hole is None or len(hole) != 2:
+                continue
+            if act.player in losers or (act.street >= 1 and act.active == 2):
+                yield hole, h.board[:act.nboard]
+        if len(h.board) == 5:
+            for p in losers & h.showdown:
+                hole = h.holes.get(p)
+                if hole is not None and len(hole) == 2:
+                    yield hole, h.board
+
     def add(self, h: HandFacts) -> None:
         self.hands += 1
         players = sorted(h.players)
@@ -178,7 +226,7 @@ class ScanState:
             for b in players[i + 1:]:
                 self.shared[a, b] += 1
                 ids = self.shared_ids[a, b]
-                if len(ids) < 10:
+                if len(ids) < 5:
                     ids.append(h.hand_id)
         self._money(h, players)
         self._soft_play(h)
@@ -215,9 +263,9 @@ class ScanState:
                 self.out.add(a, t)
                 self.out.add(b, -t)
                 if t >= cfg.min_flow:
-                    _top(self.transfer_ids[a, b], [round(t, 2), h.hand_id, ""], cfg.max_evidence)
+                    _top(self.transfer_ids[a, b], [t, h.hand_id, ""], cfg.max_evidence)
                 elif -t >= cfg.min_flow:
-                    _top(self.transfer_ids[b, a], [round(-t, 2), h.hand_id, ""], cfg.max_evidence)
+                    _top(self.transfer_ids[b, a], [-t, h.hand_id, ""], cfg.max_evidence)
         judged: dict[str, tuple[bool, str]] = {}
         for (giver, receiver), chips in sorted(flows.items()):
             if chips / unit < cfg.min_flow:
@@ -273,25 +321,30 @@ class ScanState:
 
     # ------------------------------------------------------------------------------------------------ soft play
     def _soft_play(self, h: HandFacts) -> None:
-        """One trial per player and hand: their first decision heads-up after the first round, when strong;
-        and every heads-up flop: was it checked down to showdown (R-INTEG-4, R-INTEG-8)?"""
+        """Heads-up after the first round (R-INTEG-4, R-INTEG-8): each player's first decision of each street,
+        by equity band: was it passive (no bet or raise)? And every heads-up flop: was it checked down?"""
         first_heads_up: list[str] | None = None
         aggression_after = False
-        judged: set[str] = set()
+        judged: set[tuple[str, int]] = set()
         keep = self.cfg.max_evidence
+        buckets = self.cfg.buckets
         for act in h.acts:
             if act.street < 1 or act.active != 2:
                 continue
             if first_heads_up is None:
                 first_heads_up = sorted((act.player, *act.others))
             aggression_after = aggression_after or act.verb in ("bet", "raise")
-            if act.player in judged or act.verb == "fold":
+            if (act.player, act.street) in judged:
                 continue
-            judged.add(act.player)
+            judged.add((act.player, act.street))
             e = act_equity(h, act)
-            if e is not None and e >= self.cfg.very_strong:
-                self.passive_strong.add(act.player, act.others[0], act.verb in ("check", "call"), h.hand_id, e,
-                                        f"[{act.player}] only {act.verb}ed with {e:.0%} equity heads-up", keep)
+            if e is None or e < buckets[0]:
+                continue
+            band = bisect.bisect_right(buckets, e) - 1
+            passive = act.verb not in ("bet", "raise")
+            self.passive[band].add(act.player, act.others[0], passive, h.hand_id, e,
+                                   f"[{act.player}] {act.verb}ed with {e:.0%} equity heads-up against "
+                                   f"[{act.others[0]}]" if passive else "", keep)
         if first_heads_up is not None:
             a, b = first_heads_up
             checked_down = not aggression_after and set(h.showdown) == {a, b}
@@ -319,17 +372,23 @@ class ScanState:
             self.net_multi.add(p, h.net[p] / unit)
         for i, a in enumerate(players):
             for b in players[i + 1:]:
-                self.net_with.add((a, b), h.net[a] / unit)
-                self.net_with.add((b, a), h.net[b] / unit)
-                together = (h.net[a] + h.net[b]) / unit
+                na, nb = h.net[a] / unit, h.net[b] / unit
+                self.net_with[a, b] += na
+                self.net_with[b, a] += nb
+                together = na + nb
                 self.together.add((a, b), together)
                 if together > 0:
-                    _top(self.win_ids[a, b], [round(together, 2), h.hand_id, ""], 10)
+                    _top(self.win_ids[a, b], [together, h.hand_id, ""], 10)
 
     # ------------------------------------------------------------------------------------------ persistence
+    def _cfg_json(self) -> list[Any]:
+        """The configuration as it reads back from JSON (tuples become lists)."""
+        out: list[Any] = json.loads(json.dumps([getattr(self.cfg, f) for f in GatherConfig.__dataclass_fields__]))
+        return out
+
     def to_bytes(self) -> bytes:
         d: dict[str, Any] = {
-            "format": FORMAT, "cfg": [getattr(self.cfg, f) for f in GatherConfig.__dataclass_fields__],
+            "format": FORMAT, "cfg": self._cfg_json(),
             "hands": self.hands, "hands_of": dict(self.hands_of), "seats": self.seats,
             "shared": {_k(p): v for p, v in self.shared.items()},
             "shared_ids": {_k(p): v for p, v in self.shared_ids.items()},
@@ -338,9 +397,11 @@ class ScanState:
             "flow": {_k(p): v for p, v in self.flow.items()},
             "win_ids": {_k(p): v for p, v in self.win_ids.items()},
             "transfer_ids": {_k(p): v for p, v in self.transfer_ids.items()},
+            "net_with": {_k(p): v for p, v in self.net_with.items()},
         }
         for name in _COUNTS:
             d[name] = getattr(self, name).to_json()
+        d["passive"] = [c.to_json() for c in self.passive]
         for name, pairs in _MOMENTS.items():
             d[name] = getattr(self, name).to_json(pairs)
         return zlib.compress(json.dumps(d, separators=(",", ":")).encode(), 6)
@@ -350,17 +411,18 @@ class ScanState:
         """The stored state, or None when it was counted with another format or configuration (start over)."""
         d = json.loads(zlib.decompress(blob))
         st = cls(cfg)
-        if d.get("format") != FORMAT or d.get("cfg") != [getattr(st.cfg, f) for f in GatherConfig.__dataclass_fields__]:
+        if d.get("format") != FORMAT or d.get("cfg") != st._cfg_json():
             return None
         st.hands, st.seats = d["hands"], d["seats"]
         st.hands_of.update(d["hands_of"])
-        for name in ("shared", "shared_ids", "shared_tables", "flow", "win_ids", "transfer_ids"):
+        for name in ("shared", "shared_ids", "shared_tables", "flow", "win_ids", "transfer_ids", "net_with"):
             getattr(st, name).update({_unk(k): v for k, v in d[name].items()})
         st.table_players.update(d["table_players"])
         st.tables_of.update(d["tables_of"])
         st.co_seats.update(d["co_seats"])
         for name in _COUNTS:
             setattr(st, name, Counts.from_json(d[name]))
+        st.passive = [Counts.from_json(c) for c in d["passive"]]
         for name, pairs in _MOMENTS.items():
             setattr(st, name, Moments.from_json(d[name], pairs))
         return st

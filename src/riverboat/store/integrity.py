@@ -257,16 +257,19 @@ class Integrity:
         cursor, state = self.scan_state() if incremental else (0, None)
         if state is None:
             cursor, state = 0, ScanState(cfg.gather)
-        read = skipped = 0
-        for row_id, facts in self.hands_after(cursor):
-            cursor = row_id
-            if facts is None:
-                skipped += 1
-                continue
-            state.add(facts)
-            read += 1
-            if progress is not None:
-                progress()
+        counts = {"read": 0, "skipped": 0, "cursor": cursor}
+
+        def usable() -> Iterator[HandFacts]:
+            for row_id, facts in self.hands_after(cursor):
+                counts["cursor"] = row_id
+                if facts is None:
+                    counts["skipped"] += 1
+                    continue
+                counts["read"] += 1
+                yield facts
+
+        state.add_many(usable(), progress=progress)
+        read, skipped, cursor = counts["read"], counts["skipped"], counts["cursor"]
         if incremental and save:
             self.save_scan_state(cursor, state)
         result = evaluate_state(state, cfg, self.addresses())
