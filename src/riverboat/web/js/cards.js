@@ -3,14 +3,12 @@
 // hearts red, diamonds blue, clubs green.
 
 import { h, toNode } from "./vdom.js";
+import { t } from "./i18n.js";
 
 const SUIT_SYMBOL = { s: "♠", h: "♥", d: "♦", c: "♣" };
-const SUIT_NAME = { s: "spades", h: "hearts", d: "diamonds", c: "clubs" };
+// a card's name for screen readers and its tooltip, in the page's language (issue 31): "Ace of spades"
+const SUIT_NAME = { s: "card.suit.s", h: "card.suit.h", d: "card.suit.d", c: "card.suit.c" };
 const RANK_LABEL = { T: "10" };
-const RANK_NAME = {
-  A: "Ace", K: "King", Q: "Queen", J: "Jack", T: "Ten", 9: "Nine", 8: "Eight", 7: "Seven",
-  6: "Six", 5: "Five", 4: "Four", 3: "Three", 2: "Two",
-};
 
 let fourColour = false;
 try { fourColour = localStorage.getItem("rb.fourColour") === "1"; } catch { /* storage may be blocked */ }
@@ -33,7 +31,9 @@ export function parseCard(code) {
 
 export function cardName(code) {
   const c = parseCard(code);
-  return c ? `${RANK_NAME[c.rank]} of ${SUIT_NAME[c.suit]}` : "face-down card";
+  const rank = c && t(`rank.${c.rank.toLowerCase()}.one`);  // the catalog's rank.* family (hand_names.js)
+  const name = c ? t("card.name", { rank, suit: t(SUIT_NAME[c.suit]) }) : t("card.face_down");
+  return name.charAt(0).toLocaleUpperCase() + name.slice(1);
 }
 
 /**
@@ -70,7 +70,7 @@ export function cardVNode(code, opts = {}) {
       h("svg:text", { x: 38, y: 74, "text-anchor": "middle", class: "card-suit-big" }, SUIT_SYMBOL[parsed.suit]),
     ];
   }
-  const name = parsed ? cardName(code) : "face-down card";
+  const name = cardName(parsed ? code : null);
   // The face is keyed by the card, so a card turned up or changed gets a new face while an unchanged one is kept.
   const svgNode = h("svg:svg", { key: parsed ? parsed.rank + parsed.suit : "back", viewBox: "0 0 60 84", "aria-hidden": "true", focusable: "false" }, face);
   return h(opts.selectable ? "button" : "span", {
