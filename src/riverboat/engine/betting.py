@@ -217,10 +217,12 @@ class Betting(HandState):
 
     def _others_can_act(self, i: int) -> bool:
         """Some other player could still call a raise (a raise nobody can call is not offered)."""
-        folded, allin, stacks, bets, cur = self.folded, self.allin, self.stacks, self.bets, self.cur_bet
-        for j in range(self.n):
-            if j != i and not folded[j] and not allin[j] and stacks[j] + bets[j] > cur:
+        cur = self.cur_bet
+        j = 0
+        for f, a, s, b in zip(self.folded, self.allin, self.stacks, self.bets, strict=True):
+            if not f and not a and s + b > cur and j != i:
                 return True
+            j += 1
         return False
 
     def _aggressive_bounds(self, i: int, completing: bool) -> tuple[int, int, tuple[int, ...]]:
