@@ -148,49 +148,55 @@ def _date(request: Request, name: str) -> datetime | None:
     return value
 
 
-def money_routes(hub: Hub, money: MoneySetup, handler: Any) -> list[Route]:
-    async def pid_of(request: Request) -> int:
-        money.ensure()
-        return int(player_id_of(await authenticate(hub, request)))
+class _PlayerMoney:
+    """The player's cashier and protection routes (issue #30): one method a route."""
 
-    async def info(request: Request) -> Response:
-        pid = await pid_of(request)
-        prot = await hub.call_store(hub.store.protections.get, pid)
-        mine = await hub.call_store(hub.store.withdrawals.list, player_id=pid, limit=50)
-        return JSONResponse({"payment_reference": payment_reference(pid), "balances": await balances(hub, pid),
-                             "providers": sorted(money.providers), "verified": prot.verified, "may_play": prot.may_play,
+    def __init__(self, hub: Hub, money: MoneySetup) -> None:
+        self.hub = hub
+        self.money = money
+
+    async def pid_of(self, request: Request) -> int:
+        self.money.ensure()
+        return int(player_id_of(await authenticate(self.hub, request)))
+
+    async def info(self, request: Request) -> Response:
+        pid = await self.pid_of(request)
+        prot = await self.hub.call_store(self.hub.store.protections.get, pid)
+        mine = await self.hub.call_store(self.hub.store.withdrawals.list, player_id=pid, limit=50)
+        return JSONResponse({"payment_reference": payment_reference(pid), "balances": await balances(self.hub, pid),
+                             "providers": sorted(self.money.providers), "verified": prot.verified, "may_play": prot.may_play,
                              "block": {"kind": prot.block_kind, "until": jsonable(prot.blocked_until)}
                              if prot.block_kind else None,
                              "withdrawals": [withdrawal_json(w) for w in mine]})
 
-    async def deposit(request: Request) -> Response:
-        pid = await pid_of(request)
+    async def deposit(self, request: Request) -> Response:
+        pid = await self.pid_of(request)
         body = await parse_body(request, DepositBody)
-        provider = money.providers.get(body.provider)
+        provider = self.money.providers.get(body.provider)
         if provider is None:
             raise ApiError(422, "invalid", f"provider: no payment provider {body.provider!r} in this room")
         checkout = provider.start(f"{pid}", body.amount, body.currency, "/")
-        row = await hub.call_store(hub.store.cashier.create_payment, pid, body.provider, body.currency, body.amount,
+        row = await self.hub.call_store(self.hub.store.cashier.create_payment, pid, body.provider, body.currency, body.amount,
                                    checkout.transaction_id)
         return JSONResponse({"deposit_id": row.id, "transaction_id": checkout.transaction_id,
                              "checkout_url": checkout.url}, status_code=201)
 
-    async def withdrawals(request: Request) -> Response:
-        pid = await pid_of(request)
+    async def withdrawals(self, request: Request) -> Response:
+        pid = await self.pid_of(request)
         if request.method == "GET":
-            rows = await hub.call_store(hub.store.withdrawals.list, player_id=pid, limit=200)
+            rows = await self.hub.call_store(self.hub.store.withdrawals.list, player_id=pid, limit=200)
             return JSONResponse({"withdrawals": [withdrawal_json(w) for w in rows]})
         body = await parse_body(request, WithdrawBody)
-        w = await hub.call_store(hub.store.withdrawals.request, pid, body.currency, body.amount, body.request_id)
+        w = await self.hub.call_store(self.hub.store.withdrawals.request, pid, body.currency, body.amount, body.request_id)
         return JSONResponse(withdrawal_json(w), status_code=201)
 
-    async def cancel(request: Request) -> Response:
-        pid = await pid_of(request)
+    async def cancel(self, request: Request) -> Response:
+        pid = await self.pid_of(request)
         wid = _int_param_path(request, "wid")
-        return JSONResponse(withdrawal_json(await hub.call_store(hub.store.withdrawals.cancel, pid, wid)))
+        return JSONResponse(withdrawal_json(await self.hub.call_store(self.hub.store.withdrawals.cancel, pid, wid)))
 
-    async def statement(request: Request) -> Response:
-        pid = await pid_of(request)
+    async def statement(self, request: Request) -> Response:
+        pid = await self.pid_of(request)
         kind = request.query_params.get("kind") or None
         if kind is not None and kind not in KIND_GROUPS:
             raise ApiError(422, "invalid", f"kind must be one of {', '.join(KIND_GROUPS)}")
@@ -202,7 +208,7 @@ def money_routes(hub: Hub, money: MoneySetup, handler: Any) -> list[Route]:
             raise ApiError(422, "invalid", "currency must be EUR or PLAY")
         limit = _int_param(request, "limit", 50 if fmt == "json" else 500, 1, 500)
         before = _int_param(request, "before", None, 1)
-        page = await hub.call_store(hub.store.movements.for_player, pid, limit=limit, before=before,
+        page = await self.hub.call_store(self.hub.store.movements.for_player, pid, limit=limit, before=before,
                                     kinds=None if kind is None else KIND_GROUPS[kind], currency=currency,
                                     since=_date(request, "from"), until=_date(request, "to"))
         items = [m.to_dict() for m in page.items]
@@ -210,49 +216,52 @@ def money_routes(hub: Hub, money: MoneySetup, handler: Any) -> list[Route]:
             return _csv(items)
         return JSONResponse({"movements": items, "next_before": page.next_before, "kinds": list(KIND_GROUPS)})
 
-    async def protections(request: Request) -> Response:
-        pid = await pid_of(request)
-        return JSONResponse(protections_json(await hub.call_store(hub.store.protections.get, pid)))
+    async def protections(self, request: Request) -> Response:
+        pid = await self.pid_of(request)
+        return JSONResponse(protections_json(await self.hub.call_store(self.hub.store.protections.get, pid)))
 
-    async def limits(request: Request) -> Response:
-        pid = await pid_of(request)
+    async def limits(self, request: Request) -> Response:
+        pid = await self.pid_of(request)
         body = await parse_body(request, LimitBody)
-        await hub.call_store(hub.store.protections.set_limit, pid, body.currency, body.period, body.amount)
-        return JSONResponse(protections_json(await hub.call_store(hub.store.protections.get, pid)))
+        await self.hub.call_store(self.hub.store.protections.set_limit, pid, body.currency, body.period, body.amount)
+        return JSONResponse(protections_json(await self.hub.call_store(self.hub.store.protections.get, pid)))
 
-    async def reality(request: Request) -> Response:
-        pid = await pid_of(request)
+    async def reality(self, request: Request) -> Response:
+        pid = await self.pid_of(request)
         if request.method == "PUT":
             body = await parse_body(request, RealityBody)
-            info = await hub.call_store(hub.store.protections.set_reality_check, pid, body.minutes)
+            info = await self.hub.call_store(self.hub.store.protections.set_reality_check, pid, body.minutes)
             return JSONResponse(protections_json(info))
-        return JSONResponse(await reality_check(hub, pid, _date(request, "since")))
+        return JSONResponse(await reality_check(self.hub, pid, _date(request, "since")))
 
-    async def timeout(request: Request) -> Response:
-        pid = await pid_of(request)
+    async def timeout(self, request: Request) -> Response:
+        pid = await self.pid_of(request)
         body = await parse_body(request, TimeoutBody)
-        info = await hub.call_store(hub.store.protections.take_timeout, pid, body.hours)
-        return JSONResponse(protections_json(info) | {"ended": await end_play(hub, pid)})
+        info = await self.hub.call_store(self.hub.store.protections.take_timeout, pid, body.hours)
+        return JSONResponse(protections_json(info) | {"ended": await end_play(self.hub, pid)})
 
-    async def exclusion(request: Request) -> Response:
-        pid = await pid_of(request)
+    async def exclusion(self, request: Request) -> Response:
+        pid = await self.pid_of(request)
         body = await parse_body(request, ExclusionBody)
         if not body.confirm:
             raise ApiError(422, "invalid", "confirm: self-exclusion cannot be undone; send confirm true")
-        info = await hub.call_store(hub.store.protections.self_exclude, pid, body.months)
-        return JSONResponse(protections_json(info) | {"ended": await end_play(hub, pid)})
+        info = await self.hub.call_store(self.hub.store.protections.self_exclude, pid, body.months)
+        return JSONResponse(protections_json(info) | {"ended": await end_play(self.hub, pid)})
 
+
+def money_routes(hub: Hub, money: MoneySetup, handler: Any) -> list[Route]:
+    api = _PlayerMoney(hub, money)
     routes: list[tuple[str, Callable[[Request], Awaitable[Response]], list[str]]] = [
-        ("/api/cashier/info", info, ["GET"]),
-        ("/api/cashier/deposits", deposit, ["POST"]),
-        ("/api/cashier/withdrawals", withdrawals, ["GET", "POST"]),
-        ("/api/cashier/withdrawals/{wid}/cancel", cancel, ["POST"]),
-        ("/api/cashier/statement", statement, ["GET"]),
-        ("/api/protections", protections, ["GET"]),
-        ("/api/protections/limits", limits, ["PUT"]),
-        ("/api/protections/reality-check", reality, ["GET", "PUT"]),
-        ("/api/protections/timeout", timeout, ["POST"]),
-        ("/api/protections/self-exclusion", exclusion, ["POST"]),
+        ("/api/cashier/info", api.info, ["GET"]),
+        ("/api/cashier/deposits", api.deposit, ["POST"]),
+        ("/api/cashier/withdrawals", api.withdrawals, ["GET", "POST"]),
+        ("/api/cashier/withdrawals/{wid}/cancel", api.cancel, ["POST"]),
+        ("/api/cashier/statement", api.statement, ["GET"]),
+        ("/api/protections", api.protections, ["GET"]),
+        ("/api/protections/limits", api.limits, ["PUT"]),
+        ("/api/protections/reality-check", api.reality, ["GET", "PUT"]),
+        ("/api/protections/timeout", api.timeout, ["POST"]),
+        ("/api/protections/self-exclusion", api.exclusion, ["POST"]),
     ]
     return [Route(path, handler(functools.update_wrapper(functools.partial(fn), fn)), methods=methods)
             for path, fn, methods in routes]

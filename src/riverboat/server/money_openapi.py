@@ -48,6 +48,11 @@ STAFF = {"403": "not operator staff (money actions need the operator or admin ro
 
 
 def money_paths() -> dict[str, Any]:
+    """The player's and the staff's money routes (issue #30)."""
+    return _player_money_paths() | _staff_money_paths()
+
+
+def _player_money_paths() -> dict[str, Any]:
     statement_params = [
         _query("from", {"type": "string"}, "YYYY-MM-DD or ISO date-time (UTC if no zone): movements at or after"),
         _query("to", {"type": "string"}, "YYYY-MM-DD (that whole day included) or ISO date-time: movements before"),
@@ -99,6 +104,11 @@ def money_paths() -> dict[str, Any]:
             errors={"400": "refused: bad or missing signature, old timestamp, bad body (code webhook_refused)",
                     "404": "unknown provider or transaction id", "413": "the body is larger than 16 KiB",
                     "422": "another amount or currency than the payment's"})},
+    }
+
+
+def _staff_money_paths() -> dict[str, Any]:
+    return {
         "/api/operator/money/deposits": {
             "get": _op("Deposits, newest first (?status=pending|credited)", errors=STAFF),
             "post": _op("Credit a bank transfer by the player's username or payment reference (audited; the same "

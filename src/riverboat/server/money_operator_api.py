@@ -79,98 +79,107 @@ def _status(request: Request, allowed: tuple[str, ...]) -> str | None:
     return status
 
 
-def money_operator_routes(hub: Hub, money: MoneySetup, handler: Any) -> list[Route]:
-    store = hub.store
+class _StaffMoney:
+    """The console's money routes (issue #30): one method a route, each for operator staff only."""
 
-    async def staff(hub: Hub, request: Request) -> Any:
-        money.ensure()
-        return await console_staff(hub, request)
+    def __init__(self, hub: Hub, money: MoneySetup) -> None:
+        self.hub = hub
+        self.money = money
+        self.store = hub.store
 
-    async def deposits(request: Request) -> Response:
-        info = await staff(hub, request)
+
+    async def staff(self, request: Request) -> Any:
+        self.money.ensure()
+        return await console_staff(self.hub, request)
+
+    async def deposits(self, request: Request) -> Response:
+        info = await self.staff(request)
         if request.method == "GET":
-            rows = await hub.call_store(store.cashier.deposits, status=_status(request, ("pending", "credited")))
+            rows = await self.hub.call_store(self.store.cashier.deposits, status=_status(request, ("pending", "credited")))
             return JSONResponse({"deposits": jsonable(rows)})
         body = await parse_body(request, StaffDepositBody)
         pid = player_of_reference(body.player)
         if pid is None:
-            found = await hub.call_store(store.accounts.by_username, body.player)
+            found = await self.hub.call_store(self.store.accounts.by_username, body.player)
             if found is None:
                 raise ApiError(404, "not_found", f"no player with username or payment reference {body.player!r}")
             pid = found.id
-        result = await hub.call_store(store.cashier.credit_bank, pid, body.currency, body.amount, body.reference,
+        result = await self.hub.call_store(self.store.cashier.credit_bank, pid, body.currency, body.amount, body.reference,
                                       staff_id=player_id_of(info))
         return JSONResponse(result.to_dict() | {"player_id": pid})
 
-    async def withdrawals(request: Request) -> Response:
-        await staff(hub, request)
+    async def withdrawals(self, request: Request) -> Response:
+        await self.staff(request)
         status = _status(request, ("pending", "paid", "rejected", "cancelled"))
-        rows = await hub.call_store(store.withdrawals.list, status=status)
+        rows = await self.hub.call_store(self.store.withdrawals.list, status=status)
         return JSONResponse({"withdrawals": jsonable(rows)})
 
-    async def decide_withdrawal(request: Request) -> Response:
-        info = await staff(hub, request)
+    async def decide_withdrawal(self, request: Request) -> Response:
+        info = await self.staff(request)
         wid, action = _int_param_path(request, "wid"), request.path_params["action"]
         if action == "approve":
             body = await parse_body(request, ApproveBody)
-            w = await hub.call_store(store.withdrawals.approve, player_id_of(info), wid, body.reference)
+            w = await self.hub.call_store(self.store.withdrawals.approve, player_id_of(info), wid, body.reference)
         elif action == "reject":
             reason = await parse_body(request, ReasonBody)
-            w = await hub.call_store(store.withdrawals.reject, player_id_of(info), wid, reason.reason)
+            w = await self.hub.call_store(self.store.withdrawals.reject, player_id_of(info), wid, reason.reason)
         else:
             raise ApiError(404, "not_found", "the actions are approve and reject")
         return JSONResponse(jsonable(w))
 
-    async def adjustments(request: Request) -> Response:
-        info = await staff(hub, request)
+    async def adjustments(self, request: Request) -> Response:
+        info = await self.staff(request)
         if request.method == "GET":
-            rows = await hub.call_store(store.adjustments.list, status=_status(request, ("pending", "applied",
+            rows = await self.hub.call_store(self.store.adjustments.list, status=_status(request, ("pending", "applied",
                                                                                            "rejected")))
             return JSONResponse({"adjustments": jsonable(rows),
-                                 "four_eyes_above": store.money_rules.settings.four_eyes_above})
+                                 "four_eyes_above": self.store.money_rules.settings.four_eyes_above})
         body = await parse_body(request, AdjustBody)
-        row = await hub.call_store(store.adjustments.request, player_id_of(info), body.player_id, body.currency,
+        row = await self.hub.call_store(self.store.adjustments.request, player_id_of(info), body.player_id, body.currency,
                                    body.amount, body.category, body.reason)
         return JSONResponse(jsonable(row), status_code=201)
 
-    async def decide_adjustment(request: Request) -> Response:
-        info = await staff(hub, request)
+    async def decide_adjustment(self, request: Request) -> Response:
+        info = await self.staff(request)
         aid, action = _int_param_path(request, "aid"), request.path_params["action"]
         if action == "approve":
-            row = await hub.call_store(store.adjustments.approve, player_id_of(info), aid)
+            row = await self.hub.call_store(self.store.adjustments.approve, player_id_of(info), aid)
         elif action == "reject":
             reason = await parse_body(request, ReasonBody)
-            row = await hub.call_store(store.adjustments.reject, player_id_of(info), aid, reason.reason)
+            row = await self.hub.call_store(self.store.adjustments.reject, player_id_of(info), aid, reason.reason)
         else:
             raise ApiError(404, "not_found", "the actions are approve and reject")
         return JSONResponse(jsonable(row))
 
-    async def player_money(request: Request) -> Response:
-        await staff(hub, request)
+    async def player_money(self, request: Request) -> Response:
+        await self.staff(request)
         pid = _int_param_path(request, "player_id")
-        prot = await hub.call_store(store.protections.get, pid)
+        prot = await self.hub.call_store(self.store.protections.get, pid)
         return JSONResponse({
             "player_id": pid, "payment_reference": payment_reference(pid), "protections": protections_json(prot),
-            "history": jsonable(await hub.call_store(store.protections.history, pid)),
-            "deposits": jsonable(await hub.call_store(store.cashier.deposits, player_id=pid, limit=100)),
-            "withdrawals": jsonable(await hub.call_store(store.withdrawals.list, player_id=pid, limit=100)),
-            "adjustments": jsonable(await hub.call_store(store.adjustments.list, player_id=pid, limit=100))})
+            "history": jsonable(await self.hub.call_store(self.store.protections.history, pid)),
+            "deposits": jsonable(await self.hub.call_store(self.store.cashier.deposits, player_id=pid, limit=100)),
+            "withdrawals": jsonable(await self.hub.call_store(self.store.withdrawals.list, player_id=pid, limit=100)),
+            "adjustments": jsonable(await self.hub.call_store(self.store.adjustments.list, player_id=pid, limit=100))})
 
-    async def verify(request: Request) -> Response:
-        info = await staff(hub, request)
+    async def verify(self, request: Request) -> Response:
+        info = await self.staff(request)
         pid = _int_param_path(request, "player_id")
         body = await parse_body(request, VerifyBody)
-        await hub.call_store(store.withdrawals.set_verified, player_id_of(info), pid, body.verified, body.reason)
-        return JSONResponse(protections_json(await hub.call_store(store.protections.get, pid)))
+        await self.hub.call_store(self.store.withdrawals.set_verified, player_id_of(info), pid, body.verified, body.reason)
+        return JSONResponse(protections_json(await self.hub.call_store(self.store.protections.get, pid)))
 
+
+def money_operator_routes(hub: Hub, money: MoneySetup, handler: Any) -> list[Route]:
+    api = _StaffMoney(hub, money)
     routes: list[tuple[str, Callable[[Request], Awaitable[Response]], list[str]]] = [
-        ("/api/operator/money/deposits", deposits, ["GET", "POST"]),
-        ("/api/operator/money/withdrawals", withdrawals, ["GET"]),
-        ("/api/operator/money/withdrawals/{wid}/{action}", decide_withdrawal, ["POST"]),
-        ("/api/operator/money/adjustments", adjustments, ["GET", "POST"]),
-        ("/api/operator/money/adjustments/{aid}/{action}", decide_adjustment, ["POST"]),
-        ("/api/operator/players/{player_id}/money", player_money, ["GET"]),
-        ("/api/operator/players/{player_id}/verify", verify, ["POST"]),
+        ("/api/operator/money/deposits", api.deposits, ["GET", "POST"]),
+        ("/api/operator/money/withdrawals", api.withdrawals, ["GET"]),
+        ("/api/operator/money/withdrawals/{wid}/{action}", api.decide_withdrawal, ["POST"]),
+        ("/api/operator/money/adjustments", api.adjustments, ["GET", "POST"]),
+        ("/api/operator/money/adjustments/{aid}/{action}", api.decide_adjustment, ["POST"]),
+        ("/api/operator/players/{player_id}/money", api.player_money, ["GET"]),
+        ("/api/operator/players/{player_id}/verify", api.verify, ["POST"]),
     ]
     return [Route(path, handler(functools.update_wrapper(functools.partial(fn), fn)), methods=methods)
             for path, fn, methods in routes]

@@ -85,6 +85,26 @@ async def _sheet(hub: Hub, record: Any, pid: Any, events: Any) -> Any:
     return await hand_views.sheet(record, pid, hub.room, events, hub.alias_of, tournament)
 
 
+async def _export_many(hub: Hub, request: Request) -> Response:
+    """A selection of the player's hands as one .phhs or PokerStars text file."""
+    pid = player_id_of(await authenticate(hub, request))
+    fmt = _format(request)
+    try:
+        limit = int(request.query_params.get("limit", "100"))
+    except ValueError:
+        raise ApiError(422, "invalid", "limit must be an integer") from None
+    if not 1 <= limit <= MAX_EXPORT:
+        raise ApiError(422, "invalid", f"limit must be between 1 and {MAX_EXPORT}")
+    records = await hub.call_store(hub.store.hands.for_player, pid, limit=limit,
+                                   table_id=text_param(request, "table"))
+    records = sorted(records, key=lambda r: r.started_at)
+    if fmt == "phh":  # a .phhs file: one [n] table per hand
+        parts = [f"[{i}]\n{await _export_one(hub, r, pid, 'phh')}" for i, r in enumerate(records, 1)]
+        return _text("\n".join(parts), "riverboat-hands.phhs")
+    sheets = [await _sheet(hub, r, pid, visible_events(r, pid)) for r in records]
+    return _text(pokerstars_session(sheets) if sheets else "", "riverboat-hands.txt")
+
+
 def player_routes(hub: Hub, handler: Any) -> list[Route]:
     export_one = functools.partial(_export_one, hub)
 
@@ -127,29 +147,11 @@ def player_routes(hub: Hub, handler: Any) -> list[Route]:
         ext = "phh" if fmt == "phh" else "txt"
         return _text(await export_one(record, pid, fmt), f"riverboat-{record.hand_id}.{ext}")
 
-    async def export_many(request: Request) -> Response:
-        pid = player_id_of(await authenticate(hub, request))
-        fmt = _format(request)
-        try:
-            limit = int(request.query_params.get("limit", "100"))
-        except ValueError:
-            raise ApiError(422, "invalid", "limit must be an integer") from None
-        if not 1 <= limit <= MAX_EXPORT:
-            raise ApiError(422, "invalid", f"limit must be between 1 and {MAX_EXPORT}")
-        records = await hub.call_store(hub.store.hands.for_player, pid, limit=limit,
-                                       table_id=text_param(request, "table"))
-        records = sorted(records, key=lambda r: r.started_at)
-        if fmt == "phh":  # a .phhs file: one [n] table per hand
-            parts = [f"[{i}]\n{await export_one(r, pid, 'phh')}" for i, r in enumerate(records, 1)]
-            return _text("\n".join(parts), "riverboat-hands.phhs")
-        sheets = [await _sheet(hub, r, pid, visible_events(r, pid)) for r in records]
-        return _text(pokerstars_session(sheets) if sheets else "", "riverboat-hands.txt")
-
     return [
         Route("/api/notes", handler(notes), methods=["GET"]),
         Route("/api/notes/{player_id}", handler(save_note), methods=["PUT"]),
         Route("/api/locale", handler(locale), methods=["GET", "PUT"]),
         Route("/api/stats", handler(stats)),
-        Route("/api/hands/export", handler(export_many)),
+        Route("/api/hands/export", handler(functools.update_wrapper(functools.partial(_export_many, hub), _export_many))),
         Route("/api/hands/{table_id:path}/{hand_id}/export", handler(export_hand)),
     ]
