@@ -32,6 +32,7 @@ def test_register_logout_login_and_cashier_shows_signup_chips(new_page: Any, liv
     assert page.locator("[data-testid='user-balance']").inner_text().endswith("1,000,000")
     page.goto(f"{live_server.url}/#/cashier")
     assert page.locator("[data-testid='balance-PLAY']").inner_text() == "1,000,000"
+    page.locator("[data-testid='movements'] tbody tr").first.wait_for()  # the statement loads after the balances
     assert page.locator("[data-testid='movements'] tbody tr").count() >= 1
     alias = page.locator("[data-testid='user-name']").inner_text()
     assert alias
@@ -96,7 +97,7 @@ def test_lobby_tabs_filters_and_seats(new_page: Any, live_server: Any, screensho
     phone.goto(f"{live_server.url}/#/lobby")
     phone.wait_for_selector("[data-testid='cash-tables']")
     screenshot(phone, "lobby_phone")
-    open_button = phone.locator("[data-testid='cash-tables'] tbody tr button").first.bounding_box()
+    open_button = phone.locator("[data-testid='cash-tables'] tbody tr button[data-testid^='open-']").first.bounding_box()
     assert open_button is not None and open_button["x"] + open_button["width"] <= viewports["phone"]["width"]
 
 
@@ -114,7 +115,7 @@ def test_no_console_errors_on_any_page(new_page: Any, live_server: Any) -> None:
             page.goto(f"{live_server.url}/#/{route}")
             page.wait_for_selector(f"[data-testid='{ready}']")
         page.goto(f"{live_server.url}/#/lobby")
-        page.locator("[data-testid='cash-tables'] tbody tr button").first.click()
+        page.locator("[data-testid='cash-tables'] tbody tr button[data-testid^='open-']").first.click()
         page.wait_for_selector("[data-testid='felt'] .seat")
         page.wait_for_timeout(500)
         assert page.probe.errors == []
