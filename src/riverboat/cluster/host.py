@@ -362,6 +362,7 @@ class TableHostNode:
         for pid in gone:
             del self.routes[pid]
             self.room.detach(pid)
+            self.tourneys.lobby.disconnected(pid)  # R-DISC-1/2 in this host's tournaments
         if gone:
             self._gone_gateways.add(gateway)
             log.warning("%s: gateway %s is gone: %d players disconnected", self.node, gateway, len(gone))
@@ -387,6 +388,8 @@ class TableHostNode:
         if gateway is None:
             if self.routes.pop(pid, None) is not None:
                 self.room.detach(pid)
+                # the tournaments run here hear it too: the reconnect window in turn, away at the deal (R-DISC-1/2)
+                self.tourneys.lobby.disconnected(pid)
         else:
             self._route(pid, gateway)
             if self.tourneys.lobby.directors:  # no longer sat out in this host's tournaments (R-TOURN-REG-5)

@@ -227,20 +227,29 @@ class TournamentDeclineRebuyFrame(ClientFrameBase):
     tournament: TableRef
 
 
+class TournamentSitOutFrame(ClientFrameBase):
+    """Sit out of tournament ``tournament`` (``out`` true: dealt in, blinds and antes paid, checked/folded at once
+    until back, R-SITOUT-1/2, R-TOURN-DISC-1) or sit back in (``out`` false). The ack's result is
+    ``{"tournament", "sitting_out"}``; the next ``state`` says ``sitting_out`` and each seat view ``away``."""
+
+    type: Literal["tournament_sit_out"]
+    tournament: TableRef
+    out: StrictBool = True
+
 
 
 RoomCommand: TypeAlias = (
     SitFrame | ActFrame | SitOutFrame | SitInFrame | OptionsFrame | WaitlistFrame | UnwaitlistFrame | LeaveFrame
     | TopUpFrame | JoinSpeedFrame | FastFoldFrame | LeaveSpeedFrame | WatchFrame | UnwatchFrame | TwisterPlayFrame
     | TournamentActFrame | TournamentRegisterFrame | TournamentUnregisterFrame | TournamentRebuyFrame
-    | TournamentDeclineRebuyFrame
+    | TournamentDeclineRebuyFrame | TournamentSitOutFrame
 )
 #: every room command's model (the client-frame union adds the server's session frames to these)
 ROOM_COMMANDS: tuple[type[ClientFrameBase], ...] = (
     SitFrame, ActFrame, SitOutFrame, SitInFrame, OptionsFrame, WaitlistFrame, UnwaitlistFrame, LeaveFrame,
     TopUpFrame, JoinSpeedFrame, FastFoldFrame, LeaveSpeedFrame, WatchFrame, UnwatchFrame, TwisterPlayFrame,
     TournamentActFrame, TournamentRegisterFrame, TournamentUnregisterFrame, TournamentRebuyFrame,
-    TournamentDeclineRebuyFrame,
+    TournamentDeclineRebuyFrame, TournamentSitOutFrame,
 )
 #: the commands that move money: each carries the idempotency key made from the player and its frame id
 MONEY_COMMANDS = frozenset({"sit", "top_up", "join_speed", "twister_play", "tournament_register",
@@ -254,7 +263,7 @@ def target_of(command: RoomCommand) -> str | None:
     if isinstance(command, (JoinSpeedFrame, FastFoldFrame, LeaveSpeedFrame)):
         return command.pool
     if isinstance(command, (TournamentActFrame, TournamentRegisterFrame, TournamentUnregisterFrame,
-                            TournamentRebuyFrame, TournamentDeclineRebuyFrame)):
+                            TournamentRebuyFrame, TournamentDeclineRebuyFrame, TournamentSitOutFrame)):
         return command.tournament
     if isinstance(command, TwisterPlayFrame):
         return None

@@ -1,5 +1,5 @@
 """The handlers of the tournament and Twister commands (issue #29: registered in the room, not branches in the
-server): register, unregister, re-buy / add-on / decline, a table action, and Twister's "Play". A single process
+server): register, unregister, re-buy / add-on / decline, sit out / back, a table action, and Twister's "Play". A single process
 registers them with its own lobby and Twister offers; a cluster's table host with the lobby of the tournaments it
 runs (a gateway forwards every command to the host of its tournament, ``cluster.remote``)."""
 
@@ -18,6 +18,7 @@ from riverboat.room.commands import (
     TournamentDeclineRebuyFrame,
     TournamentRebuyFrame,
     TournamentRegisterFrame,
+    TournamentSitOutFrame,
     TournamentUnregisterFrame,
     TwisterPlayFrame,
 )
@@ -63,6 +64,11 @@ def register_tournament_commands(commands: Commands, lobby: TournamentLobby | No
         assert isinstance(cmd, TournamentDeclineRebuyFrame)
         return await lobby_of().get(cmd.tournament).decline_rebuy(c.player)
 
+    async def sit_out(c: Caller, cmd: RoomCommand) -> Result:
+        """R-SITOUT-1/2: the player sits out of (or back into) their tournament: blinded away meanwhile."""
+        assert isinstance(cmd, TournamentSitOutFrame)
+        return await lobby_of().get(cmd.tournament).sit_out(c.player, cmd.out)
+
     async def act(c: Caller, cmd: RoomCommand) -> Result:
         """An action at the player's table of a tournament of the lobby, else of a Twister (R-TWIST-11)."""
         assert isinstance(cmd, TournamentActFrame)
@@ -77,6 +83,6 @@ def register_tournament_commands(commands: Commands, lobby: TournamentLobby | No
 
     pairs: tuple[tuple[type[ClientFrameBase], Handler], ...] = (
         (TournamentRegisterFrame, register), (TournamentUnregisterFrame, unregister), (TournamentRebuyFrame, rebuy),
-        (TournamentDeclineRebuyFrame, decline), (TournamentActFrame, act), (TwisterPlayFrame, twister_play))
+        (TournamentDeclineRebuyFrame, decline), (TournamentSitOutFrame, sit_out), (TournamentActFrame, act), (TwisterPlayFrame, twister_play))
     for model, handler in pairs:
         commands.register(model, handler)

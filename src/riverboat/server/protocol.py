@@ -52,6 +52,7 @@ from riverboat.room.commands import (
     TournamentDeclineRebuyFrame,
     TournamentRebuyFrame,
     TournamentRegisterFrame,
+    TournamentSitOutFrame,
     TournamentUnregisterFrame,
     TwisterPlayFrame,
     UnwaitlistFrame,
@@ -138,6 +139,7 @@ ClientFrame = Annotated[
     | TournamentUnregisterFrame
     | TournamentRebuyFrame
     | TournamentDeclineRebuyFrame
+    | TournamentSitOutFrame
     | ResyncFrame,
     Field(discriminator="type"),
 ]
@@ -167,6 +169,7 @@ CLIENT_FRAME_TYPES: tuple[str, ...] = (
     "tournament_unregister",
     "tournament_rebuy",
     "tournament_decline_rebuy",
+    "tournament_sit_out",
     "resync",
 )
 #: Frame types the connection itself handles (the session: authentication, liveness, the lobby, table chat and a

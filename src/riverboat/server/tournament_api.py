@@ -6,7 +6,7 @@ R-OPER-1..5). Registering, unregistering, re-buys and add-ons are WebSocket fram
 | --- | --- |
 | ``GET /api/tournaments`` | ``{"sng": [entry], "mtt": [entry]}``: id, name, kind, status, game, structure, seats, buy_in, fee (the "i" breakdown, R-FEE-1), currency, guarantee, entrants, players_left, prize_pool, starts_at, private, knockout, rebuys, satellite |
 | ``GET /api/tournaments/{id}`` | the entry plus ``structure`` (levels, breaks), ``payouts``, ``tables`` (players, chips) and ``results`` |
-| ``POST /api/tournaments/{id}/sit_out`` | the caller: body ``{"out": true}`` sits out (dealt in, blinded away, folded at once: R-SITOUT-1/2), ``{"out": false}`` sits back in: ``{"tournament", "sitting_out"}`` |
+| ``POST /api/tournaments/{id}/sit_out`` | the caller: body ``{"out": true}`` sits out (dealt in, blinded away, folded at once: R-SITOUT-1/2), ``{"out": false}`` sits back in: ``{"tournament", "sitting_out"}`` (the room command ``tournament_sit_out``, also a WebSocket frame) |
 | ``GET /api/tournaments/history`` | the caller's tournaments of every kind (SNG, MTT, Twister, AoG, Wild), newest first: date, kind, buy-in + fee paid or the ticket used, place, field, cash prize, tickets won, bounties, jackpots won apart (``riverboat.store.tournament_history``) |
 | ``POST /api/operator/tournaments`` | staff: body ``{"spec": TournamentSpec JSON, "id"?, "series"?}``: a new tournament |
 | ``POST /api/operator/flights`` | staff: body ``{"event", "day2": spec, "flights": [{"day": "1A", "levels": n, "spec": spec}, ...]}``: a flight event (R-TOURN-FLIGHT-1..6): ``{"event", "day2", "flights": [ids]}`` |
@@ -18,11 +18,13 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, ValidationError
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from riverboat.room.commands import TournamentSitOutFrame
+from riverboat.room.errors import RoomError
 from riverboat.room.tournament.flights import FlightEvent
 from riverboat.room.tournament.spec import TournamentSpec
 
@@ -87,8 +89,15 @@ def tournament_routes(hub: Hub, handler: Any) -> list[Route]:
         """R-SITOUT-1/2: the caller sits out of their tournament (``{"out": true}``) or back in (``false``)."""
         pid = player_id_of(await authenticate(hub, request))
         body = await parse_body(request, SitOutBody)
-        lobby = _lobby(hub)
-        return JSONResponse(jsonable(await lobby.sit_out(request.path_params["tid"], pid, body.out)))
+        _lobby(hub)
+        # a room command (issue #36): one process runs it on its lobby, a cluster gateway forwards it to the
+        # tournament's host (RemoteRoom.execute), which runs it with its own room's execute
+        try:
+            command = TournamentSitOutFrame(v=1, type="tournament_sit_out", tournament=request.path_params["tid"],
+                                            out=body.out)
+        except ValidationError:
+            raise RoomError("no_tournament", "no such tournament") from None
+        return JSONResponse(jsonable(await hub.room.execute(pid, command)))
 
     async def create(request: Request) -> Response:
         await staff(hub, request)
