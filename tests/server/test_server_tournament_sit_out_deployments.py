@@ -12,9 +12,9 @@ import uuid
 from typing import Any
 
 import httpx
+from tests.store_fixtures import staff_token
 
 from riverboat.bots import ProtocolClient
-from tests.store_fixtures import staff_token
 
 from .deployments import Deployment, deployment_fixture
 
