@@ -131,7 +131,7 @@ async def test_r_sitout_1_a_tournament_player_sits_out_and_back_in_through_the_s
     (``not_registered``), an anonymous caller too (401)."""
     http = httpx.Client(base_url=server.base_url, timeout=10.0)
     server.store.accounts.register("so_operator", "password-so_operator", role="operator")
-    op = server.store.accounts.login("so_operator", "password-so_operator")
+    op = staff_token(server.store, "so_operator", "password-so_operator")  # second factor (issue #35)
     spec = {**SNG, "name": "Sit-out SNG", "seats": 2, "min_entrants": 2, "level_seconds": 3600,
             "settings": {"between_hands_seconds": 1.0}}
     assert http.post("/api/operator/tournaments", headers=_auth(op), json={"spec": spec, "id": "srv-so"}
