@@ -73,6 +73,15 @@ async def _detail(lobby: Any, tid: str) -> Any:
     return await out if inspect.isawaitable(out) else out
 
 
+def _sit_out_command(tid: str, out: bool) -> TournamentSitOutFrame:
+    """The room command of the sit-out route (issue #36): one process runs it on its lobby, a cluster gateway
+    forwards it to the tournament's host (``RemoteRoom.execute``), which runs it with its own room's ``execute``."""
+    try:
+        return TournamentSitOutFrame(v=1, type="tournament_sit_out", tournament=tid, out=out)
+    except ValidationError:
+        raise RoomError("no_tournament", "no such tournament") from None
+
+
 def tournament_routes(hub: Hub, handler: Any) -> list[Route]:
     async def tabs(request: Request) -> Response:
         return JSONResponse(jsonable(_lobby(hub).lobby()))
@@ -90,13 +99,7 @@ def tournament_routes(hub: Hub, handler: Any) -> list[Route]:
         pid = player_id_of(await authenticate(hub, request))
         body = await parse_body(request, SitOutBody)
         _lobby(hub)
-        # a room command (issue #36): one process runs it on its lobby, a cluster gateway forwards it to the
-        # tournament's host (RemoteRoom.execute), which runs it with its own room's execute
-        try:
-            command = TournamentSitOutFrame(v=1, type="tournament_sit_out", tournament=request.path_params["tid"],
-                                            out=body.out)
-        except ValidationError:
-            raise RoomError("no_tournament", "no such tournament") from None
+        command = _sit_out_command(request.path_params["tid"], body.out)
         return JSONResponse(jsonable(await hub.room.execute(pid, command)))
 
     async def create(request: Request) -> Response:
