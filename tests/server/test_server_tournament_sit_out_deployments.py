@@ -35,8 +35,11 @@ class Player:
         self.client = ProtocolClient(d.ws_url, self.token)
         self.presser = presser
         self.states: list[dict[str, Any]] = []
+        self.times: list[float] = []  # when each state arrived
         self.decisions: list[str | None] = []  # the hand of each decision offered
         self.acks: list[dict[str, Any]] = []
+        self.drop_in_turn = False  # at a second decision in one hand (they have bet): close the connection
+        self.dropped_at: float | None = None
         self.client.on_frame.append(self._on_frame)
 
     def _on_frame(self, frame: dict[str, Any]) -> None:
@@ -44,9 +47,14 @@ class Player:
             return
         data = frame["data"]
         self.states.append(data)
+        self.times.append(time.monotonic())
         legal = (data.get("hand") or {}).get("legal")
         if isinstance(legal, dict) and legal.get("seat") == data.get("seat"):
             self.decisions.append(data.get("hand_id"))
+            if self.drop_in_turn and self.dropped_at is None and self.decisions.count(data.get("hand_id")) >= 2:
+                self.dropped_at = time.monotonic()
+                asyncio.get_running_loop().create_task(self.client.close())
+                return
             kinds = legal.get("kinds") or []
             act: dict[str, Any] = {"type": "tournament_act", "tournament": frame["tournament"]}
             bet = next((k for k in ("raise", "bet") if k in kinds), None) if self.presser else None
@@ -122,4 +130,45 @@ async def test_issue_36_r_sitout_2_a_tournament_player_sits_out_and_back_in_in_b
         for p in (me, other):
             await p.client.close()
         await http.aclose()
+    d.store.ledger.verify()
+
+
+DROP_SPEC = {**SPEC, "name": "Disconnect SNG",
+             "settings": {"between_hands_seconds": 0.05, "action_seconds": 2, "reconnect_seconds": 12,
+                          "timebank_seconds": 0}}
+
+
+async def test_issue_36_r_disc_1_a_tournament_player_dropping_in_turn_gets_the_reconnect_window_in_both_deployments(
+        deployment: Deployment) -> None:
+    """R-DISC-1/2, R-TOURN-DISC-1 (issue #36): a player who has bet loses the connection in their turn: the
+    tournament's director hears it (through a gateway: the presence bucket tells the owning host, which tells its
+    tournaments) and gives them the reconnect window (12 s from the turn's start) instead of the 2 s action timer;
+    then they are folded and dealt in away."""
+    d = deployment
+    name = f"op{uuid.uuid4().hex[:8]}"
+    d.store.accounts.register(name, "password-" + name, role="operator")
+    op = staff_token(d.store, name, "password-" + name)
+    tid = f"dc-{d.kind}-{uuid.uuid4().hex[:6]}"
+    me, other = Player(d, presser=False), Player(d, presser=True)
+    me.drop_in_turn = True
+    async with httpx.AsyncClient(base_url=d.base_url, timeout=30.0) as http:
+        made = await http.post("/api/operator/tournaments", headers={"Authorization": f"Bearer {op}"},
+                               json={"spec": DROP_SPEC, "id": tid})
+        assert made.status_code == 201, made.text
+    try:
+        for p in (me, other):
+            await p.client.connect()
+            await p.client.command({"type": "tournament_register", "tournament": tid,
+                                    "id": f"reg-{secrets.token_hex(6)}"})
+        await _until(lambda: me.dropped_at is not None, "the player dropping in their turn after a bet")
+        hand, mark = me.decisions[-1], len(other.states)
+        await _until(lambda: any(s.get("hand_id") not in (None, hand) for s in other.states[mark:]), "the next hand")
+        moved_on = next(t for t, s in zip(other.times[mark:], other.states[mark:], strict=True)
+                        if s.get("hand_id") not in (None, hand))
+        assert me.dropped_at is not None and moved_on - me.dropped_at > 6.0, moved_on - me.dropped_at
+        await _until(lambda: any(x.get("away") for s in other.states[mark:] for x in s["seats"]
+                                 if x["player"] == me.id), "the dropped player dealt in away")
+    finally:
+        for p in (me, other):
+            await p.client.close()
     d.store.ledger.verify()
