@@ -34,7 +34,7 @@ actions = ["d dh p1 AcAd2c", "d dh p2 KcKd3c", "p2 pb", "p1 f"]
 
 class _Room:
     def __init__(self, store: Any) -> None:
-        self.gateway = StoreGateway(store, inline=True)
+        self.store_gateway = StoreGateway(store, inline=True)  # the RoomPort's store gateway (issue #29)
         self.pools: dict[str, Any] = {}
         self.tables: dict[str, Any] = {}
 
@@ -49,6 +49,9 @@ class _Room:
 
     def lobby(self) -> list[Any]:
         return []
+
+    def lobby_entry(self, table_id: str) -> Any:
+        return None
 
 
 def test_issue_31_search_filters_pages_and_exports_the_selection(tmp_path: Path) -> None:
