@@ -33,17 +33,24 @@ export function clearDealerButton(felt) {
   const dx = w / 2 - sx;
   const dy = hgt / 2 - sy;
   const len = Math.hypot(dx, dy) || 1;
-  const size = button.getBoundingClientRect().width || 20;
-  const original = [button.style.left, button.style.top];
+  const box = button.getBoundingClientRect();
+  const size = box.width || 20;
+  // candidates are tried on paper (the button's box centred there: it is centred on its left/top by the CSS), so the
+  // page's style changes once, when a free place is found, not once per try (a calm DOM, issue #14)
   for (const along of [0.3, 0.4, 0.2, 0.5, 0.6]) {
     for (const side of [0, 1, -1, 2, -2, 3, -3, 4, -4]) {
       const x = sx + dx * along - (dy / len) * side * size;
       const y = sy + dy * along + (dx / len) * side * size;
       if (x < size || y < size || x > w - size || y > hgt - size) continue;
-      button.style.left = `${((100 * x) / w).toFixed(2)}%`;
-      button.style.top = `${((100 * y) / hgt).toFixed(2)}%`;
-      if (clear(button, obstacles)) return;
+      const cx = ox + x;
+      const cy = oy + y;
+      const tried = { left: cx - box.width / 2, right: cx + box.width / 2, top: cy - box.height / 2, bottom: cy + box.height / 2 };
+      if (!obstacles.some((el) => overlaps(tried, el.getBoundingClientRect()))) {
+        button.style.left = `${((100 * x) / w).toFixed(2)}%`;
+        button.style.top = `${((100 * y) / hgt).toFixed(2)}%`;
+        return;
+      }
     }
   }
-  [button.style.left, button.style.top] = original;  // no free place: where the layout put it
+  // no free place: the button stays where the layout put it
 }

@@ -57,7 +57,9 @@ function applyStyle(node, before, after) {
   for (const [key, value] of Object.entries(next)) {
     if (value === null || value === undefined || value === "") continue;
     const text = String(value);
-    if (node.style.getPropertyValue(cssName(key)) !== text) node.style.setProperty(cssName(key), text);
+    // compared with the previous render's value, not the node's: a place the page adjusted after drawing (the dealer
+    // button moved off a card, dealer_place.js) stays until the render itself changes it
+    if (prev[key] === undefined || prev[key] === null || String(prev[key]) !== text) node.style.setProperty(cssName(key), text);
   }
 }
 
