@@ -141,6 +141,7 @@ def test_issue_32_pseudo_locale_leaves_no_text_outside_the_catalog(
         page.click(f"[data-tab='{tab}']")
         page.wait_for_timeout(500)
         seen[f"lobby {tab}"] = untranslated(page, values)
+    values.append(page.evaluate("() => navigator.userAgent"))  # the account's session list names the device: data
     for route, ready in (("#/twister", "[data-testid='twister-page']"), ("#/cashier", "[data-testid='cashier']"),
                          ("#/account", "[data-testid='stats'] h2"), ("#/history", "[data-testid='history']"),
                          ("#/rules/stud", "[data-testid='rules-page']")):

@@ -146,8 +146,8 @@ async function renderStats(box, ctx) {
   const play = data.play || {};
   const pct = (v) => (v === null || v === undefined ? "—" : `${v}%`);
   const playTable = play.hands ? el("table", { class: "list", "data-testid": "play-stats" },
-    el("tbody", {}, [["VPIP", play.vpip, "vpip"], ["PFR", play.pfr, "pfr"], ["3-bet", play.three_bet, "three_bet"],
-      ["WTSD", play.wtsd, "wtsd"], [t("stats.won_at_showdown"), play.wsd, "wsd"]].map(([label, v, key]) =>
+    el("tbody", {}, [[t("stats.label_vpip"), play.vpip, "vpip"], [t("stats.label_pfr"), play.pfr, "pfr"],
+      [t("stats.label_three_bet"), play.three_bet, "three_bet"], [t("stats.label_wtsd"), play.wtsd, "wtsd"], [t("stats.won_at_showdown"), play.wsd, "wsd"]].map(([label, v, key]) =>
       el("tr", {}, el("th", { title: t(`stats.title_${key}`) }, label), el("td", { class: "num", "data-stat": key }, pct(v)))))) : null;  // i18n-dynamic: stats.title_*
   const games = (data.games || []).map((g) => el("div", { class: "profit-game", "data-game": g.game },
     el("h3", {}, `${gameName(g.game)} · ${t("tournament.n_hands", { count: g.hands })} · ${money(g.net, g.currency)}`),
