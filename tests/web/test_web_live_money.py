@@ -187,8 +187,11 @@ def test_issue30_console_money_pages(new_page: Any, money_server: LiveServer) ->
     row.locator("[data-testid='payout-reference']").fill("SEPA-777")
     shot(page, "money-console-withdrawals")
     row.locator("[data-testid='approve']").click()
-    page.wait_for_function("!document.querySelector(\"[data-testid='withdrawal-row'][data-status='pending']\") || "
-                           "document.querySelector(\"[data-testid='withdrawal-error']\").textContent", timeout=60_000)
+    # this withdrawal's row only: the cashier test left its player's withdrawal pending in the same queue
+    page.wait_for_function("(() => { const r = [...document.querySelectorAll(\"[data-testid='withdrawal-row']\")]"
+                           f".find(e => e.textContent.includes('#{w.id}')); return !r || r.dataset.status !== 'pending'"
+                           " || document.querySelector(\"[data-testid='withdrawal-error']\").textContent; })()",
+                           timeout=60_000)
     assert page.locator("[data-testid='withdrawal-error']").inner_text() == ""
     assert store.withdrawals.get(w.id).status == "paid" and store.withdrawals.get(w.id).payout_reference == "SEPA-777"
 
