@@ -210,7 +210,7 @@ class ClusterTable(TourneyTable):
         if self.driver is not None:
             return False
         seats = [SeatWire(seat=s, player=e.player_id, entry_no=e.entry_no, chips=e.chips,
-                          sitting_out=e.sitting_out or e.sat_out,
+                          sitting_out=e.sitting_out, sat_out=e.sat_out,
                           bounty=e.bounty, timebank=e.timebank, alias=d.aliases.get(e.player_id),
                           rank=d.chip_rank(e.chips), rebuy=d.rebuy_open(e), addon=e.chips > 0 and d.addon_open(e))
                  for s, e in sorted(self.seats.items())]
@@ -617,7 +617,8 @@ class ShadowTables:
         for e in list(table.seats.values()):
             table.remove(e)
         for w in msg.seats:
-            e = Entrant(w.player, w.entry_no, w.chips, w.timebank, sitting_out=w.sitting_out, bounty=w.bounty)
+            e = Entrant(w.player, w.entry_no, w.chips, w.timebank, sitting_out=w.sitting_out, sat_out=w.sat_out,
+                        bounty=w.bounty)
             table.add(e, w.seat)
             self.entrants_by_id[w.player] = e
             self.st.aliases[w.player] = w.alias

@@ -141,7 +141,8 @@ class SeatWire(BaseModel):
     player: int
     entry_no: int
     chips: int
-    sitting_out: bool = False
+    sitting_out: bool = False  # absent since the start (R-TOURN-REG-5)
+    sat_out: bool = False  # sat out by the player (R-SITOUT-1/2): their state frame offers "I'm back"
     bounty: int = 0
     timebank: float = 0.0
     # what the player's state frame shows, as the director knows it at the deal
