@@ -44,8 +44,8 @@ HOLE_CARD_ROLES = ("security", "admin")  # R-INTEG-8: hole cards available to se
 BLOCKED = ("suspended", "banned")
 _USERNAME = re.compile(r"^[A-Za-z0-9_.\-]{3,64}$")
 MIN_PASSWORD = 8
-AAI_WINDOW_S = 24 * 3600.0
-LAST_SEEN_EVERY = timedelta(minutes=1)  # a session's last use is written at most this often  # R-AAI-2: the artificial all-in allowance is per rolling 24 hours
+AAI_WINDOW_S = 24 * 3600.0  # R-AAI-2: the artificial all-in allowance is per rolling 24 hours
+LAST_SEEN_EVERY = timedelta(minutes=1)  # a session's last use is written at most this often
 
 
 @dataclass(frozen=True, slots=True)
