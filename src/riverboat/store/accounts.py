@@ -5,7 +5,6 @@ in error messages."""
 
 from __future__ import annotations
 
-import hashlib
 import math
 import re
 import secrets
@@ -34,7 +33,7 @@ from riverboat.store.errors import (
 )
 from riverboat.store.models import AaiUse, AccountState, AuthSession, Player
 from riverboat.store.security import STAFF_ROLES as STAFF_ROLES
-from riverboat.store.security import SecurityPolicy, audit, check_second_factor, failure
+from riverboat.store.security import SecurityPolicy, audit, check_second_factor, digest, failure
 
 ROLES = ("player", "operator", "security", "admin")
 OPERATOR_ROLES = ("operator", "admin")
@@ -78,10 +77,6 @@ def check_not_blocked(s: Session, player_id: int) -> None:
     state = s.get(AccountState, player_id)
     if state is not None and state.status in BLOCKED:
         raise AccountBlocked(state.status)
-
-
-def _digest(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 class Accounts:
@@ -187,7 +182,7 @@ class Accounts:
             if p.alias is None:
                 auto_alias(s, p)
             p.failed_logins, p.locked_until = 0, None
-            s.add(AuthSession(token_hash=_digest(token), player_id=player_id, created_at=now, expires_at=now + ttl,
+            s.add(AuthSession(token_hash=digest(token), player_id=player_id, created_at=now, expires_at=now + ttl,
                               revoked=False, address=(address or None) and address[:64],
                               device=(device or None) and device[:255], last_seen=now))
             return None
@@ -207,7 +202,7 @@ class Accounts:
             raise AuthError("no session token")
 
         def body(s: Session) -> tuple[PlayerInfo, int | None]:
-            sess = s.scalar(select(AuthSession).where(AuthSession.token_hash == _digest(token)))
+            sess = s.scalar(select(AuthSession).where(AuthSession.token_hash == digest(token)))
             if sess is None or sess.revoked:
                 raise AuthError("unknown or logged-out session")
             now = self._db.now()
@@ -227,7 +222,7 @@ class Accounts:
 
     def logout(self, token: str) -> None:
         def body(s: Session) -> None:
-            sess = s.scalar(select(AuthSession).where(AuthSession.token_hash == _digest(token)))
+            sess = s.scalar(select(AuthSession).where(AuthSession.token_hash == digest(token)))
             if sess is not None:
                 sess.revoked = True
 
