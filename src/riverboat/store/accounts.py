@@ -143,7 +143,8 @@ class Accounts:
         self._db.read(lambda s: check_not_blocked(s, player_id))  # only after the password: says nothing to others
         if self._hasher.check_needs_rehash(stored):
             new_hash = self._hasher.hash(password)
-            self._db.run(lambda s: setattr(s.get(Player, player_id), "password_hash", new_hash))
+            self._db.run(lambda s: s.execute(update(Player).where(Player.id == player_id)
+                                             .values(password_hash=new_hash)))
         return player_id, role
 
     def _wrong_password(self, s: Session, player_id: int) -> None:
