@@ -13,7 +13,6 @@ and set a new password with a one-time reset code.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -25,7 +24,16 @@ from riverboat.errors import declare
 
 from . import schemas, sessions
 from .hub import Hub
-from .rest import ApiError, _limited, authenticate, bearer_token, client_address, jsonable, parse_body
+from .rest import (
+    ApiError,
+    _limited,
+    authenticate,
+    bearer_token,
+    client_address,
+    hub_routes,
+    jsonable,
+    parse_body,
+)
 
 declare("no_mail", 404)
 
@@ -100,6 +108,5 @@ ACCOUNT_ROUTES: tuple[tuple[str, Callable[[Hub, Request], Awaitable[Response]], 
 
 
 def account_routes(hub: Hub, handler: Any) -> list[Route]:
-    return [Route(path, handler(functools.update_wrapper(functools.partial(fn, hub), fn)), methods=methods)
-            for path, fn, methods in ACCOUNT_ROUTES]
+    return hub_routes(hub, handler, ACCOUNT_ROUTES)
 

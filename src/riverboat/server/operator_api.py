@@ -19,7 +19,6 @@ is written to the audit log. Every action is written to the append-only audit lo
 from __future__ import annotations
 
 import contextlib
-import functools
 import logging
 import tomllib
 from collections.abc import Awaitable, Callable
@@ -42,6 +41,7 @@ from .rest import (
     _int_param,
     authenticate,
     hand_summary,
+    hub_routes,
     jsonable,
     parse_body,
     player_id_of,
@@ -222,8 +222,7 @@ OPERATOR_ROUTES: tuple[tuple[str, Callable[[Hub, Request], Awaitable[Response]],
 
 
 def operator_routes(hub: Hub, handler: Any) -> list[Route]:
-    return [Route(path, handler(functools.update_wrapper(functools.partial(fn, hub), fn)), methods=methods)
-            for path, fn, methods in OPERATOR_ROUTES]
+    return hub_routes(hub, handler, OPERATOR_ROUTES)
 
 
 def _path_int(request: Request, name: str) -> int:

@@ -10,7 +10,7 @@ import dataclasses
 import functools
 import logging
 import tomllib
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from datetime import date, datetime
 from enum import Enum
 from typing import Any
@@ -398,9 +398,16 @@ def make_routes(hub: Hub) -> list[Route]:
     # the account and staff security routes (issue #35) kept together with them
     return [*cashier_routes(hub, handler), *player_routes(hub, handler), *account_routes(hub, handler),
             *staff_routes(hub, handler),
-            *(Route(path, handler(functools.update_wrapper(functools.partial(fn, hub), fn)), methods=methods)
-              for path, fn, methods in ROUTES), *operator_routes(hub, handler), *twister_routes(hub, handler),
+            *hub_routes(hub, handler, ROUTES), *operator_routes(hub, handler), *twister_routes(hub, handler),
             *tournament_routes(hub, handler)]
+
+
+def hub_routes(hub: Hub, wrap: Callable[[Any], Any], table: Iterable[tuple[str, Handler, list[str] | None]]
+               ) -> list[Route]:
+    """The routes of a table of ``(path, fn(hub, request), methods)``: each ``fn`` bound to the hub and wrapped by
+    ``wrap`` (:func:`handler`)."""
+    return [Route(path, wrap(functools.update_wrapper(functools.partial(fn, hub), fn)), methods=methods)
+            for path, fn, methods in table]
 
 
 def lobby_payload(hub: Hub) -> dict[str, Any]:

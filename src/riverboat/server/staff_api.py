@@ -16,7 +16,6 @@ nothing changes.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -28,7 +27,7 @@ from starlette.routing import Route
 from . import schemas
 from .hub import Hub
 from .operator_api import _path_int, staff
-from .rest import _limited, client_address, jsonable, parse_body, player_id_of
+from .rest import _limited, client_address, hub_routes, jsonable, parse_body, player_id_of
 from .sessions import close_player_sessions
 
 
@@ -98,5 +97,4 @@ STAFF_ROUTES: tuple[tuple[str, Callable[[Hub, Request], Awaitable[Response]], li
 
 
 def staff_routes(hub: Hub, handler: Any) -> list[Route]:
-    return [Route(path, handler(functools.update_wrapper(functools.partial(fn, hub), fn)), methods=methods)
-            for path, fn, methods in STAFF_ROUTES]
+    return hub_routes(hub, handler, STAFF_ROUTES)
