@@ -480,6 +480,10 @@ LIVE_TABLES: list[dict[str, Any]] = [
      "table_size": 6, "min_buy_in": 4000, "max_buy_in": 20000, "currency": "PLAY"},
     {"name": "WebDraw", "game": "draw5", "structure": "FL", "small_blind": 50, "big_blind": 100, "max_seats": 6,
      "min_buy_in": 1000, "max_buy_in": None, "currency": "PLAY", "bots": 0},
+    # issue #35's CSP hand: a table of its own, so the session's calling bots it seats are not found at
+    # WebHoldem by the live-play test later (CI: "bot could not sit at t1-webholdem seat 1: already_seated")
+    {"name": "WebCsp", "game": "holdem", "structure": "NL", "small_blind": 50, "big_blind": 100, "max_seats": 6,
+     "min_buy_in": 4000, "max_buy_in": 20000, "currency": "PLAY", "bots": 0},
     {"name": "WebLife", "game": "holdem", "structure": "NL", "small_blind": 50, "big_blind": 100, "max_seats": 6,
      "min_buy_in": 4000, "max_buy_in": 20000, "currency": "PLAY", "bots": 0},
     {"name": "WebTabs", "game": "holdem", "structure": "FL", "small_blind": 50, "big_blind": 100, "max_seats": 6,

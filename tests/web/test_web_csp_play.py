@@ -21,7 +21,7 @@ def test_a_hand_under_the_csp_without_violation_issue_35(new_page: Any, live_ser
     csp = response.headers["content-security-policy"]
     assert "script-src 'self'" in csp and "frame-ancestors 'none'" in csp and "unsafe" not in csp
     register(page, live_server.url)
-    table_id, seat, buy_in = sit_down(page, live_server, "WebHoldem")
+    table_id, seat, buy_in = sit_down(page, live_server, "WebCsp")
     calling_bots.seat(table_id, [s for s in (1, 2, 3) if s != seat][:2], buy_in)
     play_until_showdown(page, seat)
     screenshot(page, "csp_table_showdown")
