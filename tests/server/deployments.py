@@ -19,6 +19,7 @@ from typing import Any, Protocol
 import httpx
 import pytest
 
+from riverboat.cluster.names import preference, table_id_for
 from riverboat.store import Store
 
 from .conftest import RunningServer
@@ -40,6 +41,10 @@ class Deployment(Protocol):
     def metrics_urls(self) -> list[str]: ...
 
     def public_urls(self) -> list[str]: ...
+
+    def owner(self, table: str) -> str | None:
+        """The node that deals ``table`` (one process: ``"one"``; a cluster: the table host that owns it now)."""
+        ...
 
 
 class OneProcess:
@@ -66,19 +71,26 @@ class OneProcess:
     def public_urls(self) -> list[str]:
         return [self.base_url]
 
+    def owner(self, table: str) -> str | None:
+        return "one"
+
     def close(self) -> None:
         code = self.server.stop()
         assert code == 0, f"server exit status {code}:\n{self.server.log()}"
 
 
 class GatewayAndHosts:
-    """A gateway and two table hosts; the tables are opened by the first host."""
+    """A gateway and two table hosts; the tables are opened by the first host, and the hosts are named so that the
+    tables split between them (each host deals some: a rule that spans tables crosses hosts)."""
 
     kind = "cluster"
 
     def __init__(self, tmp: Path, tables: list[dict[str, Any]]) -> None:
         _nats_up()
         self.cluster = c = Cluster(tmp)
+        # cash tables (a Speed Poker pool stays where it opened)
+        ids = [table_id_for(i, t["name"], False) for i, t in enumerate(tables) if not t.get("speed")]
+        c.h1, c.h2 = _split_hosts(c.prefix, ids)
         c.start(c.h1, "tables", tables=tables)
         c.start(c.h2, "tables")
         self.gateway = c.start(f"{c.prefix}-g1", "gateway")
@@ -88,7 +100,8 @@ class GatewayAndHosts:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             lobby = self.gateway.http.get("/api/lobby").json()
-            if names <= {e["name"] for e in lobby["tables"] + lobby.get("pools", [])}:
+            if names <= {e["name"] for e in lobby["tables"] + lobby.get("pools", [])} and (
+                    len(ids) < 2 or {c.owner(t) for t in ids} == {c.h1, c.h2}):
                 break
             time.sleep(0.1)
 
@@ -116,8 +129,21 @@ class GatewayAndHosts:
     def public_urls(self) -> list[str]:
         return [node.base_url for node in self.cluster.nodes.values()]
 
+    def owner(self, table: str) -> str | None:
+        return self.cluster.owner(table)
+
     def close(self) -> None:
         self.cluster.close()
+
+
+def _split_hosts(prefix: str, table_ids: list[str]) -> tuple[str, str]:
+    """Two table host ids between which ``table_ids`` split evenly (rendezvous hashing is deterministic)."""
+    half = len(table_ids) // 2
+    for n in range(500):
+        a, b = f"{prefix}-h1-{n}", f"{prefix}-h2-{n}"
+        if sum(preference(a, t) > preference(b, t) for t in table_ids) == half:
+            return a, b
+    raise AssertionError("no split found")
 
 
 def deployment_fixture(tables: list[dict[str, Any]]) -> Any:

@@ -32,6 +32,7 @@ from pydantic import ValidationError
 
 from riverboat.cluster.batches import gather_in_batches
 from riverboat.cluster.delivery import DELIVERY_WINDOW_S, Router
+from riverboat.cluster.elsewhere import OtherHosts
 from riverboat.cluster.fencing import FencedGateway
 from riverboat.cluster.identity import claim_room, database_identity
 from riverboat.cluster.link import LEASE_SECONDS, Link
@@ -47,9 +48,9 @@ from riverboat.cluster.wire import (
     Execute,
     Info,
     NodeInfo,
+    PlayerSitOut,
     Relay,
     Reply,
-    SitOut,
     TableRecord,
     TournamentAct,
     TournamentDetail,
@@ -132,6 +133,7 @@ class TableHostNode:
                          cash_out_on_crash=options.cash_out_on_crash)
         # the tournaments this host runs (docs/cluster.md); an operator's edit declares a new one, taken here at once
         self.peers = Peers(self.node, self.link, self.names, self.live_hosts)
+        self.room.elsewhere = OtherHosts(self.peers)  # R-SITOUT-4 reaches the player's tables on the other hosts
         self.tourneys = TournamentHosting(self.room, self.link, self.peers, self._spec_of, edited=self._edited)
         # the players' tournament commands run with the lobby of the tournaments this host runs (issue #29)
         register_tournament_commands(self.room.commands, self.tourneys.lobby, None)
@@ -635,7 +637,7 @@ class TableHostNode:
             self._held.append((msg, False))
 
     async def _on_peer(self, msg: Any) -> None:
-        """Another host about a tournament's tables (cluster/tourney_tables.py)."""
+        """Another host: R-SITOUT-4 from its room (``cluster/elsewhere.py``), or about a tournament's tables."""
         if self.lease_ok():
             asyncio.get_running_loop().create_task(self._answer(msg, peer=True))
         else:
@@ -667,7 +669,7 @@ class TableHostNode:
                     self._route(cmd.player, gateway)
             self.router.answering += 1
             try:
-                result = await (self.tourneys.peer(cmd) if peer else self._dispatch(tid, cmd))
+                result = await (self._peer(cmd) if peer else self._dispatch(tid, cmd))
                 reply = Reply(ok=True, result=dict(result) if result is not None else {})
             except RiverboatError as exc:  # a refusal: the registry's code, as REST and the WebSocket give it
                 wire = wire_error(exc)
@@ -686,6 +688,14 @@ class TableHostNode:
                 await msg.respond(data)
         self.metrics.command.observe(time.perf_counter() - t0)
 
+    async def _peer(self, msg: Any) -> dict[str, Any]:
+        """A message from another host: R-SITOUT-4 from a table there (this room applies the rule at its own
+        tables of the player), or about a tournament's tables (``cluster/tourney_tables.py``)."""
+        if isinstance(msg, PlayerSitOut):
+            here = self.room.sit_out_here if msg.out else self.room.sit_in_here
+            return {"tables": await here(msg.player)}
+        return await self.tourneys.peer(msg)
+
     def _reply_token(self, gateway: str, reply_to: str | None) -> str | None:
         """The token of a gateway's command whose reply may ride in that gateway's deliveries (its reply subject
         is ``Names.replies(gateway).<token>``); None: answer on the reply subject itself."""
@@ -702,11 +712,6 @@ class TableHostNode:
         match cmd:
             case Execute():  # a player's command, as they sent it (issue #29): the room runs it
                 return await room.execute(p, cmd.command, cmd.key)
-            case SitOut():  # R-SITOUT-4's reach from a table of another host: here only, if seated
-                table = room.tables.get(tid)
-                if table is None or table.seat_of(p) is None:
-                    return {"table": tid, "sitting_out": False}
-                return await table.actor.submit(functools.partial(table.sit_out, p, reason="R-SITOUT-4"))
             case Info():
                 return room.table_info(tid)
             case Relay():

@@ -45,13 +45,12 @@ from riverboat.cluster.wire import (
     NodeInfo,
     Relay,
     Reply,
-    SitOut,
     TableRecord,
     TournamentDetail,
     TournamentOperate,
     decode_delivery,
 )
-from riverboat.room.commands import Result, RoomCommand, SitOutFrame, target_of
+from riverboat.room.commands import Result, RoomCommand, target_of
 from riverboat.room.errors import RoomError
 from riverboat.room.frames import LobbyEntry, RoomFrame
 
@@ -391,21 +390,7 @@ class RemoteRoom:
         target = target_of(command)
         if target is None:
             raise RoomError("not_offered", "this room has no Twister (a cluster's tournaments are in its lobby)")
-        result = await self._request(target, Execute(player=player_id, gateway=self.node, command=command, key=key))
-        if isinstance(command, SitOutFrame):
-            return await self._sit_out_elsewhere(player_id, command.table, result)
-        return result
-
-    async def _sit_out_elsewhere(self, player_id: int, table_id: str, result: Result) -> Result:
-        """R-SITOUT-4 across hosts: the table's host sat the player out at its tables (``Room.sit_out``); the
-        player's tables on other hosts (known here from their views) hear it from this gateway."""
-        also = result.get("also_sat_out")
-        done = (set(also) if isinstance(also, list) else set()) | {table_id}
-        others = [t for t in self.tables_of(player_id) if t not in done]
-        for tid in others:
-            with contextlib.suppress(RoomError):
-                await self._request(tid, self._c(SitOut, player_id))
-        return result | {"also_sat_out": sorted((done - {table_id}) | set(others))}
+        return await self._request(target, Execute(player=player_id, gateway=self.node, command=command, key=key))
 
     @property
     def store_gateway(self) -> None:

@@ -3,8 +3,7 @@
 - **Commands** (gateway → table host, request/reply on ``<prefix>.cmd.<table id>``): a player's room command goes
   as it is, in :class:`Execute` (the client frame's own model, :mod:`riverboat.room.commands`, run by the host's
   ``Room.execute``); the other ops (:data:`Command`, told apart by ``op``) are the cluster's own: a table's view
-  (``Info``), chat (``Relay``), an alias change, R-SITOUT-4's reach to another host (``SitOut``), and the
-  tournaments' (``tourney.py``). Each names the player and the gateway that holds their connection; the answer is
+  (``Info``), chat (``Relay``), an alias change, and the tournaments' (``tourney.py``). Each names the player and the gateway that holds their connection; the answer is
   a :class:`Reply` (the command's result, or the refusal's code and message).
 - **Deliveries** (table host → gateway, ``<prefix>.gw.<gateway id>``): the room frames
   (:data:`riverboat.room.frames.RoomFrame`, built by the room) produced in one event-loop turn, each once with
@@ -43,14 +42,6 @@ class Execute(_Cmd):
     op: Literal["execute"] = "execute"
     command: Annotated[RoomCommand, Field(discriminator="type")]
     key: str | None = None
-
-
-class SitOut(_Cmd):
-    """R-SITOUT-4 across hosts: sat out at this table because the player sat out at a table of another host (the
-    room's rule ran there, ``Room.sit_out``; this is its reach to the player's tables elsewhere)."""
-
-    op: Literal["sit_out"] = "sit_out"
-    also: bool = True
 
 
 class Info(_Cmd):
@@ -114,7 +105,7 @@ class TournamentOperate(_Cmd):
     target: int | None = None
 
 
-Command = Annotated[Execute | SitOut | Info | Relay | AliasChanged | TournamentRegister | TournamentUnregister
+Command = Annotated[Execute | Info | Relay | AliasChanged | TournamentRegister | TournamentUnregister
                     | TournamentRebuy | TournamentAct | TournamentDetail | TournamentOperate,
                     Field(discriminator="op")]
 COMMAND: TypeAdapter[Any] = TypeAdapter(Command)
@@ -225,8 +216,19 @@ class HandPlayed(_Peer):
     timebanks: dict[int, float] = Field(default_factory=dict)
 
 
-PeerMessage = Annotated[TableDeal | TableVoid | TableAbandon | TableAct | TableState | TableCheck | HandPlayed,
-                        Field(discriminator="op")]
+class PlayerSitOut(BaseModel):
+    """R-SITOUT-4 across hosts: the player sat out (``out``) or back in at a cash table of another host, whose room
+    applied the rule to its own tables; this host's room does the same at its tables (``Room.sit_out_here`` or
+    ``sit_in_here``) and answers ``{"tables": [...]}``, the tables where that happened."""
+
+    model_config = _STRICT
+    op: Literal["player_sit_out"] = "player_sit_out"
+    player: int
+    out: bool
+
+
+PeerMessage = Annotated[TableDeal | TableVoid | TableAbandon | TableAct | TableState | TableCheck | HandPlayed
+                        | PlayerSitOut, Field(discriminator="op")]
 PEER: TypeAdapter[Any] = TypeAdapter(PeerMessage)
 
 

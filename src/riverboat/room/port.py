@@ -52,3 +52,17 @@ class RoomPort(Protocol):
     def store_gateway(self) -> StoreGateway | None:
         """The room's store gateway (the server shares it), or None (a gateway node: the server opens its own)."""
         ...
+
+
+class Elsewhere(Protocol):
+    """The room's tables in other processes, as a room-wide rule reaches them (R-SITOUT-4): a cluster table host's
+    other hosts (``cluster.host``), each applying the same :class:`~riverboat.room.Room` methods to its own
+    tables. One process has none (``Room.elsewhere`` is None)."""
+
+    async def sit_out(self, player_id: int) -> list[str]:
+        """Sit the player out at their cash tables elsewhere (``Room.sit_out_here``); the tables where it happened."""
+        ...
+
+    async def sit_in(self, player_id: int) -> list[str]:
+        """Sit the player back in at their cash tables elsewhere (``Room.sit_in_here``); the tables where it did."""
+        ...

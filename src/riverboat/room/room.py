@@ -1,5 +1,6 @@
 """The :class:`Room` facade: the registry of tables and Speed Poker pools, per-player message delivery, connection
-state, and the room-wide rules (R-SITOUT-4: sitting out at one cash table sits the player out at all of them;
+state, and the room-wide rules (R-SITOUT-4: sitting out at one cash table sits the player out at all of them, and
+back in at one is back in at all, here and, in a cluster, at the other table hosts' tables (``Room.elsewhere``);
 R-SERVER: unsettled hands are voided on start and on stop).
 """
 
@@ -24,6 +25,7 @@ from riverboat.room.disconnect import DAY, AaiAllowance
 from riverboat.room.errors import RoomError
 from riverboat.room.frames import LobbyEntry, PoolLobbyEntry, PoolView, RoomFrame, TableView
 from riverboat.room.gateway import StoreGateway
+from riverboat.room.port import Elsewhere
 from riverboat.room.rake import get_schedule, load_schedules, rake_key
 from riverboat.room.settings import STRUCTURES, SpeedSpec, TableSettings, TableSpec
 from riverboat.room.speed import SpeedPool
@@ -72,6 +74,9 @@ class Room:
         self.tables: dict[str, Table] = {}
         self.pools: dict[str, SpeedPool] = {}
         self._player_tables: dict[int, set[str]] = {}
+        #: the room's tables in other processes (a cluster's other table hosts), for the room-wide rules
+        #: (R-SITOUT-4); None: every table of the room is here
+        self.elsewhere: Elsewhere | None = None
         self._watching: dict[int, set[str]] = {}  # player -> tables they watch as a spectator
         self._sinks: dict[int, Sink] = {}
         self._outbox: dict[int, asyncio.Queue[RoomFrame]] = {}
@@ -335,22 +340,52 @@ class Room:
         return await table.actor.submit(lambda: table.set_options(player_id, changes))
 
     async def sit_out(self, player_id: int, table_id: str) -> dict[str, Any]:
-        """R-SITOUT-4: sitting out at one cash table sits the player out at all their cash tables."""
+        """R-SITOUT-4: sitting out at one cash table sits the player out at all their cash tables: this room's
+        (:meth:`sit_out_here`) and, in a cluster, those of the other table hosts (:attr:`elsewhere`)."""
         table = self._table(table_id)
         if table.seat_of(player_id) is None:
             raise RoomError("not_seated", "you are not seated at this table")
         result = await table.actor.submit(lambda: table.sit_out(player_id))
-        others = []
-        for tid in self.tables_of(player_id):
-            if tid != table_id and tid in self.tables:
-                other = self.tables[tid]
-                await other.actor.submit(functools.partial(other.sit_out, player_id, reason="R-SITOUT-4"))
-                others.append(tid)
-        return result | {"also_sat_out": others}
+        others = await self.sit_out_here(player_id, skip=table_id)
+        if self.elsewhere is not None:
+            others += await self.elsewhere.sit_out(player_id)
+        return result | {"also_sat_out": sorted(others)}
 
     async def sit_in(self, player_id: int, table_id: str, post: bool = False) -> dict[str, Any]:
+        """Back from sitting out; R-SITOUT-4 (no sitting out at one cash table while playing at another): back at
+        the player's other cash tables too (:meth:`sit_in_here`, and :attr:`elsewhere`'s), waiting for the big
+        blind there (``post`` is this table's choice)."""
         table = self._table(table_id)
-        return await table.actor.submit(lambda: table.sit_in(player_id, post))
+        result = await table.actor.submit(lambda: table.sit_in(player_id, post))
+        others = await self.sit_in_here(player_id, skip=table_id)
+        if self.elsewhere is not None:
+            others += await self.elsewhere.sit_in(player_id)
+        return result | {"also_sat_in": sorted(others)}
+
+    async def sit_out_here(self, player_id: int, skip: str | None = None) -> list[str]:
+        """R-SITOUT-4 at this room's cash tables where the player sits and plays (``skip``: the one they chose):
+        sat out there too. The tables where that happened."""
+        done = []
+        for tid in self.tables_of(player_id):
+            table = self.tables.get(tid)
+            st = table.seat_of(player_id) if table is not None and tid != skip else None
+            if table is not None and st is not None and not st.sitting_out:
+                await table.actor.submit(functools.partial(table.sit_out, player_id, reason="R-SITOUT-4"))
+                done.append(tid)
+        return done
+
+    async def sit_in_here(self, player_id: int, skip: str | None = None) -> list[str]:
+        """R-SITOUT-4's other half at this room's cash tables where the player sits out (``skip``: the one they
+        chose): back in, waiting for the big blind; a table where they have no chips left stays as it is."""
+        done = []
+        for tid in self.tables_of(player_id):
+            table = self.tables.get(tid)
+            st = table.seat_of(player_id) if table is not None and tid != skip else None
+            if table is not None and st is not None and st.sitting_out:
+                with contextlib.suppress(RoomError):  # no chips there (bad_amount): sat out until topped up
+                    await table.actor.submit(functools.partial(table.sit_in, player_id, False))
+                    done.append(tid)
+        return done
 
     async def leave(self, player_id: int, table_id: str) -> dict[str, Any]:
         table = self._table(table_id)
