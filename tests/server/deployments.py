@@ -38,6 +38,8 @@ class Deployment(Protocol):
 
     def table_id(self, name: str) -> str: ...
 
+    def balance(self, player_id: int, currency: str = "EUR") -> int: ...
+
     def metrics_urls(self) -> list[str]: ...
 
     def public_urls(self) -> list[str]: ...
@@ -50,8 +52,8 @@ class Deployment(Protocol):
 class OneProcess:
     kind = "one"
 
-    def __init__(self, tmp: Path, tables: list[dict[str, Any]]) -> None:
-        self.server = RunningServer(tmp, tables)
+    def __init__(self, tmp: Path, tables: list[dict[str, Any]], extra: list[str]) -> None:
+        self.server = RunningServer(tmp, tables, extra)
         self.base_url = self.server.base_url
         self.ws_url = self.server.ws_url
 
@@ -64,6 +66,9 @@ class OneProcess:
 
     def table_id(self, name: str) -> str:
         return self.server.table_id(name)
+
+    def balance(self, player_id: int, currency: str = "EUR") -> int:
+        return self.store.ledger.balance(player_id, currency)
 
     def metrics_urls(self) -> list[str]:
         return []  # one process has no node metrics (a cluster node's)
@@ -85,15 +90,15 @@ class GatewayAndHosts:
 
     kind = "cluster"
 
-    def __init__(self, tmp: Path, tables: list[dict[str, Any]]) -> None:
+    def __init__(self, tmp: Path, tables: list[dict[str, Any]], extra: list[str]) -> None:
         _nats_up()
         self.cluster = c = Cluster(tmp)
         # cash tables (a Speed Poker pool stays where it opened)
         ids = [table_id_for(i, t["name"], False) for i, t in enumerate(tables) if not t.get("speed")]
         c.h1, c.h2 = _split_hosts(c.prefix, ids)
-        c.start(c.h1, "tables", tables=tables)
-        c.start(c.h2, "tables")
-        self.gateway = c.start(f"{c.prefix}-g1", "gateway")
+        c.start(c.h1, "tables", *extra, tables=tables)
+        c.start(c.h2, "tables", *extra)
+        self.gateway = c.start(f"{c.prefix}-g1", "gateway", *extra)
         self.base_url = self.gateway.base_url
         self.ws_url = self.gateway.ws_url
         names = {t["name"] for t in tables}
@@ -122,6 +127,9 @@ class GatewayAndHosts:
     def table_id(self, name: str) -> str:
         return self.gateway.table_id(name)
 
+    def balance(self, player_id: int, currency: str = "EUR") -> int:
+        return self.store.ledger.balance(player_id, currency)
+
     def metrics_urls(self) -> list[str]:
         return [str(httpx.get(node.base_url + "/health", timeout=2).json().get("metrics"))
                 for node in self.cluster.nodes.values()]
@@ -146,15 +154,17 @@ def _split_hosts(prefix: str, table_ids: list[str]) -> tuple[str, str]:
     raise AssertionError("no split found")
 
 
-def deployment_fixture(tables: list[dict[str, Any]]) -> Any:
-    """A module fixture, parametrised over both deployments, that serves ``tables``."""
+def deployment_fixture(tables: list[dict[str, Any]], extra: list[str] | None = None) -> Any:
+    """A module fixture, parametrised over both deployments, that serves ``tables`` (``extra``: more arguments of
+    ``riverboat serve``, given to every node)."""
 
     @pytest.fixture(scope="module", params=["one", "cluster"])
     def deployment(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
                    ) -> Iterator[Deployment]:
         tmp = tmp_path_factory.mktemp(f"deploy-{request.param}")
-        d: OneProcess | GatewayAndHosts = (OneProcess(tmp, tables) if request.param == "one"
-                                           else GatewayAndHosts(tmp, tables))
+        args = list(extra or [])
+        d: OneProcess | GatewayAndHosts = (OneProcess(tmp, tables, args) if request.param == "one"
+                                           else GatewayAndHosts(tmp, tables, args))
         try:
             yield d
         finally:

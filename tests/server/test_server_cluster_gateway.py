@@ -1,5 +1,6 @@
 """Commands that a cluster gateway routes to the host that runs the table or the tournament (issue #15, docs/cluster.md
-"Roles and paths"), with real processes (one table host, one gateway), the real NATS server and PostgreSQL:
+"Roles and paths"), with real processes (two table hosts, one gateway), the real NATS server and PostgreSQL, and the
+same commands in one process (issue #29: ``deployments.deployment_fixture``, every difference a defect):
 
 1. the waiting list and the table options of a cash table on the host, through the gateway's WebSocket: ``waitlist``
    / ``unwaitlist`` (R-CASH-3: the free seat offered privately with ``seat_offered``), ``options`` (R-SITOUT-5);
@@ -15,18 +16,17 @@ import inspect
 import secrets
 import time
 import uuid
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
-import pytest
 from tests.store_fixtures import staff_token
 
 from riverboat.bots import CallingStation, ProtocolClient
 from riverboat.bots.player import Bot
 
 from .conftest import SecrecyRecorder
-from .test_server_cluster import CURRENT, TABLES, Cluster
+from .deployments import Deployment, deployment_fixture
+from .test_server_cluster import TABLES
 
 TWO_MAX = [{**TABLES[0], "name": "W2", "max_seats": 2}]
 CUR = "EUR"
@@ -37,20 +37,10 @@ SNG = {"name": "Gateway SNG", "kind": "sng", "seats": 6, "min_entrants": 6, "buy
        "settings": {"action_seconds": 30, "between_hands_seconds": 0.05, "timebank_seconds": 0}}
 
 
-@pytest.fixture
-def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Cluster]:
-    c = Cluster(tmp_path_factory.mktemp("cluster-gw"))
-    CURRENT.append(c)
-    try:
-        c.start(c.h1, "tables", tables=TWO_MAX)
-        c.start(f"{c.prefix}-g1", "gateway")
-        yield c
-    finally:
-        CURRENT.remove(c)
-        c.close()
+deployment = deployment_fixture(TWO_MAX)
 
 
-def _account(c: Cluster, role: str = "player") -> tuple[int, str]:
+def _account(c: Deployment, role: str = "player") -> tuple[int, str]:
     name = f"gw{uuid.uuid4().hex[:8]}"
     pid = c.store.accounts.register(name, "password-" + name, role=role).id
     if role == "player":
@@ -61,7 +51,7 @@ def _account(c: Cluster, role: str = "player") -> tuple[int, str]:
     return pid, c.store.accounts.login(name, "password-" + name)
 
 
-def _money(c: Cluster) -> int:
+def _money(c: Deployment) -> int:
     return sum(v for k, v in c.store.ledger.balances(CUR).items() if not k.startswith("external"))
 
 
@@ -77,20 +67,19 @@ async def _until(pred: Any, what: str, timeout: float = 60.0) -> Any:
     raise AssertionError(f"timed out after {timeout} s: {what}")
 
 
-def test_gateway_routes_table_and_operator_commands(cluster: Cluster, recorder: SecrecyRecorder) -> None:
+def test_gateway_routes_table_and_operator_commands(deployment: Deployment, recorder: SecrecyRecorder) -> None:
     """R-CASH-3, R-SITOUT-5 (waiting list and table options through a gateway); R-OPER-1, R-OPER-2, R-OPER-3,
     R-TOURN-REG-4, R-TOURN-INT, R-INTEG-5 (an operator's edit, cancel, disqualify and interrupt of a cluster
     tournament through a gateway); money conserved, ledger verified."""
-    asyncio.run(_scenario(cluster, recorder))
+    asyncio.run(_scenario(deployment, recorder))
 
 
-async def _scenario(c: Cluster, recorder: SecrecyRecorder) -> None:
-    gw = c.nodes[f"{c.prefix}-g1"]
+async def _scenario(c: Deployment, recorder: SecrecyRecorder) -> None:
     clients: list[ProtocolClient] = []
     bots: list[Bot] = []
 
     async def connect(token: str, name: str) -> ProtocolClient:
-        client = ProtocolClient(gw.ws_url, token)
+        client = ProtocolClient(c.ws_url, token)
         recorder.attach(client, name)
         await client.connect()
         clients.append(client)
@@ -98,7 +87,7 @@ async def _scenario(c: Cluster, recorder: SecrecyRecorder) -> None:
 
     try:
         await _waiting_list(c, connect, bots)
-        await _operator(c, gw.base_url, connect)
+        await _operator(c, c.base_url, connect)
     finally:
         for b in bots:
             await b.stop()
@@ -107,9 +96,8 @@ async def _scenario(c: Cluster, recorder: SecrecyRecorder) -> None:
     c.store.ledger.verify()
 
 
-async def _waiting_list(c: Cluster, connect: Any, bots: list[Bot]) -> None:
-    table = next(iter(_table_ids()))
-    await _until(lambda: c.owner(table) == c.h1, "the host owns the table")
+async def _waiting_list(c: Deployment, connect: Any, bots: list[Bot]) -> None:
+    table = c.table_id(TWO_MAX[0]["name"])
     seated = []
     for i in range(2):
         _, token = _account(c)
@@ -140,13 +128,7 @@ async def _waiting_list(c: Cluster, connect: Any, bots: list[Bot]) -> None:
     assert ack["result"] == {"table": table, "waiting": False}
 
 
-def _table_ids() -> list[str]:
-    from riverboat.cluster.names import table_id_for
-
-    return [table_id_for(0, TWO_MAX[0]["name"], False)]
-
-
-async def _operator(c: Cluster, base: str, connect: Any) -> None:
+async def _operator(c: Deployment, base: str, connect: Any) -> None:
     _, op = _account(c, role="operator")
     auth = {"Authorization": f"Bearer {op}"}
     async with httpx.AsyncClient(base_url=base, timeout=15) as http:
@@ -195,7 +177,7 @@ async def _gone(row: Any, tid: str) -> bool:
     return await row(tid) is None
 
 
-async def _running_powers(c: Cluster, post: Any, row: Any, connect: Any) -> None:
+async def _running_powers(c: Deployment, post: Any, row: Any, connect: Any) -> None:
     """R-OPER-1 / R-INTEG-5: a player disqualified from a running tournament; R-TOURN-INT: the tournament
     interrupted, the remaining players compensated."""
     tid = f"opsng{uuid.uuid4().hex[:6]}"

@@ -1,5 +1,6 @@
 """The WebSocket protocol against a real server: auth, error frames, reconnect with the full view, replaced
-connections, frame rate limits, room refusals, and the shutdown notice on SIGTERM."""
+connections, frame rate limits, room refusals, and the shutdown notice on SIGTERM. Issue #29: every test runs in
+both deployments (one process; a gateway and two table hosts), ``deployments.deployment_fixture``."""
 
 from __future__ import annotations
 
@@ -11,14 +12,19 @@ import pytest
 
 from riverboat.bots import ProtocolClient
 
+from .deployments import Deployment, deployment_fixture
+
 TABLE = {"name": "WS Holdem", "game": "holdem", "structure": "NL", "small_blind": 5, "big_blind": 10,
          "max_seats": 6, "min_buy_in": 400, "max_buy_in": 2000, "currency": "EUR",
          "settings": {"between_hands_seconds": 0.05, "action_seconds": 600, "timebank_seconds": 0}}
 
 
+deployment = deployment_fixture([TABLE], ["--frame-rate", "20"])
+
+
 @pytest.fixture(scope="module")
-def server(start_module_server: Any) -> Any:
-    return start_module_server([TABLE], ["--frame-rate", "20"])
+def server(deployment: Deployment) -> Deployment:
+    return deployment
 
 
 async def _next(client: ProtocolClient, pred: Any, timeout: float = 10.0) -> dict[str, Any]:
