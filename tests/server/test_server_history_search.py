@@ -100,6 +100,25 @@ def test_issue_31_search_filters_pages_and_exports_the_selection(tmp_path: Path)
             phh = client.get("/api/hands/search/export", params={"format": "phh", "kind": "tournament"},
                              headers=auth).text
             assert len(re.findall(r"^\[\d+\]$", phh, re.MULTILINE)) == 3
+            assert search(tournament="sng1")["total"] == 3 and search(tournament="sng")["total"] == 0
+            assert search(offset=73, limit=5)["hands"][0]["hand_id"] == "1-aa0000"  # the oldest hand
             assert client.get("/api/hands/search").status_code == 401
+            _openapi_documents_the_search(client.get("/openapi.json").json())
     finally:
         store.dispose()
+
+
+def _openapi_documents_the_search(doc: dict[str, Any]) -> None:
+    """Issue #31: the search and its export are in the OpenAPI document, with every filter the handler reads and
+    the page's schema (the document is what clients are generated from)."""
+    search = doc["paths"]["/api/hands/search"]["get"]
+    params = {p["name"]: p for p in search["parameters"]}
+    assert set(params) == {"game", "stakes", "since", "until", "result", "kind", "tournament", "offset", "limit"}
+    assert params["result"]["schema"]["enum"] == ["won", "lost", "even"]
+    assert params["limit"]["schema"]["maximum"] == 200
+    ok = search["responses"]["200"]["content"]["application/json"]["schema"]["$ref"]
+    page = doc["components"]["schemas"][ok.rsplit("/", 1)[-1]]
+    assert set(page["required"]) == {"total", "offset", "hands"}
+    assert "422" in search["responses"] and search["security"] == [{"bearer": []}]
+    export = {p["name"] for p in doc["paths"]["/api/hands/search/export"]["get"]["parameters"]}
+    assert export == set(params) - {"offset", "limit"} | {"format"}

@@ -7,13 +7,13 @@
 
 Filters: ``game`` (a game id, e.g. ``holdem``), ``stakes`` (the big blind, or in stud the small bet, in minor units),
 ``since`` / ``until`` (ISO dates, UTC, inclusive), ``result`` (``won`` | ``lost`` | ``even``), ``kind`` (``cash`` |
-``tournament``: a tournament table's id has a slash). The player's last ``SCAN`` hands are searched (the store keeps
-them newest first); what is sent is what ``/api/hands`` sends for each hand.
+``tournament``: a tournament table's id has a slash), ``tournament`` (one tournament's id: its hands only). The
+store answers the query in SQL (``Hands.search``: every hand the player was dealt, not a recent window; the game and
+stakes are columns written with the hand, history/keys.py); what is sent is what ``/api/hands`` sends for each hand.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -22,16 +22,16 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
 from riverboat.history.pokerstars import pokerstars_session
+from riverboat.store.errors import InvalidRequest
+from riverboat.store.hands import HandFilter
 
 from . import hand_views
 from .hub import Hub
 from .rest import ApiError, authenticate, hand_summary, player_id_of, visible_events
 
-SCAN = 2000
+MAX_OFFSET = 10**9
 MAX_PAGE = 200
 MAX_EXPORT = 500
-RESULTS = ("won", "lost", "even")
-KINDS = ("cash", "tournament")
 
 
 def _date(request: Request, name: str, end: bool) -> datetime | None:
@@ -59,60 +59,38 @@ def _int(request: Request, name: str, default: int, lo: int, hi: int) -> int:
     return value
 
 
-def matcher(request: Request, pid: int) -> Callable[[Any], bool]:
+def hand_filter(request: Request) -> HandFilter:
     """The filter of the request's query (refused with 422 when a value is not one the search knows)."""
-    game = request.query_params.get("game") or None
-    stakes = _int(request, "stakes", 0, 0, 10**12) if request.query_params.get("stakes") else None
-    since, until = _date(request, "since", False), _date(request, "until", True)
-    result = request.query_params.get("result") or None
-    kind = request.query_params.get("kind") or None
-    if result is not None and result not in RESULTS:
-        raise ApiError(422, "invalid", f"result must be one of: {', '.join(RESULTS)}")
-    if kind is not None and kind not in KINDS:
-        raise ApiError(422, "invalid", f"kind must be one of: {', '.join(KINDS)}")
-
-    def ok(record: Any) -> bool:
-        if game is not None and hand_views.game_of(record)[0] != game:
-            return False
-        if stakes is not None:
-            st = hand_views._stakes(hand_views.phh_fields(record))
-            if stakes not in (st["big_blind"], st["small_bet"]):
-                return False
-        when = record.started_at if record.started_at.tzinfo else record.started_at.replace(tzinfo=UTC)
-        if (since is not None and when < since) or (until is not None and when > until):
-            return False
-        if result is not None:
-            net = int((record.changes or {}).get(pid, 0))
-            if {"won": net <= 0, "lost": net >= 0, "even": net != 0}[result]:
-                return False
-        if kind is not None and ("/" in str(record.table_id)) != (kind == "tournament"):
-            return False
-        return True
-
-    return ok
+    q = request.query_params
+    stakes = _int(request, "stakes", 0, 0, 10**12) if q.get("stakes") else None
+    try:
+        return HandFilter(game=q.get("game") or None, stakes=stakes, since=_date(request, "since", False),
+                          until=_date(request, "until", True), result=q.get("result") or None,
+                          kind=q.get("kind") or None, tournament=q.get("tournament") or None)
+    except InvalidRequest as exc:
+        raise ApiError(422, "invalid", str(exc)) from None
 
 
 def history_routes(hub: Hub, handler: Any) -> list[Route]:
-    async def selection(request: Request) -> tuple[int, list[Any]]:
-        pid = player_id_of(await authenticate(hub, request))
-        ok = matcher(request, int(pid))
-        records = await hub.call_store(hub.store.hands.for_player, pid, limit=SCAN)
-        return int(pid), [r for r in records if ok(r)]
+    async def selection(request: Request, offset: int, limit: int) -> tuple[int, int, list[Any]]:
+        pid = int(player_id_of(await authenticate(hub, request)))
+        total, records = await hub.call_store(hub.store.hands.search, pid, hand_filter(request),
+                                              offset=offset, limit=limit)
+        return pid, total, records
 
     async def search(request: Request) -> Response:
-        offset = _int(request, "offset", 0, 0, SCAN)
+        offset = _int(request, "offset", 0, 0, MAX_OFFSET)
         limit = _int(request, "limit", 50, 1, MAX_PAGE)
-        pid, found = await selection(request)
-        page = found[offset:offset + limit]
-        return JSONResponse({"total": len(found), "offset": offset, "hands": [
+        pid, total, page = await selection(request, offset, limit)
+        return JSONResponse({"total": total, "offset": offset, "hands": [
             hand_summary(r) | hand_views.summary(r, pid, hub.room, visible_events(r, pid)) for r in page]})
 
     async def export(request: Request) -> Response:
         fmt = request.query_params.get("format", "pokerstars")
         if fmt not in ("pokerstars", "phh"):
             raise ApiError(422, "invalid", "format must be one of: pokerstars, phh")
-        pid, found = await selection(request)
-        records = sorted(found[:MAX_EXPORT], key=lambda r: r.started_at)
+        pid, _total, found = await selection(request, 0, MAX_EXPORT)
+        records = sorted(found, key=lambda r: r.started_at)
         if fmt == "phh":
             parts = []
             for i, r in enumerate(records, 1):

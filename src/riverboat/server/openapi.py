@@ -27,6 +27,7 @@ _MODELS: tuple[type[BaseModel], ...] = (
     schemas.LobbyOut,
     schemas.CashierOut,
     schemas.HandsOut,
+    schemas.HandSearchOut,
     schemas.StaffCredentials,
     schemas.PasswordChange,
     schemas.PasswordReset,
@@ -119,6 +120,7 @@ def _paths() -> dict[str, Any]:
                          "schema": {"type": "integer", "minimum": 1, "maximum": 500}},
                     ]}
         },
+        **_hand_search_paths(),
         "/api/hands/{table_id}/{hand_id}": {
             "get": {**_op("One hand as this player may see it", None, errors=("404",)),
                     "parameters": [table_param, hand_param]}
@@ -131,6 +133,46 @@ def _paths() -> dict[str, Any]:
                                             "jackpots won apart) and your unused Twister tickets", None)},
         **_operator_paths(table_param, hand_param),
         **_money_paths(),
+    }
+
+
+def _hand_search_paths() -> dict[str, Any]:
+    """Issue #31: the hand-history search and the export of its selection (server/history_api.py)."""
+    from riverboat.store.hands import KINDS, RESULTS
+
+    from .history_api import MAX_EXPORT, MAX_OFFSET, MAX_PAGE  # history_api imports rest, which imports us
+
+    def query(name: str, schema: dict[str, Any], description: str) -> dict[str, Any]:
+        return {"name": name, "in": "query", "required": False, "description": description, "schema": schema}
+
+    filters = [
+        query("game", {"type": "string"}, "a game id, e.g. holdem, omaha_hl, stud, triple_draw_27"),
+        query("stakes", {"type": "integer", "minimum": 0}, "the big blind, or in a game without blinds (stud) the "
+                                                             "small bet, in minor units"),
+        query("since", {"type": "string"}, "hands started on or after this day (ISO date or "
+                                                              "date-time; UTC unless it says)"),
+        query("until", {"type": "string"}, "hands started on or before this day (a date: up to "
+                                                              "its end)"),
+        query("result", {"type": "string", "enum": list(RESULTS)}, "the player's own result in the hand"),
+        query("kind", {"type": "string", "enum": list(KINDS)}, "cash tables or tournament tables"),
+        query("tournament", {"type": "string"}, "one tournament's hands (its id)"),
+    ]
+    search = _op("Search the player's hands (every hand dealt, newest first): one page and how many match",
+                 "HandSearchOut", errors=("422",), notes={"422": "a filter or paging value the search does not "
+                                                                 "know (error code invalid)"})
+    export = _op(f"The search's selection (its newest {MAX_EXPORT} hands, oldest first) as one download", None,
+                 errors=("422",))
+    export["responses"]["200"] = {"description": "PokerStars hand-history text or PHH (.phhs)",
+                                  "content": {"text/plain": {"schema": {"type": "string"}}}}
+    return {
+        "/api/hands/search": {"get": {**search, "parameters": [
+            *filters,
+            query("offset", {"type": "integer", "minimum": 0, "maximum": MAX_OFFSET, "default": 0},
+                  "hands to skip (paging: 50, 100...)"),
+            query("limit", {"type": "integer", "minimum": 1, "maximum": MAX_PAGE, "default": 50}, "page size")]}},
+        "/api/hands/search/export": {"get": {**export, "parameters": [
+            query("format", {"type": "string", "enum": ["pokerstars", "phh"], "default": "pokerstars"},
+                  "PokerStars text (what trackers import) or PHH"), *filters]}},
     }
 
 

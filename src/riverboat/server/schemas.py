@@ -133,3 +133,12 @@ class CashierOut(BaseModel):
 
 class HandsOut(BaseModel):
     hands: list[dict[str, Any]]
+
+
+class HandSearchOut(BaseModel):
+    """One page of the hand-history search (issue #31): how many hands match, where the page starts, its hands
+    (newest first; each as ``/api/hands`` sends it)."""
+
+    total: int
+    offset: int
+    hands: list[dict[str, Any]]

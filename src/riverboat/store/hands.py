@@ -6,13 +6,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import Select, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from riverboat.history.keys import search_keys
 from riverboat.store._tx import Database, aware
 from riverboat.store.errors import InvalidRequest
 from riverboat.store.models import Hand, HandPlayer
@@ -31,6 +32,71 @@ class HandRecord:
     events: list[dict[str, Any]]
     start_stacks: dict[int, int]
     changes: dict[int, int]
+
+
+RESULTS = ("won", "lost", "even")
+KINDS = ("cash", "tournament")
+FINISHED = ("settled", "recorded")
+
+
+@dataclass(frozen=True, slots=True)
+class HandFilter:
+    """What the hand-history search asks for (issue #31); every field None matches every hand.
+
+    ``game``: a game id (``holdem``); ``stakes``: the big blind, or without blinds the small bet (history/keys.py);
+    ``since`` / ``until``: the hand started at or after / at or before; ``result``: the player's own result,
+    ``won`` | ``lost`` | ``even``; ``kind``: ``cash`` | ``tournament`` (a tournament table's id has a slash);
+    ``tournament``: one tournament's hands (its tables are ``<tournament id>/...``)."""
+
+    game: str | None = None
+    stakes: int | None = None
+    since: datetime | None = None
+    until: datetime | None = None
+    result: str | None = None
+    kind: str | None = None
+    tournament: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.result is not None and self.result not in RESULTS:
+            raise InvalidRequest(f"result must be one of: {', '.join(RESULTS)}")
+        if self.kind is not None and self.kind not in KINDS:
+            raise InvalidRequest(f"kind must be one of: {', '.join(KINDS)}")
+        if self.stakes is not None and (isinstance(self.stakes, bool) or self.stakes < 0):
+            raise InvalidRequest("stakes must be a non-negative integer")
+        for name, when in (("since", self.since), ("until", self.until)):
+            if when is not None and when.tzinfo is None:
+                raise InvalidRequest(f"{name} must carry its time zone")
+
+
+def _utc(when: datetime) -> datetime:
+    """UTC, and naive on SQLite's side as it stores (everything is stored in UTC)."""
+    return when.astimezone(UTC)
+
+
+def _search_query(player_id: int, f: HandFilter) -> Select[int]:
+    """The ids of the player's finished hands that match ``f`` (no order, no limit)."""
+    q = (select(Hand.id).join(HandPlayer, HandPlayer.hand_pk == Hand.id)
+         .where(HandPlayer.player_id == player_id, Hand.status.in_(FINISHED)))
+    if f.game is not None:
+        q = q.where(Hand.game == f.game)
+    if f.stakes is not None:
+        q = q.where(Hand.stakes == f.stakes)
+    if f.since is not None:
+        q = q.where(Hand.started_at >= _utc(f.since))
+    if f.until is not None:
+        q = q.where(Hand.started_at <= _utc(f.until))
+    if f.result == "won":
+        q = q.where(HandPlayer.change > 0)
+    elif f.result == "lost":
+        q = q.where(HandPlayer.change < 0)
+    elif f.result == "even":
+        q = q.where(func.coalesce(HandPlayer.change, 0) == 0)
+    if f.kind is not None:
+        slash = Hand.table_id.contains("/", autoescape=True)
+        q = q.where(slash if f.kind == "tournament" else ~slash)
+    if f.tournament is not None:
+        q = q.where(Hand.table_id.startswith(f"{f.tournament}/", autoescape=True))
+    return q
 
 
 def _records(s: Session, hands: Sequence[Hand]) -> list[HandRecord]:
@@ -88,6 +154,23 @@ class Hands:
 
         return self._db.read(body)
 
+    def search(self, player_id: int, f: HandFilter, *, offset: int = 0, limit: int = 50
+               ) -> tuple[int, list[HandRecord]]:
+        """The player's finished hands that match ``f``, newest first: (how many match, one page of them from
+        ``offset``).  One count and one page query in SQL (issue #31: paging beyond the last 50)."""
+        if offset < 0 or limit < 1:
+            raise InvalidRequest("offset must be >= 0 and limit >= 1")
+
+        def body(s: Session) -> tuple[int, list[HandRecord]]:
+            ids = _search_query(player_id, f)
+            total = int(s.scalar(select(func.count()).select_from(ids.subquery())) or 0)
+            if total <= offset:
+                return total, []
+            page = s.scalars(ids.with_only_columns(Hand).order_by(Hand.id.desc()).offset(offset).limit(limit)).all()
+            return total, _records(s, page)
+
+        return self._db.read(body)
+
     def count(self) -> int:
         """The number of finished hands (settled or recorded)."""
         return self._db.read(lambda s: int(s.scalar(
@@ -121,11 +204,13 @@ class Hands:
         stack, ``changes`` to the stack change."""
         if not players:
             raise InvalidRequest("a hand needs players")
+        game, stakes = search_keys(phh)
 
         def body(s: Session) -> None:
             now = self._db.now()
             h = Hand(table_id=table_id, hand_id=hand_id, currency=None, status="recorded", started_at=now,
-                     ended_at=now, rake=0, phh=phh, events=[dict(e) for e in (events or [])])
+                     ended_at=now, rake=0, phh=phh, events=[dict(e) for e in (events or [])], game=game,
+                     stakes=stakes)
             s.add(h)
             s.flush()
             s.add_all(HandPlayer(hand_pk=h.id, player_id=pid, start_stack=stack,

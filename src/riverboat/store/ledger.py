@@ -12,6 +12,7 @@ from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from riverboat.history.keys import search_keys
 from riverboat.store._tx import Database, request_hash
 from riverboat.store.errors import InvalidRequest, LedgerCorrupt, NotFound
 from riverboat.store.fencing import check_fence
@@ -322,6 +323,7 @@ class Ledger:
             raise InvalidRequest("phh must be the hand history text")
         events_list = [dict(e) for e in (events or [])]
         idem_key = f"settle:{table_id}:{hand_id}"
+        search = search_keys(phh)  # the history search's game and stakes (issue #31), outside the transaction
 
         def body(s: Session) -> int:
             check_fence(s, table_id, epoch)
@@ -365,6 +367,7 @@ class Ledger:
             hand.rake = rake
             hand.txn_id = txn.id
             hand.phh = phh
+            hand.game, hand.stakes = search
             hand.events = events_list
             for pid, hp in seats.items():
                 hp.change = changes.get(pid, 0)

@@ -138,6 +138,9 @@ class Hand(Base):
     txn_id: Mapped[int | None] = mapped_column(ForeignKey("ledger_txns.id"), nullable=True)
     phh: Mapped[str | None] = mapped_column(Text, nullable=True)
     events: Mapped[Any] = mapped_column(JSON, nullable=True)
+    # the history search's keys (issue #31), read from the PHH text when the hand is written (history/keys.py)
+    game: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    stakes: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
 
 
 class HandPlayer(Base):
