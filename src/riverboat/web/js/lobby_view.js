@@ -1,5 +1,5 @@
 // The lobby: one tab per kind of game (the registry of views.js: cash games, Speed Poker and the tournament tabs
-// here; other modules add or replace tabs), filters by game, structure and stakes, and for every cash table its
+// here; other modules add or replace tabs), filters by game, structure, stakes and table size, and for every cash table its
 // stakes, seats, players per flop, average pot, hands per hour, the mixed game's rotation and, when it is full,
 // the waiting list. Tournament tabs show the "i" breakdown of buy-in and entry fee (R-FEE-1).
 
@@ -10,11 +10,20 @@ import { registerLobbyTab, lobbyTabList } from "./views.js";
 import { plainError } from "./errors.js";
 import { t as tr } from "./i18n.js";
 
-const state = { tab: "cash", game: "", structure: "", stakes: "" };
+const state = { tab: "cash", game: "", structure: "", stakes: "", seats: "" };
+/** A table's size class (issue #31, filters by seats): heads-up (2 seats), 6-max (3–6), full ring (7 and more). */
+export function seatsClass(entry) {
+  const n = Number(entry.max_seats);
+  if (!Number.isFinite(n) || n < 2) return null;
+  return n === 2 ? "hu" : n <= 6 ? "short" : "full";
+}
+const SEATS_ORDER = ["hu", "short", "full"];
 const DEFAULT_FILTERS = [
   { name: "game", label: tr("lobby.filter_games"), all: tr("lobby.all_games"), value: (t) => t.mixed || t.game, fmt: gameName },
   { name: "structure", label: tr("lobby.filter_structures"), all: tr("lobby.all_structures"), value: (t) => t.structure, fmt: structureLabel },
   { name: "stakes", label: tr("lobby.filter_stakes"), all: tr("lobby.all_stakes"), value: lobbyStakes },
+  { name: "seats", label: tr("lobby.filter_seats"), all: tr("lobby.all_seats"), value: seatsClass,
+    fmt: (c) => tr(`lobby.seats_${c}`), sort: (a, b) => SEATS_ORDER.indexOf(a) - SEATS_ORDER.indexOf(b) },  // i18n-dynamic: lobby.seats_*
 ];
 
 /** The game column: a mixed table says which rotation it plays and what is dealt now. */
