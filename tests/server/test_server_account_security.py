@@ -224,7 +224,8 @@ def test_console_on_its_own_listener_issue_35(start_server: Any) -> None:
     _, totp, _ = _staff(server, "op_port")
     with httpx.Client(timeout=10.0) as http:
         assert http.get(f"{server.base_url}/operator.html").status_code == 404
-        assert http.get(f"{server.base_url}/js/operator_app.js").status_code == 404
+        for script in ("operator_app.js", "operator_money.js", "operator_text.js"):
+            assert http.get(f"{server.base_url}/js/{script}").status_code == 404
         assert http.get(f"{server.base_url}/api/operator/flags").status_code == 404
         assert http.get(f"{server.base_url}/").status_code == 200
         assert http.get(f"{console}/operator.html").status_code == 200

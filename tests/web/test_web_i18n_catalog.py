@@ -208,3 +208,44 @@ def test_every_key_shaped_literal_in_the_client_is_in_the_catalog() -> None:
     missing = sorted({f"{path.name}: {m.group(1)}" for path in _sources()
                       for m in literal.finditer(path.read_text(encoding="utf-8")) if m.group(1) not in catalog})
     assert not missing, missing
+
+
+def _console_families() -> dict[str, set[str]]:
+    """The operator console's value families (web/js/operator_text.js) and the server's own values for each."""
+    from riverboat.integrity import PATTERNS
+    from riverboat.store import accounts, adjustments, cashier, integrity, withdrawals
+
+    store = WEB.parent / "store"
+    audited = re.compile(r'\baudit\(\s*s,\s*[^,]+,\s*[^,]+,\s*"([a-z0-9_]+)"')
+    actions = set(integrity.ACTIONS)
+    changes = {"timeout", "self_exclusion"}  # the block kinds (store.protections: timeout | self_exclusion)
+    for path in store.glob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        actions.update(audited.findall(text))
+        changes.update(re.findall(r'record_change\(\s*s,\s*[^,]+,\s*[^,]+,\s*[^,]+,\s*"([a-z_]+)"', text))
+    hand_statuses = {"started", "settled", "void", "recorded"}  # store.models.Hand.status
+    return {
+        "op.flag_status.": {*integrity.FLAG_STATUSES, "all"},
+        "op.standing.": set(integrity.STATUSES),
+        "op.role.": set(accounts.ROLES),
+        "op.pattern.": set(PATTERNS),
+        "op.action.": actions,
+        "op.status.": {*withdrawals.STATUSES, *adjustments.STATUSES, "pending", "credited", *hand_statuses, "all"},
+        "op.category.": set(adjustments.CATEGORIES),
+        "op.change.": changes,
+        "op.method.": {cashier.BANK},
+    }
+
+
+def test_console_value_families_name_every_value_the_server_uses() -> None:
+    """Issue #32: the console names the server's closed value sets from the catalog (flag statuses, standings,
+    roles, integrity patterns, every audit action the store writes, money statuses, adjustment categories,
+    protection changes): each value has its entry, and no entry names a value the server does not have."""
+    catalog = _catalogs()["en"]
+    families = _console_families()
+    assert {"staff_login", "2fa_enrolled", "unlock", "deposit", "ban"} <= families["op.action."]
+    assert {"deposit_limit", "reality_check", "verified"} <= families["op.change."]
+    for prefix, values in families.items():
+        named = {key[len(prefix):] for key in catalog if key.startswith(prefix)}
+        assert values - named == set(), prefix
+        assert named - values == set(), prefix

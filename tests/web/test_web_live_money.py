@@ -237,7 +237,7 @@ def test_issue30_console_money_pages(new_page: Any, money_server: LiveServer) ->
     page.wait_for_selector("[data-testid='player-money']")
     assert page.locator("[data-testid='player-verified']").inner_text() == "yes"
     history = page.locator("[data-testid='protection-history']").inner_text()
-    assert "deposit_limit" in history and "verified" in history and "ID card" in history
+    assert "deposit limit" in history and "verification" in history and "ID card" in history
     shot(page, "money-console-player")
     audit = [e.action for e in store.integrity.audit_log(player_id=p)]
     assert audit[:3] == ["adjust_approve", "adjust_request", "deposit"] and "withdrawal_paid" in audit

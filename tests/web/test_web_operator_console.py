@@ -91,7 +91,7 @@ def test_operator_bans_a_flagged_player_from_the_console(new_page: Any, console_
         page.fill("[data-testid='op-login-code']", totp.now())
         page.click("[data-testid='op-login-submit']")
         page.wait_for_selector("[data-testid='flag-row']")
-        assert "chip_dumping" in page.locator("[data-testid='flag-row']").first.inner_text()
+        assert "chip dumping" in page.locator("[data-testid='flag-row']").first.inner_text()
         page.click("[data-testid='flag-row']")
         page.wait_for_selector("[data-testid='flag-detail']")
         assert page.locator("[data-testid='evidence-hand']").count() == 3
@@ -112,7 +112,7 @@ def test_operator_bans_a_flagged_player_from_the_console(new_page: Any, console_
         page.fill("[data-testid='action-reason']", "chip dumping to webop1, hands reviewed")
         page.click("[data-testid='action-submit']")
         page.wait_for_selector("[data-testid='player-status']:text('banned')")
-        assert "Done: ban" in page.locator("[data-testid='action-result']").inner_text()
+        assert "Done: Ban" in page.locator("[data-testid='action-result']").inner_text()
         screenshot(page, "operator-player-banned")
 
         # the banned player's socket is told and closed; they cannot log in again

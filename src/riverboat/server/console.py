@@ -16,7 +16,8 @@ from .security_headers import ASGIApp, Receive, Scope, Send
 
 LISTENER = "riverboat.listener"
 STAFF_API = ("/api/operator/", "/api/staff/")
-CONSOLE_FILES = ("/operator.html", "/js/operator_app.js", "/js/operator_api.js", "/css/operator.css")
+CONSOLE_FILES = ("/operator.html", "/js/operator_app.js", "/js/operator_api.js", "/js/operator_money.js",
+                 "/js/operator_text.js", "/css/operator.css")
 
 
 class Listener:

@@ -10,6 +10,8 @@ export class OpError extends Error {
   }
 }
 
+import { t } from "./i18n.js";
+
 // A token an older console version kept in localStorage is dropped: the cookie replaces it.
 try { localStorage.removeItem("rb.operator.token"); } catch { /* storage blocked */ }
 
@@ -20,7 +22,7 @@ async function request(method, path, body) {
   try {
     response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   } catch {
-    throw new OpError(0, "network", "The server cannot be reached.");
+    throw new OpError(0, "network", t("error.network"));
   }
   const text = await response.text();
   let data = null;
@@ -29,7 +31,7 @@ async function request(method, path, body) {
   }
   if (!response.ok) {
     const err = (data && data.error) || {};
-    throw new OpError(response.status, err.code || "error", err.message || `Request failed (${response.status})`);
+    throw new OpError(response.status, err.code || "error", err.message || t("op.request_failed", { status: response.status }));
   }
   return data;
 }

@@ -5,16 +5,20 @@
 
 import { OpError, opApi } from "./operator_api.js";
 import { moneyView } from "./operator_money.js";
-import { languageSelect, setLocale, translateStatic } from "./i18n.js";
+import { formatNumber, languageSelect, setLocale, t, translateStatic } from "./i18n.js";
+import {
+  actionName, chips, consoleError, data, flagStatusName, movementName, patternName, roleName, standingName, statusName,
+  when,
+} from "./operator_text.js";
 
 const STAFF = ["operator", "security", "admin"];
+// issue #32: every word of the console comes from the catalog (op.*); data (names, ids, references, reasons typed by
+// staff, PHH notation) is shown in translate="no" elements.
 const ACTIONS = [
-  ["warn", "Warn"], ["suspend", "Suspend"], ["ban", "Ban"], ["reinstate", "Reinstate"],
-  ["force_alias", "Force alias change"], ["disqualify", "Disqualify from tournament (forfeit)"],
+  ["warn", t("op.act.warn")], ["suspend", t("op.act.suspend")], ["ban", t("op.act.ban")],
+  ["reinstate", t("op.act.reinstate")], ["force_alias", t("op.act.force_alias")], ["disqualify", t("op.act.disqualify")],
 ];
 const app = document.getElementById("op-app");
-// issue #32: the console's shell (title, navigation, language selector) comes from the catalog; the views below
-// are still written in English (staff-facing; see docs/i18n.md "What is not translated yet").
 translateStatic();
 document.getElementById("lang-box").append(languageSelect((locale) => setLocale(locale)));
 const state = { me: null, flag: null };
@@ -32,18 +36,19 @@ function h(tag, attrs = {}, ...children) {
 }
 
 function table(headers, rows) {
-  return h("table", { class: "op-table" }, h("thead", {}, h("tr", {}, headers.map((t) => h("th", {}, t)))),
+  return h("table", { class: "op-table" }, h("thead", {}, h("tr", {}, headers.map((text) => h("th", {}, text)))),
     h("tbody", {}, rows));
 }
 
-const when = (iso) => (iso ? new Date(iso).toLocaleString() : "");
-const nameOf = (names, pid) => (names && names[pid] ? `${names[pid].username} (${names[pid].alias || "no alias"})` : `#${pid}`);
-const chips = (n) => Number(n || 0).toLocaleString("en-US");
+/** "username (alias)" as data (the words around it are the catalog's). */
+const nameOf = (names, pid) => (names && names[pid]
+  ? (names[pid].alias ? `${names[pid].username} (${names[pid].alias})` : t("op.name_no_alias", { name: names[pid].username }))
+  : `#${pid}`);
 
 function show(...nodes) { app.replaceChildren(...nodes); }
 
 function errorBox(err) {
-  return h("p", { class: "op-error", testid: "op-error" }, err instanceof OpError ? err.message : String(err));
+  return h("p", { class: "op-error", testid: "op-error" }, consoleError(err));
 }
 
 // ------------------------------------------------------------------------------------------------- login
@@ -60,16 +65,17 @@ function loginView(message = "") {
       else location.hash = "#/flags";
     } catch (err) {
       if (err instanceof OpError && err.code === "enrolment_required") enrolView(form.username.value, form.password.value);
-      else error.textContent = err.message;
+      else error.textContent = consoleError(err);
     }
   } },
-  h("input", { name: "username", placeholder: "username", autocomplete: "username", testid: "op-login-username" }),
-  h("input", { name: "password", type: "password", placeholder: "password", autocomplete: "current-password",
-    testid: "op-login-password" }),
-  h("input", { name: "code", placeholder: "6-digit code or recovery code", autocomplete: "one-time-code",
+  h("input", { name: "username", placeholder: t("op.login.username"), "aria-label": t("op.login.username"),
+    autocomplete: "username", testid: "op-login-username" }),
+  h("input", { name: "password", type: "password", placeholder: t("op.login.password"), "aria-label": t("op.login.password"),
+    autocomplete: "current-password", testid: "op-login-password" }),
+  h("input", { name: "code", placeholder: t("op.login.code"), "aria-label": t("op.login.code"), autocomplete: "one-time-code",
     inputmode: "text", testid: "op-login-code" }),
-  h("button", { class: "btn btn-primary", type: "submit", testid: "op-login-submit" }, "Log in"));
-  show(h("section", { class: "op-panel", testid: "op-login" }, h("h2", {}, "Operator log in"), form, error));
+  h("button", { class: "btn btn-primary", type: "submit", testid: "op-login-submit" }, t("topbar.login")));
+  show(h("section", { class: "op-panel", testid: "op-login" }, h("h2", {}, t("op.login.title")), form, error));
 }
 
 // Issue #35: a staff account without a second factor enrols here (scan the QR code, confirm with a code) and is
@@ -77,82 +83,89 @@ function loginView(message = "") {
 async function enrolView(username, password) {
   const error = h("p", { class: "op-error", testid: "enrol-error" });
   let pending;
-  try { pending = await opApi.enrol(username, password); } catch (err) { loginView(err.message); return; }
+  try { pending = await opApi.enrol(username, password); } catch (err) { loginView(consoleError(err)); return; }
   const form = h("form", { class: "op-form", onsubmit: async (ev) => {
     ev.preventDefault();
     try {
       const done = await opApi.confirmEnrol(username, password, form.code.value.trim());
-      show(h("section", { class: "op-panel", testid: "enrol-done" }, h("h2", {}, "Second factor enrolled"),
-        h("p", {}, "Recovery codes: each logs in once without the app. Keep them offline; they are not shown again."),
-        h("ul", { class: "op-codes", testid: "recovery-codes" }, done.recovery_codes.map((c) => h("li", {}, c))),
-        h("button", { class: "btn btn-primary", testid: "enrol-continue", onclick: () => loginView() }, "Continue to log in")));
-    } catch (err) { error.textContent = err.message; }
+      show(h("section", { class: "op-panel", testid: "enrol-done" }, h("h2", {}, t("op.enrol.done")),
+        h("p", {}, t("op.enrol.recovery_help")),
+        h("ul", { class: "op-codes", testid: "recovery-codes", translate: "no" }, done.recovery_codes.map((c) => h("li", {}, c))),
+        h("button", { class: "btn btn-primary", testid: "enrol-continue", onclick: () => loginView() }, t("op.enrol.continue"))));
+    } catch (err) { error.textContent = consoleError(err); }
   } },
-  h("input", { name: "code", placeholder: "6-digit code from the app", autocomplete: "one-time-code", testid: "enrol-code" }),
-  h("button", { class: "btn btn-primary", type: "submit", testid: "enrol-submit" }, "Confirm"));
-  show(h("section", { class: "op-panel", testid: "enrol" }, h("h2", {}, "Enrol the second factor"),
-    h("p", {}, "Scan this QR code with an authenticator app (or type the key), then enter the code it shows."),
-    h("img", { src: pending.qr, alt: "QR code of the authenticator key", class: "op-qr", testid: "enrol-qr" }),
-    h("p", {}, "Key: ", h("code", { testid: "enrol-secret" }, pending.secret)), form, error));
+  h("input", { name: "code", placeholder: t("op.enrol.code"), "aria-label": t("op.enrol.code"), autocomplete: "one-time-code",
+    testid: "enrol-code" }),
+  h("button", { class: "btn btn-primary", type: "submit", testid: "enrol-submit" }, t("op.enrol.confirm")));
+  show(h("section", { class: "op-panel", testid: "enrol" }, h("h2", {}, t("op.enrol.title")),
+    h("p", {}, t("op.enrol.help")),
+    h("img", { src: pending.qr, alt: t("op.enrol.qr_alt"), class: "op-qr", testid: "enrol-qr" }),
+    h("p", {}, t("op.enrol.key"), " ", h("code", { testid: "enrol-secret", translate: "no" }, pending.secret)), form, error));
 }
 
 function renderUser() {
   const user = document.getElementById("op-user");
   const link = document.getElementById("op-logout");
-  user.textContent = state.me ? `${state.me.username} · ${state.me.role}` : "";
-  link.textContent = state.me ? "Log out" : "Log in";
+  user.replaceChildren(...(state.me ? [data(state.me.username), " · ", roleName(state.me.role)] : []));
+  link.textContent = state.me ? t("topbar.logout") : t("topbar.login");
 }
 
 // ------------------------------------------------------------------------------------------------- flags
 async function flagsView(status = "open") {
   const select = h("select", { testid: "flag-status", onchange: () => flagsView(select.value) },
-    ["open", "actioned", "void", "all"].map((s) => h("option", { value: s, selected: s === status }, s)));
+    ["open", "actioned", "void", "all"].map((s) => h("option", { value: s, selected: s === status }, flagStatusName(s))));
   const { flags } = await opApi.flags(status);
   const rows = flags.map((f) => h("tr", { class: "clickable", testid: "flag-row", "data-flag-id": f.id,
     onclick: () => { location.hash = `#/flag/${f.id}`; } },
-  h("td", { class: "op-score" }, f.score.toFixed(4)), h("td", {}, f.pattern),
-  h("td", {}, f.players.map((p) => nameOf(f.names, p)).join(" → ")), h("td", {}, f.hands), h("td", {}, f.status),
-  h("td", {}, when(f.updated_at))));
-  show(h("section", { class: "op-panel", testid: "flags" }, h("h2", {}, "Integrity flags"),
-    h("p", { class: "op-form" }, "Status ", select),
-    flags.length ? table(["score", "pattern", "players", "hands", "status", "updated"], rows)
-      : h("p", { class: "muted", testid: "no-flags" }, "No flags.")));
+  h("td", { class: "op-score" }, f.score.toFixed(4)), h("td", {}, patternName(f.pattern)),
+  h("td", { translate: "no" }, f.players.map((p) => nameOf(f.names, p)).join(" → ")), h("td", {}, formatNumber(f.hands)),
+  h("td", {}, flagStatusName(f.status)), h("td", {}, when(f.updated_at))));
+  show(h("section", { class: "op-panel", testid: "flags" }, h("h2", {}, t("op.flags.title")),
+    h("label", { class: "op-form" }, t("op.flags.status"), " ", select),
+    flags.length ? table([t("op.col.score"), t("op.col.pattern"), t("op.col.players"), t("op.col.hands"), t("op.col.status"),
+      t("op.col.updated")], rows)
+      : h("p", { class: "muted", testid: "no-flags" }, t("op.flags.none"))));
 }
 
 async function flagView(id) {
   const f = await opApi.flag(id);
   state.flag = f;
-  const players = f.players.map((p) => h("a", { href: `#/player/${p}`, testid: "flag-player", "data-player-id": p },
-    nameOf(f.names, p)));
-  const detail = Object.entries(f.detail || {}).map(([k, v]) => h("tr", {}, h("td", {}, k), h("td", {}, String(v))));
+  const players = f.players.map((p) => h("a", { href: `#/player/${p}`, testid: "flag-player", "data-player-id": p,
+    translate: "no" }, nameOf(f.names, p)));
+  // the detector's statistics by their own names (identifiers of docs/integrity.md, shown as data)
+  const detail = Object.entries(f.detail || {}).map(([k, v]) => h("tr", {}, h("td", {}, h("code", { translate: "no" }, k)),
+    h("td", {}, typeof v === "number" ? formatNumber(v) : data(v))));
   const hands = f.hands.map((hd) => h("tr", { class: "clickable", testid: "evidence-hand", "data-ref": hd.ref,
     onclick: () => { location.hash = `#/hand/${encodeURIComponent(hd.table_id)}/${encodeURIComponent(hd.hand_id)}`; } },
-  h("td", {}, hd.ref), h("td", {}, hd.status), h("td", {}, when(hd.ended_at || hd.started_at))));
+  h("td", { translate: "no" }, hd.ref), h("td", {}, statusName(hd.status)), h("td", {}, when(hd.ended_at || hd.started_at))));
   const result = h("p", { class: "op-ok", testid: "void-result" });
   const voidForm = h("form", { class: "op-form", onsubmit: async (ev) => {
     ev.preventDefault();
     try {
       await opApi.voidFlag(f.id, voidForm.reason.value);
-      result.textContent = "Flag voided (recorded in the audit log).";
-    } catch (err) { result.textContent = err.message; }
-  } }, h("input", { name: "reason", placeholder: "why the flag is void", testid: "void-reason" }),
-  h("button", { class: "btn", type: "submit", testid: "void-submit", disabled: f.status !== "open" }, "Void flag"));
+      result.textContent = t("op.flag.voided");
+    } catch (err) { result.textContent = consoleError(err); }
+  } }, h("input", { name: "reason", placeholder: t("op.flag.void_reason"), "aria-label": t("op.flag.void_reason"), testid: "void-reason" }),
+  h("button", { class: "btn", type: "submit", testid: "void-submit", disabled: f.status !== "open" }, t("op.flag.void")));
   show(h("section", { class: "op-panel", testid: "flag-detail" },
-    h("h2", {}, `Flag #${f.id}: ${f.pattern}`),
-    h("p", {}, "Score ", h("span", { class: "op-score", testid: "flag-score" }, f.score.toFixed(6)),
-      ` · ${f.hands} hands together · status ${f.status} · p = ${Number(f.p_value).toExponential(2)}`),
-    h("p", {}, "Players: ", players.flatMap((a, i) => (i ? [" → ", a] : [a]))),
-    table(["statistic", "value"], detail)),
-  h("section", { class: "op-panel" }, h("h3", {}, "Evidence hands"),
-    hands.length ? table(["hand", "status", "ended"], hands) : h("p", { class: "muted" }, "No stored hands.")),
-  h("section", { class: "op-panel" }, h("h3", {}, "Void"), voidForm, result));
+    h("h2", {}, t("op.flag.title", { id: f.id }), " ", patternName(f.pattern)),
+    h("p", {}, t("op.flag.score"), " ", h("span", { class: "op-score", testid: "flag-score" }, f.score.toFixed(6)),
+      " · ", t("op.flag.hands_together", { count: f.hands }), " · ", t("op.flag.status"), " ", flagStatusName(f.status),
+      " · ", t("op.flag.p_value", { p: Number(f.p_value).toExponential(2) })),
+    h("p", {}, t("op.flag.players"), " ", players.flatMap((a, i) => (i ? [" → ", a] : [a]))),
+    table([t("op.col.statistic"), t("op.col.value")], detail)),
+  h("section", { class: "op-panel" }, h("h3", {}, t("op.flag.evidence")),
+    hands.length ? table([t("op.col.hand"), t("op.col.status"), t("op.col.ended")], hands)
+      : h("p", { class: "muted" }, t("op.flag.no_hands"))),
+  h("section", { class: "op-panel" }, h("h3", {}, t("op.flag.void_title")), voidForm, result));
 }
 
 // ------------------------------------------------------------------------------------------------- hands
 const cardsOf = (text) => (text.match(/../g) || []).map((c) => (c === "??" ? "🂠" : c)).join(" ");
 
 /** The hand as a hand (issue #31 item 10): its PHH actions read into streets with the players' names -- forced
- * bets, cards dealt, every check, call ("calls N"), bet, raise ("raises to N"), fold, draw and show. */
+ * bets, cards dealt, every check, call ("calls N"), bet, raise ("raises to N"), fold, draw and show -- in the
+ * console's language (the table's own log lines, log.*, where they say the same thing). */
 export function handStreets(hd, name) {
   const n = (hd.players || []).length;
   const family = /F7S|FR|stud|razz|soko|americana/.test(hd.variant || "") ? "stud"
@@ -161,72 +174,78 @@ export function handStreets(hd, name) {
   const bets = new Array(n).fill(0);
   let top = 0;
   const streets = [];
-  let cur = { title: family === "stud" ? "3rd street" : family === "draw" ? "Deal" : "Pre-flop", lines: [] };
+  let cur = { title: t(family === "stud" ? "op.street.stud_3" : family === "draw" ? "op.street.deal" : "op.street.preflop"), lines: [] };
   let acted = false;
   let board = 0;
   let draws = 0;
   const next = (title) => { streets.push(cur); cur = { title, lines: [] }; bets.fill(0); top = 0; acted = false; };
-  (hd.antes || []).forEach((a, i) => { if (a) cur.lines.push(`${name(hd.players[i])} posts the ante ${chips(a)}`); });
+  (hd.antes || []).forEach((a, i) => { if (a) cur.lines.push(t("log.posted_ante", { name: name(hd.players[i]), amount: chips(a) })); });
   (hd.blinds || []).forEach((b, i) => {
     if (!b) return;
     bets[i] = b;
     top = Math.max(top, b);
-    cur.lines.push(`${name(hd.players[i])} posts ${chips(b)}`);
+    cur.lines.push(t("log.posted", { name: name(hd.players[i]), amount: chips(b) }));
   });
   for (const action of hd.actions || []) {
     const [a, b, c, d] = action.split(" ");
     if (a === "d" && b === "db") {
       board += (c.length / 2);
-      next(`${board <= 3 ? "Flop" : board === 4 ? "Turn" : "River"}: ${cardsOf(c)}`);
+      next(t(board <= 3 ? "op.street.flop" : board === 4 ? "op.street.turn" : "op.street.river", { cards: cardsOf(c) }));
       continue;
     }
     if (a === "d" && b === "dh") {
-      if (family === "stud" && acted) next(`${streets.length + 4}th street`.replace("7th", "7th (river)"));
-      cur.lines.push(`Dealt to ${who(c)}: ${cardsOf(d || "")}`);
+      if (family === "stud" && acted) next(studStreet(streets.length + 4));
+      cur.lines.push(t("op.hand.dealt", { name: who(c), cards: cardsOf(d || "") }));
       continue;
     }
     const i = Number(a.slice(1)) - 1;
     if (b === "sd") {
-      if (family === "draw" && acted) { draws += 1; next(`Draw ${draws}`); }
-      cur.lines.push(c ? `${who(a)} discards ${c.length / 2}: ${cardsOf(c)}` : `${who(a)} stands pat`);
+      if (family === "draw" && acted) { draws += 1; next(t("op.street.draw", { n: draws })); }
+      cur.lines.push(c ? t("op.hand.discards", { name: who(a), count: c.length / 2, cards: cardsOf(c) })
+        : t("log.act_stand_pat", { name: who(a) }));
       continue;
     }
     acted = true;
-    if (b === "f") cur.lines.push(`${who(a)} folds`);
-    else if (b === "cc") {
-      if (top > bets[i]) { cur.lines.push(`${who(a)} calls ${chips(top - bets[i])}`); bets[i] = top; }
-      else cur.lines.push(`${who(a)} checks`);
-    } else if (b === "cbr") {
-      const to = Number(c);
-      cur.lines.push(top ? `${who(a)} raises to ${chips(to)}` : `${who(a)} bets ${chips(to)}`);
-      bets[i] = to;
-      top = to;
-    } else if (b === "pb") cur.lines.push(`${who(a)} brings in`);
-    else if (b === "sm") cur.lines.push(`${who(a)} shows ${cardsOf(c || "")}`);
-    else cur.lines.push(`${who(a)} ${[b, c].filter(Boolean).join(" ")}`);
+    if (b === "cc" || b === "cbr") [top, bets[i]] = betLine(cur.lines, who(a), b, Number(c), top, bets[i]);
+    else if (b === "f") cur.lines.push(t("log.act_fold", { name: who(a) }));
+    else if (b === "pb") cur.lines.push(t("op.hand.brings_in", { name: who(a) }));
+    else if (b === "sm") cur.lines.push(t("log.shows", { name: who(a), cards: cardsOf(c || "") }));
+    else cur.lines.push(t("log.acted_other", { name: who(a), action: [b, c].filter(Boolean).join(" ") }));
   }
   streets.push(cur);
   return streets.filter((s) => s.lines.length);
 }
 
+const STUD_STREETS = { 4: "op.street.stud_4", 5: "op.street.stud_5", 6: "op.street.stud_6", 7: "op.street.stud_7" };
+const studStreet = (k) => (STUD_STREETS[k] ? t(STUD_STREETS[k]) : t("op.street.stud_7"));
+
+/** A check, call, bet or raise as a line; returns the street's new top bet and the player's bet. */
+function betLine(lines, who, kind, to, top, mine) {
+  if (kind === "cc") {
+    if (top > mine) { lines.push(t("log.act_call", { name: who, amount: chips(top - mine) })); return [top, top]; }
+    lines.push(t("log.act_check", { name: who }));
+    return [top, mine];
+  }
+  lines.push(t(top ? "log.act_raise" : "log.act_bet", { name: who, to: chips(to) }));
+  return [to, to];
+}
+
 async function handView(tableId, handId) {
   const hd = await opApi.hand(tableId, handId);
   const rows = hd.players.map((p, i) => h("tr", { testid: "hand-player" }, h("td", {}, hd.seats[i] ?? ""),
-    h("td", {}, h("a", { href: `#/player/${p}` }, nameOf(hd.names, p))),
+    h("td", {}, h("a", { href: `#/player/${p}`, translate: "no" }, nameOf(hd.names, p))),
     h("td", {}, chips(hd.starting_stacks[i])), h("td", {}, chips(hd.finishing_stacks[i])),
-    h("td", { class: "op-cards", testid: "hole-cards" }, hd.hole_cards_shown ? hd.hole_cards[p] || "" : "hidden")));
-  const back = state.flag ? h("a", { href: `#/flag/${state.flag.id}`, testid: "back-to-flag" }, "← back to the flag") : null;
+    h("td", { class: "op-cards", testid: "hole-cards" }, hd.hole_cards_shown ? data(hd.hole_cards[p] || "") : t("op.hand.hidden"))));
+  const back = state.flag ? h("a", { href: `#/flag/${state.flag.id}`, testid: "back-to-flag" }, t("op.hand.back")) : null;
   show(h("section", { class: "op-panel", testid: "hand-view" },
-    back, h("h2", {}, `Hand ${hd.table_id}/${hd.hand_id}`),
-    h("p", { class: "muted", testid: "hole-card-note" }, hd.hole_cards_shown
-      ? "Every hole card is shown: security staff only (R-INTEG-8). This view is in the audit log."
-      : "Hole cards are shown to security staff only."),
-    table(["seat", "player", "start", "end", "hole cards"], rows)),
-  h("section", { class: "op-panel", testid: "hand-streets" }, h("h3", {}, `The hand (${hd.variant || ""})`),
+    back, h("h2", {}, t("op.hand.title"), " ", data(`${hd.table_id}/${hd.hand_id}`)),
+    h("p", { class: "muted", testid: "hole-card-note" }, t(hd.hole_cards_shown ? "op.hand.all_shown" : "op.hand.security_only")),
+    table([t("op.col.seat"), t("op.col.player"), t("op.col.start"), t("op.col.end"), t("op.col.hole_cards")], rows)),
+  h("section", { class: "op-panel", testid: "hand-streets" }, h("h3", {}, t("op.hand.streets"), " ", data(`(${hd.variant || ""})`)),
     handStreets(hd, (p) => nameOf(hd.names, p)).map((st) => h("div", { class: "op-street", testid: "hand-street" },
       h("h4", {}, st.title), h("ol", {}, st.lines.map((line) => h("li", {}, line)))))),
-  h("details", { class: "op-panel" }, h("summary", {}, "PHH actions"),
-    h("pre", { class: "op-actions", testid: "hand-actions" }, hd.actions.join("\n"))));
+  h("details", { class: "op-panel" }, h("summary", {}, t("op.hand.phh")),
+    h("pre", { class: "op-actions", testid: "hand-actions", translate: "no" }, hd.actions.join("\n"))));
 }
 
 // ------------------------------------------------------------------------------------------------- players
@@ -235,13 +254,16 @@ async function playersView(query = "") {
   const form = h("form", { class: "op-form", onsubmit: async (ev) => {
     ev.preventDefault();
     const { players } = await opApi.players(form.q.value);
-    results.replaceChildren(players.length ? table(["id", "username", "alias", "role", "status"], players.map((p) =>
+    results.replaceChildren(players.length ? table([t("op.col.id"), t("op.col.username"), t("op.col.alias"), t("op.col.role"),
+      t("op.col.status")], players.map((p) =>
       h("tr", { class: "clickable", testid: "player-row", onclick: () => { location.hash = `#/player/${p.player_id}`; } },
-        h("td", {}, p.player_id), h("td", {}, p.username), h("td", {}, p.alias || ""), h("td", {}, p.role),
-        h("td", { class: `op-status-${p.status}` }, p.status)))) : h("p", { class: "muted" }, "Nobody found."));
-  } }, h("input", { name: "q", value: query, placeholder: "username or alias", testid: "player-search" }),
-  h("button", { class: "btn", type: "submit", testid: "player-search-submit" }, "Search"));
-  show(h("section", { class: "op-panel", testid: "players" }, h("h2", {}, "Players"), form, results));
+        h("td", {}, p.player_id), h("td", { translate: "no" }, p.username), h("td", { translate: "no" }, p.alias || ""),
+        h("td", {}, roleName(p.role)), h("td", { class: `op-status-${p.status}` }, standingName(p.status)))))
+      : h("p", { class: "muted" }, t("op.players.none")));
+  } }, h("input", { name: "q", value: query, placeholder: t("op.players.search_hint"), "aria-label": t("op.players.search_hint"),
+    testid: "player-search" }),
+  h("button", { class: "btn", type: "submit", testid: "player-search-submit" }, t("op.players.search")));
+  show(h("section", { class: "op-panel", testid: "players" }, h("h2", {}, t("op.players.title")), form, results));
 }
 
 function actionForm(pid, onDone, message = "") {
@@ -255,84 +277,101 @@ function actionForm(pid, onDone, message = "") {
     try {
       const entry = await opApi.act(pid, form.action.value, body);
       if (body.flag_id && state.flag) state.flag.status = "actioned";
-      onDone(`Done: ${entry.action} (audit entry #${entry.id}).`);
+      onDone(t("op.player.done", { action: textOf(actionName(entry.action)), id: entry.id }));
     } catch (err) {
       result.className = "op-error";
-      result.textContent = err.message;
+      result.textContent = consoleError(err);
     }
   } },
-  h("select", { name: "action", testid: "action-select" }, ACTIONS.map(([v, t]) => h("option", { value: v }, t))),
-  h("input", { name: "reason", placeholder: "reason (goes into the audit log)", testid: "action-reason" }),
-  h("input", { name: "tournament_id", placeholder: "tournament id (disqualify)", testid: "action-tournament" }),
-  h("input", { name: "flag_id", placeholder: "flag #", value: flagIds, size: 5, testid: "action-flag" }),
-  h("button", { class: "btn btn-primary", type: "submit", testid: "action-submit" }, "Apply"));
+  h("select", { name: "action", testid: "action-select", "aria-label": t("op.col.action") },
+    ACTIONS.map(([value, label]) => h("option", { value }, label))),
+  h("input", { name: "reason", placeholder: t("op.reason_audit"), "aria-label": t("op.reason_audit"), testid: "action-reason" }),
+  h("input", { name: "tournament_id", placeholder: t("op.player.tournament_id"), "aria-label": t("op.player.tournament_id"),
+    testid: "action-tournament" }),
+  h("input", { name: "flag_id", placeholder: t("op.player.flag_id"), "aria-label": t("op.player.flag_id"), value: flagIds, size: 5,
+    testid: "action-flag" }),
+  h("button", { class: "btn btn-primary", type: "submit", testid: "action-submit" }, t("op.player.apply")));
   return h("div", {}, form, result);
 }
 
+const textOf = (node) => (typeof node === "string" ? node : node.textContent);
+
 function auditTable(entries) {
-  return table(["when", "operator", "action", "player", "target", "reason"], entries.map((e) =>
-    h("tr", { testid: "audit-row", "data-action": e.action }, h("td", {}, when(e.at)), h("td", {}, e.operator),
-      h("td", {}, e.action), h("td", {}, e.player_id ?? ""), h("td", {}, e.target || ""), h("td", {}, e.reason))));
+  return table([t("op.col.when"), t("op.col.operator"), t("op.col.action"), t("op.col.player"), t("op.col.target"),
+    t("op.col.reason")], entries.map((e) =>
+    h("tr", { testid: "audit-row", "data-action": e.action }, h("td", {}, when(e.at)), h("td", { translate: "no" }, e.operator),
+      h("td", {}, actionName(e.action)), h("td", {}, e.player_id ?? ""), h("td", { translate: "no" }, e.target || ""),
+      h("td", { translate: "no" }, e.reason))));
+}
+
+function playerTables(d) {
+  const balances = Object.entries(d.balances).map(([c, v]) => h("tr", {}, h("td", { translate: "no" }, c),
+    h("td", { testid: `balance-${c}` }, chips(v))));
+  const moves = d.movements.map((m) => h("tr", {}, h("td", {}, when(m.at)), h("td", {}, movementName(m.kind)),
+    h("td", { translate: "no" }, m.currency), h("td", {}, chips(m.amount)), h("td", { translate: "no" }, m.table || "")));
+  const hands = d.hands.map((hd) => h("tr", { class: "clickable", onclick: () => {
+    location.hash = `#/hand/${encodeURIComponent(hd.table_id)}/${encodeURIComponent(hd.hand_id)}`; } },
+  h("td", { translate: "no" }, `${hd.table_id}/${hd.hand_id}`), h("td", {}, hd.currency ? data(hd.currency) : t("op.player.chips")),
+  h("td", {}, when(hd.ended_at))));
+  const flags = d.flags.map((f) => h("tr", { class: "clickable", onclick: () => { location.hash = `#/flag/${f.id}`; } },
+    h("td", {}, `#${f.id}`), h("td", {}, patternName(f.pattern)), h("td", { class: "op-score" }, f.score.toFixed(4)),
+    h("td", {}, flagStatusName(f.status))));
+  return [h("div", { class: "op-grid" },
+    h("section", { class: "op-panel" }, h("h3", {}, t("op.player.balances")), table([t("op.col.currency"), t("op.col.balance")], balances)),
+    h("section", { class: "op-panel" }, h("h3", {}, t("op.player.flags")),
+      flags.length ? table([t("op.col.flag"), t("op.col.pattern"), t("op.col.score"), t("op.col.status")], flags)
+        : h("p", { class: "muted" }, t("op.none")))),
+  h("section", { class: "op-panel", testid: "player-movements" }, h("h3", {}, t("op.player.movements")),
+    table([t("op.col.when"), t("op.col.kind"), t("op.col.currency"), t("op.col.amount"), t("op.col.table")], moves)),
+  h("section", { class: "op-panel" }, h("h3", {}, t("op.player.recent_hands")),
+    table([t("op.col.hand"), t("op.col.money"), t("op.col.ended")], hands))];
 }
 
 async function playerView(pid, message = "") {
   const d = await opApi.player(pid);
   const p = d.player;
-  const balances = Object.entries(d.balances).map(([c, v]) => h("tr", {}, h("td", {}, c),
-    h("td", { testid: `balance-${c}` }, chips(v))));
-  const moves = d.movements.map((m) => h("tr", {}, h("td", {}, when(m.at)), h("td", {}, m.kind),
-    h("td", {}, m.currency), h("td", {}, chips(m.amount)), h("td", {}, m.table || "")));
-  const hands = d.hands.map((hd) => h("tr", { class: "clickable", onclick: () => {
-    location.hash = `#/hand/${encodeURIComponent(hd.table_id)}/${encodeURIComponent(hd.hand_id)}`; } },
-  h("td", {}, `${hd.table_id}/${hd.hand_id}`), h("td", {}, hd.currency || "chips"), h("td", {}, when(hd.ended_at))));
-  const flags = d.flags.map((f) => h("tr", { class: "clickable", onclick: () => { location.hash = `#/flag/${f.id}`; } },
-    h("td", {}, `#${f.id}`), h("td", {}, f.pattern), h("td", { class: "op-score" }, f.score.toFixed(4)), h("td", {}, f.status)));
   show(h("section", { class: "op-panel", testid: "player-detail" },
-    h("h2", {}, `${p.username} (${p.alias || "no alias"}) · #${p.player_id} · ${p.role}`),
-    h("p", {}, h("a", { href: `#/money/player/${p.player_id}`, testid: "player-money-link" }, "Money, verification and protections →")),
-    h("p", {}, "Standing: ", h("span", { class: `op-status-${d.standing.status}`, testid: "player-status" },
-      d.standing.status), ` · warnings ${d.standing.warnings}`),
+    h("h2", {}, h("span", { translate: "no" }, nameOf({ [p.player_id]: p }, p.player_id)), ` · #${p.player_id} · `, roleName(p.role)),
+    h("p", {}, h("a", { href: `#/money/player/${p.player_id}`, testid: "player-money-link" }, t("op.player.money_link"))),
+    h("p", {}, t("op.player.standing"), " ", h("span", { class: `op-status-${d.standing.status}`, testid: "player-status" },
+      standingName(d.standing.status)), " · ", t("op.player.warnings", { count: d.standing.warnings })),
     actionForm(p.player_id, (done) => playerView(pid, done), message)),
-  h("div", { class: "op-grid" },
-    h("section", { class: "op-panel" }, h("h3", {}, "Balances"), table(["currency", "balance"], balances)),
-    h("section", { class: "op-panel" }, h("h3", {}, "Flags"), flags.length ? table(["flag", "pattern", "score", "status"], flags)
-      : h("p", { class: "muted" }, "None."))),
-  h("section", { class: "op-panel", testid: "player-movements" }, h("h3", {}, "Movements"),
-    table(["when", "kind", "currency", "amount", "table"], moves)),
-  h("section", { class: "op-panel" }, h("h3", {}, "Recent hands"), table(["hand", "money", "ended"], hands)),
+  ...playerTables(d),
   await securityPanel(p.player_id),
-  h("section", { class: "op-panel", testid: "player-audit" }, h("h3", {}, "Audit log"), auditTable(d.audit)));
+  h("section", { class: "op-panel", testid: "player-audit" }, h("h3", {}, t("op.nav.audit")), auditTable(d.audit)));
 }
 
 // Issue #35: the account-security powers (a reset code, releasing a lock-out, resetting a staff second factor).
 async function securityPanel(pid) {
   const st = await opApi.security(pid);
   const result = h("p", { class: "op-ok", testid: "security-result" });
-  const reason = h("input", { name: "reason", placeholder: "reason (goes into the audit log)", testid: "security-reason" });
+  const reason = h("input", { name: "reason", placeholder: t("op.reason_audit"), "aria-label": t("op.reason_audit"),
+    testid: "security-reason" });
   const act = (what) => async (ev) => {
     ev.preventDefault();
     try {
       const out = await opApi.securityAct(pid, what, reason.value);
       result.className = "op-ok";
-      result.textContent = what === "reset_code"
-        ? `One-time reset code: ${out.code} (valid until ${when(out.expires_at)}; give it to the player only)`
-        : what === "unlock" ? "Lock-out released." : "Second factor reset: the account enrols again at its next log in.";
-    } catch (err) { result.className = "op-error"; result.textContent = err.message; }
+      if (what === "reset_code") {
+        result.replaceChildren(t("op.security.code_issued", { until: when(out.expires_at) }), " ",
+          h("code", { translate: "no", testid: "security-code" }, out.code));
+      } else result.textContent = t(what === "unlock" ? "op.security.unlocked" : "op.security.reset_2fa_done");
+    } catch (err) { result.className = "op-error"; result.textContent = consoleError(err); }
   };
-  return h("section", { class: "op-panel", testid: "player-security" }, h("h3", {}, "Account security"),
-    h("p", { testid: "security-status" }, st.locked_until ? `Locked until ${when(st.locked_until)}` : "Not locked",
-      ` · second factor: ${st.second_factor ? "yes" : "no"}`),
+  return h("section", { class: "op-panel", testid: "player-security" }, h("h3", {}, t("op.security.title")),
+    h("p", { testid: "security-status" }, st.locked_until ? t("op.security.locked_until", { until: when(st.locked_until) })
+      : t("op.security.not_locked"), " · ", t(st.second_factor ? "op.security.second_factor_yes" : "op.security.second_factor_no")),
     h("div", { class: "op-form" }, reason,
-      h("button", { class: "btn", testid: "security-reset-code", onclick: act("reset_code") }, "Issue reset code"),
-      h("button", { class: "btn", testid: "security-unlock", onclick: act("unlock") }, "Release lock-out"),
+      h("button", { class: "btn", testid: "security-reset-code", onclick: act("reset_code") }, t("op.security.reset_code")),
+      h("button", { class: "btn", testid: "security-unlock", onclick: act("unlock") }, t("op.security.unlock")),
       state.me && state.me.role === "admin"
-        ? h("button", { class: "btn", testid: "security-reset-2fa", onclick: act("reset_2fa") }, "Reset second factor") : null),
+        ? h("button", { class: "btn", testid: "security-reset-2fa", onclick: act("reset_2fa") }, t("op.security.reset_2fa")) : null),
     result);
 }
 
 async function auditView() {
   const { audit } = await opApi.audit();
-  show(h("section", { class: "op-panel", testid: "audit" }, h("h2", {}, "Audit log (append-only)"), auditTable(audit)));
+  show(h("section", { class: "op-panel", testid: "audit" }, h("h2", {}, t("op.audit.title")), auditTable(audit)));
 }
 
 // ------------------------------------------------------------------------------------------------- routing
@@ -345,20 +384,20 @@ async function route() {
     if (!state.me) {
       state.me = await opApi.me();
       renderUser();
-      if (!STAFF.includes(state.me.role)) throw new OpError(403, "forbidden", "This account is not operator or security staff.");
+      if (!STAFF.includes(state.me.role)) throw new OpError(403, "not_staff", t("error.not_staff"));
     }
     if (parts[0] === "flag" && parts[1]) await flagView(parts[1]);
     else if (parts[0] === "hand" && parts[2]) await handView(parts[1], parts[2]);
     else if (parts[0] === "players") await playersView();
     else if (parts[0] === "player" && parts[1]) await playerView(parts[1]);
     else if (parts[0] === "audit") await auditView();
-    else if (parts[0] === "money") await moneyView(parts, { h, table, show, when, app: () => app });  // issue #30
+    else if (parts[0] === "money") await moneyView(parts, { h, table, show, app: () => app });  // issue #30
     else await flagsView();
   } catch (err) {
     if (err instanceof OpError && (err.status === 401 || err.status === 403)) {
       state.me = null;
       renderUser();
-      loginView(err.message);
+      loginView(consoleError(err));
       return;
     }
     show(errorBox(err));

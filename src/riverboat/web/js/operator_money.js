@@ -4,7 +4,9 @@
 // verification (with the reason, audited), protections with their whole history, deposits, withdrawals and
 // adjustments. The DOM helpers are the console's own (operator_app.js passes them in as `ui`).
 
+import { t } from "./i18n.js";
 import { OpError } from "./operator_api.js";
+import { categoryName, changeName, consoleError, data, euros, methodName, periodName, statusName, when } from "./operator_text.js";
 
 const enc = encodeURIComponent;
 
@@ -15,7 +17,7 @@ async function call(method, path, body) {
   const data = await response.json().catch(() => ({}));
   if (!response.ok) {
     const err = data.error || {};
-    throw new OpError(response.status, err.code || "error", err.message || `Request failed (${response.status})`);
+    throw new OpError(response.status, err.code || "error", err.message || t("op.request_failed", { status: response.status }));
   }
   return data;
 }
@@ -40,10 +42,9 @@ export function cents(text) {
   return m[1] ? -value : value;
 }
 
-const euros = (n) => `${n < 0 ? "-" : ""}€${(Math.abs(n) / 100).toFixed(2)}`;  // display only; amounts stay integers
-
 function subnav(ui, active) {
-  return ui.h("p", { class: "op-subnav" }, [["deposits", "Deposits"], ["withdrawals", "Withdrawals"], ["adjustments", "Adjustments"]]
+  return ui.h("p", { class: "op-subnav" }, [["deposits", t("op.money.deposits")], ["withdrawals", t("op.money.withdrawals")],
+    ["adjustments", t("op.money.adjustments")]]
     .map(([key, label]) => ui.h("a", { href: `#/money/${key}`, class: key === active ? "active" : null, testid: `money-nav-${key}` }, label, " ")));
 }
 
@@ -52,117 +53,157 @@ function form(ui, testid, fields, submit, onSubmit) {
   const node = ui.h("form", { class: "op-form", testid, onsubmit: async (ev) => {
     ev.preventDefault();
     error.textContent = "";
-    try { await onSubmit(node); } catch (err) { error.textContent = err.message; }
+    try { await onSubmit(node); } catch (err) { error.textContent = consoleError(err); }
   } }, fields, ui.h("button", { class: "btn btn-primary", type: "submit", testid: `${testid}-submit` }, submit));
   return [node, error];
 }
 
+/** An input with its placeholder as its accessible name too. */
+const input = (ui, attrs) => ui.h("input", { ...attrs, "aria-label": attrs.placeholder });
+const playerLink = (ui, id) => ui.h("a", { href: `#/money/player/${id}` }, `#${id}`);
+const td = (ui, ...content) => ui.h("td", {}, ...content);
+
 async function depositsView(ui) {
   const { deposits } = await moneyApi.deposits();
   const [node, error] = form(ui, "credit-form", [
-    ui.h("input", { name: "player", placeholder: "username or RB-… reference", testid: "credit-player", required: true }),
-    ui.h("input", { name: "amount", placeholder: "amount in €", testid: "credit-amount", required: true }),
-    ui.h("input", { name: "reference", placeholder: "bank reference of the transfer", testid: "credit-reference", required: true }),
-  ], "Credit deposit", async (f) => {
+    input(ui, { name: "player", placeholder: t("op.money.player_or_reference"), testid: "credit-player", required: true }),
+    input(ui, { name: "amount", placeholder: t("op.money.amount_eur"), testid: "credit-amount", required: true }),
+    input(ui, { name: "reference", placeholder: t("op.money.bank_reference"), testid: "credit-reference", required: true }),
+  ], t("op.money.credit"), async (f) => {
     const amount = cents(f.amount.value);
-    if (!amount || amount < 0) throw new Error("Give a positive amount in euros, e.g. 50.00");
+    if (!amount || amount < 0) throw new Error(t("op.money.positive_amount"));
     const done = await moneyApi.credit(f.player.value.trim(), amount, f.reference.value.trim());
     await depositsView(ui);
     ui.app().prepend(ui.h("p", { class: "op-ok", testid: "credit-done" }, done.replayed
-      ? `Already credited (movement ${done.movement_id}): nothing changed.` : `Credited: movement ${done.movement_id}, balance ${euros(done.balance)}.`));
+      ? t("op.money.already_credited", { id: done.movement_id }) : t("op.money.credited", { id: done.movement_id, balance: euros(done.balance) })));
   });
-  const rows = deposits.map((d) => ui.h("tr", { testid: "deposit-row" }, ui.h("td", {}, `#${d.id}`), ui.h("td", {}, ui.when(d.created_at)),
-    ui.h("td", {}, ui.h("a", { href: `#/money/player/${d.player_id}` }, `#${d.player_id}`)), ui.h("td", {}, euros(d.amount)),
-    ui.h("td", {}, d.method), ui.h("td", {}, d.reference), ui.h("td", {}, d.status), ui.h("td", {}, d.staff_id ? `#${d.staff_id}` : "")));
-  ui.show(subnav(ui, "deposits"), ui.h("section", { class: "op-panel", testid: "money-deposits" }, ui.h("h2", {}, "Credit a bank transfer"),
-    ui.h("p", { class: "muted" }, "Find the player by the payment reference written on the transfer (or the username). The bank's own reference of the transfer makes the credit happen once."),
+  const rows = deposits.map((d) => ui.h("tr", { testid: "deposit-row" }, td(ui, `#${d.id}`), td(ui, when(d.created_at)),
+    td(ui, playerLink(ui, d.player_id)), td(ui, euros(d.amount)), td(ui, methodName(d.method)), td(ui, data(d.reference)),
+    td(ui, statusName(d.status)), td(ui, d.staff_id ? `#${d.staff_id}` : "")));
+  ui.show(subnav(ui, "deposits"), ui.h("section", { class: "op-panel", testid: "money-deposits" }, ui.h("h2", {}, t("op.money.credit_title")),
+    ui.h("p", { class: "muted" }, t("op.money.credit_help")),
     node, error),
-  ui.h("section", { class: "op-panel" }, ui.h("h3", {}, "Deposits"),
-    ui.table(["id", "created", "player", "amount", "method", "reference", "status", "staff"], rows)));
+  ui.h("section", { class: "op-panel" }, ui.h("h3", {}, t("op.money.deposits")),
+    ui.table([t("op.col.id"), t("op.col.created"), t("op.col.player"), t("op.col.amount"), t("op.col.method"), t("op.col.reference"),
+      t("op.col.status"), t("op.col.staff")], rows)));
+}
+
+function withdrawalRow(ui, w, error, redraw) {
+  const ref = input(ui, { placeholder: t("op.money.payout_reference"), testid: "payout-reference", size: 14 });
+  const reason = input(ui, { placeholder: t("op.money.reject_reason"), testid: "reject-reason", size: 14 });
+  const decide = (action, body) => async () => {
+    error.textContent = "";
+    try { await moneyApi.decideWithdrawal(w.id, action, body()); await redraw(); } catch (err) { error.textContent = consoleError(err); }
+  };
+  return ui.h("tr", { testid: "withdrawal-row", "data-status": w.status }, td(ui, `#${w.id}`), td(ui, when(w.requested_at)),
+    td(ui, playerLink(ui, w.player_id)), td(ui, euros(w.amount)), td(ui, statusName(w.status)),
+    td(ui, w.status === "pending" ? [ref, ui.h("button", { class: "btn btn-small", testid: "approve", onclick: decide("approve", () => ({ reference: ref.value.trim() })) }, t("op.money.approve")),
+      " ", reason, ui.h("button", { class: "btn btn-small", testid: "reject", onclick: decide("reject", () => ({ reason: reason.value.trim() })) }, t("op.money.reject"))]
+      : data(w.payout_reference || w.reason || "")));
 }
 
 async function withdrawalsView(ui, status = "pending") {
   const { withdrawals } = await moneyApi.withdrawals(status === "all" ? null : status);
-  const select = ui.h("select", { testid: "withdrawal-status", onchange: () => withdrawalsView(ui, select.value) },
-    ["pending", "paid", "rejected", "cancelled", "all"].map((s) => ui.h("option", { value: s, selected: s === status ? true : null }, s)));
+  const select = ui.h("select", { testid: "withdrawal-status", "aria-label": t("op.col.status"), onchange: () => withdrawalsView(ui, select.value) },
+    ["pending", "paid", "rejected", "cancelled", "all"].map((s) => ui.h("option", { value: s, selected: s === status ? true : null }, statusName(s))));
   const error = ui.h("p", { class: "op-error", testid: "withdrawal-error" });
-  const rows = withdrawals.map((w) => {
-    const ref = ui.h("input", { placeholder: "payout reference", testid: "payout-reference", size: 14 });
-    const reason = ui.h("input", { placeholder: "reason to reject", testid: "reject-reason", size: 14 });
-    const decide = (action, body) => async () => {
-      error.textContent = "";
-      try { await moneyApi.decideWithdrawal(w.id, action, body()); await withdrawalsView(ui, status); } catch (err) { error.textContent = err.message; }
-    };
-    return ui.h("tr", { testid: "withdrawal-row", "data-status": w.status }, ui.h("td", {}, `#${w.id}`), ui.h("td", {}, ui.when(w.requested_at)),
-      ui.h("td", {}, ui.h("a", { href: `#/money/player/${w.player_id}` }, `#${w.player_id}`)), ui.h("td", {}, euros(w.amount)), ui.h("td", {}, w.status),
-      ui.h("td", {}, w.status === "pending" ? [ref, ui.h("button", { class: "btn btn-small", testid: "approve", onclick: decide("approve", () => ({ reference: ref.value.trim() })) }, "Approve"),
-        " ", reason, ui.h("button", { class: "btn btn-small", testid: "reject", onclick: decide("reject", () => ({ reason: reason.value.trim() })) }, "Reject")]
-        : (w.payout_reference || w.reason || "")));
-  });
+  const rows = withdrawals.map((w) => withdrawalRow(ui, w, error, () => withdrawalsView(ui, status)));
   ui.show(subnav(ui, "withdrawals"), ui.h("section", { class: "op-panel", testid: "money-withdrawals" },
-    ui.h("h2", {}, "Withdrawals "), select, error,
-    rows.length ? ui.table(["id", "requested", "player", "amount", "status", "decision"], rows) : ui.h("p", { class: "muted" }, "None.")));
+    ui.h("h2", {}, t("op.money.withdrawals"), " "), select, error,
+    rows.length ? ui.table([t("op.col.id"), t("op.col.requested"), t("op.col.player"), t("op.col.amount"), t("op.col.status"),
+      t("op.col.decision")], rows) : ui.h("p", { class: "muted" }, t("op.none"))));
+}
+
+function adjustmentRow(ui, a, rowError) {
+  const decide = (action, body) => async () => {
+    try { await moneyApi.decideAdjustment(a.id, action, body); await adjustmentsView(ui); } catch (err) { rowError.textContent = consoleError(err); }
+  };
+  return ui.h("tr", { testid: "adjustment-row", "data-status": a.status }, td(ui, `#${a.id}`),
+    td(ui, playerLink(ui, a.player_id)), td(ui, euros(a.amount)), td(ui, categoryName(a.category)),
+    td(ui, data(a.reason)), td(ui, statusName(a.status)), td(ui, `#${a.requested_by}`),
+    td(ui, a.status === "pending" ? [
+      ui.h("button", { class: "btn btn-small", testid: "adjust-approve", onclick: decide("approve") }, t("op.money.approve")),
+      ui.h("button", { class: "btn btn-small", testid: "adjust-reject", onclick: async () => {
+        const reason = prompt(t("op.money.why_rejected"));
+        if (reason) await decide("reject", { reason })(); } }, t("op.money.reject"))]
+      : (a.decided_by ? `#${a.decided_by}` : "")));
 }
 
 async function adjustmentsView(ui) {
   const { adjustments, four_eyes_above: limit } = await moneyApi.adjustments();
   const [node, error] = form(ui, "adjust-form", [
-    ui.h("input", { name: "player_id", placeholder: "player id", testid: "adjust-player", required: true, size: 8 }),
-    ui.h("input", { name: "amount", placeholder: "€ (+ credit, - debit)", testid: "adjust-amount", required: true, size: 12 }),
-    ui.h("select", { name: "category", testid: "adjust-category" }, ["goodwill", "correction", "chargeback"].map((c) => ui.h("option", { value: c }, c))),
-    ui.h("input", { name: "reason", placeholder: "reason (audit log)", testid: "adjust-reason", required: true, size: 30 }),
-  ], "Adjust", async (f) => {
+    input(ui, { name: "player_id", placeholder: t("op.money.player_id"), testid: "adjust-player", required: true, size: 8 }),
+    input(ui, { name: "amount", placeholder: t("op.money.amount_signed"), testid: "adjust-amount", required: true, size: 12 }),
+    ui.h("select", { name: "category", testid: "adjust-category", "aria-label": t("op.col.category") },
+      ["goodwill", "correction", "chargeback"].map((c) => ui.h("option", { value: c }, categoryName(c)))),
+    input(ui, { name: "reason", placeholder: t("op.money.reason"), testid: "adjust-reason", required: true, size: 30 }),
+  ], t("op.money.adjust"), async (f) => {
     const amount = cents(f.amount.value);
-    if (!amount) throw new Error("Give a non-zero amount in euros (- for a debit)");
+    if (!amount) throw new Error(t("op.money.nonzero_amount"));
     await moneyApi.adjust({ player_id: Number(f.player_id.value), amount, currency: "EUR", category: f.category.value, reason: f.reason.value.trim() });
     await adjustmentsView(ui);
   });
   const rowError = ui.h("p", { class: "op-error", testid: "adjustment-error" });
-  const rows = adjustments.map((a) => ui.h("tr", { testid: "adjustment-row", "data-status": a.status }, ui.h("td", {}, `#${a.id}`),
-    ui.h("td", {}, ui.h("a", { href: `#/money/player/${a.player_id}` }, `#${a.player_id}`)), ui.h("td", {}, euros(a.amount)), ui.h("td", {}, a.category),
-    ui.h("td", {}, a.reason), ui.h("td", {}, a.status), ui.h("td", {}, `#${a.requested_by}`),
-    ui.h("td", {}, a.status === "pending" ? [
-      ui.h("button", { class: "btn btn-small", testid: "adjust-approve", onclick: async () => {
-        try { await moneyApi.decideAdjustment(a.id, "approve"); await adjustmentsView(ui); } catch (err) { rowError.textContent = err.message; } } }, "Approve"),
-      ui.h("button", { class: "btn btn-small", testid: "adjust-reject", onclick: async () => {
-        const reason = prompt("Why is it rejected?");
-        if (!reason) return;
-        try { await moneyApi.decideAdjustment(a.id, "reject", { reason }); await adjustmentsView(ui); } catch (err) { rowError.textContent = err.message; } } }, "Reject")]
-      : (a.decided_by ? `#${a.decided_by}` : ""))));
-  ui.show(subnav(ui, "adjustments"), ui.h("section", { class: "op-panel", testid: "money-adjustments" }, ui.h("h2", {}, "Adjust a balance"),
-    ui.h("p", { class: "muted" }, `Above ${euros(limit)} a second staff member must approve (four eyes).`), node, error),
-  ui.h("section", { class: "op-panel" }, ui.h("h3", {}, "Adjustments"), rowError,
-    ui.table(["id", "player", "amount", "category", "reason", "status", "asked by", "decided by"], rows)));
+  const rows = adjustments.map((a) => adjustmentRow(ui, a, rowError));
+  ui.show(subnav(ui, "adjustments"), ui.h("section", { class: "op-panel", testid: "money-adjustments" }, ui.h("h2", {}, t("op.money.adjust_title")),
+    ui.h("p", { class: "muted" }, t("op.money.four_eyes", { amount: euros(limit) })), node, error),
+  ui.h("section", { class: "op-panel" }, ui.h("h3", {}, t("op.money.adjustments")), rowError,
+    ui.table([t("op.col.id"), t("op.col.player"), t("op.col.amount"), t("op.col.category"), t("op.col.reason"), t("op.col.status"),
+      t("op.col.asked_by"), t("op.col.decided_by")], rows)));
+}
+
+const limitText = (amount) => (amount === null ? t("op.money.no_limit") : euros(amount));
+
+function protectionsLine(ui, d) {
+  const p = d.protections;
+  const block = !p.block_kind ? t("op.money.no_block")
+    : p.blocked_until ? t("op.money.block_until", { what: textOf(changeName(p.block_kind)), until: when(p.blocked_until) })
+      : t("op.money.block_permanent", { what: textOf(changeName(p.block_kind)) });
+  return ui.h("p", {}, t("op.money.payment_reference"), " ", ui.h("strong", { translate: "no" }, d.payment_reference),
+    " · ", t("op.money.verified"), " ", ui.h("strong", { testid: "player-verified" }, t(p.verified ? "op.yes" : "op.no")),
+    " · ", t("op.money.block"), " ", ui.h("strong", { testid: "player-block" }, block),
+    " · ", t("op.money.reality_check"), " ", p.reality_check_minutes ? t("op.money.minutes", { count: p.reality_check_minutes }) : t("op.money.off"));
+}
+
+const textOf = (node) => (typeof node === "string" ? node : node.textContent);
+
+function moneyTables(ui, d) {
+  const p = d.protections;
+  const limits = p.limits.map((l) => ui.h("tr", {}, td(ui, periodName(l.period), " ", data(`(${l.currency})`)), td(ui, limitText(l.amount)),
+    td(ui, l.pending_from ? t("op.money.pending_from", { amount: limitText(l.pending_amount), at: when(l.pending_from) }) : ""), td(ui, euros(l.used))));
+  const history = d.history.map((e) => ui.h("tr", {}, td(ui, when(e.at)), td(ui, changeName(e.what)),
+    td(ui, e.actor_id === null ? t("op.money.by_player") : t("op.money.by_staff", { id: e.actor_id })), td(ui, data(JSON.stringify(e.detail)))));
+  return [
+    ui.h("section", { class: "op-panel" }, ui.h("h3", {}, t("op.money.limits")), limits.length
+      ? ui.table([t("op.col.period"), t("op.col.in_force"), t("op.col.pending"), t("op.col.used")], limits) : ui.h("p", { class: "muted" }, t("op.none"))),
+    ui.h("section", { class: "op-panel", testid: "protection-history" }, ui.h("h3", {}, t("op.money.history")),
+      ui.table([t("op.col.when"), t("op.col.what"), t("op.col.by"), t("op.col.detail")], history)),
+    ui.h("section", { class: "op-panel" }, ui.h("h3", {}, t("op.money.deposits")),
+      ui.table([t("op.col.id"), t("op.col.amount"), t("op.col.method"), t("op.col.reference"), t("op.col.status")],
+        d.deposits.map((x) => ui.h("tr", {}, td(ui, `#${x.id}`), td(ui, euros(x.amount)), td(ui, methodName(x.method)), td(ui, data(x.reference)), td(ui, statusName(x.status)))))),
+    ui.h("section", { class: "op-panel" }, ui.h("h3", {}, t("op.money.withdrawals")),
+      ui.table([t("op.col.id"), t("op.col.amount"), t("op.col.status"), t("op.col.reference_reason")],
+        d.withdrawals.map((x) => ui.h("tr", {}, td(ui, `#${x.id}`), td(ui, euros(x.amount)), td(ui, statusName(x.status)), td(ui, data(x.payout_reference || x.reason || "")))))),
+    ui.h("section", { class: "op-panel" }, ui.h("h3", {}, t("op.money.adjustments")),
+      ui.table([t("op.col.id"), t("op.col.amount"), t("op.col.category"), t("op.col.reason"), t("op.col.status")],
+        d.adjustments.map((x) => ui.h("tr", {}, td(ui, `#${x.id}`), td(ui, euros(x.amount)), td(ui, categoryName(x.category)), td(ui, data(x.reason)), td(ui, statusName(x.status)))))),
+  ];
 }
 
 async function playerMoneyView(ui, pid) {
   const d = await moneyApi.player(pid);
-  const p = d.protections;
   const [node, error] = form(ui, "verify-form", [
-    ui.h("select", { name: "verified", testid: "verify-state" }, ui.h("option", { value: "true" }, "verified"), ui.h("option", { value: "false" }, "not verified")),
-    ui.h("input", { name: "reason", placeholder: "reason (documents seen…)", testid: "verify-reason", required: true, size: 30 }),
-  ], "Set verification", async (f) => {
+    ui.h("select", { name: "verified", testid: "verify-state", "aria-label": t("op.money.verified") },
+      ui.h("option", { value: "true" }, t("op.money.state_verified")), ui.h("option", { value: "false" }, t("op.money.state_not_verified"))),
+    input(ui, { name: "reason", placeholder: t("op.money.verify_reason"), testid: "verify-reason", required: true, size: 30 }),
+  ], t("op.money.set_verification"), async (f) => {
     await moneyApi.verify(pid, f.verified.value === "true", f.reason.value.trim());
     await playerMoneyView(ui, pid);
   });
-  const limits = p.limits.map((l) => ui.h("tr", {}, ui.h("td", {}, `${l.period} (${l.currency})`), ui.h("td", {}, l.amount === null ? "none" : euros(l.amount)),
-    ui.h("td", {}, l.pending_from ? `${l.pending_amount === null ? "none" : euros(l.pending_amount)} from ${ui.when(l.pending_from)}` : ""), ui.h("td", {}, euros(l.used))));
-  const history = d.history.map((e) => ui.h("tr", {}, ui.h("td", {}, ui.when(e.at)), ui.h("td", {}, e.what),
-    ui.h("td", {}, e.actor_id === null ? "player" : `staff #${e.actor_id}`), ui.h("td", {}, JSON.stringify(e.detail))));
-  const block = p.block_kind ? `${p.block_kind.replace("_", "-")} ${p.blocked_until ? `until ${ui.when(p.blocked_until)}` : "(permanent)"}` : "none";
   ui.show(ui.h("section", { class: "op-panel", testid: "player-money" },
-    ui.h("h2", {}, `Player #${pid} · money and protections`), ui.h("p", {}, ui.h("a", { href: `#/player/${pid}` }, "← player")),
-    ui.h("p", {}, "Payment reference: ", ui.h("strong", {}, d.payment_reference), " · verified: ", ui.h("strong", { testid: "player-verified" }, p.verified ? "yes" : "no"),
-      " · time-out / self-exclusion: ", ui.h("strong", { testid: "player-block" }, block), " · reality check: ", p.reality_check_minutes ? `${p.reality_check_minutes} min` : "off"),
-    node, error),
-  ui.h("section", { class: "op-panel" }, ui.h("h3", {}, "Deposit limits"), limits.length ? ui.table(["period", "in force", "pending", "used in period"], limits) : ui.h("p", { class: "muted" }, "None.")),
-  ui.h("section", { class: "op-panel", testid: "protection-history" }, ui.h("h3", {}, "History of settings"), ui.table(["when", "what", "by", "detail"], history)),
-  ui.h("section", { class: "op-panel" }, ui.h("h3", {}, "Deposits"), ui.table(["id", "amount", "method", "reference", "status"],
-    d.deposits.map((x) => ui.h("tr", {}, ui.h("td", {}, `#${x.id}`), ui.h("td", {}, euros(x.amount)), ui.h("td", {}, x.method), ui.h("td", {}, x.reference), ui.h("td", {}, x.status))))),
-  ui.h("section", { class: "op-panel" }, ui.h("h3", {}, "Withdrawals"), ui.table(["id", "amount", "status", "reference / reason"],
-    d.withdrawals.map((x) => ui.h("tr", {}, ui.h("td", {}, `#${x.id}`), ui.h("td", {}, euros(x.amount)), ui.h("td", {}, x.status), ui.h("td", {}, x.payout_reference || x.reason || ""))))),
-  ui.h("section", { class: "op-panel" }, ui.h("h3", {}, "Adjustments"), ui.table(["id", "amount", "category", "reason", "status"],
-    d.adjustments.map((x) => ui.h("tr", {}, ui.h("td", {}, `#${x.id}`), ui.h("td", {}, euros(x.amount)), ui.h("td", {}, x.category), ui.h("td", {}, x.reason), ui.h("td", {}, x.status))))));
+    ui.h("h2", {}, t("op.money.player_title", { id: pid })), ui.h("p", {}, ui.h("a", { href: `#/player/${pid}` }, t("op.money.back_to_player"))),
+    protectionsLine(ui, d), node, error),
+  ...moneyTables(ui, d));
 }
 
 /** #/money/deposits | withdrawals | adjustments | player/<id> */
