@@ -157,15 +157,50 @@ async function renderStats(box, ctx) {
       : el("p", { class: "muted" }, t("stats.play_some")));
 }
 
-/** An SVG line of the running total after each hand (integer chips; the axis at zero). */
+const MINUTE = 60e3; const HOUR = 60 * MINUTE; const DAY = 24 * HOUR;
+const TIME_STEPS = [MINUTE, 5 * MINUTE, 15 * MINUTE, 30 * MINUTE, HOUR, 3 * HOUR, 6 * HOUR, 12 * HOUR];
+const DAY_STEPS = [1, 2, 7, 14, 30, 91, 365];
+
+/** The time axis's ticks between t0 and t1 (ms): at most four, on round local times (whole minutes or hours, or
+ * local midnights for steps of days), each [time, label]; the labels are dates, with the time of day when the
+ * step is shorter than a day. */
+export function timeTicks(t0, t1) {
+  const span = Math.max(t1 - t0, MINUTE);
+  const date = (ms) => new Date(ms).toLocaleDateString(undefined, { month: "short", day: "numeric" });
+  const clock = (ms) => new Date(ms).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
+  const ticks = [];
+  const step = TIME_STEPS.find((s) => span / s <= 3);
+  if (step) {
+    const off = new Date(t0).getTimezoneOffset() * MINUTE;  // round in local time
+    let lastDay = "";
+    for (let ms = Math.ceil((t0 - off) / step) * step + off; ms <= t1; ms += step) {
+      const day = date(ms);
+      ticks.push([ms, day === lastDay ? clock(ms) : `${day} ${clock(ms)}`]);
+      lastDay = day;
+    }
+    return ticks;
+  }
+  const days = DAY_STEPS.find((d) => span / (d * DAY) <= 3) || Math.ceil(span / DAY / 3);
+  const at = new Date(t0);
+  at.setHours(0, 0, 0, 0);
+  if (at.getTime() < t0) at.setDate(at.getDate() + 1);
+  for (; at.getTime() <= t1; at.setDate(at.getDate() + days)) ticks.push([at.getTime(), date(at.getTime())]);
+  return ticks;
+}
+
+/** An SVG line of the running total over time (integer chips; the axis at zero). */
 export function profitGraph(series, currency) {
-  // issue #31: with axes -- the amount (highest, zero, lowest) on the left, the time of the first and the last hand
-  // under the line (one point per hand, in the order played)
-  const W = 360; const H = 130; const left = 58; const right = 6; const top = 6; const bottom = 20;
+  // issue #31: with axes -- the amount (highest, zero, lowest) on the left; under the line a time axis (each hand
+  // placed at the time it ended, so a pause of days is a long flat stretch and a busy hour a steep one) with its
+  // ticks on round dates or times, and the first and the last hand's date and time
+  const W = 360; const H = 142; const left = 58; const right = 8; const top = 6; const bottom = 32;
+  const times = series.map((p) => Date.parse(p[0]));
+  const t0 = times.length ? times[0] : 0; const t1 = times.length ? times[times.length - 1] : 0;
   const values = [0, ...series.map((p) => p[1])];
+  const at = [t0, ...times];  // the line starts at zero when the first hand was played
   const lo = Math.min(0, ...values); const hi = Math.max(0, ...values);
   const span = hi - lo || 1;
-  const x = (i) => left + ((W - left - right) * i) / Math.max(1, values.length - 1);
+  const x = (ms) => left + ((W - left - right) * (t1 > t0 ? (ms - t0) / (t1 - t0) : 1));
   const y = (v) => H - bottom - ((H - top - bottom) * (v - lo)) / span;
   const ns = "http://www.w3.org/2000/svg";
   const make = (tag, attrs, text = null) => {
@@ -174,21 +209,25 @@ export function profitGraph(series, currency) {
     if (text !== null) node.textContent = text;
     return node;
   };
-  const svg = make("svg", { viewBox: `0 0 ${W} ${H}`, class: "profit-graph", role: "img",
+  const svg = make("svg", { viewBox: `0 0 ${W} ${H}`, class: "profit-graph", role: "img", "data-t0": String(t0), "data-t1": String(t1),
     "aria-label": t("stats.graph_label", { amount: formatMoney(values[values.length - 1], currency) }) });
   const axis = make("line", { x1: left, x2: W - right, y1: y(0), y2: y(0), class: "profit-axis" });
   const yAxis = make("line", { x1: left, x2: left, y1: top, y2: H - bottom, class: "profit-axis" });
-  const ticks = [...new Set([hi, 0, lo])].map((v) => make("text", { x: left - 4, y: y(v) + 3, "text-anchor": "end",
+  const xAxis = make("line", { x1: left, x2: W - right, y1: H - bottom, y2: H - bottom, class: "profit-axis", "data-testid": "time-axis" });
+  // zero always; the highest and lowest amounts when they do not print over it
+  const ticks = [...new Set([hi, 0, lo])].filter((v) => v === 0 || Math.abs(y(v) - y(0)) >= 10).map((v) => make("text", { x: left - 4, y: y(v) + 3, "text-anchor": "end",
     class: "profit-tick", "data-tick": String(v) }, formatMoney(v, currency)));
-  const when = (iso) => (iso ? new Date(iso).toLocaleDateString(undefined, { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" }) : "");
-  const first = series.length ? when(series[0][0]) : "";
-  const last = series.length ? when(series[series.length - 1][0]) : "";
-  const xTicks = [make("text", { x: left, y: H - 6, class: "profit-tick", "data-testid": "graph-from" }, first),
-    make("text", { x: W - right, y: H - 6, "text-anchor": "end", class: "profit-tick", "data-testid": "graph-to" }, last)];
-  const line = make("polyline", { points: values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" "),
+  const timeMarks = (t1 > t0 ? timeTicks(t0, t1) : []).flatMap(([ms, label]) => [
+    make("line", { x1: x(ms).toFixed(1), x2: x(ms).toFixed(1), y1: H - bottom, y2: H - bottom + 3, class: "profit-axis" }),
+    make("text", { x: x(ms).toFixed(1), y: H - bottom + 12, "text-anchor": "middle", class: "profit-tick profit-time-tick", "data-time": String(ms) }, label)]);
+  const when = (ms) => (times.length ? new Date(ms).toLocaleDateString(undefined, { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" }) : "");
+  const xTicks = [make("text", { x: left, y: H - 4, class: "profit-tick", "data-testid": "graph-from" }, when(t0)),
+    make("text", { x: W - right, y: H - 4, "text-anchor": "end", class: "profit-tick", "data-testid": "graph-to" }, when(t1))];
+  const line = make("polyline", { points: values.map((v, i) => `${x(at[i]).toFixed(1)},${y(v).toFixed(1)}`).join(" "),
     class: values[values.length - 1] >= 0 ? "profit-line profit-up" : "profit-line profit-down" });
   line.dataset.points = String(values.length);
-  svg.append(axis, yAxis, ...ticks, ...xTicks, line);
+  line.dataset.times = at.join(",");
+  svg.append(axis, yAxis, xAxis, ...ticks, ...timeMarks, ...xTicks, line);
   return svg;
 }
 
