@@ -75,7 +75,8 @@ export function choosePreAction(model, pre) {
   }
 }
 
-const key = (k) => h("kbd", {}, k);
+// The keyboard key of a button (F, C, B, R): the key itself, not a word (issue #32: translate="no", like data).
+const key = (k) => h("kbd", { translate: "no" }, k);
 
 function waitText(model, view) {
   if (view && view.overText) return view.overText;
