@@ -10,6 +10,7 @@ table ids by name, and each node's metrics listener (``metrics_urls``: loopback,
 
 from __future__ import annotations
 
+import json
 import time
 import uuid
 from collections.abc import Iterator
@@ -154,15 +155,19 @@ def _split_hosts(prefix: str, table_ids: list[str]) -> tuple[str, str]:
     raise AssertionError("no split found")
 
 
-def deployment_fixture(tables: list[dict[str, Any]], extra: list[str] | None = None) -> Any:
+def deployment_fixture(tables: list[dict[str, Any]], extra: list[str] | None = None, *,
+                       money: dict[str, Any] | None = None) -> Any:
     """A module fixture, parametrised over both deployments, that serves ``tables`` (``extra``: more arguments of
-    ``riverboat serve``, given to every node)."""
+    ``riverboat serve``, given to every node; ``money``: the money settings, ``--money``, docs/payments.md)."""
 
     @pytest.fixture(scope="module", params=["one", "cluster"])
     def deployment(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
                    ) -> Iterator[Deployment]:
         tmp = tmp_path_factory.mktemp(f"deploy-{request.param}")
         args = list(extra or [])
+        if money is not None:
+            (tmp / "money.json").write_text(json.dumps(money))
+            args += ["--money", str(tmp / "money.json")]
         d: OneProcess | GatewayAndHosts = (OneProcess(tmp, tables, args) if request.param == "one"
                                            else GatewayAndHosts(tmp, tables, args))
         try:

@@ -237,19 +237,31 @@ class TournamentSitOutFrame(ClientFrameBase):
     out: StrictBool = True
 
 
+class EndPlayFrame(ClientFrameBase):
+    """Issue #30: a time-out or self-exclusion is in force, so the player's play at ``target`` ends: at a cash table
+    they leave (the stack returns to the balance at the end of the current hand, R-CASH-3), a Speed Poker pool is
+    left, a registration in a tournament or Twister not yet started is cancelled and refunded (the unregistration
+    deadline does not keep it). Refused (``not_blocked``) while no block is in force. The server sends it for the
+    player to every place the store says holds their money when they take a time-out or exclude themselves; a
+    cluster gateway forwards it to the host of ``target`` like any command. The ack's result:
+    ``{"target", "ended": "left" | "refunded"}``."""
+
+    type: Literal["end_play"]
+    target: TableRef
+
 
 RoomCommand: TypeAlias = (
     SitFrame | ActFrame | SitOutFrame | SitInFrame | OptionsFrame | WaitlistFrame | UnwaitlistFrame | LeaveFrame
     | TopUpFrame | JoinSpeedFrame | FastFoldFrame | LeaveSpeedFrame | WatchFrame | UnwatchFrame | TwisterPlayFrame
     | TournamentActFrame | TournamentRegisterFrame | TournamentUnregisterFrame | TournamentRebuyFrame
-    | TournamentDeclineRebuyFrame | TournamentSitOutFrame
+    | TournamentDeclineRebuyFrame | TournamentSitOutFrame | EndPlayFrame
 )
 #: every room command's model (the client-frame union adds the server's session frames to these)
 ROOM_COMMANDS: tuple[type[ClientFrameBase], ...] = (
     SitFrame, ActFrame, SitOutFrame, SitInFrame, OptionsFrame, WaitlistFrame, UnwaitlistFrame, LeaveFrame,
     TopUpFrame, JoinSpeedFrame, FastFoldFrame, LeaveSpeedFrame, WatchFrame, UnwatchFrame, TwisterPlayFrame,
     TournamentActFrame, TournamentRegisterFrame, TournamentUnregisterFrame, TournamentRebuyFrame,
-    TournamentDeclineRebuyFrame, TournamentSitOutFrame,
+    TournamentDeclineRebuyFrame, TournamentSitOutFrame, EndPlayFrame,
 )
 #: the commands that move money: each carries the idempotency key made from the player and its frame id
 MONEY_COMMANDS = frozenset({"sit", "top_up", "join_speed", "twister_play", "tournament_register",
@@ -267,6 +279,8 @@ def target_of(command: RoomCommand) -> str | None:
         return command.tournament
     if isinstance(command, TwisterPlayFrame):
         return None
+    if isinstance(command, EndPlayFrame):
+        return command.target
     return command.table
 
 
@@ -291,6 +305,10 @@ class Commands:
     def register(self, model: type[ClientFrameBase], handler: Handler) -> None:
         kind = command_type(model)
         self._handlers[kind] = handler
+
+    def handler(self, model: type[ClientFrameBase]) -> Handler:
+        """The handler registered for ``model`` (one registered later for it may pass on to this one)."""
+        return self._handlers[command_type(model)]
 
     def handled(self) -> frozenset[str]:
         return frozenset(self._handlers)

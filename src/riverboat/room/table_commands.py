@@ -11,6 +11,7 @@ from riverboat.room.commands import (
     Caller,
     ClientFrameBase,
     Commands,
+    EndPlayFrame,
     FastFoldFrame,
     Handler,
     JoinSpeedFrame,
@@ -28,11 +29,39 @@ from riverboat.room.commands import (
     WaitlistFrame,
     WatchFrame,
 )
+from riverboat.room.errors import RoomError
 
 if TYPE_CHECKING:
+    from riverboat.room.gateway import StoreGateway
     from riverboat.room.room import Room
 
 OPTION_FIELDS = ("auto_post", "sit_out_next_bb", "wait_for_bb")
+
+
+async def require_blocked(gateway: StoreGateway, player_id: int) -> None:
+    """``end_play`` only for a player whose time-out or self-exclusion is in force (issue #30), else ``not_blocked``
+    (a player leaves and unregisters with the ordinary commands)."""
+    if await gateway.call(gateway.store.protections.may_play, player_id):
+        raise RoomError("not_blocked", "you have no time-out or self-exclusion in force: leave the table or "
+                        "unregister yourself")
+
+
+def end_play_at_tables(room: Room) -> Handler:
+    """The ``end_play`` handler of ``room``'s cash tables and Speed Poker pools (a tournament's is in
+    ``register_tournament_commands``, which passes other targets on to this one)."""
+
+    async def end_play(c: Caller, cmd: RoomCommand) -> Result:
+        """Issue #30: a blocked player leaves the cash table (the stack returns at the end of the current hand,
+        R-CASH-3) or the Speed Poker pool ``target``."""
+        assert isinstance(cmd, EndPlayFrame)
+        await require_blocked(room.gateway, c.player)
+        if cmd.target in room.pools:
+            await room.leave_speed(c.player, cmd.target)
+        else:
+            await room.leave(c.player, cmd.target)
+        return {"target": cmd.target, "ended": "left"}
+
+    return end_play
 
 
 def register_table_commands(room: Room, commands: Commands) -> None:
@@ -80,7 +109,8 @@ def register_table_commands(room: Room, commands: Commands) -> None:
 
     pairs: tuple[tuple[type[ClientFrameBase], Handler], ...] = (
         (SitFrame, sit), (ActFrame, act), (OptionsFrame, options), (SitInFrame, sit_in), (TopUpFrame, top_up),
-        (JoinSpeedFrame, join_speed), (FastFoldFrame, in_pool), (LeaveSpeedFrame, in_pool))
+        (JoinSpeedFrame, join_speed), (FastFoldFrame, in_pool), (LeaveSpeedFrame, in_pool),
+        (EndPlayFrame, end_play_at_tables(room)))
     for model, handler in pairs:
         commands.register(model, handler)
     for model in (SitOutFrame, LeaveFrame, WaitlistFrame, UnwaitlistFrame, WatchFrame, UnwatchFrame):

@@ -11,6 +11,7 @@ from riverboat.room.commands import (
     Caller,
     ClientFrameBase,
     Commands,
+    EndPlayFrame,
     Handler,
     Result,
     RoomCommand,
@@ -27,6 +28,27 @@ from riverboat.room.errors import RoomError
 if TYPE_CHECKING:
     from riverboat.room.tournament.lobby import TournamentLobby
     from riverboat.room.twister.offers import TwisterOffers
+
+
+def end_play_in_tournaments(lobby: TournamentLobby | None, twister: TwisterOffers | None, at_tables: Handler
+                            ) -> Handler:
+    """The ``end_play`` handler of the tournaments of ``lobby`` and ``twister``; any other target goes to
+    ``at_tables`` (the room's cash tables and Speed Poker pools)."""
+
+    async def end_play(c: Caller, cmd: RoomCommand) -> Result:
+        """Issue #30: a blocked player's registration in a tournament (or Twister) not yet started is cancelled and
+        refunded, the unregistration deadline or not (the store checks the block; a started one refuses,
+        ``unregister_closed``)."""
+        assert isinstance(cmd, EndPlayFrame)
+        directors = {**(twister.directors if twister is not None else {}),
+                     **(lobby.directors if lobby is not None else {})}
+        d = directors.get(cmd.target)
+        if d is None:
+            return await at_tables(c, cmd)
+        await d.unregister(c.player, protection=True)
+        return {"target": cmd.target, "ended": "refunded"}
+
+    return end_play
 
 
 def register_tournament_commands(commands: Commands, lobby: TournamentLobby | None,
@@ -82,6 +104,7 @@ def register_tournament_commands(commands: Commands, lobby: TournamentLobby | No
         return await twister_of().play(c.player, cmd.kind, cmd.buy_in, ticket_id=cmd.ticket, idem_key=c.key)
 
     pairs: tuple[tuple[type[ClientFrameBase], Handler], ...] = (
+        (EndPlayFrame, end_play_in_tournaments(lobby, twister, commands.handler(EndPlayFrame))),
         (TournamentRegisterFrame, register), (TournamentUnregisterFrame, unregister), (TournamentRebuyFrame, rebuy),
         (TournamentDeclineRebuyFrame, decline), (TournamentSitOutFrame, sit_out), (TournamentActFrame, act), (TwisterPlayFrame, twister_play))
     for model, handler in pairs:

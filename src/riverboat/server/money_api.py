@@ -33,10 +33,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from riverboat.room import Room
-from riverboat.room.commands import LeaveFrame, LeaveSpeedFrame
-from riverboat.room.tournament.lobby import TournamentLobby
-from riverboat.room.twister.offers import TwisterOffers
+from riverboat.errors import RiverboatError
+from riverboat.room.commands import EndPlayFrame
 from riverboat.store.cashier import MAX_DEPOSIT, payment_reference
 from riverboat.store.movements import KIND_GROUPS
 
@@ -97,37 +95,24 @@ def protections_json(info: Any) -> dict[str, Any]:
 
 
 async def end_play(hub: Hub, pid: int) -> dict[str, Any]:
-    """A time-out or self-exclusion took effect: leave every cash table (the stack returns at the end of the hand
-    the player is in, R-CASH-3) and Speed Poker pool, and unregister from tournaments and Twisters not yet started
-    (refunded). The store refuses any new play from now on (``check_may_play``)."""
-    left, refunded, kept = [], [], []
-    for table_id in hub.room.tables_of(pid):
+    """A time-out or self-exclusion took effect: the room's ``end_play`` at every place the store says the player's
+    play goes on (``places_in_play``: cash tables and Speed Poker pools holding a seat or chips, tournaments and
+    Twisters not yet started where they are registered). Each runs through ``hub.room.execute``: in one process the
+    room itself, through a cluster gateway the host of that table, pool or tournament, so the effect is the same
+    in both deployments -- the stack returns at the end of the current hand (R-CASH-3), the pool is left, the
+    registration refunded. The store refuses any new play from now on (``check_may_play``); a place that could not
+    be ended (a tournament that started meanwhile, a host between owners) is listed in ``kept``."""
+    left: list[str] = []
+    refunded: list[str] = []
+    kept: list[str] = []
+    for target in await hub.call_store(hub.store.protections.places_in_play, pid):
         try:
-            await hub.room.execute(pid, LeaveFrame(v=1, type="leave", table=table_id))
-            left.append(table_id)
-        except Exception:  # a tournament table (the tournament decides) or gone already: nothing to undo
-            log.warning("could not unseat player %s from %s", pid, table_id, exc_info=True)
-    pools = hub.room.pools if isinstance(hub.room, Room) else {}  # a cluster gateway's pools are on the hosts
-    for pool_id, pool in list(pools.items()):
-        if pid in pool.players:
-            try:
-                await hub.room.execute(pid, LeaveSpeedFrame(v=1, type="leave_speed", pool=pool_id))
-                left.append(pool_id)
-            except Exception:
-                log.warning("could not take player %s out of pool %s", pid, pool_id, exc_info=True)
-    # a single process's own lobbies (a cluster gateway's tournaments run on the table hosts: not reached from here)
-    lobby = hub.tournaments if isinstance(hub.tournaments, TournamentLobby) else None
-    offers = hub.twister if isinstance(hub.twister, TwisterOffers) else None
-    directors = [*(lobby.directors.values() if lobby is not None else ()),
-                 *(offers.directors.values() if offers is not None else ())]
-    for d in directors:
-        if pid in d.registered:
-            try:
-                await d.unregister(pid)
-                refunded.append(d.id)
-            except Exception:  # past the unregistration deadline: the entry stays (R-TOURN-REG-3)
-                kept.append(d.id)
-                log.warning("could not unregister player %s from %s", pid, d.id, exc_info=True)
+            result = await hub.room.execute(pid, EndPlayFrame(v=1, type="end_play", target=target))
+        except RiverboatError as exc:  # a started tournament (R-TOURN-REG-3), a table already closed
+            log.warning("play of player %s at %s not ended: %s", pid, target, exc)
+            kept.append(target)
+            continue
+        (refunded if result.get("ended") == "refunded" else left).append(target)
     return {"left": left, "refunded": refunded, "kept": kept}
 
 

@@ -39,6 +39,7 @@ from riverboat.room.commands import (  # the room's commands: the client frames 
 from riverboat.room.commands import (
     ActFrame,
     ClientFrameBase,
+    EndPlayFrame,
     FastFoldFrame,
     JoinSpeedFrame,
     LeaveFrame,
@@ -140,6 +141,7 @@ ClientFrame = Annotated[
     | TournamentRebuyFrame
     | TournamentDeclineRebuyFrame
     | TournamentSitOutFrame
+    | EndPlayFrame
     | ResyncFrame,
     Field(discriminator="type"),
 ]
@@ -170,6 +172,7 @@ CLIENT_FRAME_TYPES: tuple[str, ...] = (
     "tournament_rebuy",
     "tournament_decline_rebuy",
     "tournament_sit_out",
+    "end_play",
     "resync",
 )
 #: Frame types the connection itself handles (the session: authentication, liveness, the lobby, table chat and a

@@ -70,7 +70,7 @@ Public API (stable; all chip amounts are ``int`` minor units, never floats)::
                              spec=None, guarantee=0, bounty=0, pool_id=None)   # bounty: knockout part of buy_in
     store.tournaments.register(player_id, tournament_id, idem_key, *, ticket_id=None, late=False, once=False) -> int
         # register/pay_in once=True: a used idem_key raises IdempotentReplay (keys from WebSocket frame ids)
-    store.tournaments.unregister(player_id, tournament_id, idem_key) -> int     # refused after deadline/start
+    store.tournaments.unregister(player_id, tournament_id, idem_key, *, protection=False) -> int  # refused after deadline/start (protection: a time-out/exclusion, deadline or not)
     store.tournaments.start(tournament_id) ; .finish(tournament_id) ; .status(tournament_id) -> str
     store.tournaments.cancel(tournament_id) -> list[player_id]   # R-TOURN-REG-4: refunds everyone
     store.tournaments.add_to_prize_pool(tournament_id, amount, idem_key)          # room money (freerolls)
@@ -104,6 +104,7 @@ Public API (stable; all chip amounts are ``int`` minor units, never floats)::
     store.adjustments.request(staff, pid, cur, signed_amount, category, reason) ; .approve(other_staff, id) ; .reject
     store.protections.set_limit(pid, cur, "day"|"week"|"month", amount|None) ; .set_reality_check(pid, minutes|None)
         ; .take_timeout(pid, hours) ; .self_exclude(pid, months|None) ; .get(pid) ; .history(pid) ; .may_play(pid)
+        ; .places_in_play(pid)  # the tables, pools and unstarted tournaments a time-out/exclusion ends
     # a time-out or self-exclusion: buy_in, top_up, tournaments.register and deposits raise PlayBlocked
 
     # hand history (R-INTEG-8)

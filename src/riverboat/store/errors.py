@@ -131,6 +131,14 @@ class PlayBlocked(StoreError):
     status = 403
 
 
+class NotBlocked(StoreError):
+    """An exclusion's own way out of play (issue #30: ``end_play``, the refund of a registration past the
+    unregistration deadline) asked for while no time-out or self-exclusion is in force."""
+
+    code = "not_blocked"
+    status = 409
+
+
 class DepositLimitReached(StoreError):
     """The deposit would go over one of the player's own deposit limits (issue #30); the message says which limit,
     what was deposited in its period and how much may still be deposited."""

@@ -29,9 +29,19 @@ from sqlalchemy import bindparam, func, select
 from sqlalchemy.orm import Session
 
 from riverboat.store._tx import Database, aware
-from riverboat.store.errors import DepositLimitReached, InvalidRequest, NotFound, PlayBlocked
-from riverboat.store.models import Deposit, DepositLimit, Player, Protection, ProtectionEvent
-from riverboat.store.postings import check_amount, check_currency
+from riverboat.store.errors import DepositLimitReached, InvalidRequest, NotBlocked, NotFound, PlayBlocked
+from riverboat.store.models import (
+    Account,
+    Deposit,
+    DepositLimit,
+    Player,
+    Protection,
+    ProtectionEvent,
+    TableSeat,
+    Tournament,
+    TournamentEntry,
+)
+from riverboat.store.postings import ESCROW, check_amount, check_currency
 
 PERIODS: dict[str, timedelta] = {"day": timedelta(days=1), "week": timedelta(days=7), "month": timedelta(days=30)}
 _ADJECTIVE = {"day": "daily", "week": "weekly", "month": "monthly"}
@@ -140,6 +150,13 @@ def check_may_play(s: Session, player_id: int, now: datetime) -> None:
     what = "taken a time-out" if row.block_kind == "timeout" else "excluded yourself from play"
     raise PlayBlocked(f"you have {what} {_when(until)}: you cannot play or deposit, but you can see your balance "
                       "and withdraw")
+
+
+def check_blocked(s: Session, player_id: int, now: datetime) -> None:
+    """Raise :class:`NotBlocked` unless a time-out or self-exclusion of the player is in force (what lets their
+    registration in a tournament not yet started be refunded past its unregistration deadline)."""
+    if active_block(s.get(Protection, player_id), now) is None:
+        raise NotBlocked(f"player {player_id} has no time-out or self-exclusion in force")
 
 
 def add_months(at: datetime, months: int) -> datetime:
@@ -332,3 +349,20 @@ class Protections:
 
     def may_play(self, player_id: int) -> bool:
         return self._db.read(lambda s: active_block(s.get(Protection, player_id), self._db.now()) is None)
+
+    def places_in_play(self, player_id: int) -> list[str]:
+        """Where the player's play goes on (what a time-out or self-exclusion ends, the same in one process and in a
+        cluster): the cash tables and Speed Poker pools where they have a seat or chips, and the tournaments and
+        Twisters not yet started where they are registered; sorted ids."""
+
+        def body(s: Session) -> list[str]:
+            stacks = s.scalars(select(Account.ref).where(Account.kind == ESCROW, Account.player_id == player_id,
+                                                         Account.balance > 0))
+            seats = s.scalars(select(TableSeat.table_id).where(TableSeat.player_id == player_id))
+            entries = s.scalars(select(Tournament.tournament_id).join(
+                TournamentEntry, TournamentEntry.tournament_pk == Tournament.id).where(
+                TournamentEntry.player_id == player_id, TournamentEntry.status == "registered",
+                Tournament.status == "registering"))
+            return sorted({str(ref) for ref in (*stacks, *seats, *entries) if ref})
+
+        return self._db.read(body)

@@ -17,7 +17,7 @@ from riverboat.store.errors import InvalidRequest, NotFound
 from riverboat.store.ledger import _check_id, _require_player
 from riverboat.store.models import Account, LedgerTxn, Ticket, Tournament, TournamentEntry
 from riverboat.store.postings import AccountKey, check_amount, check_currency, lock_accounts, post
-from riverboat.store.protections import check_may_play
+from riverboat.store.protections import check_blocked, check_may_play
 
 Transfer = tuple[AccountKey, AccountKey, int]
 
@@ -236,9 +236,11 @@ class Tournaments:
                            late=late)
         return self._db.run_idempotent(idem_key, "t_register", req, body, once=once)
 
-    def unregister(self, player_id: int, tournament_id: str, idem_key: str) -> int:
+    def unregister(self, player_id: int, tournament_id: str, idem_key: str, *, protection: bool = False) -> int:
         """Refund buy-in and fee to where they came from (balance or ticket).  Refused once the tournament has
-        started or its unregistration deadline has passed (R-TOURN-REG-3).  Returns the transaction id."""
+        started or its unregistration deadline has passed (R-TOURN-REG-3).  ``protection`` (issue #30): the
+        player's time-out or self-exclusion ends the registration of a tournament not yet started, deadline or not;
+        refused (``not_blocked``) unless one is in force.  Returns the transaction id."""
 
         def body(s: Session) -> int:
             t = self._get(s, tournament_id, lock=True)
@@ -246,13 +248,16 @@ class Tournaments:
                 raise InvalidRequest(
                     f"tournament {tournament_id!r} has started; buy-in and fee are not refunded (R-TOURN-REG-3)"
                 )
-            if t.unregister_deadline is not None and self._db.now() > aware(t.unregister_deadline):
+            if protection:
+                check_blocked(s, player_id, self._db.now())
+            elif t.unregister_deadline is not None and self._db.now() > aware(t.unregister_deadline):
                 raise InvalidRequest(
                     f"the unregistration deadline of {tournament_id!r} has passed; no refund (R-TOURN-REG-3)"
                 )
             return self._refund(s, t, player_id, idem_key, req, "t_unregister")
 
-        req = request_hash("t_unregister", player_id=player_id, tournament_id=tournament_id)
+        req = request_hash("t_unregister", player_id=player_id, tournament_id=tournament_id,
+                           **({"protection": True} if protection else {}))
         return self._db.run_idempotent(idem_key, "t_unregister", req, body)
 
     def cancel(self, tournament_id: str) -> list[int]:

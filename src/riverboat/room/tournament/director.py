@@ -128,8 +128,9 @@ class Director(TournamentState):
         return await self.actor.submit(
             lambda: self.registration.register(player_id, promo_code, password, ticket_id, idem_key))
 
-    async def unregister(self, player_id: int) -> dict[str, object]:
-        return await self.actor.submit(lambda: self.registration.unregister(player_id))
+    async def unregister(self, player_id: int, *, protection: bool = False) -> dict[str, object]:
+        """``protection``: a time-out or self-exclusion ends the registration (issue #30, ``end_play``)."""
+        return await self.actor.submit(lambda: self.registration.unregister(player_id, protection=protection))
 
     async def rebuy(self, player_id: int, *, idem_key: str | None = None) -> dict[str, object]:
         """A re-buy; ``idem_key`` as for :meth:`register` (a used key: ``id_reused``, no money, no chips)."""

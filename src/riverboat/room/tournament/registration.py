@@ -135,16 +135,20 @@ class Registration:
                 await self._apply(t)
         return {"tournament": st.id, "registered": True, "entrants": len(st.registered) or st.entries}
 
-    async def unregister(self, player_id: int) -> dict[str, object]:
+    async def unregister(self, player_id: int, *, protection: bool = False) -> dict[str, object]:
+        """R-TOURN-REG-3: before the start and the unregistration deadline, buy-in and fee back. ``protection``
+        (issue #30, ``end_play``): the player's time-out or self-exclusion, which the store checks, ends the
+        registration of a tournament not yet started, deadline or not."""
         st = self.st
         if player_id not in st.is_registered:
             raise RoomError("not_registered", "you are not registered for this tournament")
         try:
-            st.lifecycle.check_unregister(st.now)
+            if not protection or st.lifecycle.status is not Status.REGISTERING:
+                st.lifecycle.check_unregister(st.now)
         except LifecycleError as exc:
             raise RoomError(exc.code, exc.message) from None
         await st.gw.call(st.gw.store.tournaments.unregister, player_id, st.id,
-                         f"t_unregister:{st.id}:{player_id}:{secrets.token_hex(6)}")
+                         f"t_unregister:{st.id}:{player_id}:{secrets.token_hex(6)}", protection=protection)
         st.registered.remove(player_id)
         st.is_registered.discard(player_id)
         st.pool_collected -= st.spec.pool_per_entry
