@@ -228,5 +228,6 @@ def test_issue_32_console_in_finnish_and_russian_fits_its_buttons(
     _walk(page, base, lang, console, look)
     body = "\n".join(texts)
     assert all(word in body for word in WORDS[lang]), WORDS[lang]
+    assert "0,9993" in body and "0.9993" not in body  # the flag's score written the language's way
     assert " hands together" not in body and "Evidence hands" not in body and "Approve" not in body
     assert {k: v for k, v in overflow.items() if v} == {}

@@ -7,8 +7,8 @@ import { OpError, opApi } from "./operator_api.js";
 import { moneyView } from "./operator_money.js";
 import { formatNumber, languageSelect, setLocale, t, translateStatic } from "./i18n.js";
 import {
-  actionName, chips, consoleError, data, flagStatusName, movementName, patternName, roleName, standingName, statusName,
-  when,
+  actionName, amountIn, chips, consoleError, data, flagStatusName, movementName, patternName, roleName, score, standingName,
+  statusName, when,
 } from "./operator_text.js";
 
 const STAFF = ["operator", "security", "admin"];
@@ -117,7 +117,7 @@ async function flagsView(status = "open") {
   const { flags } = await opApi.flags(status);
   const rows = flags.map((f) => h("tr", { class: "clickable", testid: "flag-row", "data-flag-id": f.id,
     onclick: () => { location.hash = `#/flag/${f.id}`; } },
-  h("td", { class: "op-score" }, f.score.toFixed(4)), h("td", {}, patternName(f.pattern)),
+  h("td", { class: "op-score" }, score(f.score, 4)), h("td", {}, patternName(f.pattern)),
   h("td", { translate: "no" }, f.players.map((p) => nameOf(f.names, p)).join(" → ")), h("td", {}, formatNumber(f.hands)),
   h("td", {}, flagStatusName(f.status)), h("td", {}, when(f.updated_at))));
   show(h("section", { class: "op-panel", testid: "flags" }, h("h2", {}, t("op.flags.title")),
@@ -149,7 +149,7 @@ async function flagView(id) {
   h("button", { class: "btn", type: "submit", testid: "void-submit", disabled: f.status !== "open" }, t("op.flag.void")));
   show(h("section", { class: "op-panel", testid: "flag-detail" },
     h("h2", {}, t("op.flag.title", { id: f.id }), " ", patternName(f.pattern)),
-    h("p", {}, t("op.flag.score"), " ", h("span", { class: "op-score", testid: "flag-score" }, f.score.toFixed(6)),
+    h("p", {}, t("op.flag.score"), " ", h("span", { class: "op-score", testid: "flag-score" }, score(f.score, 6)),
       " · ", t("op.flag.hands_together", { count: f.hands }), " · ", t("op.flag.status"), " ", flagStatusName(f.status),
       " · ", t("op.flag.p_value", { p: Number(f.p_value).toExponential(2) })),
     h("p", {}, t("op.flag.players"), " ", players.flatMap((a, i) => (i ? [" → ", a] : [a]))),
@@ -306,15 +306,15 @@ function auditTable(entries) {
 
 function playerTables(d) {
   const balances = Object.entries(d.balances).map(([c, v]) => h("tr", {}, h("td", { translate: "no" }, c),
-    h("td", { testid: `balance-${c}` }, chips(v))));
+    h("td", { testid: `balance-${c}` }, amountIn(v, c))));
   const moves = d.movements.map((m) => h("tr", {}, h("td", {}, when(m.at)), h("td", {}, movementName(m.kind)),
-    h("td", { translate: "no" }, m.currency), h("td", {}, chips(m.amount)), h("td", { translate: "no" }, m.table || "")));
+    h("td", { translate: "no" }, m.currency), h("td", {}, amountIn(m.amount, m.currency)), h("td", { translate: "no" }, m.table || "")));
   const hands = d.hands.map((hd) => h("tr", { class: "clickable", onclick: () => {
     location.hash = `#/hand/${encodeURIComponent(hd.table_id)}/${encodeURIComponent(hd.hand_id)}`; } },
   h("td", { translate: "no" }, `${hd.table_id}/${hd.hand_id}`), h("td", {}, hd.currency ? data(hd.currency) : t("op.player.chips")),
   h("td", {}, when(hd.ended_at))));
   const flags = d.flags.map((f) => h("tr", { class: "clickable", onclick: () => { location.hash = `#/flag/${f.id}`; } },
-    h("td", {}, `#${f.id}`), h("td", {}, patternName(f.pattern)), h("td", { class: "op-score" }, f.score.toFixed(4)),
+    h("td", {}, `#${f.id}`), h("td", {}, patternName(f.pattern)), h("td", { class: "op-score" }, score(f.score, 4)),
     h("td", {}, flagStatusName(f.status))));
   return [h("div", { class: "op-grid" },
     h("section", { class: "op-panel" }, h("h3", {}, t("op.player.balances")), table([t("op.col.currency"), t("op.col.balance")], balances)),

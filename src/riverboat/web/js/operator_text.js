@@ -4,7 +4,7 @@
 // tests/web/test_web_i18n_catalog.py checks each family below against the server's own tuple of values.
 
 import { plainError } from "./errors.js";
-import { formatAmount, formatDateTime, formatNumber, getLocale, hasKey, t } from "./i18n.js";
+import { formatAmount, formatDateTime, formatNumber, getLocale, hasKey, intlTag, t } from "./i18n.js";
 import { OpError } from "./operator_api.js";
 
 function raw(value) {
@@ -39,6 +39,17 @@ export function consoleError(err) {
 export const when = (iso) => (iso ? formatDateTime(iso) : "");
 export const chips = (n) => formatNumber(Number(n || 0));
 export const euros = (n) => formatAmount(n, "EUR");  // display only; amounts stay integers of cents
+/** An amount of minor units in its currency (PLAY: whole chips), the locale's way. */
+export const amountIn = (n, currency) => formatAmount(Number(n || 0), currency || "PLAY");
+
+const decimals = new Map();
+/** A score with `digits` decimals, written the locale's way (0,9993 in lv/ru/lt/fi). */
+export function score(value, digits) {
+  if (!decimals.has(digits)) {
+    decimals.set(digits, new Intl.NumberFormat(intlTag(), { minimumFractionDigits: digits, maximumFractionDigits: digits }));
+  }
+  return decimals.get(digits).format(Number(value));
+}
 
 /** A value shown as data (ids, usernames, references, free text): never translated, never counted as text. */
 export function data(value) { return raw(value); }
