@@ -304,6 +304,45 @@ def test_issue30_self_exclusion_blocks_play_and_deposits_not_withdrawals(store: 
     zero(store)
 
 
+def test_issue30_places_in_play_and_the_exclusion_refund_past_the_deadline(store: Store, clock: Any) -> None:
+    """Issue #30: ``places_in_play`` lists what a time-out or self-exclusion must end (cash-table and pool stacks,
+    registrations in tournaments not yet started; not a running one, not another player's); the refund of an
+    unstarted registration past its unregistration deadline (``unregister(protection=True)``) is refused while no
+    block is in force (``NotBlocked``) and, once one is, pays back buy-in and fee exactly; a blocked player's re-buy
+    in a running tournament is refused (``PlayBlocked``). Every refusal moves nothing."""
+    from datetime import timedelta
+
+    from riverboat.store.errors import NotBlocked
+
+    _, p = _verified(store, "rita")
+    _, q = _verified(store, "quin")
+    store.ledger.buy_in(p, "cash1", 1_000, "bi")
+    store.ledger.buy_in(p, "pool1", 500, "bp")
+    store.ledger.buy_in(q, "cash2", 1_000, "bq")
+    store.tournaments.create("sng-late", "EUR", 1_000, 100, unregister_deadline=clock.now + timedelta(minutes=5))
+    store.tournaments.create("mtt-run", "EUR", 200, 20)
+    for tid in ("sng-late", "mtt-run"):
+        store.tournaments.register(p, tid, f"reg-{tid}")
+    store.tournaments.start("mtt-run")
+    assert store.protections.places_in_play(p) == ["cash1", "pool1", "sng-late"]
+    assert store.protections.places_in_play(q) == ["cash2"]
+    clock.advance(minutes=6)  # past the deadline: the player may no longer unregister
+    refused(store, InvalidRequest, lambda: store.tournaments.unregister(p, "sng-late", "u1"), match="deadline")
+    refused(store, NotBlocked, lambda: store.tournaments.unregister(p, "sng-late", "u2", protection=True))
+    store.protections.take_timeout(p, 24)
+    before = store.ledger.balance(p)
+    store.tournaments.unregister(p, "sng-late", "u3", protection=True)
+    assert store.ledger.balance(p) == before + 1_100
+    refused(store, PlayBlocked, lambda: store.tournaments.pay_in(p, "mtt-run", 200, 20, "rebuy"))
+    refused(store, InvalidRequest, lambda: store.tournaments.unregister(p, "mtt-run", "u4", protection=True),
+            match="has started")
+    assert store.protections.places_in_play(p) == ["cash1", "pool1"]
+    store.ledger.cash_out(p, "cash1", "co1")
+    store.ledger.cash_out(p, "pool1", "co2")
+    assert store.protections.places_in_play(p) == []
+    zero(store)
+
+
 def test_issue30_timeout_ends_by_itself_and_ranges_are_checked(store: Store, clock: Any) -> None:
     """Issue #30: a time-out of 24 h to 6 weeks, self-exclusion 6 months to 5 years or permanent; a time-out ends
     on its own and play is allowed again."""

@@ -105,7 +105,7 @@ Public API (stable; all chip amounts are ``int`` minor units, never floats)::
     store.protections.set_limit(pid, cur, "day"|"week"|"month", amount|None) ; .set_reality_check(pid, minutes|None)
         ; .take_timeout(pid, hours) ; .self_exclude(pid, months|None) ; .get(pid) ; .history(pid) ; .may_play(pid)
         ; .places_in_play(pid)  # the tables, pools and unstarted tournaments a time-out/exclusion ends
-    # a time-out or self-exclusion: buy_in, top_up, tournaments.register and deposits raise PlayBlocked
+    # a time-out or self-exclusion: buy_in, top_up, tournaments.register/pay_in and deposits raise PlayBlocked
 
     # hand history (R-INTEG-8)
     store.hands.get(table_id, hand_id) -> HandRecord | None

@@ -12,9 +12,10 @@ self-exclusion, and the account's verification (set by staff; only a verified ac
   be seen and withdrawn. A longer one may replace a running one.
 
 :func:`check_may_play` is the one rule the money paths consult, inside their own transaction: ``Ledger.buy_in`` and
-``top_up`` (a seat, a Speed Poker pool), ``Tournaments.register`` (tournaments, Sit & Go's, Twisters) and the
-deposits (:mod:`riverboat.store.cashier`). Every change is kept in the player's protection history (staff see it,
-with the settings, in the console).
+``top_up`` (a seat, a Speed Poker pool), ``Tournaments.register`` (tournaments, Sit & Go's, Twisters) and
+``pay_in`` (re-buys, add-ons), and the deposits (:mod:`riverboat.store.cashier`). :meth:`Protections.places_in_play`
+lists what a new block must end (the room command ``end_play``, docs/payments.md). Every change is kept in the
+player's protection history (staff see it, with the settings, in the console).
 """
 
 from __future__ import annotations

@@ -345,6 +345,7 @@ class Tournaments:
             raise InvalidRequest("kind must be 'rebuy' or 'addon'")
 
         def body(s: Session) -> int:
+            check_may_play(s, player_id, self._db.now())  # a time-out or self-exclusion: no re-buy either (#30)
             t = self._get(s, tournament_id, lock=True)
             if t.status not in ("registering", "running"):
                 raise InvalidRequest(f"tournament {tournament_id!r} is {t.status}")
