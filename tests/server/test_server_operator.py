@@ -23,15 +23,20 @@ from riverboat.integrity import Flag
 from riverboat.server.operator_api import operator_routes
 from riverboat.server.rest import make_routes
 
+from .deployments import Deployment, deployment_fixture
+
 TABLE = {"name": "Oper Holdem", "game": "holdem", "structure": "NL", "small_blind": 5, "big_blind": 10,
          "max_seats": 6, "min_buy_in": 400, "max_buy_in": 2000, "currency": "PLAY",
          "settings": {"between_hands_seconds": 0.05}}
 CARD = re.compile(r"\b[2-9TJQKA][cdhs]\b")
 
 
+deployment = deployment_fixture([TABLE], ["--signup-play-chips", "50000", "--integrity-scan-every", "0"])  # issue #29: one process, and a gateway with two table hosts
+
+
 @pytest.fixture(scope="module")
-def server(start_module_server: Any) -> Any:
-    return start_module_server([TABLE], ["--signup-play-chips", "50000", "--integrity-scan-every", "0"])
+def server(deployment: Deployment) -> Deployment:
+    return deployment
 
 
 @pytest.fixture(scope="module")

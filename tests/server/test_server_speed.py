@@ -1,5 +1,6 @@
 """Speed Poker over the protocol (R-SPEED-1, R-SPEED-2): join a pool, get dealt, Speed Fold into a new hand at
-once, leave, and find every chip back (balances + rake = deposits). Frames are checked for secrecy (R-GEN-5)."""
+once, leave, and find every chip back (balances + rake = deposits). Frames are checked for secrecy (R-GEN-5). In
+both deployments (issue #29): one process, and a gateway with two table hosts (the pool on one of them)."""
 
 from __future__ import annotations
 
@@ -9,9 +10,13 @@ from typing import Any
 from riverboat.bots import CallingStation, ProtocolClient
 from riverboat.bots.player import Bot
 
+from .deployments import Deployment, deployment_fixture
+
 POOL = {"speed": True, "name": "Speed NL", "game": "holdem", "structure": "NL", "small_blind": 5, "big_blind": 10,
         "table_size": 2, "min_buy_in": 400, "max_buy_in": 2000, "currency": "EUR"}
 DEPOSIT = 20_000
+
+deployment = deployment_fixture([POOL])
 
 
 async def _wait(pred: Any, timeout: float = 30.0) -> None:
@@ -34,9 +39,9 @@ async def _leave(client: Any, pool: str) -> None:
     raise AssertionError("leave_speed refused as rate_limited for 2.5 s")
 
 
-async def test_r_speed_1_fast_fold_moves_player_to_a_new_hand_and_chips_are_conserved(start_server: Any,
+async def test_r_speed_1_fast_fold_moves_player_to_a_new_hand_and_chips_are_conserved(deployment: Deployment,
                                                                                       recorder: Any) -> None:
-    server = start_server([POOL])
+    server = deployment
     pool = server.table_id("Speed NL")
     players = [server.player(eur=DEPOSIT) for _ in range(4)]
     clients = []

@@ -16,6 +16,8 @@ from tests.store_fixtures import staff_token
 from riverboat.bots import ProtocolClient
 from riverboat.bots.twister import TwisterBot
 
+from .deployments import Deployment, deployment_fixture
+
 DEPOSIT = 100_000
 SNG = {"name": "Server SNG", "kind": "sng", "seats": 3, "min_entrants": 3, "buy_in": 1000, "fee": 100,
        "starting_stack": 1500, "payout": "sng", "level_seconds": 60,
@@ -24,9 +26,12 @@ SNG = {"name": "Server SNG", "kind": "sng", "seats": 3, "min_entrants": 3, "buy_
        "settings": {"between_hands_seconds": 0.02}}
 
 
+deployment = deployment_fixture([])  # issue #29: one process, and a gateway with two table hosts
+
+
 @pytest.fixture(scope="module")
-def server(start_module_server: Any) -> Any:
-    return start_module_server([])
+def server(deployment: Deployment) -> Deployment:
+    return deployment
 
 
 def _auth(token: str) -> dict[str, str]:

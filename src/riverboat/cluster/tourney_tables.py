@@ -241,9 +241,12 @@ class ClusterHerald(Herald):
 
     def send_table_state(self, table: TourneyTable, player_id: int) -> None:
         found = self.cluster.remote_of(table.id)
-        if found is not None:  # the hand is on its dealing host: that host sends the state
+        if found is not None:  # the hand is on its dealing host: that host sends the state, with the player's
+            # sit-out as the director holds it (R-SITOUT-1: out or back at once, as in one process)
+            e = self.st.entrants_by_id.get(player_id)
             self.cluster.peers.tell(found[1].node, TableState(tournament=self.st.id, table=table.id,
-                                                              player=player_id))
+                                                              player=player_id,
+                                                              sat_out=e.sat_out if e is not None else None))
             return
         super().send_table_state(table, player_id)
 
@@ -640,7 +643,11 @@ class ShadowTables:
             case TableAbandon() if msg.epoch >= self.epoch and table.driver is not None:
                 table.driver.abandon(msg.seat)
             case TableState():
-                self.send_table_state(table, msg.player)
+                e = self.entrants_by_id.get(msg.player)
+                if msg.sat_out is not None and e is not None and e.sat_out != msg.sat_out:
+                    await self.presence.sit_out(msg.player, msg.sat_out)  # a decision running is played now
+                else:
+                    self.send_table_state(table, msg.player)
         return {"table": msg.table}
 
     async def close(self) -> None:

@@ -191,10 +191,12 @@ class TableCheck(_Peer):
 
 
 class TableState(_Peer):
-    """Send the player the table's state (they reconnected)."""
+    """Send the player the table's state (they reconnected, or sat out or back in: ``sat_out``, the director's own
+    R-SITOUT-1 flag of the player, which the dealing host takes at once, as one process does)."""
 
     op: Literal["state"] = "state"
     player: int
+    sat_out: bool | None = None
 
 
 class HandPlayed(_Peer):
