@@ -139,6 +139,11 @@ async def test_issue30_self_exclusion_ends_play_on_every_host_in_both_deployment
         info = (await http.get("/api/cashier/info", headers=auth)).json()
         assert info["may_play"] is False and info["block"]["kind"] == "self_exclusion"
         assert info["balances"]["EUR"] == d.store.ledger.balance(carol)
+        deposit = await http.post("/api/cashier/deposits", headers=auth,
+                                  json={"provider": "fake", "amount": 500, "currency": "EUR"})
+        assert deposit.status_code == 403 and deposit.json()["error"]["code"] == "play_blocked", deposit.text
+        undo = await http.post("/api/protections/timeout", headers=auth, json={"hours": 24})
+        assert undo.status_code == 422 and "cannot be shortened" in undo.json()["error"]["message"], undo.text
         verified = await http.post(f"/api/operator/players/{carol}/verify", headers=op,
                                    json={"verified": True, "reason": "id"})
         assert verified.status_code == 200, verified.text
