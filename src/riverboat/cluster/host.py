@@ -46,6 +46,7 @@ from riverboat.cluster.wire import (
     PEER,
     AliasChanged,
     Execute,
+    FlightOver,
     Info,
     NodeInfo,
     PlayerSitOut,
@@ -694,6 +695,11 @@ class TableHostNode:
         if isinstance(msg, PlayerSitOut):
             here = self.room.sit_out_here if msg.out else self.room.sit_in_here
             return {"tables": await here(msg.player)}
+        if isinstance(msg, FlightOver):  # R-TOURN-FLIGHT-3: Day 2 (if it runs here) looks whether it may start
+            day2 = self.tourneys.get(msg.day2)
+            if day2 is not None:
+                day2.actor.post(day2.registration.tick)
+            return {"day2": msg.day2, "here": day2 is not None}
         return await self.tourneys.peer(msg)
 
     def _reply_token(self, gateway: str, reply_to: str | None) -> str | None:

@@ -53,6 +53,7 @@ from riverboat.cluster.wire import (
 from riverboat.room.commands import Result, RoomCommand, target_of
 from riverboat.room.errors import RoomError
 from riverboat.room.frames import LobbyEntry, RoomFrame
+from riverboat.room.tournament.flights import FlightEvent
 
 log = logging.getLogger("riverboat.cluster")
 COMMAND_TIMEOUT = 5.0
@@ -445,6 +446,19 @@ class RemoteTournaments:
             raise RoomError("bad_settings", f"tournament {tournament_id!r} already exists")
         await self._hosted(tournament_id)
         return RemoteTournament(self.room, tournament_id)
+
+    async def create_flights(self, event: FlightEvent) -> dict[str, Any]:
+        """R-TOURN-FLIGHT-1 through a gateway, as ``TournamentLobby.create_flights``: Day 2 first, hosted (its store
+        row holds the pool the flights' buy-ins go to), then each Day 1 flight; a flight's end wakes Day 2 on its
+        host (``cluster.tourney``)."""
+        ids = [event.day2_id, *(tid for tid, _ in event.flights)]
+        for tid in ids:
+            if tid in self._rows():
+                raise RoomError("bad_settings", f"tournament {tid!r} already exists")
+        await self.create(event.day2, event.day2_id)
+        for tid, spec in event.flights:
+            await self.create(spec, tid)
+        return {"event": event.event, "day2": event.day2_id, "flights": ids[1:]}
 
     async def _hosted(self, tournament_id: str) -> None:
         """Wait (at most the command timeout) until a host runs the tournament and has written its lobby row, so

@@ -24,6 +24,7 @@ from nats.js.errors import KeyWrongLastSequenceError
 from riverboat.cluster.link import Link
 from riverboat.cluster.tourney_tables import ClusterDirector, Peers, TableService
 from riverboat.cluster.wire import (
+    FlightOver,
     HandPlayed,
     TableAbandon,
     TableAct,
@@ -114,8 +115,18 @@ class TournamentHosting:
             base, _, n = tid.partition("~")
             await create_tournament(self.link, f"{base}~{int(n or 0) + 1}", d.spec, series=True)
 
-        return ClusterDirector(self.room, tid, spec, peers=self.peers, bots=self.lobby.bots,
-                               on_start=reopen if series else None)
+        d = ClusterDirector(self.room, tid, spec, peers=self.peers, bots=self.lobby.bots,
+                            on_start=reopen if series else None)
+        if spec.flight is not None:
+            d.on_end = self._flight_over
+        return d
+
+    async def _flight_over(self, flight: Director) -> None:
+        """A Day 1 flight ended (R-TOURN-FLIGHT-3): every live host hears it; the one that runs its Day 2 looks at
+        once whether Day 2 may start (the lobby's ``flight_over`` in one process)."""
+        assert flight.spec.flight is not None
+        for node in self.peers.live_hosts():
+            self.peers.tell(node, FlightOver(day2=flight.spec.flight.day2))
 
     async def _reopen_registration(self, tid: str, spec: TournamentSpec, series: bool) -> None:
         """Its last host died during registration: the registrations (paid, in the store, in their order) stand;

@@ -229,8 +229,17 @@ class PlayerSitOut(BaseModel):
     out: bool
 
 
+class FlightOver(BaseModel):
+    """A Day 1 flight of ``day2``'s event ended (R-TOURN-FLIGHT-3): the host that runs Day 2 looks at once whether
+    every flight is over (as one process's lobby does; Day 2 also checks every ``flights.POLL_SECONDS``)."""
+
+    model_config = _STRICT
+    op: Literal["flight_over"] = "flight_over"
+    day2: str
+
+
 PeerMessage = Annotated[TableDeal | TableVoid | TableAbandon | TableAct | TableState | TableCheck | HandPlayed
-                        | PlayerSitOut, Field(discriminator="op")]
+                        | PlayerSitOut | FlightOver, Field(discriminator="op")]
 PEER: TypeAdapter[Any] = TypeAdapter(PeerMessage)
 
 

@@ -306,8 +306,6 @@ def _tournament_operator_paths() -> dict[str, Any]:
         "type": "string", "enum": ["edit", "cancel", "interrupt"]}}
     flights = staff("Create a flight event: its Day 1 flights and its Day 2 (R-TOURN-FLIGHT-1..6)", FlightsBody,
                     status="201")
-    flights["responses"]["501"] = {"description": "not available through a cluster gateway yet",
-                                   "content": _json("ErrorOut")}
     return {
         "/api/operator/tournaments": {"post": staff(
             "Create a tournament (a TournamentSpec, docs/tournaments.md)", CreateBody, status="201")},

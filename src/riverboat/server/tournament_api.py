@@ -112,10 +112,7 @@ def tournament_routes(hub: Hub, handler: Any) -> list[Route]:
         await staff(hub, request)
         body = await parse_body(request, FlightsBody)
         event = FlightEvent.from_dict(body.model_dump())
-        lobby = _lobby(hub)
-        if not hasattr(lobby, "create_flights"):  # a cluster gateway's lobby (cluster/remote.py) has none yet
-            raise ApiError(501, "not_implemented", "flight events are not available through a cluster gateway yet")
-        return JSONResponse(jsonable(await lobby.create_flights(event)), status_code=201)
+        return JSONResponse(jsonable(await _lobby(hub).create_flights(event)), status_code=201)
 
     async def act(request: Request) -> Response:
         await staff(hub, request)
