@@ -524,6 +524,9 @@ LIVE_TABLES: list[dict[str, Any]] = [
      "settings": {"between_hands_seconds": 9.0}},
     {"name": "WebOnce", "game": "holdem", "structure": "FL", "small_blind": 50, "big_blind": 100, "max_seats": 6,
      "min_buy_in": 1000, "max_buy_in": 20000, "currency": "PLAY", "bots": 0},
+    # issue #31: a phone's turn at a live table (test_web_phone_live_table_issue31.py)
+    {"name": "WebPhone", "game": "holdem", "structure": "NL", "small_blind": 50, "big_blind": 100, "max_seats": 6,
+     "min_buy_in": 4000, "max_buy_in": 20000, "currency": "PLAY", "bots": 0},
     # issue #32: the pseudo-locale walk and one table per language (test_web_live_i18n.py)
     *({"name": f"WebI18n{lang}", "game": "holdem", "structure": "FL", "small_blind": 50, "big_blind": 100,
        "max_seats": 6, "min_buy_in": 1000, "max_buy_in": 20000, "currency": "PLAY", "bots": 0}

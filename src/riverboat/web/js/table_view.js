@@ -90,6 +90,19 @@ export function tileMarks(angle, pos, count) {
 }
 
 const pct = (v) => `${v.toFixed(2)}%`;
+
+/** Scroll the hero's seat (cards, name and stack) into view above the action bar, on a phone. */
+function heroAboveActionBar(root) {
+  if (!window.matchMedia("(max-width: 640px)").matches) return;
+  const hero = root.querySelector(".seat--hero");
+  const bar = root.querySelector("[data-testid='action-area']");
+  if (!hero || !bar) return;
+  const seat = hero.getBoundingClientRect();
+  const top = bar.getBoundingClientRect().top;
+  if (seat.top >= 0 && seat.bottom <= top) return;
+  hero.style.scrollMarginBottom = `${Math.ceil(window.innerHeight - top) + 8}px`;
+  hero.scrollIntoView({ block: "end", behavior: "instant" });
+}
 export const TAG_COLOURS = ["", "red", "orange", "yellow", "green", "blue", "purple"];
 
 export class TableView {
@@ -225,6 +238,12 @@ export class TableView {
       log.scrollTop = log.scrollHeight;
       log.__last = log.lastElementChild;
     }
+    // issue #31, a phone: when the player's turn comes, their own seat and cards are brought into view above the
+    // action bar (the bar stays at the bottom of the screen and, with the site's header above the table, would
+    // cover them); only on a narrow screen, once per turn, and only if they are not already in view
+    const turn = Boolean(m && m.legal) && !this.ui.sent;
+    if (turn && !this.turnShown && !this.options.tile && !this.options.replay) heroAboveActionBar(this.root);
+    this.turnShown = turn;
   }
 
   tree(now) {
