@@ -10,6 +10,7 @@ import pytest
 from riverboat.integrity.stats import (
     bh_adjust,
     binom_sf,
+    binom_sum_sf,
     fisher_combine,
     hypergeom_sf,
     normal_sf,
@@ -24,6 +25,46 @@ def _binom_direct(k: int, n: int, p: float) -> float:
 @pytest.mark.parametrize(("k", "n", "p"), [(0, 10, 0.3), (3, 10, 0.3), (10, 10, 0.5), (7, 40, 0.05), (11, 10, 0.5)])
 def test_binomial_tail_matches_direct_sum_r_integ_3(k: int, n: int, p: float) -> None:
     assert binom_sf(k, n, p) == pytest.approx(_binom_direct(k, n, p) if k <= n else 0.0, rel=1e-9, abs=1e-15)
+
+
+def _sum_direct(k: int, parts: list[tuple[int, float]]) -> float:
+    dist = [1.0]
+    for n, p in parts:
+        pmf = [math.comb(n, j) * p**j * (1 - p) ** (n - j) for j in range(n + 1)]
+        dist = [sum(dist[i] * pmf[t - i] for i in range(len(dist)) if 0 <= t - i <= n)
+                for t in range(len(dist) + n)]
+    return sum(dist[k:])
+
+
+def test_sum_of_binomials_tail_matches_direct_sum_issue_34() -> None:
+    parts = [(8, 0.999), (7, 0.97), (6, 0.074), (7, 0.097)]
+    for k in range(0, 30):
+        assert binom_sum_sf(k, parts) == pytest.approx(_sum_direct(k, parts), rel=1e-9, abs=1e-15)
+    assert binom_sum_sf(1, [(0, 0.5)]) == 0.0
+
+
+def test_soft_play_rare_passive_hands_tested_exactly_issue_34() -> None:
+    """Issue #34 (precision on every seed; R-INTEG-4): an honest pair in the simulation (seed 2) was flagged for
+    soft play on 6 passive decisions in the strongest equity band where their habits predicted 1.1. A normal
+    approximation of that sum made it p = 1e-5; the exact tail of the sum of binomials is 3e-4."""
+    from riverboat.integrity.detect import ScanConfig, _Tests
+    from riverboat.integrity.state import ScanState
+
+    st = ScanState()
+    strong = st.passive[-1]
+    for actor, other, hits, trials in (("a", "b", 3, 6), ("b", "a", 3, 7)):
+        for i in range(trials):
+            strong.add(actor, other, i < hits, f"h{i}")
+    for actor, hits, trials in (("a", 17, 144), ("b", 6, 101)):  # each one's habit with everyone else
+        for i in range(trials):
+            strong.add(actor, f"x{i % 9}", i < hits, f"g{i}")
+            strong.add(f"x{i % 9}", actor, i % 10 == 0, f"g{i}")
+    t = _Tests(st, ScanConfig())
+    p, k, n, expected = t._passive("a", "b")
+    assert (k, n) == (6, 13) and expected < 2.0
+    exact = _sum_direct(6, [(6, t.passive[-1].rate("a", "b")), (7, t.passive[-1].rate("b", "a"))])
+    assert p == pytest.approx(exact, rel=1e-9)
+    assert p > 1e-4
 
 
 def test_hypergeometric_tail_matches_direct_sum_r_integ_2() -> None:

@@ -38,6 +38,7 @@ from riverboat.integrity.state import Counts, GatherConfig, Moments, Pair, ScanS
 from riverboat.integrity.stats import (
     bh_adjust,
     binom_sf,
+    binom_sum_sf,
     fisher_combine,
     hypergeom_sf,
     normal_sf,
@@ -258,21 +259,23 @@ class _Tests:
     def _passive(self, a: str, b: str) -> tuple[float, int, int, float]:
         """Passive heads-up decisions of a against b and b against a, each equity band against the actor's own
         rate in that band with everyone else (so a player who never bets is not suspicious): (p, k, n, expected).
-        The count is a sum of binomials with different rates (one per band and direction): one-sided normal
-        test with its own variance and a continuity correction, so the bands where everyone is passive anyway
-        (weak hands) add trials but no noise."""
+        The count is a sum of binomials with different rates (one per band and direction), tested exactly
+        (:func:`binom_sum_sf`): a normal approximation made a few passive decisions in the strongest band, where
+        about one was expected, look far rarer than they are (an honest pair flagged, issue #34)."""
         k = n = 0
-        expected = var = 0.0
+        expected = 0.0
+        parts: list[tuple[int, float]] = []
         for base in self.passive:
             for x, y in ((a, b), (b, a)):
                 kk, nn = base.c.hits.get((x, y), 0), base.c.trials.get((x, y), 0)
                 if nn == 0:
                     continue
                 p0 = base.rate(x, y)
-                k, n, expected, var = k + kk, n + nn, expected + nn * p0, var + nn * p0 * (1 - p0)
-        if n == 0 or var <= 0:
+                k, n, expected = k + kk, n + nn, expected + nn * p0
+                parts.append((nn, p0))
+        if n == 0:
             return 1.0, k, n, expected
-        return normal_sf((k - 0.5 - expected) / var ** 0.5), k, n, expected
+        return binom_sum_sf(k, parts), k, n, expected
 
     def soft_play(self, a: str, b: str) -> _Candidate | None:
         st = self.st

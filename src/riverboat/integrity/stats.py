@@ -6,6 +6,10 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+import numpy as np
+
+_LOG_FACT = np.zeros(1)  # log(n!) for n < len(_LOG_FACT), grown on demand
+
 
 def _log_comb(n: int, k: int) -> float:
     return math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
@@ -22,6 +26,35 @@ def binom_sf(k: int, n: int, p: float) -> float:
     terms = [_log_comb(n, j) + j * lp + (n - j) * lq for j in range(k, n + 1)]
     top = max(terms)
     return min(1.0, math.exp(top) * sum(math.exp(t - top) for t in terms))
+
+
+def _log_fact(n: int) -> np.ndarray:
+    global _LOG_FACT
+    if n >= len(_LOG_FACT):
+        size = max(n + 1, 2 * len(_LOG_FACT))
+        _LOG_FACT = np.concatenate(([0.0], np.cumsum(np.log(np.arange(1, size, dtype=np.float64)))))
+    return _LOG_FACT
+
+
+def binom_sum_sf(k: int, parts: Sequence[tuple[int, float]]) -> float:
+    """P(S >= k) for S the sum of independent X_j ~ Binomial(n_j, p_j) (``parts``: (n_j, p_j)), exactly: the
+    distributions convolved (probabilities below ~1e-308 are lost, so the smallest answer is 0). Used where the
+    expected count is small and a normal approximation of the sum would overstate a few rare events (issue #34)."""
+    if k <= 0:
+        return 1.0
+    total = sum(n for n, _ in parts)
+    if k > total:
+        return 0.0
+    lf = _log_fact(total)
+    dist = np.ones(1)
+    for n, p in parts:
+        if n <= 0:
+            continue
+        p = min(max(p, 1e-12), 1 - 1e-12)
+        j = np.arange(n + 1)
+        pmf = np.exp(lf[n] - lf[j] - lf[n - j] + j * math.log(p) + (n - j) * math.log1p(-p))
+        dist = np.convolve(dist, pmf)
+    return float(min(1.0, dist[k:].sum()))
 
 
 def hypergeom_sf(k: int, population: int, successes: int, draws: int) -> float:
