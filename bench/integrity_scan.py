@@ -96,6 +96,7 @@ def main() -> None:
     ap.add_argument("--players", type=int, default=3000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--reuse", action="store_true", help="the database is already built: scan only")
+    ap.add_argument("--build-only", action="store_true", help="build the database and stop (scan later: --reuse)")
     args = ap.parse_args()
     url = f"sqlite:///{args.db}"
     templates = [r.fields for path in args.templates for r in load(path)]
@@ -108,6 +109,9 @@ def main() -> None:
         out["build_s"] = round(build(args.db, args.hands, templates, args.players, args.seed), 1)
         print(json.dumps({"built": args.hands, "build_s": out["build_s"]}), file=sys.stderr, flush=True)
         out["db_mb"] = round(args.db.stat().st_size / 1e6)
+        if args.build_only:
+            print(json.dumps(out))
+            return
     cfg = ScanConfig()
     with Store(url) as store:
         t0, c0 = time.perf_counter(), time.process_time()

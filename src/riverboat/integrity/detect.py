@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import TypedDict
 
 from riverboat.integrity.facts import HandFacts
-from riverboat.integrity.state import Counts, GatherConfig, Moments, Pair, ScanState
+from riverboat.integrity.state import Counts, GatherConfig, Moments, Pair, ScanState, triples
 from riverboat.integrity.stats import (
     bh_adjust,
     binom_sf,
@@ -171,10 +171,11 @@ class _Baseline:
         return binom_sf(ka + kb, n, expected / n), ka + kb, n, expected
 
 
-def _evidence(*lists: list[list[object]]) -> tuple[list[str], list[str]]:
-    """Merge evidence lists ``[weight, hand, why]`` (biggest first, each hand once): (hands, reasons)."""
+def _evidence(*lists: list[object]) -> tuple[list[str], list[str]]:
+    """Merge flat evidence lists (``weight, hand, why`` repeated; biggest first, each hand once): (hands,
+    reasons)."""
     seen: dict[str, str] = {}
-    for item in sorted((x for lst in lists for x in lst), key=lambda x: (-float(x[0]), str(x[1]))):  # type: ignore[arg-type]
+    for item in sorted((x for lst in lists for x in triples(lst)), key=lambda x: (-float(x[0]), str(x[1]))):
         hand, why = str(item[1]), str(item[2])
         if hand not in seen:
             seen[hand] = why

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -124,7 +125,7 @@ def _facts(f: Mapping[str, Any], source: str, index: int, ph: PhhHand | None) ->
     stacks = [int(x) for x in f["starting_stacks"]]
     n = len(stacks)
     names_raw = f.get("players")
-    names = [str(x) for x in names_raw] if isinstance(names_raw, list) and len(names_raw) == n else None
+    names = [sys.intern(str(x)) for x in names_raw] if isinstance(names_raw, list) and len(names_raw) == n else None
     if names is None or len(set(names)) != n:
         raise FactsError(f"{source}[{index}]: the record does not name its {n} players")
     table = str(f.get("table", source))

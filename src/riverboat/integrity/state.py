@@ -14,7 +14,9 @@ nothing per hand, so
 from __future__ import annotations
 
 import bisect
+import itertools
 import json
+import sys
 import zlib
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
@@ -26,7 +28,7 @@ from riverboat.integrity.facts import Act, HandFacts, act_equity, final_equity, 
 
 Pair = tuple[str, str]
 SEP = "\x1f"
-FORMAT = 3  # bump when the counts change meaning: a stored state of another format is rebuilt from the hands
+FORMAT = 4  # bump when the counts change meaning: a stored state of another format is rebuilt from the hands
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +44,7 @@ class GatherConfig:
     far_behind: float = 0.2  # a call whose equity is this far below its price
     cap: float = 60.0  # transfers are counted up to this many big blinds per hand (one huge pot is not a pattern)
     max_evidence: int = 25
+    session_idle: int = 50_000  # a table session not seen for this many hands is closed (its seat list dropped)
 
 
 def _k(pair: Pair) -> str:
@@ -50,60 +53,60 @@ def _k(pair: Pair) -> str:
 
 def _unk(key: str) -> Pair:
     a, _, b = key.partition(SEP)
-    return a, b
+    return sys.intern(a), sys.intern(b)
 
 
-def _top(lst: list[list[Any]], item: list[Any], k: int) -> None:
-    """Keep ``lst`` the ``k`` largest items, largest first (ties: by hand id, so the order never depends on when
-    a hand was scanned)."""
+def _top(lst: list[Any], item: list[Any], k: int) -> None:
+    """Keep the flat list ``lst`` (``weight, hand id, why`` repeated: no list object per item, a third of the
+    memory of the evidence) the ``k`` largest items, largest first (ties: by hand id, so the order never depends
+    on when a hand was scanned)."""
     key = (-item[0], item[1])
-    if len(lst) >= k and key >= (-lst[-1][0], lst[-1][1]):
+    n = len(lst) // 3
+    if n >= k and key >= (-lst[-3], lst[-2]):
         return
-    keys = [(-x[0], x[1]) for x in lst]
-    pos = bisect.bisect_left(keys, key)
-    if pos < k:
-        lst.insert(pos, item)
-        del lst[k:]
+    lo, hi = 0, n
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if (-lst[3 * mid], lst[3 * mid + 1]) < key:
+            lo = mid + 1
+        else:
+            hi = mid
+    if lo < k:
+        lst[3 * lo:3 * lo] = item
+        del lst[3 * k:]
+
+
+def triples(lst: list[Any]) -> list[list[Any]]:
+    """The items ``[weight, hand id, why]`` of a flat evidence list (:func:`_top`)."""
+    return [lst[i:i + 3] for i in range(0, len(lst), 3)]
 
 
 @dataclass(slots=True)
 class Counts:
     """Hits and trials of one behaviour, per (actor, opponent) and per actor in total, with the biggest hits as
-    evidence: ``[weight, hand id, why]``."""
+    evidence (flat lists: weight, hand id, why, repeated)."""
 
     hits: dict[Pair, int] = field(default_factory=lambda: defaultdict(int))
     trials: dict[Pair, int] = field(default_factory=lambda: defaultdict(int))
     hits_of: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     trials_of: dict[str, int] = field(default_factory=lambda: defaultdict(int))
-    evidence: dict[Pair, list[list[Any]]] = field(default_factory=lambda: defaultdict(list))
+    evidence: dict[Pair, list[Any]] = field(default_factory=lambda: defaultdict(list))
+    keys: dict[Pair, Pair] = field(default_factory=dict)  # one tuple per pair, shared by every dict (memory)
 
     def add(self, actor: str, other: str, hit: bool, hand_id: str, weight: float = 0.0, why: str = "",
             keep: int = 25) -> None:
-        self.trials[actor, other] += 1
+        key = (actor, other)
+        key = self.keys.setdefault(key, key)
+        self.trials[key] += 1
         self.trials_of[actor] += 1
         if hit:
-            self.hits[actor, other] += 1
+            self.hits[key] += 1
             self.hits_of[actor] += 1
-            _top(self.evidence[actor, other], [round(weight, 3), hand_id, why], keep)
+            _top(self.evidence[key], [round(weight, 3), hand_id, why], keep)
 
     def population_rate(self) -> float:
         t = sum(self.trials_of.values())
         return sum(self.hits_of.values()) / t if t else 0.0
-
-    def to_json(self) -> dict[str, Any]:
-        return {"hits": {_k(p): v for p, v in self.hits.items()}, "trials": {_k(p): v for p, v in self.trials.items()},
-                "hits_of": dict(self.hits_of), "trials_of": dict(self.trials_of),
-                "evidence": {_k(p): v for p, v in self.evidence.items()}}
-
-    @classmethod
-    def from_json(cls, d: dict[str, Any]) -> Counts:
-        c = cls()
-        c.hits.update({_unk(k): v for k, v in d["hits"].items()})
-        c.trials.update({_unk(k): v for k, v in d["trials"].items()})
-        c.hits_of.update(d["hits_of"])
-        c.trials_of.update(d["trials_of"])
-        c.evidence.update({_unk(k): v for k, v in d["evidence"].items()})
-        return c
 
 
 class Moments:
@@ -127,16 +130,6 @@ class Moments:
         v = self.m.get(key)
         return (int(v[0]), v[1], v[2]) if v is not None else (0, 0.0, 0.0)
 
-    def to_json(self, pairs: bool) -> dict[str, Any]:
-        f = _k if pairs else str
-        return {f(k): v for k, v in self.m.items()}
-
-    @classmethod
-    def from_json(cls, d: dict[str, Any], pairs: bool) -> Moments:
-        m = cls()
-        m.m = {(_unk(k) if pairs else k): v for k, v in d.items()}
-        return m
-
 
 _COUNTS = ("bad_loss", "checkdown", "fold_multi", "aai", "aai_facing")
 _MOMENTS = {"transfer": True, "out": False, "net_multi": False, "together": True}
@@ -152,26 +145,29 @@ class ScanState:
         self.shared: dict[Pair, int] = defaultdict(int)
         self.shared_ids: dict[Pair, list[str]] = defaultdict(list)
         self.table_players: dict[str, list[str]] = defaultdict(list)
+        self.table_seen: dict[str, int] = {}  # table session -> the last hand (count) it was seen in
         self.tables_of: dict[str, int] = defaultdict(int)
         self.co_seats: dict[str, int] = defaultdict(int)
         self.shared_tables: dict[Pair, int] = defaultdict(int)
         self.seats = 0
-        self.bad_loss = Counts()  # chip dumping: (giver, receiver)
+        # one tuple object per (ordered) pair, shared by every dict below: most of the memory is pair keys
+        self.keys: dict[Pair, Pair] = {}
+        self.bad_loss = Counts(keys=self.keys)  # chip dumping: (giver, receiver)
         # soft play: heads-up after the first round, each player's first decision of each street with equity in
         # band k (``cfg.buckets``): checked or called (or folded) instead of betting or raising
-        self.passive = [Counts() for _ in self.cfg.buckets]
-        self.checkdown = Counts()  # heads-up flops checked down
-        self.fold_multi = Counts()  # collusion: folds to a bet/raise in multiway pots
-        self.aai = Counts()  # (player, player): artificial all-ins per hand
-        self.aai_facing = Counts()  # (player, player): of those, facing a bet
+        self.passive = [Counts(keys=self.keys) for _ in self.cfg.buckets]
+        self.checkdown = Counts(keys=self.keys)  # heads-up flops checked down
+        self.fold_multi = Counts(keys=self.keys)  # collusion: folds to a bet/raise in multiway pots
+        self.aai = Counts(keys=self.keys)  # (player, player): artificial all-ins per hand
+        self.aai_facing = Counts(keys=self.keys)  # (player, player): of those, facing a bet
         self.flow: dict[Pair, float] = defaultdict(float)  # chips (in big blinds) from one player to another
         self.transfer = Moments()  # (a, b), a < b: net transfer a -> b per hand both played (capped)
         self.out = Moments()  # per player: net transfer to each opponent, per (hand, opponent) (capped)
         self.net_multi = Moments()  # per player: result per multiway hand
         self.net_with: dict[Pair, float] = defaultdict(float)  # (a, b): a's result in multiway hands with b
         self.together = Moments()  # (a, b), a < b: combined result in multiway hands together
-        self.win_ids: dict[Pair, list[list[Any]]] = defaultdict(list)  # (a, b): the biggest wins together
-        self.transfer_ids: dict[Pair, list[list[Any]]] = defaultdict(list)  # (giver, receiver): biggest transfers
+        self.win_ids: dict[Pair, list[Any]] = defaultdict(list)  # (a, b): the biggest wins together
+        self.transfer_ids: dict[Pair, list[Any]] = defaultdict(list)  # (giver, receiver): biggest transfers
 
     # ------------------------------------------------------------------------------------------------ one hand
     def add_many(self, hands: Iterable[HandFacts], chunk: int = 1000,
@@ -214,6 +210,8 @@ class ScanState:
 
     def add(self, h: HandFacts) -> None:
         self.hands += 1
+        if self.hands % 10_000 == 0:
+            self._close_sessions()
         players = sorted(h.players)
         keep = self.cfg.max_evidence
         self._tables(h.table, players)
@@ -224,22 +222,38 @@ class ScanState:
             self.aai_facing.add(p, p, facing, h.hand_id, keep=keep)
         for i, a in enumerate(players):
             for b in players[i + 1:]:
-                self.shared[a, b] += 1
-                ids = self.shared_ids[a, b]
+                key = self._pair(a, b)
+                self.shared[key] += 1
+                ids = self.shared_ids[key]
                 if len(ids) < 5:
                     ids.append(h.hand_id)
         self._money(h, players)
         self._soft_play(h)
         self._multiway(h, players)
 
+    def _pair(self, a: str, b: str) -> Pair:
+        """The one tuple kept for the ordered pair (a, b)."""
+        key = (a, b)
+        return self.keys.setdefault(key, key)
+
+    def _close_sessions(self) -> None:
+        """Drop the seat lists of table sessions not seen for ``session_idle`` hands (memory bounded by the open
+        sessions, not by every session ever played): their counts stay. Done at fixed hand counts, so the
+        counts do not depend on how the hands were split into scans."""
+        idle = self.hands - self.cfg.session_idle
+        for table in [t for t, last in self.table_seen.items() if last <= idle]:
+            del self.table_seen[table]
+            self.table_players.pop(table, None)
+
     def _tables(self, table: str, players: list[str]) -> None:
         """Table overlap, kept incrementally: a player new to a table session meets everyone already seen there."""
+        self.table_seen[table] = self.hands
         seen = self.table_players[table]
         for p in players:
             if p in seen:
                 continue
             for q in seen:
-                self.shared_tables[(p, q) if p < q else (q, p)] += 1
+                self.shared_tables[self._pair(p, q) if p < q else self._pair(q, p)] += 1
                 self.co_seats[q] += 1
             self.co_seats[p] += len(seen)
             self.tables_of[p] += 1
@@ -254,18 +268,18 @@ class ScanState:
         unit = max(h.unit, 1)
         flows = h.flows()
         for (giver, receiver), chips in flows.items():
-            self.flow[giver, receiver] += chips / unit
+            self.flow[self._pair(giver, receiver)] += chips / unit
         for i, a in enumerate(players):
             for b in players[i + 1:]:
                 t = (flows.get((a, b), 0.0) - flows.get((b, a), 0.0)) / unit
                 t = max(-cfg.cap, min(cfg.cap, t))
-                self.transfer.add((a, b), t)
+                self.transfer.add(self._pair(a, b), t)
                 self.out.add(a, t)
                 self.out.add(b, -t)
                 if t >= cfg.min_flow:
-                    _top(self.transfer_ids[a, b], [t, h.hand_id, ""], cfg.max_evidence)
+                    _top(self.transfer_ids[self._pair(a, b)], [t, h.hand_id, ""], cfg.max_evidence)
                 elif -t >= cfg.min_flow:
-                    _top(self.transfer_ids[b, a], [-t, h.hand_id, ""], cfg.max_evidence)
+                    _top(self.transfer_ids[self._pair(b, a)], [-t, h.hand_id, ""], cfg.max_evidence)
         judged: dict[str, tuple[bool, str]] = {}
         for (giver, receiver), chips in sorted(flows.items()):
             if chips / unit < cfg.min_flow:
@@ -373,12 +387,13 @@ class ScanState:
         for i, a in enumerate(players):
             for b in players[i + 1:]:
                 na, nb = h.net[a] / unit, h.net[b] / unit
-                self.net_with[a, b] += na
-                self.net_with[b, a] += nb
+                ab = self._pair(a, b)
+                self.net_with[ab] += na
+                self.net_with[self._pair(b, a)] += nb
                 together = na + nb
-                self.together.add((a, b), together)
+                self.together.add(ab, together)
                 if together > 0:
-                    _top(self.win_ids[a, b], [together, h.hand_id, ""], 10)
+                    _top(self.win_ids[ab], [together, h.hand_id, ""], 10)
 
     # ------------------------------------------------------------------------------------------ persistence
     def _cfg_json(self) -> list[Any]:
@@ -386,46 +401,73 @@ class ScanState:
         out: list[Any] = json.loads(json.dumps([getattr(self.cfg, f) for f in GatherConfig.__dataclass_fields__]))
         return out
 
-    def to_bytes(self) -> bytes:
-        d: dict[str, Any] = {
-            "format": FORMAT, "cfg": self._cfg_json(),
-            "hands": self.hands, "hands_of": dict(self.hands_of), "seats": self.seats,
-            "shared": {_k(p): v for p, v in self.shared.items()},
-            "shared_ids": {_k(p): v for p, v in self.shared_ids.items()},
-            "table_players": dict(self.table_players), "tables_of": dict(self.tables_of),
-            "co_seats": dict(self.co_seats), "shared_tables": {_k(p): v for p, v in self.shared_tables.items()},
-            "flow": {_k(p): v for p, v in self.flow.items()},
-            "win_ids": {_k(p): v for p, v in self.win_ids.items()},
-            "transfer_ids": {_k(p): v for p, v in self.transfer_ids.items()},
-            "net_with": {_k(p): v for p, v in self.net_with.items()},
-        }
-        for name in _COUNTS:
-            d[name] = getattr(self, name).to_json()
-        d["passive"] = [c.to_json() for c in self.passive]
+    def _tables_json(self) -> Iterator[tuple[str, dict[Any, Any], bool]]:
+        """Every dict of counts, by name, and whether it is keyed by pairs (what :meth:`to_bytes` writes)."""
+        yield "hands_of", self.hands_of, False
+        yield "table_players", self.table_players, False
+        yield "table_seen", self.table_seen, False
+        yield "tables_of", self.tables_of, False
+        yield "co_seats", self.co_seats, False
+        for name in ("shared", "shared_ids", "shared_tables", "flow", "win_ids", "transfer_ids", "net_with"):
+            yield name, getattr(self, name), True
+        counts = [(name, getattr(self, name)) for name in _COUNTS] + [(f"passive{i}", c)
+                                                                       for i, c in enumerate(self.passive)]
+        for name, c in counts:
+            yield f"{name}.hits", c.hits, True
+            yield f"{name}.trials", c.trials, True
+            yield f"{name}.hits_of", c.hits_of, False
+            yield f"{name}.trials_of", c.trials_of, False
+            yield f"{name}.evidence", c.evidence, True
         for name, pairs in _MOMENTS.items():
-            d[name] = getattr(self, name).to_json(pairs)
-        return zlib.compress(json.dumps(d, separators=(",", ":")).encode(), 6)
+            yield name, getattr(self, name).m, pairs
+
+    def to_bytes(self, chunk: int = 20_000) -> bytes:
+        """The counts as zlib-compressed JSON lines (a head, then ``[name, {key: value}]`` parts of at most
+        ``chunk`` entries each), written part by part: saving never holds a second copy of the counts."""
+        z = zlib.compressobj(6)
+        parts = [z.compress(json.dumps({"format": FORMAT, "cfg": self._cfg_json(), "hands": self.hands,
+                                        "seats": self.seats}).encode() + b"\n")]
+        for name, table, pairs in self._tables_json():
+            items = iter(table.items())
+            while True:
+                part = [(_k(k) if pairs else k, v) for k, v in itertools.islice(items, chunk)]
+                if not part:
+                    break
+                parts.append(z.compress(json.dumps([name, dict(part)], separators=(",", ":")).encode() + b"\n"))
+        parts.append(z.flush())
+        return b"".join(parts)
 
     @classmethod
     def from_bytes(cls, blob: bytes, cfg: GatherConfig | None = None) -> ScanState | None:
         """The stored state, or None when it was counted with another format or configuration (start over)."""
-        d = json.loads(zlib.decompress(blob))
         st = cls(cfg)
-        if d.get("format") != FORMAT or d.get("cfg") != st._cfg_json():
+        lines = _lines(blob)
+        try:
+            head = json.loads(next(lines))
+        except (ValueError, StopIteration):
             return None
-        st.hands, st.seats = d["hands"], d["seats"]
-        st.hands_of.update(d["hands_of"])
-        for name in ("shared", "shared_ids", "shared_tables", "flow", "win_ids", "transfer_ids", "net_with"):
-            getattr(st, name).update({_unk(k): v for k, v in d[name].items()})
-        st.table_players.update(d["table_players"])
-        st.tables_of.update(d["tables_of"])
-        st.co_seats.update(d["co_seats"])
-        for name in _COUNTS:
-            setattr(st, name, Counts.from_json(d[name]))
-        st.passive = [Counts.from_json(c) for c in d["passive"]]
-        for name, pairs in _MOMENTS.items():
-            setattr(st, name, Moments.from_json(d[name], pairs))
+        if not isinstance(head, dict) or head.get("format") != FORMAT or head.get("cfg") != st._cfg_json():
+            return None
+        st.hands, st.seats = head["hands"], head["seats"]
+        tables = {name: (table, pairs) for name, table, pairs in st._tables_json()}
+        for line in lines:
+            name, part = json.loads(line)
+            table, pairs = tables[name]
+            table.update({(st._pair(*_unk(k)) if pairs else sys.intern(k)): v for k, v in part.items()})
         return st
 
 
-__all__ = ["Counts", "GatherConfig", "Moments", "Pair", "ScanState"]
+def _lines(blob: bytes, size: int = 1 << 20) -> Iterator[bytes]:
+    """The lines of a compressed blob, decompressed a piece at a time."""
+    z = zlib.decompressobj()
+    rest = b""
+    for i in range(0, len(blob), size):
+        rest += z.decompress(blob[i:i + size])
+        *done, rest = rest.split(b"\n")
+        yield from done
+    rest += z.flush()
+    if rest:
+        yield rest
+
+
+__all__ = ["Counts", "GatherConfig", "Moments", "Pair", "ScanState", "triples"]
