@@ -5,7 +5,12 @@ Planted pairs cheat at a chosen ``strength`` (the share of their hands together 
 
 * ``dump``: the giver (first of the pair) raises big into the receiver and then folds to the receiver's bet,
   whatever its cards; the receiver calls the giver's bets and bets the minimum into the giver (R-INTEG-3);
-* ``soft``: neither bets nor raises into the other; they check and call between them (R-INTEG-4, R-INTEG-8).
+* ``soft``: neither bets nor raises into the other; they check and call between them (R-INTEG-4, R-INTEG-8);
+* ``bubble`` (tournaments): ``dump`` while the tournament is short of the money (more players left than places
+  paid), honest from the bubble on: chips passed before the bubble (issue #34).
+
+With ``tournament`` set, every session is a sit-and-go: one table, no new chips, the blinds doubling every
+``level_hands`` hands, a busted player leaving, until ``paid`` players are left or the session's hands run out.
 
 :func:`simulate` seats players in sessions at fresh tables (six seats, random players; a planted pair asks to sit
 together), plays the hands through the engine and returns every hand as a PHH record (``riverboat.history``),
@@ -54,6 +59,9 @@ class Population:
     game: str = "holdem"  # holdem (no limit), omaha / omaha5 / omaha_hl (pot limit), stud / stud_hl (fixed limit)
     seed: int = 1
     trials: int = 120  # Monte Carlo size of the honest bots' equity estimate
+    tournament: bool = False  # sessions are sit-and-go tournaments (see the module docstring)
+    paid: int = 2  # places paid in a tournament: the bubble bursts when one more than this is left
+    level_hands: int = 10  # hands per blind level in a tournament
     names: list[str] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -116,6 +124,11 @@ class _Seat:
         self.cheating = self.plant is not None and pair_cheats[self.plant]
         self.dumped = False
 
+    def bubble_burst(self) -> None:
+        """The tournament is in the money: a ``bubble`` pair plays honestly from now on."""
+        if self.plant is not None and self.plant.mode == "bubble":
+            self.cheating = False
+
     def decide(self, hand: Hand, i: int, names: list[str], last_aggressor: str | None) -> Move:
         d = _decision(hand, i)
         partner_in = self.partner is not None and self.partner in names and not hand.folded[names.index(self.partner)]
@@ -124,7 +137,7 @@ class _Seat:
         assert self.plant is not None
         if self.plant.mode == "soft":
             return self._soft(d, last_aggressor)
-        return self._dump(d, hand, last_aggressor)
+        return self._dump(d, hand, last_aggressor)  # dump, and bubble before the money
 
     def _soft(self, d: Decision, last_aggressor: str | None) -> Move:
         move = self.honest.decide(d)
@@ -187,6 +200,56 @@ def _play_hand(hand: Hand, seats: list[_Seat]) -> None:
         hand.act(Action(legal.seat, kind, amount=amount))
 
 
+def _choose(pop: Population, rng: random.Random, partner_of: dict[str, tuple[Plant, str]],
+            friend_of: dict[str, str]) -> list[str]:
+    """The players of one session: random, a planted pair or friends asking to sit together."""
+    chosen: list[str] = list(pop.regulars[:pop.seats])
+    for name in rng.sample(pop.names, len(pop.names)):
+        if len(chosen) >= pop.seats:
+            break
+        if name in chosen:
+            continue
+        chosen.append(name)
+        mate = partner_of[name][1] if name in partner_of else friend_of.get(name)
+        if mate is not None and len(chosen) < pop.seats and rng.random() < pop.sit_together:
+            if mate not in chosen:
+                chosen.append(mate)
+    return chosen
+
+
+def _session(pop: Population, session: int, seats: list[_Seat], rng: random.Random) -> Iterator[PhhHand]:
+    """One session's hands: a cash table (a busted stack is bought in again) or a sit-and-go (``tournament``:
+    busted players leave, the blinds double every ``level_hands`` hands, it ends when ``paid`` are left)."""
+    game = get_game(pop.game)
+    structure, stakes, buy_in = _TABLE[pop.game]
+    stacks = [buy_in] * len(seats)
+    table = f"{'sng' if pop.tournament else 'sim'}{session:04d}"
+    for k in range(pop.hands_per_session):
+        if pop.tournament:
+            alive = [j for j in range(len(seats)) if stacks[j] > 0]
+            if len(alive) <= pop.paid:
+                return
+            level = 2 ** (k // pop.level_hands)
+            hand_stakes = Stakes(small_blind=stakes.small_blind * level, big_blind=stakes.big_blind * level)
+        else:
+            stacks = [s if s > 0 else buy_in for s in stacks]
+            alive, hand_stakes = list(range(len(seats))), stakes
+        pair_cheats: dict[Plant, bool] = {}
+        for j in alive:
+            seats[j].new_hand(pair_cheats)
+            if pop.tournament and len(alive) <= pop.paid + 1:
+                seats[j].bubble_burst()
+        hand = Hand(HandConfig(game=game, structure=structure, stakes=hand_stakes, seats=alive,
+                               stacks=[stacks[j] for j in alive], button=alive[k % len(alive)],
+                               deck=game.deck.shuffled(rng)))
+        _play_hand(hand, [seats[s] for s in hand.seats])
+        assert hand.result is not None
+        for j in alive:
+            stacks[j] = hand.result.stacks[j]
+        text = hand_to_phh(hand, table=table, hand=str(k + 1), players={j: seats[j].name for j in alive})
+        yield loads(text, f"{table}#{k + 1}")[0]
+
+
 def simulate(pop: Population, progress: Callable[[], None] | None = None) -> Iterator[PhhHand]:
     """Play the population's sessions; every hand as a PHH record (``table``/``hand``/``players`` set)."""
     rng = random.Random(pop.seed)
@@ -195,41 +258,13 @@ def simulate(pop: Population, progress: Callable[[], None] | None = None) -> Ite
         partner_of[p.a] = (p, p.b)
         partner_of[p.b] = (p, p.a)
     friend_of = {a: b for a, b in pop.friends} | {b: a for a, b in pop.friends}
-    game = get_game(pop.game)
-    structure, stakes, buy_in = _TABLE[pop.game]
     for session in range(pop.sessions):
-        chosen: list[str] = list(pop.regulars[:pop.seats])
-        for name in rng.sample(pop.names, len(pop.names)):
-            if len(chosen) >= pop.seats:
-                break
-            if name in chosen:
-                continue
-            chosen.append(name)
-            mate = partner_of[name][1] if name in partner_of else friend_of.get(name)
-            if mate is not None and len(chosen) < pop.seats and rng.random() < pop.sit_together:
-                if mate not in chosen:
-                    chosen.append(mate)
         seats = []
-        for n in chosen:
+        for n in _choose(pop, rng, partner_of, friend_of):
             plant, partner = partner_of[n] if n in partner_of else (None, None)
             seats.append(_Seat(n, plant, partner, random.Random(rng.getrandbits(64)), pop.trials))
-        stacks = [buy_in] * len(seats)
-        table = f"sim{session:04d}"
-        for k in range(pop.hands_per_session):
-            stacks = [s if s > 0 else buy_in for s in stacks]
-            pair_cheats: dict[Plant, bool] = {}
-            for s in seats:
-                s.new_hand(pair_cheats)
-            button = k % len(seats)
-            hand = Hand(HandConfig(game=game, structure=structure, stakes=stakes,
-                                   seats=list(range(len(seats))), stacks=list(stacks), button=button,
-                                   deck=game.deck.shuffled(rng)))
-            order = [seats[s] for s in hand.seats]
-            _play_hand(hand, order)
-            assert hand.result is not None
-            stacks = [hand.result.stacks[s] for s in range(len(seats))]
-            text = hand_to_phh(hand, table=table, hand=str(k + 1), players={j: seats[j].name for j in range(len(seats))})
-            yield loads(text, f"{table}#{k + 1}")[0]
+        for record in _session(pop, session, seats, rng):
+            yield record
             if progress is not None:
                 progress()
 

@@ -10,7 +10,7 @@ from riverboat.integrity import Flag
 
 from .collusion import Plant
 
-MODE_PATTERN = {"dump": "chip_dumping", "soft": "soft_play"}
+MODE_PATTERN = {"dump": "chip_dumping", "soft": "soft_play", "bubble": "chip_dumping"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +54,7 @@ def evaluate(flags: Sequence[Flag], plants: Sequence[Plant], tested_pairs: Seque
     by_plant: dict[str, bool] = {}
     for p in plants:
         hit = any(f.pattern == MODE_PATTERN[p.mode] and set(f.players) == {p.a, p.b}
-                  and (p.mode != "dump" or f.players == (p.a, p.b)) for f in flags)
+                  and (p.mode == "soft" or f.players == (p.a, p.b)) for f in flags)
         by_plant[f"{p.mode}:{p.strength}:{p.a}-{p.b}"] = hit
     pair_flags = [f for f in flags if len(f.players) == 2]
     true_flags = [f for f in pair_flags if frozenset(f.players) in planted]
