@@ -45,6 +45,27 @@ def test_ten_increments_through_stored_counts_equal_one_full_scan_issue_34(recor
     assert inc.tested_pairs == full.tested_pairs
 
 
+def test_memory_bounded_by_open_sessions_and_increments_still_equal_full_issue_34(records: list[PhhHand]) -> None:
+    """Issue #34 (bounded memory): the seat lists of table sessions idle for ``session_idle`` hands are dropped
+    (their counts stay), at fixed hand counts: the flags are those of keeping every session, and a scan in
+    increments of a size unrelated to ``session_idle`` (stored counts written in small parts) still equals the
+    full scan."""
+    from riverboat.integrity import GatherConfig
+
+    small = ScanConfig(min_hands=20, gather=GatherConfig(session_idle=45))
+    full = ScanState(small.gather)
+    full.add_many(hand_facts(r) for r in records)
+    assert len(full.table_players) <= 3 < len({r.fields["table"] for r in records})  # 30 hands a session
+    assert _key(evaluate_state(full, small).flags) == _key(scan_full((hand_facts(r) for r in records), CFG).flags)
+    state: ScanState | None = ScanState(small.gather)
+    for k in range(0, len(records), 37):
+        assert state is not None
+        state.add_many(hand_facts(r) for r in records[k:k + 37])
+        state = ScanState.from_bytes(state.to_bytes(chunk=7), small.gather)
+    assert state is not None and state.table_players == full.table_players
+    assert _key(evaluate_state(state, small).flags) == _key(evaluate_state(full, small).flags)
+
+
 def test_counts_of_another_configuration_are_not_reused_issue_34() -> None:
     blob = ScanState().to_bytes()
     from riverboat.integrity import GatherConfig

@@ -210,7 +210,7 @@ class ScanState:
 
     def add(self, h: HandFacts) -> None:
         self.hands += 1
-        if self.hands % 10_000 == 0:
+        if self.hands % self.cfg.session_idle == 0:
             self._close_sessions()
         players = sorted(h.players)
         keep = self.cfg.max_evidence
@@ -237,9 +237,10 @@ class ScanState:
         return self.keys.setdefault(key, key)
 
     def _close_sessions(self) -> None:
-        """Drop the seat lists of table sessions not seen for ``session_idle`` hands (memory bounded by the open
-        sessions, not by every session ever played): their counts stay. Done at fixed hand counts, so the
-        counts do not depend on how the hands were split into scans."""
+        """Drop the seat lists of table sessions not seen for ``session_idle`` hands (memory bounded by the
+        sessions of the last ``2 * session_idle`` hands, not by every session ever played): their counts stay.
+        Done every ``session_idle`` hands (a fixed hand count), so the counts do not depend on how the hands
+        were split into scans."""
         idle = self.hands - self.cfg.session_idle
         for table in [t for t, last in self.table_seen.items() if last <= idle]:
             del self.table_seen[table]
