@@ -31,6 +31,7 @@ class Deployment(Protocol):
     kind: str
     base_url: str
     ws_url: str
+    http: httpx.Client  # on the public address (a cluster's gateway)
 
     @property
     def store(self) -> Store: ...
@@ -55,6 +56,7 @@ class OneProcess:
 
     def __init__(self, tmp: Path, tables: list[dict[str, Any]], extra: list[str]) -> None:
         self.server = RunningServer(tmp, tables, extra)
+        self.http = self.server.http
         self.base_url = self.server.base_url
         self.ws_url = self.server.ws_url
 
@@ -102,6 +104,7 @@ class GatewayAndHosts:
         self.gateway = c.start(f"{c.prefix}-g1", "gateway", *extra)
         self.base_url = self.gateway.base_url
         self.ws_url = self.gateway.ws_url
+        self.http = self.gateway.http
         names = {t["name"] for t in tables}
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:

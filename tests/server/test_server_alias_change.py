@@ -11,14 +11,19 @@ import pytest
 
 from riverboat.bots import ProtocolClient
 
+from .deployments import Deployment, deployment_fixture
+
 TABLE = {"name": "Alias Holdem", "game": "holdem", "structure": "NL", "small_blind": 5, "big_blind": 10,
          "max_seats": 6, "min_buy_in": 400, "max_buy_in": 2000, "currency": "EUR",
          "settings": {"between_hands_seconds": 0.05, "action_seconds": 600, "timebank_seconds": 0}}
 
 
+deployment = deployment_fixture([TABLE])  # issue #29: one process, and a gateway with two table hosts
+
+
 @pytest.fixture(scope="module")
-def server(start_module_server: Any) -> Any:
-    return start_module_server([TABLE])
+def server(deployment: Deployment) -> Deployment:
+    return deployment
 
 
 def _seat_alias(view: dict[str, Any], seat: int) -> str | None:

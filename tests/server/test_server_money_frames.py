@@ -12,6 +12,8 @@ from typing import Any
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
+from .deployments import Deployment, deployment_fixture
+
 # one table per test, each with one player: no hand is dealt, so every top-up is applied at once (R-BUYIN-1)
 TABLES = [
     {"name": f"Idem {k}", "game": "holdem", "structure": "NL", "small_blind": 1, "big_blind": 2, "max_seats": 6,
@@ -22,9 +24,12 @@ TABLES = [
 ]
 
 
+deployment = deployment_fixture(TABLES, ["--frame-rate", "1000"])  # issue #29: one process, and a gateway with two table hosts
+
+
 @pytest.fixture(scope="module")
-def server(start_module_server: Any) -> Any:
-    return start_module_server(TABLES, ["--frame-rate", "1000"])
+def server(deployment: Deployment) -> Deployment:
+    return deployment
 
 
 @pytest.fixture()
