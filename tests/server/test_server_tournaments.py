@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 from typing import Any
+from urllib.parse import quote
 
 import httpx
 import pytest
@@ -80,6 +81,18 @@ async def test_r_tourn_sng_1_sit_and_go_through_the_server(server: Any) -> None:
         assert (row["paid_buy_in"], row["paid_fee"], row["ticket_used"]) == (1000, 100, None)
         assert (row["place"], row["prize"], row["tickets_won"]) == ((r or {}).get("place"), (r or {}).get("prize"), [])
         assert row["date"] is not None and row["entry"] in ("won", "eliminated")
+    # the hands they played are in their hand history, and open and export as the replayer asks for them (issue
+    # #29: the same through a gateway; a tournament table's id holds a slash, sent as %2F)
+    token = players[0][1]
+    hands = [h for h in http.get("/api/hands", headers=_auth(token)).json()["hands"]
+             if h["table_id"].startswith("srv-sng/")]
+    assert hands, "no tournament hand in the player's history"
+    table, hand = quote(hands[0]["table_id"], safe=""), hands[0]["hand_id"]
+    detail = http.get(f"/api/hands/{table}/{hand}", headers=_auth(token))
+    assert detail.status_code == 200 and detail.json()["hand_id"] == hand, detail.text
+    for fmt in ("phh", "pokerstars"):
+        export = http.get(f"/api/hands/{table}/{hand}/export?format={fmt}", headers=_auth(token))
+        assert export.status_code == 200 and export.text, (fmt, export.text)
     server.store.ledger.verify()
     assert server.store.ledger.total("EUR") == 0
 
