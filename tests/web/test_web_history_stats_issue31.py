@@ -41,6 +41,7 @@ class Seeded:
     holdem_ends: list[datetime] = field(default_factory=list)
     omaha_won: int = 0
     omaha: int = 0
+    tournament: str = ""
 
 
 SIDEWAYS = """() => [...document.querySelectorAll("body *")].filter((e) => {
@@ -92,6 +93,7 @@ def _seed(live_server: Any) -> Seeded:
         play(f"t9-webgraphb-{suffix}", 10, NT, real_now - timedelta(days=3, hours=5), timedelta(seconds=50), "holdem")
         play(f"t9-webomaha-{suffix}", 12, PO, real_now - timedelta(days=2), timedelta(seconds=45), "omaha")
         play(f"t9-webgraphc-{suffix}", 10, NT, real_now - timedelta(minutes=8), timedelta(seconds=20), "holdem")
+        out.tournament = f"sngweb{suffix}"
         for i in range(3):
             st.hands.record(f"sngweb{suffix}/t1", f"{i + 1}-{suffix}", {hero: 1500, villain: 1500},
                             NT.format(a=1500, b=1500, pa=hero, pb=villain), [], {hero: 0, villain: 0})
@@ -125,6 +127,11 @@ def test_issue_31_history_filters_and_pages(new_page: Any, live_server: Any, see
                                             viewport: dict[str, int]) -> None:
     page = new_page(viewport)
     _login(page, live_server.url, seeded.username)
+    # the player's tournament history (the tournament filter's choices) names the seeded tournament; its hands are
+    # the real server's
+    row = {"tournament": seeded.tournament, "name": "Seeded Sit & Go", "kind": "sng", "status": "finished",
+           "date": "2026-12-01T12:00:00+00:00", "buy_in": 0, "fee": 0, "currency": "PLAY"}
+    page.route("**/api/tournaments/history", lambda route: route.fulfill(json={"history": [row]}))
     page.goto(f"{live_server.url}/#/history")
     count = page.locator("[data-testid='history-count']")
     count.wait_for()
@@ -154,6 +161,13 @@ def test_issue_31_history_filters_and_pages(new_page: Any, live_server: Any, see
     page.select_option("[data-testid='filter-kind']", "tournament")
     page.click("[data-testid='filter-apply']")
     page.wait_for_function("document.querySelectorAll(\"[data-testid='hands'] tbody tr\").length === 3")
+    page.select_option("[data-testid='filter-kind']", "")  # one tournament's hands, chosen by its name
+    page.select_option("[data-testid='filter-tournament']", label="Seeded Sit & Go · " + page.eval_on_selector(
+        f"[data-testid='filter-tournament'] option[value='{seeded.tournament}']", "o => o.textContent.split(' · ')[1]"))
+    page.click("[data-testid='filter-apply']")
+    page.wait_for_function("document.querySelector(\"[data-testid='history-count']\").textContent.endsWith(' 3')")
+    assert page.locator("[data-testid='filter-tournament']").input_value() == seeded.tournament
+    assert len(_rows(page)) == 3
 
 
 def _graph(page: Any) -> dict[str, Any]:

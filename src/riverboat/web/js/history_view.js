@@ -40,8 +40,9 @@ const PAGE = 50;
 const FILTER_GAMES = ["holdem", "omaha", "omaha_hl", "omaha5", "omaha5_hl", "six_plus", "stud", "stud_hl", "razz", "soko",
   "americana", "draw5", "triple_draw_27", "draw32"];
 
-/** The search form (issue #31): game, stakes (big blind or small bet), dates, result and cash / tournament. */
-function filterBar(current, apply) {
+/** The search form (issue #31): game, stakes (big blind or small bet), dates, result, cash / tournament and one
+ * of the player's tournaments (`tournaments`: their tournament history's rows, when they have any). */
+function filterBar(current, apply, tournaments = []) {
   const select = (name, options) => el("select", { name, "data-testid": `filter-${name}` },
     options.map(([value, label]) => el("option", { value, selected: current.get(name) === value ? "" : null }, label)));
   const input = (name, type, label) => el("label", { class: "field-inline" }, `${label} `,
@@ -58,6 +59,8 @@ function filterBar(current, apply) {
   input("until", "date", t("history.filter_until")),
   select("result", [["", t("history.filter_any_result")], ["won", t("history.filter_won")], ["lost", t("history.filter_lost")], ["even", t("history.filter_even")]]),
   select("kind", [["", t("history.filter_cash_and_tournaments")], ["cash", t("history.filter_cash")], ["tournament", t("history.filter_tournaments")]]),
+  tournaments.length ? select("tournament", [["", t("history.filter_any_tournament")],
+    ...tournaments.map((r) => [String(r.tournament), `${r.name || r.tournament} · ${localTime(r.date)}`])]) : null,
   el("button", { class: "btn btn-small btn-primary", type: "submit", "data-testid": "filter-apply" }, t("history.filter_apply")));
   return form;
 }
@@ -65,7 +68,8 @@ function filterBar(current, apply) {
 export async function renderHistory(root, ctx, query = new URLSearchParams()) {
   const offset = Number(query.get("offset") || 0);
   query.set("limit", String(PAGE));
-  const data = await api.searchHands(query.toString());
+  const [data, played] = await Promise.all([api.searchHands(query.toString()),
+    api.tournamentHistory().then((d) => d.history || [], () => [])]);
   const hands = Array.isArray(data) ? data : data.hands || [];
   const total = data.total ?? hands.length;
   const filters = new URLSearchParams(query);
@@ -102,7 +106,7 @@ export async function renderHistory(root, ctx, query = new URLSearchParams()) {
       el("h2", { class: "history-title" }, `${t("history.last_hands")} `, hands.length ? el("span", { class: "export-links" },
         el("button", { class: "btn btn-small", "data-testid": "export-all-pokerstars", onclick: () => api.download(api.searchExportUrl("pokerstars", filters.toString())) }, t("history.export_all_pokerstars")),
         el("button", { class: "btn btn-small", "data-testid": "export-all-phh", onclick: () => api.download(api.searchExportUrl("phh", filters.toString())) }, t("history.export_all_phh"))) : null),
-      filterBar(filters, (q) => reload(q)),
+      filterBar(filters, (q) => reload(q), played.filter((r) => r.tournament)),
       el("p", { class: "muted", "data-testid": "history-count" }, t("history.showing", { from: hands.length ? offset + 1 : 0, to: offset + hands.length, total })),
       el("div", { class: "history-pager" },
         offset > 0 ? el("button", { class: "btn btn-small", "data-testid": "page-newer", onclick: () => page(Math.max(0, offset - PAGE)) }, t("history.newer")) : null,
