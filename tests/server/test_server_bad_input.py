@@ -19,6 +19,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from websockets.sync.client import ClientConnection, connect
 
+from .deployments import Deployment, deployment_fixture
+
 TABLE = {"name": "Fuzz Holdem", "game": "holdem", "structure": "NL", "small_blind": 5, "big_blind": 10,
          "max_seats": 6, "min_buy_in": 400, "max_buy_in": 2000, "currency": "EUR",
          "settings": {"between_hands_seconds": 0.05, "action_seconds": 600, "timebank_seconds": 0}}
@@ -66,9 +68,12 @@ class Conn:
         return self.answer(ref)
 
 
+deployment = deployment_fixture([TABLE], ["--frame-rate", "100000"])  # issue #29: one process; gateway + 2 hosts
+
+
 @pytest.fixture(scope="module")
-def arena(start_module_server: Any) -> Iterator[dict[str, Any]]:
-    server = start_module_server([TABLE], ["--frame-rate", "100000"])
+def arena(deployment: Deployment) -> Iterator[dict[str, Any]]:
+    server = deployment
     table = server.table_id("Fuzz Holdem")
     ids = {name: server.player(eur=DEPOSIT) for name in ("p0", "p1", "outsider")}
     conns = {name: Conn(server.ws_url, token) for name, (_, token) in ids.items()}

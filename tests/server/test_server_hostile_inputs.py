@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -30,10 +31,14 @@ from websockets.sync.client import ClientConnection, connect
 
 from riverboat.server import protocol, safejson
 
+from .deployments import Deployment, deployment_fixture
+
+deployment = deployment_fixture([], ["--login-rate", "1000", "--frame-rate", "1000"])  # issue #29: both deployments
+
 
 @pytest.fixture(scope="module")
-def server(start_module_server: Any) -> Any:
-    return start_module_server([], ["--login-rate", "1000", "--frame-rate", "1000"])
+def server(deployment: Deployment) -> Deployment:
+    return deployment
 
 
 @pytest.fixture(scope="module")
@@ -179,7 +184,7 @@ def test_logout_closes_the_websockets_of_that_token_only(server: Any, http: http
     same player with another token stays; the token no longer authenticates."""
     from websockets.exceptions import ConnectionClosed
 
-    name = f"lo{server.port}"
+    name = f"lo{uuid.uuid4().hex[:10]}"
     assert http.post("/api/register", json={"username": name, "password": "s3cret-pass"}).status_code == 201
     tokens = [http.post("/api/login", json={"username": name, "password": "s3cret-pass"}).json()["token"]
               for _ in range(2)]

@@ -42,6 +42,7 @@ KIND_GROUPS: dict[str, tuple[str, ...]] = {
 }
 TABLE_KINDS: frozenset[str] = frozenset({"buy_in", "top_up", "cash_out"})
 MAX_LIMIT = 500
+MAX_TXN_ID = 2**31 - 1  # the largest id of ledger_txns (INTEGER: 32 bits on PostgreSQL)
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,8 +103,8 @@ class Movements:
                 .join(Account, Entry.account_id == Account.id)
                 .where(Account.player_id == player_id, Account.kind.in_((CASH, PLAY_BALANCE)))
             )
-            if before is not None:
-                q = q.where(LedgerTxn.id < before)
+            if before is not None and before <= MAX_TXN_ID:  # above every id an INTEGER column holds: no bound
+                q = q.where(LedgerTxn.id < before)  # (PostgreSQL refused the parameter: 500 through a cluster)
             if kind_list is not None:
                 q = q.where(LedgerTxn.kind.in_(kind_list))
             if currency is not None:
