@@ -17,17 +17,21 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from .conftest import free_port
+from .deployments import Deployment, deployment_fixture
 
 TABLE = {"name": "Sec Holdem", "game": "holdem", "structure": "NL", "small_blind": 5, "big_blind": 10,
          "max_seats": 6, "min_buy_in": 400, "max_buy_in": 2000, "currency": "PLAY"}
 PW = "correct horse battery"
 
 
+# every test here logs in from 127.0.0.1 against this one server: the per-address login limiter (burst 20)
+# would run out part-way through the module, so it is lifted; the lock-out under test is per account
+deployment = deployment_fixture([TABLE], ["--lockout-after", "3", "--login-rate", "1000"])  # issue #29: one process; a gateway with two table hosts
+
+
 @pytest.fixture(scope="module")
-def server(start_module_server: Any) -> Any:
-    # every test here logs in from 127.0.0.1 against this one server: the per-address login limiter (burst 20)
-    # would run out part-way through the module, so it is lifted; the lock-out under test is per account
-    return start_module_server([TABLE], ["--lockout-after", "3", "--login-rate", "1000"])
+def server(deployment: Deployment) -> Deployment:
+    return deployment
 
 
 @pytest.fixture(scope="module")

@@ -12,15 +12,20 @@ import pytest
 from riverboat.bots import CallingStation, ProtocolClient
 from riverboat.bots.player import Bot
 
+from .deployments import Deployment, deployment_fixture
+
 TABLE = {"name": "Rate", "game": "holdem", "structure": "NL", "small_blind": 5, "big_blind": 10,
          "max_seats": 6, "min_buy_in": 400, "max_buy_in": 2000, "currency": "EUR",
          "settings": {"between_hands_seconds": 0.05, "action_seconds": 600, "timebank_seconds": 0}}
 
 
+# 40 frames of burst, then 4 per second: instant check/call bots run into the limit after about ten hands
+deployment = deployment_fixture([TABLE], ["--frame-rate", "4"])  # issue #29: one process; a gateway with two table hosts
+
+
 @pytest.fixture(scope="module")
-def server(start_module_server: Any) -> Any:
-    # 40 frames of burst, then 4 per second: instant check/call bots run into the limit after about ten hands
-    return start_module_server([TABLE], ["--frame-rate", "4"])
+def server(deployment: Deployment) -> Deployment:
+    return deployment
 
 
 async def test_instant_bots_keep_playing_through_the_frame_limit(server: Any) -> None:

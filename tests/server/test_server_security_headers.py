@@ -11,13 +11,18 @@ import httpx
 import pytest
 import websockets.sync.client
 
+from .deployments import Deployment, deployment_fixture
+
 TABLE = {"name": "Headers Holdem", "game": "holdem", "structure": "NL", "small_blind": 5, "big_blind": 10,
          "max_seats": 6, "min_buy_in": 400, "max_buy_in": 2000, "currency": "PLAY"}
 
 
+deployment = deployment_fixture([TABLE])  # issue #29: one process; a gateway with two table hosts
+
+
 @pytest.fixture(scope="module")
-def server(start_module_server: Any) -> Any:
-    return start_module_server([TABLE])
+def server(deployment: Deployment) -> Deployment:
+    return deployment
 
 
 @pytest.fixture(scope="module")

@@ -27,7 +27,7 @@ from riverboat.cluster.metrics import MetricsListener
 from .demo import table_spec
 from .gcpace import GcPacer
 from .hub import ServerConfig
-from .launch import LaunchOptions, StartedHook, _start_probe, server_config, table_entries
+from .launch import LaunchOptions, StartedHook, _start_probe, security_policy, server_config, table_entries
 from .runner import StopSignals, serve
 
 log = logging.getLogger(__name__)
@@ -49,7 +49,8 @@ async def launch_gateway(options: LaunchOptions, *, echo: Callable[[str], None] 
     from riverboat.cluster.outbox import COMMAND_WINDOW_S
     from riverboat.store import Store
 
-    store = Store(_require_postgres(options.database_url))
+    # the room's account-security settings (issue #35), as one process has them (--lockout-after etc.)
+    store = Store(_require_postgres(options.database_url), security=security_policy(options))
     store.upgrade()
     node = node_id(options.node_id, "gateway")
     window = COMMAND_WINDOW_S if options.command_window_ms is None else options.command_window_ms / 1000
@@ -102,7 +103,8 @@ async def launch_tables(options: LaunchOptions, *, echo: Callable[[str], None] =
     from riverboat.cluster.health import host_app
     from riverboat.store import Store
 
-    store = Store(_require_postgres(options.database_url))
+    # the room's account-security settings (issue #35), as one process has them (--lockout-after etc.)
+    store = Store(_require_postgres(options.database_url), security=security_policy(options))
     store.upgrade()
     node = node_id(options.node_id, "tables")
     host_options = HostOptions(nats_url=options.nats_url, node=node, names=Names(options.cluster),
