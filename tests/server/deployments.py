@@ -42,6 +42,10 @@ class Deployment(Protocol):
 
     def balance(self, player_id: int, currency: str = "EUR") -> int: ...
 
+    def log(self) -> str:
+        """What the node(s) wrote (for a failing assertion's message)."""
+        ...
+
     def metrics_urls(self) -> list[str]: ...
 
     def public_urls(self) -> list[str]: ...
@@ -81,6 +85,9 @@ class OneProcess:
 
     def owner(self, table: str) -> str | None:
         return "one"
+
+    def log(self) -> str:
+        return self.server.log()
 
     def close(self) -> None:
         code = self.server.stop()
@@ -143,6 +150,9 @@ class GatewayAndHosts:
 
     def owner(self, table: str) -> str | None:
         return self.cluster.owner(table)
+
+    def log(self) -> str:
+        return "\n".join(f"--- {name}\n{node.log()[-4000:]}" for name, node in self.cluster.nodes.items())
 
     def close(self) -> None:
         self.cluster.close()

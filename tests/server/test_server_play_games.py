@@ -4,7 +4,8 @@ For each game (Hold'em NL, Omaha Hi/Lo PL, 7 Card Stud FL, 2-7 Triple Draw FL, 3
 and buy in (R-BUYIN, R-CASH-2), check/call every hand down to showdown through the protocol, leave (R-CASH-3), and
 find their money in the balance: each balance is its deposit minus the buy-in plus what the leave paid out, and the
 chips of all players plus the rake equal the deposits (no chip lost or created). Every frame of every connection is
-recorded and checked for other players' face-down cards (R-GEN-5).
+recorded and checked for other players' face-down cards (R-GEN-5). Issue #29: in both deployments (one process; a
+gateway and two table hosts, the games' tables split between them).
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ import pytest
 
 from riverboat.bots import CallingStation, ProtocolClient
 from riverboat.bots.player import Bot
+
+from .deployments import Deployment, deployment_fixture
 
 DEPOSIT = 100_000  # €1,000.00
 
@@ -32,6 +35,8 @@ GAMES: list[dict[str, Any]] = [
      "max_seats": 5, "min_buy_in": 100, "max_buy_in": None},
 ]
 FAST = {"between_hands_seconds": 0.05}
+
+deployment = deployment_fixture([{**g, "currency": "EUR", "settings": FAST} for g in GAMES])
 
 
 def _showdowns(frames: list[dict[str, Any]]) -> set[str]:
@@ -101,9 +106,9 @@ async def _play(server: Any, recorder: Any, table_name: str, buy_in: int, want_s
 
 
 @pytest.mark.parametrize("spec", GAMES, ids=[g["game"] for g in GAMES])
-async def test_r_cash_3_play_to_showdown_leave_and_find_money_in_balance(start_server: Any, recorder: Any,
+async def test_r_cash_3_play_to_showdown_leave_and_find_money_in_balance(deployment: Deployment, recorder: Any,
                                                                           spec: dict[str, Any]) -> None:
-    server = start_server([{**spec, "currency": "EUR", "settings": FAST}])
+    server = deployment
     buy_in = spec["min_buy_in"] * 2
     out = await _play(server, recorder, spec["name"], buy_in, want_showdowns=2)
     table = out["table"]
