@@ -196,3 +196,33 @@ async def test_r_sitout_4_sitting_out_at_one_cash_table_sits_out_at_all(
     for tid in (t1, t2):
         assert_table_matches_store(store, room.tables[tid])
     assert_conserved(store, 30_000)
+
+
+async def test_r_sitout_4_back_in_at_one_cash_table_is_back_in_at_all(room: Room, store: Store, clock: FakeClock
+                                                                       ) -> None:
+    """R-SITOUT-4 (no sitting out at one cash table while playing at another): sat out at both, the player sits in
+    at one and is back at the other too (``also_sat_in``), waiting for the big blind there; a table where they
+    have no chips stays as it is."""
+    a, b, c = make_players(store, 3)
+    t1 = await room.open_table(NL)
+    t2 = await room.open_table(TableSpec(name="Second", game="omaha", structure="PL", small_blind=5, big_blind=10,
+                                         max_seats=6, min_buy_in=200, max_buy_in=1000))
+    await room.sit(a, t1, 0, 300)
+    await room.sit(b, t1, 1, 300)
+    await room.sit(a, t2, 0, 300)
+    await room.sit(c, t2, 1, 300)
+    await room.sit_out(a, t1)
+    back = await room.sit_in(a, t2)
+    assert back["also_sat_in"] == [t1] and back["sitting_out"] is False
+    for tid in (t1, t2):
+        st = room.tables[tid].seat_of(a)
+        assert st is not None and not st.sitting_out
+    assert room.tables[t1].seat_of(a).post_now is False  # type: ignore[union-attr]  # waits for the big blind there
+    assert (await room.sit_out(a, t2))["also_sat_out"] == [t1]
+    for tid in (t1, t2):
+        await play_hand_passively(room, tid)
+    await clock.advance(5)
+    for tid in (t1, t2):
+        assert room.tables[tid].hand is None  # out at both again: nobody left to play with
+        assert_table_matches_store(store, room.tables[tid])
+    assert_conserved(store, 30_000)
