@@ -10,9 +10,12 @@ from riverboat.engine.events import Event
 from riverboat.engine.pots import Pot, build_pots, divide, divide_all_to_first, merge_equal_pots
 from riverboat.engine.results import HandResult, PotAward
 from riverboat.engine.showdown import evaluate_hands, label_of, winning_hand
-from riverboat.engine.state import _CS, _DONE, HandState
+from riverboat.engine.state import _CS, _DONE, DRAW_GAME, FLOP, STUD, HandState
 from riverboat.engine.views import Share, WinningHand
-from riverboat.games.catalog import Kind, OddChip, PostDrawFirst
+from riverboat.games.catalog import OddChip, PostDrawFirst
+
+_SHOWN_FIRST, _ALL_TO_FIRST = OddChip.SHOWN_FIRST, OddChip.LEFT_OF_BUTTON_ALL
+_LEFT_OF_BB = PostDrawFirst.LEFT_OF_BIG_BLIND
 
 
 class Award(HandState):
@@ -98,9 +101,9 @@ class Award(HandState):
 
     def _rake_trigger(self) -> bool:
         kind = self.game.kind
-        if kind is Kind.FLOP:
+        if kind is FLOP:
             return len(self.board) >= 3
-        if kind is Kind.DRAW:
+        if kind is DRAW_GAME:
             return self.street >= 1
         cards = max(len(c) for c in self.cards)
         return cards >= (4 if len(self.game.streets) == 5 else 3)
@@ -109,11 +112,11 @@ class Award(HandState):
         if len(winners) == 1:  # every odd-chip rule gives a lone winner the whole amount
             return {self.seats[winners[0]]: amount}
         rule = self._odd_chip
-        if rule is OddChip.SHOWN_FIRST and show_order:
+        if rule is _SHOWN_FIRST and show_order:
             ordered = sorted(winners, key=lambda j: show_order.index(j) if j in show_order else self.n + j)
             return {self.seats[j]: v for j, v in divide_all_to_first(amount, ordered).items()}
         ordered = sorted(winners)
-        if rule is OddChip.LEFT_OF_BUTTON_ALL:
+        if rule is _ALL_TO_FIRST:
             return {self.seats[j]: v for j, v in divide_all_to_first(amount, ordered).items()}
         return {self.seats[j]: v for j, v in divide(amount, ordered).items()}
 
@@ -122,9 +125,9 @@ class Award(HandState):
         n = self.n
         if self._last_aggr is not None and not self.folded[self._last_aggr]:
             first = self._last_aggr
-        elif self.game.kind is Kind.STUD:
+        elif self.game.kind is STUD:
             first = self._best_visible()
-        elif self.game.post_draw_first is PostDrawFirst.LEFT_OF_BIG_BLIND and self._bb_pos is not None:
+        elif self.game.post_draw_first is _LEFT_OF_BB and self._bb_pos is not None:
             first = (self._bb_pos + 1) % n
         else:
             first = 0

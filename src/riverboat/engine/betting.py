@@ -19,17 +19,34 @@ from riverboat.engine.state import (
     _SPLIT,
     _VALUE,
     _VOTES,
+    AGREE_SPLIT,
+    BRING_IN,
+    CALL,
+    CHECK,
+    COMPLETE,
+    DECLINE_SPLIT,
+    DRAW,
+    FIXED_LIMIT,
+    FOLD,
+    HALF_POT_LIMIT,
+    NO_LIMIT,
+    POT_LIMIT,
+    RUN_ONCE,
+    RUN_TWICE,
+    SPREAD_LIMIT,
+    STAND_PAT,
+    STRADDLE,
+    STUD,
     HandState,
-    K,
     _kinds,
 )
 from riverboat.engine.visible import bring_in_key, has_open_pair
-from riverboat.games.catalog import Kind, PostDrawFirst
-from riverboat.games.structures import Structure
+from riverboat.games.catalog import PostDrawFirst
 
-_DRAW_KINDS = frozenset((K.DRAW, K.STAND_PAT))
-_RIT_KINDS = frozenset((K.RUN_TWICE, K.RUN_ONCE))
-_SPLIT_KINDS = frozenset((K.AGREE_SPLIT, K.DECLINE_SPLIT))
+_DRAW_KINDS = frozenset((DRAW, STAND_PAT))
+_RIT_KINDS = frozenset((RUN_TWICE, RUN_ONCE))
+_SPLIT_KINDS = frozenset((AGREE_SPLIT, DECLINE_SPLIT))
+_LEFT_OF_BB = PostDrawFirst.LEFT_OF_BIG_BLIND
 
 
 class Betting(HandState):
@@ -51,7 +68,7 @@ class Betting(HandState):
                 paid = self._put(pos[s], a, live=False)
                 self._dead_money += paid
                 self._emit("posted", s, what="dead", amount=paid)
-        if game.kind is Kind.STUD:
+        if game.kind is STUD:
             return
         if cfg.blinds is not None:
             blinds = [(pos[s], a) for s, a in cfg.blinds.items() if s in pos and a]
@@ -80,9 +97,9 @@ class Betting(HandState):
     def _first_after_round_start(self) -> int:
         """First position to act on a later round (or to draw)."""
         game = self.game
-        if game.kind is Kind.STUD:
+        if game.kind is STUD:
             return self._best_visible()
-        if game.post_draw_first is PostDrawFirst.LEFT_OF_BIG_BLIND and self._bb_pos is not None:
+        if game.post_draw_first is _LEFT_OF_BB and self._bb_pos is not None:
             return (self._bb_pos + 1) % self.n
         return 0
 
@@ -90,7 +107,7 @@ class Betting(HandState):
         self._phase = _BET
         n = self.n
         s = self.street
-        stud = self.game.kind is Kind.STUD
+        stud = self.game.kind is STUD
         structure = self.structure
         self._raises = 0
         self._reopen = 0  # largest bet/raise increment of the round (R-LIMIT-GEN-2 reopening threshold)
@@ -99,7 +116,8 @@ class Betting(HandState):
         self._acted_level = [-1] * n
         self._big_used = False
         self._open_pair = False
-        self._min_raise = self._street_bet() if structure is Structure.FIXED_LIMIT else self.stakes.opening_min(stud)
+        size = self._bet_size = self._street_bet()  # the fixed-limit bet of this round
+        self._min_raise = size if structure is FIXED_LIMIT else self.stakes.opening_min(stud)
         self._completed = True
         self._bring_in_pos = None
         first: int
@@ -114,16 +132,16 @@ class Betting(HandState):
                 k += 1
             if self.stakes.bring_in and not self.allin[first]:
                 self._bring_in_pos = first
-                self._completed = structure is not Structure.FIXED_LIMIT
+                self._completed = structure is not FIXED_LIMIT
         elif s == 0 and self._bb_pos is not None:
             first = (self._bb_pos + 1) % n
             # R-FL-4 / R-LIMIT-GEN-2: the big blind is a full bet (PHH reading: it is not)
             self._reopen = self.cur_bet if self.game.fl_cap_counts_blind else 0
-            if self.structure is Structure.FIXED_LIMIT and self.game.fl_cap_counts_blind:
+            if self.structure is FIXED_LIMIT and self.game.fl_cap_counts_blind:
                 self._raises = 1  # R-FL-4: the big blind is the first bet
         else:
             first = self._first_after_round_start()
-        if stud and s == 1 and self.game.open_pair_rule and structure is Structure.FIXED_LIMIT:
+        if stud and s == 1 and self.game.open_pair_rule and structure is FIXED_LIMIT:
             self._open_pair = any(
                 has_open_pair([c for c, u in zip(self.cards[i], self.up[i], strict=True) if u])
                 for i in range(n) if not self.folded[i]
@@ -131,7 +149,8 @@ class Betting(HandState):
         if self._community_card and not self.settings.stud_community_betting:
             pending = self._pending = [False] * n
         else:
-            pending = self._pending = [not (f or a) for f, a in zip(self.folded, self.allin, strict=True)]
+            folded, allin = self.folded, self.allin
+            pending = self._pending = [not (folded[j] or allin[j]) for j in range(n)]
         self._actor = None
         self._split_open = bool(self.game.split_agreement and self.settings.split_agreement)
         self._split_voting = False
@@ -182,13 +201,13 @@ class Betting(HandState):
         stack, bet, cur = self.stacks[i], self.bets[i], self.cur_bet
         if self._bring_in_pos == i and not self._round_actions:
             b = min(self.stakes.bring_in, stack)
-            kinds = {K.BRING_IN}
+            kinds = {BRING_IN}
             lo = hi = 0
             allowed: tuple[int, ...] = ()
             if stack > b:
                 lo, hi, allowed = self._aggressive_bounds(i, completing=True)
                 if hi:
-                    kinds.add(K.COMPLETE)
+                    kinds.add(COMPLETE)
             return LegalActions(seat, frozenset(kinds), bring_in=b, min_to=lo, max_to=hi, allowed_to=allowed)
         call = cur - bet
         if call > stack:
@@ -218,11 +237,10 @@ class Betting(HandState):
     def _others_can_act(self, i: int) -> bool:
         """Some other player could still call a raise (a raise nobody can call is not offered)."""
         cur = self.cur_bet
-        j = 0
-        for f, a, s, b in zip(self.folded, self.allin, self.stacks, self.bets, strict=True):
-            if not f and not a and s + b > cur and j != i:
+        folded, allin, stacks, bets = self.folded, self.allin, self.stacks, self.bets
+        for j in range(self.n):  # indexing: cheaper than zip(..., strict=True) here (issue #33)
+            if not folded[j] and not allin[j] and stacks[j] + bets[j] > cur and j != i:
                 return True
-            j += 1
         return False
 
     def _aggressive_bounds(self, i: int, completing: bool) -> tuple[int, int, tuple[int, ...]]:
@@ -232,13 +250,13 @@ class Betting(HandState):
         if all_in_to <= cur:
             return 0, 0, ()
         structure = self.structure
-        stud = self.game.kind is Kind.STUD
+        stud = self.game.kind is STUD
         allowed: tuple[int, ...] = ()
-        if structure is Structure.FIXED_LIMIT:
+        if structure is FIXED_LIMIT:
             cap = 4
             if self._raises >= cap:
                 return 0, 0, ()
-            size = self._street_bet()
+            size = self._bet_size
             if completing:
                 lo = hi = self.stakes.fixed_small
             elif self._open_pair and not self._big_used:
@@ -256,11 +274,11 @@ class Betting(HandState):
                 lo = opening
             else:
                 lo = cur + self._min_raise
-            if structure is Structure.NO_LIMIT:
+            if structure is NO_LIMIT:
                 hi = all_in_to
-            elif structure is Structure.POT_LIMIT:
+            elif structure is POT_LIMIT:
                 hi = 2 * cur - bet + self.pot
-            elif structure is Structure.HALF_POT_LIMIT:
+            elif structure is HALF_POT_LIMIT:
                 hi = cur + (self.pot + cur - bet) // 2
             else:  # spread limit (R-SL)
                 spread = self.stakes.spread
@@ -283,18 +301,18 @@ class Betting(HandState):
     def _apply(self, i: int, kind: ActionKind, amount: int) -> None:
         seat = self.seats[i]
         if kind in _VOTES:
-            if kind is K.RUN_TWICE or kind is K.RUN_ONCE:
+            if kind is RUN_TWICE or kind is RUN_ONCE:
                 self._emit("acted", seat, action=kind.value)
-                if kind is K.RUN_ONCE:
+                if kind is RUN_ONCE:
                     self._rit_votes = -1
                     self._qi = len(self._queue)
                 else:
                     self._rit_votes += 1
                     self._qi += 1
                 return
-            if kind is K.AGREE_SPLIT or kind is K.DECLINE_SPLIT:
+            if kind is AGREE_SPLIT or kind is DECLINE_SPLIT:
                 self._emit("acted", seat, action=kind.value)
-                if kind is K.DECLINE_SPLIT:
+                if kind is DECLINE_SPLIT:
                     self._end_split_vote(refused=True)
                 else:
                     if not self._split_voting:
@@ -311,18 +329,18 @@ class Betting(HandState):
             if self._phase == _SPLIT:
                 self._phase = _BET
         self._round_actions += 1
-        if kind is K.FOLD:
+        if kind is FOLD:
             self.folded[i] = True
             self._pending[i] = False
             self.events.append(Event("acted", seat, {"action": "fold"}, None))
             self._muck.extend([(i, c) for c in self.cards[i]])
             return
-        if kind is K.CHECK:
+        if kind is CHECK:
             self._pending[i] = False
             self._acted_level[i] = self.cur_bet
             self.events.append(Event("acted", seat, {"action": "check"}, None))
             return
-        if kind is K.CALL:
+        if kind is CALL:
             cur = self.cur_bet
             paid = self._put(i, cur - self.bets[i], live=True)
             self._pending[i] = False
@@ -330,7 +348,7 @@ class Betting(HandState):
             self.events.append(Event("acted", seat, {"action": "call", "amount": paid, "to": self.bets[i],
                                                      "all_in": self.allin[i]}, None))
             return
-        if kind is K.BRING_IN:
+        if kind is BRING_IN:
             paid = self._put(i, self.stakes.bring_in, live=True)
             if self.bets[i] - self.cur_bet > self._reopen:
                 self._reopen = self.bets[i] - self.cur_bet
@@ -340,23 +358,24 @@ class Betting(HandState):
             self._emit("acted", seat, action="bring_in", amount=paid, to=self.bets[i], all_in=self.allin[i])
             return
         # aggressive: BET / RAISE / COMPLETE / STRADDLE, amount is the new total bet this round
-        if kind is K.STRADDLE:
+        if kind is STRADDLE:
             amount = 2 * self.stakes.big_blind
         cur = self.cur_bet
         increment = amount - cur
         self._put(i, amount - self.bets[i], live=True)
-        full = kind is K.COMPLETE or increment >= self._min_raise or (
-            self.structure is Structure.SPREAD_LIMIT and increment > 0 and not self.allin[i])
-        if self.structure is Structure.FIXED_LIMIT:
+        full = kind is COMPLETE or increment >= self._min_raise or (
+            self.structure is SPREAD_LIMIT and increment > 0 and not self.allin[i])
+        if self.structure is FIXED_LIMIT:
             self._raises += 1
-            if amount - cur > self._street_bet():
+            size = self._bet_size
+            if increment > size:
                 self._big_used = True
-            if kind is K.COMPLETE:
-                self._min_raise = self._street_bet()
-            full = full or increment >= self._street_bet()
-        elif full and kind is not K.COMPLETE:
+            if kind is COMPLETE:
+                self._min_raise = size
+            full = full or increment >= size
+        elif full and kind is not COMPLETE:
             self._min_raise = max(self._min_raise, increment)
-        if kind is K.COMPLETE:
+        if kind is COMPLETE:
             self._completed = True
         if increment > self._reopen:
             self._reopen = increment

@@ -6,8 +6,8 @@ from __future__ import annotations
 from riverboat.cards import Card, Deck
 from riverboat.engine.actions import IllegalAction
 from riverboat.engine.events import Event
-from riverboat.engine.state import _CS, _DRAW, HandState, _only
-from riverboat.games.catalog import Kind, Street
+from riverboat.engine.state import _CS, _DRAW, FLOP, STUD, HandState, _only
+from riverboat.games.catalog import Street
 
 _FUTURE: dict[int, tuple[tuple[Street, ...], tuple[tuple[int, int], ...]]] = {}
 
@@ -66,7 +66,7 @@ class Dealing(HandState):
             alive = []
             need = 0
         left = len(self._deck) - self._dpos
-        if need and need > left and self.game.kind is Kind.STUD and st.down + st.up == 1:
+        if need and need > left and self.game.kind is STUD and st.down + st.up == 1:
             c = self._next_card()  # R-INSUF-3: one community card for everybody
             self.board.append(c)
             self._community_card = True
@@ -106,11 +106,14 @@ class Dealing(HandState):
         self.events.append(Event("drew", seat, {"count": len(discard)}, None))
         if discard:
             hand = self.cards[i]
-            gone = set(discard)
-            self.up[i] = [u for c, u in zip(hand, self.up[i], strict=True) if c not in gone]
-            self.cards[i] = [c for c in hand if c not in gone]
+            up = self.up[i]
+            if True in up:
+                self.up[i] = [u for c, u in zip(hand, up, strict=True) if c not in discard]
+            else:  # all down (every draw game): only the length changes
+                del up[len(up) - len(discard):]
+            self.cards[i] = [c for c in hand if c not in discard]
             self._discards[i].extend(discard)
-            self._round_discards.extend((i, c) for c in discard)
+            self._round_discards.extend([(i, c) for c in discard])
             if self.game.deal_after_discards:
                 self._owed.append((i, discard))
             else:
@@ -121,34 +124,27 @@ class Dealing(HandState):
         k = len(discard)
         if len(self._deck) - self._dpos < k:
             self._ensure_cards(i, k)
-        new = self._deck[self._dpos:self._dpos + k]
-        self._dpos += k
-        self.cards[i].extend(new)
-        self.up[i].extend([False] * k)
-        self.events.append(Event("drew_cards", self.seats[i], {"discarded": [_CS[c] for c in discard],
-                                                               "cards": [_CS[c] for c in new]}, _only(self.seats[i])))
+        pos = self._dpos
+        new = self._deck[pos:pos + k]
+        self._dpos = pos + k
+        self.cards[i] += new
+        self.up[i] += [False] * k
+        seat = self.seats[i]
+        cs = _CS
+        self.events.append(Event("drew_cards", seat, {"discarded": [cs[c] for c in discard],
+                                                      "cards": [cs[c] for c in new]}, _only(seat)))
 
     def _ensure_cards(self, i: int, k: int) -> None:
         """R-INSUF-1/2: reshuffle earlier discards (never the drawer's own) when the stub is short."""
         left = len(self._deck) - self._dpos
         if left >= k:
             return
-        current = {c for _, c in self._round_discards}
         # The PHH (PokerKit) reading: every card out of play at once, and the stub with them (a record does not
         # say which of its cards the dealer burnt)
         everything = self.game.reshuffle_all
-        pool = [(o, c) for o, c in self._muck if o != i or everything] if self.game.reshuffle_folded else []
-        earlier = [(o, c) for o, c in self._discards_history() if everything or (o != i and c not in current)]
-        candidates: list[Card] = []
-        seen: set[int] = set()
+        candidates, seen = self._reshuffle_candidates(i, everything)
         if everything:
-            candidates = self._deck[self._dpos:]
-            seen = set(candidates)
             left = 0
-        for _, c in earlier + pool:
-            if c not in seen:
-                seen.add(c)
-                candidates.append(c)
         if left + len(candidates) < k:  # R-INSUF-1: other players' discards of this draw may be used too
             for o, c in self._round_discards:
                 if o != i and c not in seen:
@@ -168,26 +164,48 @@ class Dealing(HandState):
                 self._deck = self._deck[:self._dpos] + stub  # as it was
                 raise IllegalAction("not enough cards left to complete the draw")
         used = set(candidates)
-        self._deck = self._deck + candidates
+        self._deck += candidates
         for lst in self._discards:
-            lst[:] = [c for c in lst if c not in used]
+            if lst:
+                lst[:] = [c for c in lst if c not in used]
         self._muck = [(o, c) for o, c in self._muck if c not in used]
+        folded, cards = self.folded, self.cards
         for j in range(self.n):  # folded cards that go back into play are no longer that player's
-            if self.folded[j] and any(c in used for c in self.cards[j]):
-                self.up[j] = [u for c, u in zip(self.cards[j], self.up[j], strict=True) if c not in used]
-                self.cards[j] = [c for c in self.cards[j] if c not in used]
+            if folded[j] and not used.isdisjoint(cards[j]):
+                self.up[j] = [u for c, u in zip(cards[j], self.up[j], strict=True) if c not in used]
+                cards[j] = [c for c in cards[j] if c not in used]
         self._round_discards = [(o, c) for o, c in self._round_discards if c not in used]
-        self._emit("reshuffled", None, count=len(candidates))
+        self.events.append(Event("reshuffled", None, {"count": len(candidates)}, None))
 
-    def _discards_history(self) -> list[tuple[int, Card]]:
-        out: list[tuple[int, Card]] = []
-        for o, lst in enumerate(self._discards):
-            for c in lst:
-                out.append((o, c))
-        return out
+    def _reshuffle_candidates(self, i: int, everything: bool) -> tuple[list[Card], set[int]]:
+        """The cards a reshuffle for position ``i`` takes, in order, before this draw's discards of the others
+        (R-INSUF-1): the stub when ``everything``, the earlier discards (everything: all of them, this draw's and
+        the drawer's too), then the folded cards (``Game.reshuffle_folded``); each once."""
+        candidates: list[Card] = self._deck[self._dpos:] if everything else []
+        seen: set[int] = set(candidates)
+        if everything:
+            for lst in self._discards:
+                for c in lst:
+                    if c not in seen:
+                        seen.add(c)
+                        candidates.append(c)
+        else:
+            current = {c for _, c in self._round_discards}
+            for o, lst in enumerate(self._discards):
+                if o != i:
+                    for c in lst:
+                        if c not in current and c not in seen:
+                            seen.add(c)
+                            candidates.append(c)
+        if self.game.reshuffle_folded:
+            for o, c in self._muck:
+                if (o != i or everything) and c not in seen:
+                    seen.add(c)
+                    candidates.append(c)
+        return candidates, seen
 
     def _rit_eligible(self) -> bool:
-        if not (self.game.run_it_twice and self.settings.run_it_twice and self.game.kind is Kind.FLOP):
+        if not (self.game.run_it_twice and self.settings.run_it_twice and self.game.kind is FLOP):
             return False
         if len(self.board) not in (3, 4):
             return False

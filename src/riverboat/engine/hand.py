@@ -8,7 +8,7 @@ and :mod:`~riverboat.engine.award` (pots, showdown, awards); their shared state 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from operator import attrgetter
 from typing import Any
 
@@ -20,11 +20,26 @@ from riverboat.engine.config import HandConfig
 from riverboat.engine.dealing import Dealing, _future_cards
 from riverboat.engine.events import Event
 from riverboat.engine.results import HandResult, PotAward
-from riverboat.engine.state import _BET, _CS, _DONE, _DRAW, _RIT, _SPLIT, HandState, K
+from riverboat.engine.state import (
+    _BET,
+    _CS,
+    _DONE,
+    _DRAW,
+    _RIT,
+    _SPLIT,
+    DRAW,
+    FIXED_LIMIT,
+    NO_LIMIT,
+    SPREAD_LIMIT,
+    STAND_PAT,
+    STRADDLE,
+    HandState,
+)
 from riverboat.engine.views import HandView, PlayerView
-from riverboat.games.structures import Structure
 
 __all__ = ["Hand", "HandResult", "PotAward"]
+
+_SIZED = AGGRESSIVE - {STRADDLE}  # the kinds whose amount the player chooses
 
 def _refill(target: Any, value: Any) -> None:
     if isinstance(target, list):
@@ -57,9 +72,9 @@ class Hand(Betting, Dealing, Award):
             raise ValueError(f"seats must be distinct non-negative integers: {seats}")
         if not all(type(s) is int and s > 0 for s in config.stacks):
             raise ValueError(f"stacks must be positive integers: {list(config.stacks)}")
-        if config.structure is Structure.FIXED_LIMIT and not stakes.fixed_small:
+        if config.structure is FIXED_LIMIT and not stakes.fixed_small:
             raise ValueError("fixed limit needs small_bet (or big_blind) > 0")
-        if config.structure is Structure.SPREAD_LIMIT and not stakes.spread:
+        if config.structure is SPREAD_LIMIT and not stakes.spread:
             raise ValueError("spread limit needs stakes.spread")
         deck = list(config.deck)
         members = game.deck._members
@@ -124,10 +139,11 @@ class Hand(Betting, Dealing, Award):
         self._aai = set()
         self._allin_runout = False  # betting closed with a player all-in and cards still to come
         self._future = _future_cards(game.streets)
+        self._bet_size = 0
         self._post_forced()
         # Offered to the player left of the big blind also when the table names the blinds itself (a returning
         # player's live post, a skipped waiting player): the room passes explicit blinds in those hands.
-        self._straddle_ok = (game.straddle and self.settings.straddle and config.structure is Structure.NO_LIMIT
+        self._straddle_ok = (game.straddle and self.settings.straddle and config.structure is NO_LIMIT
                              and self._bb_pos is not None and n > 2)
         self._start_street(0)
         self._run()
@@ -176,47 +192,57 @@ class Hand(Betting, Dealing, Award):
                                 f"{', '.join(sorted(k.value for k in legal.kinds))}")
         i = self._actor
         assert i is not None
-        if kind in AGGRESSIVE and kind is not K.STRADDLE:
+        if kind in _SIZED:
             amt = action.amount
-            if not isinstance(amt, int) or isinstance(amt, bool):
+            if type(amt) is not int and (not isinstance(amt, int) or isinstance(amt, bool)):
                 raise IllegalAction(f"{kind.value} needs an integer amount, got {amt!r}")
             if legal.allowed_to and amt not in legal.allowed_to:
                 raise IllegalAction(f"{kind.value} to {amt} is not allowed; allowed: {list(legal.allowed_to)}")
             if not legal.min_to <= amt <= legal.max_to:
                 raise IllegalAction(f"{kind.value} to {amt} is out of range: "
                                     f"{legal.min_to} to {legal.max_to}")
-        elif kind is K.DRAW or kind is K.STAND_PAT:
-            discard = tuple(action.cards) if kind is K.DRAW else ()
-            if discard and not all(type(c) is int or isinstance(c, Card) for c in discard):
-                raise IllegalAction(f"discards must be card codes (ints), got {discard!r}")
-            if len(discard) > legal.max_discards:
-                raise IllegalAction(f"at most {legal.max_discards} cards may be discarded, got {len(discard)}")
-            hand = self.cards[i]
-            if discard and (len(set(discard)) != len(discard) or any(c not in hand for c in discard)):
-                raise IllegalAction(f"discards must be distinct cards of your hand: "
-                                    f"{' '.join(str(Card(c)) for c in discard if 0 <= c < 52)}")
+        elif kind is DRAW or kind is STAND_PAT:
+            discard = self._checked_discard(legal, i, action.cards) if kind is DRAW else []
             self._legal = None
             if self._cards_may_run_out(len(discard)):
-                self._atomically(lambda: self._apply_draw(i, [ALL_CARDS[c] for c in discard]))
+                self._atomically(self._apply_draw, i, discard)
             else:
-                self._apply_draw(i, [ALL_CARDS[c] for c in discard])
+                self._apply_draw(i, discard)
                 self._run()
             return
         self._legal = None
         if self._cards_may_run_out(0):
-            self._atomically(lambda: self._apply(i, kind, action.amount))
+            self._atomically(self._apply, i, kind, action.amount)
         else:  # nothing can refuse the action while it is applied (R-ACT-1)
             self._apply(i, kind, action.amount)
             self._run()
 
-    def _atomically(self, apply: Callable[[], None]) -> None:
+    def _checked_discard(self, legal: LegalActions, i: int, cards: Sequence[int]) -> list[Card]:
+        """The cards of a DRAW as the hand's Card objects; IllegalAction unless they are distinct card codes of the
+        drawer's hand, at most ``legal.max_discards`` of them."""
+        discard = tuple(cards)
+        for c in discard:
+            if type(c) is not int and not isinstance(c, Card):
+                raise IllegalAction(f"discards must be card codes (ints), got {discard!r}")
+        if len(discard) > legal.max_discards:
+            raise IllegalAction(f"at most {legal.max_discards} cards may be discarded, got {len(discard)}")
+        hand = self.cards[i]
+        out: list[Card] = []
+        for c in discard:
+            if c not in hand or c in out:
+                raise IllegalAction(f"discards must be distinct cards of your hand: "
+                                    f"{' '.join(str(Card(c)) for c in discard if 0 <= c < 52)}")
+            out.append(ALL_CARDS[c])
+        return out
+
+    def _atomically(self, apply: Callable[..., None], *args: Any) -> None:
         """Apply a checked action and advance the hand; all or nothing (R-ACT-1), for an action after which the
         cards left could fall short before the next decision (``_cards_may_run_out``): only the deck can still
         refuse an action while it is applied (R-INSUF: a draw the reshuffle cannot complete, a street that cannot
         be dealt), so the state is copied first and put back if it does."""
         saved = self._saved_state()
         try:
-            apply()
+            apply(*args)
             self._run()
         except IllegalAction:
             self._restore_state(saved)
@@ -227,7 +253,15 @@ class Hand(Betting, Dealing, Award):
         this draw's replacements ``drawn`` (and the replacements owed to earlier drawers, Game.deal_after_discards),
         then every street after this one up to the next draw (a draw street is a decision for every player still
         in, and deals nothing until then), each alive player dealt every card, every board run three times (R-RIT):
-        ``_future``. Any card dealt later is dealt by a later action, which makes its own check."""
+        ``_future``. Any card dealt later is dealt by a later action, which makes its own check. When the
+        replacements are dealt once everyone has discarded (Game.deal_after_discards), a draw with a drawer still
+        to come deals nothing before that drawer's decision."""
+        if self._phase == _DRAW and self.game.deal_after_discards:
+            q, k, folded = self._queue, self._qi + 1, self.folded
+            while k < len(q):  # a later drawer decides before any replacement is dealt
+                if not folded[q[k]]:
+                    return False
+                k += 1
         per_player, board = self._future[self.street]
         need = drawn + per_player * self.folded.count(False) + board
         if self._owed:
@@ -264,7 +298,7 @@ class Hand(Betting, Dealing, Award):
         legal = self.legal_actions()
         if seat != legal.seat:
             raise IllegalAction(f"seat {seat} cannot act: it is seat {legal.seat}'s turn")
-        if self.structure not in (Structure.FIXED_LIMIT, Structure.SPREAD_LIMIT):
+        if self.structure is not FIXED_LIMIT and self.structure is not SPREAD_LIMIT:
             raise IllegalAction("artificial all-in exists only in Fixed and Spread Limit games (R-AAI-4)")
         if self._phase != _BET:
             raise IllegalAction("artificial all-in applies to a betting decision")
@@ -273,7 +307,7 @@ class Hand(Betting, Dealing, Award):
             raise IllegalAction("no money in the pot: the player is folded, not all-in (R-AAI-1)")
         self._legal = None
         if self._cards_may_run_out(0):
-            self._atomically(lambda: self._artificial_allin(i))
+            self._atomically(self._artificial_allin, i)
         else:
             self._artificial_allin(i)
             self._run()

@@ -16,6 +16,9 @@ from riverboat.evaluate.tables import SEVEN_CARD_RANKINGS
 from riverboat.games.catalog import Game
 
 _CS = [str(c) for c in ALL_CARDS]  # card code -> "Ah"
+# Enum members as module constants (an Enum class attribute is a slow lookup on Python 3.11, issue #33)
+_ANY, _OMAHA = CardUse.ANY, CardUse.OMAHA
+_HIGH_R, _LOW_8B, _BADUGI = Ranking.HIGH, Ranking.LOW_8B, Ranking.BADUGI
 
 
 @cache
@@ -35,17 +38,17 @@ def evaluate_hands(
     qualifying low). The engine's cards are valid and distinct, so the unchecked paths are taken: seven cards the fast
     seven-card evaluators, five cards one lookup (``strength5``), Omaha card use ``best_strength`` (the strengths
     ``best_hand`` gives); the rest (Badugi, a stud hand short of five) ``best_hand``."""
-    use = CardUse.OMAHA if game.omaha else CardUse.ANY
+    use = _OMAHA if game.omaha else _ANY
     n = len(cards)
     out: list[list[int | None]] = []
     board_t = tuple(board)
     for name in game.rankings:
         ranking = ranking_of(name)
         row: list[int | None] = [None] * n
-        seven = _seven(ranking) if use is CardUse.ANY else None
-        low8 = ranking is Ranking.LOW_8B
-        five = use is CardUse.ANY and ranking is not Ranking.BADUGI
-        omaha = use is CardUse.OMAHA
+        seven = _seven(ranking) if use is _ANY else None
+        low8 = ranking is _LOW_8B
+        five = use is _ANY and ranking is not _BADUGI
+        omaha = use is _OMAHA
         for j in alive:
             hole = cards[j]
             k = len(hole) + len(board_t)
@@ -98,7 +101,9 @@ def _describe(ranking: Ranking, strength: int) -> str:
 
 _HIGH = SPECS[Ranking.HIGH]
 _HIGH_CATS = _HIGH.order
-C = Category
+_STRAIGHT, _STRAIGHT_FLUSH, _FLUSH = Category.STRAIGHT, Category.STRAIGHT_FLUSH, Category.FLUSH
+_PAIR, _TWO_PAIR, _TRIPS = Category.PAIR, Category.TWO_PAIR, Category.TRIPS
+_FULL_HOUSE, _QUADS = Category.FULL_HOUSE, Category.QUADS
 
 
 def _high_five(cards: Sequence[int], strength: int) -> tuple[int, ...] | None:
@@ -108,22 +113,22 @@ def _high_five(cards: Sequence[int], strength: int) -> tuple[int, ...] | None:
     five-card lookup; None (search instead) if they do not make ``strength``."""
     level, tb = decode(strength)
     cat = _HIGH_CATS[level - 1]
-    if cat is C.STRAIGHT or cat is C.STRAIGHT_FLUSH:
+    if cat is _STRAIGHT or cat is _STRAIGHT_FLUSH:
         top = tb[0]
         ranks = [top, top - 1, top - 2, top - 3, top - 4] if top >= 4 else [3, 2, 1, 0, 12]
-    elif cat is C.PAIR:
+    elif cat is _PAIR:
         ranks = [tb[0], tb[0], tb[1], tb[2], tb[3]]
-    elif cat is C.TWO_PAIR:
+    elif cat is _TWO_PAIR:
         ranks = [tb[0], tb[0], tb[1], tb[1], tb[2]]
-    elif cat is C.TRIPS:
+    elif cat is _TRIPS:
         ranks = [tb[0], tb[0], tb[0], tb[1], tb[2]]
-    elif cat is C.FULL_HOUSE:
+    elif cat is _FULL_HOUSE:
         ranks = [tb[0], tb[0], tb[0], tb[1], tb[1]]
-    elif cat is C.QUADS:
+    elif cat is _QUADS:
         ranks = [tb[0], tb[0], tb[0], tb[0], tb[1]]
     else:  # high card, flush
         ranks = list(tb)
-    if cat is C.FLUSH or cat is C.STRAIGHT_FLUSH:
+    if cat is _FLUSH or cat is _STRAIGHT_FLUSH:
         suits = [c & 3 for c in cards]
         suit = max(range(4), key=suits.count)
         cards = [c for c in cards if c & 3 == suit]
@@ -140,7 +145,7 @@ def _high_five(cards: Sequence[int], strength: int) -> tuple[int, ...] | None:
         if not got:
             return None
         out.append(got.pop(0))
-    if strength5(Ranking.HIGH, *out) != strength:
+    if strength5(_HIGH_R, *out) != strength:
         return None
     return tuple(out)
 
@@ -153,9 +158,9 @@ def winning_hand(game: Game, rank_ix: int, hole: Sequence[int], board: Sequence[
     ``strength``, the value the showdown already found for this hand; a hand no five of which make it (which would
     be an evaluator bug) gives None rather than cards that did not win."""
     ranking = ranking_of(game.rankings[rank_ix])
-    use = CardUse.OMAHA if game.omaha else CardUse.ANY
+    use = _OMAHA if game.omaha else _ANY
     cards: tuple[int, ...] | None = None
-    if ranking is Ranking.HIGH and use is CardUse.ANY and len(hole) + len(board) >= 5:
+    if ranking is _HIGH_R and use is _ANY and len(hole) + len(board) >= 5:
         cards = _high_five((*hole, *board), strength)
     if cards is None:
         cards = winning_five(ranking, hole, board, use, strength)

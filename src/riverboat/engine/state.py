@@ -12,10 +12,18 @@ from riverboat.engine.config import HandConfig, Settings
 from riverboat.engine.events import Event
 from riverboat.engine.results import HandResult
 from riverboat.engine.visible import visible_key
-from riverboat.games.catalog import Game, OddChip
+from riverboat.games.catalog import Game, Kind, OddChip
 from riverboat.games.structures import Stakes, Structure
 
 K = ActionKind
+# Enum members as module constants for the hot paths: on Python 3.11 every attribute read of an Enum class
+# (``ActionKind.FOLD``) goes through EnumType.__getattr__'s slow hook (8% of a draw game's time, issue #33)
+FOLD, CHECK, CALL, BET, RAISE = K.FOLD, K.CHECK, K.CALL, K.BET, K.RAISE
+BRING_IN, COMPLETE, STRADDLE, DRAW, STAND_PAT = K.BRING_IN, K.COMPLETE, K.STRADDLE, K.DRAW, K.STAND_PAT
+AGREE_SPLIT, DECLINE_SPLIT, RUN_TWICE, RUN_ONCE = K.AGREE_SPLIT, K.DECLINE_SPLIT, K.RUN_TWICE, K.RUN_ONCE
+FIXED_LIMIT, SPREAD_LIMIT, NO_LIMIT = Structure.FIXED_LIMIT, Structure.SPREAD_LIMIT, Structure.NO_LIMIT
+POT_LIMIT, HALF_POT_LIMIT = Structure.POT_LIMIT, Structure.HALF_POT_LIMIT
+STUD, FLOP, DRAW_GAME = Kind.STUD, Kind.FLOP, Kind.DRAW
 _CS = [str(c) for c in ALL_CARDS]  # card code -> "Ah"
 _M_CHECK, _M_BET, _M_RAISE, _M_COMPLETE, _M_STRADDLE, _M_SPLIT = 1, 2, 4, 8, 16, 32
 _KINDS: dict[int, frozenset[ActionKind]] = {}
@@ -57,7 +65,7 @@ class HandState:
         "_completed", "_big_used", "_open_pair", "_discards", "_round_discards", "_muck", "_owed", "_split_agreed",
         "_split_open", "_split_voting", "_rit_votes", "_runs", "result", "_community_card", "_pot_collected",
         "_odd_chip", "_reopen", "_dead_money", "_showed_first", "_bring_in_pos", "_round_first", "_rit_checked", "_straddle_ok", "_aai",
-        "_allin_runout", "_future",
+        "_allin_runout", "_future", "_bet_size",
     )
 
     config: HandConfig
@@ -122,6 +130,7 @@ class HandState:
     _aai: set[int]
     _allin_runout: bool  # betting closed with a player all-in and cards still to come
     _future: tuple[tuple[int, int], ...]  # per street: cards dealt until the next draw (dealing._future_cards)
+    _bet_size: int  # the fixed-limit bet of the current betting round (small or big bet)
 
     @property
     def pot(self) -> int:

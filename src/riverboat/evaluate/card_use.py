@@ -19,12 +19,15 @@ from riverboat.evaluate.base import CardUse, HandError, HandValue, Ranking
 from riverboat.evaluate.fast7 import Eval7, make_evaluate7
 from riverboat.evaluate.rankings import SPECS, as_ranking, check_cards, describe, spec_for_strength, strength5
 
+_ANY, _OMAHA = CardUse.ANY, CardUse.OMAHA  # Enum class attributes are slow lookups on Python 3.11 (issue #33)
+_BADUGI, _SUITED = Ranking.BADUGI, (Ranking.SOKO, Ranking.THIRTY_TWO_SUITED)
+
 
 def candidate_fives(
     hole: Sequence[int], board: Sequence[int], use: CardUse
 ) -> Iterator[tuple[int, ...]]:
     """Every five-card hand the card-use rule allows (tuples of five cards)."""
-    if use is CardUse.OMAHA:
+    if use is _OMAHA:
         return (
             (h[0], h[1], b[0], b[1], b[2])
             for h in itertools.combinations(hole, 2)
@@ -87,13 +90,13 @@ def winning_five(ranking: Ranking, hole: Sequence[int], board: Sequence[int], us
     """The cards that make a hand of a known ``strength`` in display order (a showdown naming a winner's cards,
     R-CARD-2), without :func:`best_hand`'s input checks: the caller passes distinct valid cards of the ranking's
     deck (the engine's own). The search stops at the first five that make ``strength``; None if none does."""
-    if ranking is Ranking.BADUGI or (use is CardUse.ANY and len(hole) + len(board) < 5):
+    if ranking is _BADUGI or (use is _ANY and len(hole) + len(board) < 5):
         value = best_hand(ranking, hole, board, use, strength=strength)
         return None if value is None or value.strength != strength else tuple(value.cards)
     # high cards first (low rankings: low cards first), so the five sought tend to come early in the search
     high = not SPECS[ranking].low
     hole, board = sorted(hole, reverse=high), sorted(board, reverse=high)
-    if use is CardUse.ANY:
+    if use is _ANY:
         hole, board = sorted((*hole, *board), reverse=high), []
     best, cards = _best_five(ranking, candidate_fives(hole, board, use), strength)
     if best != strength:
@@ -113,7 +116,7 @@ def _best_five(
     """The strongest five-card hand among ``fives`` (stopping early once ``target`` is reached)."""
     best = 0
     best_cards: tuple[int, ...] = ()
-    if ranking in (Ranking.SOKO, Ranking.THIRTY_TWO_SUITED):
+    if ranking in _SUITED:
         for five in fives:
             s = strength5(ranking, *five)
             if s > best:

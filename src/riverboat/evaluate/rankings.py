@@ -15,6 +15,8 @@ from riverboat.evaluate.thirty_two import THIRTY_TWO, suited_strength
 
 SPECS = tables.SPECS
 W5 = tables.W5
+# module constants: an Enum class attribute is a slow lookup on Python 3.11 (EnumType.__getattr__), issue #33
+_SOKO, _THIRTY_TWO_SUITED = Ranking.SOKO, Ranking.THIRTY_TWO_SUITED
 
 DECK_OF: dict[Ranking, Deck] = {
     Ranking.SIX_PLUS: DECK_36,
@@ -67,9 +69,9 @@ def strength5(ranking: Ranking, a: int, b: int, c: int, d: int, e: int) -> int:
         s = t.f5[(1 << (a >> 2)) | (1 << (b >> 2)) | (1 << (c >> 2)) | (1 << (d >> 2)) | (1 << (e >> 2))]
     else:
         s = t.nf5[W5[a >> 2] + W5[b >> 2] + W5[c >> 2] + W5[d >> 2] + W5[e >> 2]]
-    if ranking is Ranking.SOKO:
+    if ranking is _SOKO:
         return with_four_flush((a, b, c, d, e), s)
-    if ranking is Ranking.THIRTY_TWO_SUITED:
+    if ranking is _THIRTY_TWO_SUITED:
         return suited_strength((a, b, c, d, e), s)
     return s
 
