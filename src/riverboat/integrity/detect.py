@@ -390,37 +390,56 @@ def scan_full(hands: Iterable[HandFacts], config: ScanConfig | None = None,
 
 def evaluate_state(st: ScanState, config: ScanConfig | None = None,
                    devices: Mapping[str, Iterable[str]] | None = None) -> ScanResult:
-    """Every test over the counts gathered so far, corrected for the pairs tested (the second half of a scan)."""
+    """Every test over the counts gathered so far, corrected for the pairs tested (the second half of a scan).
+    Only the p-values of every test are kept (a float and a name per test: a room with hundreds of thousands of
+    pairs held every test's sentence, evidence and detail at once, issue #34); the few candidates that pass the
+    correction are computed again in full."""
     cfg = config or ScanConfig()
     t = _Tests(st, cfg)
-    by_pattern: dict[str, list[_Candidate]] = defaultdict(list)
-    pairs = t.pairs()
-    overlap: dict[Pair, dict[str, float]] = {}
-    for a, b in pairs:
-        by_pattern["chip_dumping"].extend(t.dumping(a, b))
-        sp = t.soft_play(a, b)
-        if sp is not None:
-            by_pattern["soft_play"].append(sp)
-        by_pattern["collusion"].append(t.collusion(a, b))
-        overlap[a, b] = t.overlap(a, b)
-    for p in sorted(st.hands_of):
-        c = t.aai(p)
+    tested: dict[str, tuple[list[float], list[tuple[str, ...]]]] = {}
+
+    def note(c: _Candidate | None) -> None:
         if c is not None:
-            by_pattern["artificial_allin_abuse"].append(c)
-    flags = _fold_in([f for cands in by_pattern.values() for f in _corrected(cands, cfg, overlap)])
+            ps, who = tested.setdefault(c.pattern, ([], []))
+            ps.append(c.p)
+            who.append(c.players)
+
+    pairs = t.pairs()
+    for a, b in pairs:
+        tested.setdefault("chip_dumping", ([], []))  # the patterns in the order of before (ties in _fold_in)
+        for c in t.dumping(a, b):
+            note(c)
+        note(t.soft_play(a, b))
+        note(t.collusion(a, b))
+    for p in sorted(st.hands_of):
+        note(t.aai(p))
+    flags = _fold_in([f for pattern, (ps, who) in tested.items() for f in _corrected(t, pattern, ps, who)])
     flags += _shared_devices(st, devices or {}, cfg)
     flags.sort(key=lambda f: (-f.score, f.p_value, f.players, f.pattern))
     return ScanResult(flags, st.hands, len(st.hands_of), pairs)
 
 
-def _corrected(cands: list[_Candidate], cfg: ScanConfig, overlap: Mapping[Pair, Mapping[str, float]]) -> list[Flag]:
-    qs = bh_adjust([c.p for c in cands])
+def _again(t: _Tests, pattern: str, players: tuple[str, ...]) -> _Candidate:
+    """The full candidate of one test (what :func:`evaluate_state` computed and let go)."""
+    if pattern == "artificial_allin_abuse":
+        c = t.aai(players[0])
+    elif pattern == "chip_dumping":
+        c = next(x for x in t.dumping(*sorted(players)) if x.players == players)
+    else:
+        c = t.soft_play(*players) if pattern == "soft_play" else t.collusion(*players)
+    assert c is not None
+    return c
+
+
+def _corrected(t: _Tests, pattern: str, ps: list[float], who: list[tuple[str, ...]]) -> list[Flag]:
+    cfg = t.cfg
     out = []
-    for c, q in zip(cands, qs, strict=True):
+    for players, q in zip(who, bh_adjust(ps), strict=True):
         if q > cfg.alpha:
             continue
+        c = _again(t, pattern, players)
         pair = tuple(sorted(c.players))
-        detail = dict(c.detail, q_value=q, **(overlap.get(pair, {}) if len(pair) == 2 else {}))
+        detail = dict(c.detail, q_value=q, **(t.overlap(*pair) if len(pair) == 2 else {}))
         out.append(Flag(c.players, c.pattern, 1.0 - q, c.hands, tuple(c.evidence[:cfg.max_evidence]), c.p, detail,
                         c.why, tuple(c.reasons[:cfg.max_evidence])))
     return out
