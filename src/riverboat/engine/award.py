@@ -16,6 +16,7 @@ from riverboat.games.catalog import OddChip, PostDrawFirst
 
 _SHOWN_FIRST, _ALL_TO_FIRST = OddChip.SHOWN_FIRST, OddChip.LEFT_OF_BUTTON_ALL
 _LEFT_OF_BB = PostDrawFirst.LEFT_OF_BIG_BLIND
+_CS_OF = _CS.__getitem__  # card code -> "Ah", through map (no comprehension frame)
 
 
 class Award(HandState):
@@ -135,45 +136,12 @@ class Award(HandState):
 
     def _showdown(self, pots: list[Pot], shown: dict[int, list[str]], labels: dict[int, str]) -> list[PotAward]:
         game = self.game
-        alive = [j for j in range(self.n) if not self.folded[j]]
+        folded = self.folded
+        alive = [j for j in range(self.n) if not folded[j]]
         boards = self.boards if self._runs == 2 else [self.board]
         # values[run][ranking_index][position] -> strength or None
         values = [evaluate_hands(game, self.cards, board, alive) for board in boards]
-        order = self._show_order(alive)
-        showing: list[int] = []
-        nr = len(game.rankings)
-        rng = range(nr)
-        best_in_pot: list[list[int]] = [[-1] * nr for _ in pots]
-        pots_of = {j: [best_in_pot[k] for k, p in enumerate(pots) if j in p.eligible] for j in alive}
-        vals0 = values[0]
-        allin, seats, cards, events = self.allin, self.seats, self.cards, self.events
-        always = not self.settings.muck_losers or self._runs == 2 or self._allin_runout
-        for j in order:
-            mine = [vals0[r][j] for r in rng]
-            bests = pots_of[j]
-            if not (always or allin[j] or not showing):
-                competitive = False
-                for best in bests:
-                    for r in rng:
-                        v = mine[r]
-                        if v is not None and v >= best[r]:
-                            competitive = True
-                            break
-                    if competitive:
-                        break
-                if not competitive:
-                    events.append(Event("mucked", seats[j], {}, None))
-                    continue
-            showing.append(j)
-            for best in bests:
-                for r in rng:
-                    v = mine[r]
-                    if v is not None and v > best[r]:
-                        best[r] = v
-            s = seats[j]
-            sh = shown[s] = [_CS[c] for c in cards[j]]
-            label = labels[s] = label_of(game, mine)
-            events.append(Event("showed", s, {"cards": sh, "label": label}, None))
+        showing = self._show_hands(self._show_order(alive), values[0], pots, shown, labels)
         self._showed_first = showing
         if self.settings.merge_equal_pots and len(pots) > 1:  # the PHH reading; RULES.md: each pot on its own
             merged = merge_equal_pots(pots, self._pot_winners(pots, values, showing))
@@ -183,6 +151,48 @@ class Award(HandState):
         memo: dict[tuple[int, int, int], WinningHand | None] = {}
         return self._award_pots(pots, values, showing, memo)
 
+    def _show_hands(self, order: list[int], vals0: list[list[int | None]], pots: list[Pot],
+                    shown: dict[int, list[str]], labels: dict[int, str]) -> list[int]:
+        """Who shows, in showing order (R-SHOW-4): every hand when losers may not muck (or all-in, or run twice),
+        else the first and every hand that could still win a share of a pot it is in; the others muck."""
+        game = self.game
+        nr = len(vals0)
+        rng = range(nr)
+        best_in_pot: list[list[int]] = [[-1] * nr for _ in pots]
+        allin, seats, cards, events = self.allin, self.seats, self.cards, self.events
+        always = not self.settings.muck_losers or self._runs == 2 or self._allin_runout
+        showing: list[int] = []
+        for j in order:
+            mine = [vals0[0][j]] if nr == 1 else [row[j] for row in vals0]
+            if not (always or allin[j] or not showing):
+                competitive = False
+                for k, p in enumerate(pots):
+                    if j in p.eligible:
+                        best = best_in_pot[k]
+                        for r in rng:
+                            v = mine[r]
+                            if v is not None and v >= best[r]:
+                                competitive = True
+                                break
+                        if competitive:
+                            break
+                if not competitive:
+                    events.append(Event("mucked", seats[j], {}, None))
+                    continue
+            showing.append(j)
+            for k, p in enumerate(pots):
+                if j in p.eligible:
+                    best = best_in_pot[k]
+                    for r in rng:
+                        v = mine[r]
+                        if v is not None and v > best[r]:
+                            best[r] = v
+            s = seats[j]
+            sh = shown[s] = list(map(_CS_OF, cards[j]))
+            label = labels[s] = label_of(game, mine)
+            events.append(Event("showed", s, {"cards": sh, "label": label}, None))
+        return showing
+
     def _pot_winners(self, pots: list[Pot], values: list[list[list[int | None]]], showing: list[int]) -> set[int]:
         """The positions that win a share of some pot as ``_award_pots`` pays them (the PHH merge keeps only
         them), found without building the awards."""
@@ -191,14 +201,11 @@ class Award(HandState):
         for p in pots:
             contenders = [j for j in p.eligible if j in showing] or list(p.eligible)
             for vals in values:  # one per run
-                groups = [(contenders, vals[0])]
+                out.update(_best_of(contenders, vals[0])[1])
                 if two:
                     lows = [j for j in contenders if vals[1][j] is not None]
                     if lows:
-                        groups.append((lows, vals[1]))
-                for group, row in groups:
-                    best = max(v for j in group if (v := row[j]) is not None)
-                    out.update(j for j in group if row[j] == best)
+                        out.update(_best_of(lows, vals[1])[1])
         return out
 
     def _award_pots(self, pots: list[Pot], values: list[list[list[int | None]]], showing: list[int],
@@ -208,6 +215,7 @@ class Award(HandState):
         awards: list[PotAward] = []
         runs = len(values)
         boards = self.boards if self._runs == 2 else [self.board]
+        two = len(game.rankings) == 2
         for p in pots:
             contenders = [j for j in p.eligible if j in showing]
             if not contenders:
@@ -215,7 +223,7 @@ class Award(HandState):
             amounts = [p.amount - p.amount // 2, p.amount // 2] if runs == 2 else [p.amount]
             for run, amount in enumerate(amounts):
                 vals = values[run]
-                if len(game.rankings) == 2:
+                if two:
                     lows = [j for j in contenders if vals[1][j] is not None]
                     if lows:
                         high_amt = amount - amount // 2
@@ -230,19 +238,36 @@ class Award(HandState):
     def _award(self, amount: int, pot: Pot, contenders: list[int], values: list[list[int | None]], rank_ix: int,
                share: Share, run: int, showing: list[int], board: Sequence[int],
                memo: dict[tuple[int, int, int], WinningHand | None]) -> PotAward:
-        vals = values[rank_ix]
-        best = max(v for j in contenders if (v := vals[j]) is not None)
-        winners = [j for j in contenders if vals[j] == best]
+        best, winners = _best_of(contenders, values[rank_ix])
+        seats = self.seats
         # the cards that make each winning hand, for a winner whose cards were shown only (R-GEN-5, R-SHOW-4)
         hands: dict[int, WinningHand] = {}
         for j in winners:
             if j not in showing:
                 continue
             key = (run, rank_ix, j)
-            if key not in memo:
-                memo[key] = winning_hand(self.game, rank_ix, self.cards[j], board, best)
-            got = memo[key]
+            if key in memo:
+                got = memo[key]
+            else:
+                got = memo[key] = winning_hand(self.game, rank_ix, self.cards[j], board, best)
             if got is not None:
-                hands[self.seats[j]] = got
-        return PotAward(amount, [self.seats[j] for j in pot.eligible], self._divide(amount, winners, showing),
+                hands[seats[j]] = got
+        return PotAward(amount, list(map(seats.__getitem__, pot.eligible)), self._divide(amount, winners, showing),
                         share=share, run=run, hands=hands)
+
+
+def _best_of(group: list[int], row: list[int | None]) -> tuple[int, list[int]]:
+    """The best strength in ``row`` among the positions of ``group`` and the positions that have it, in group
+    order (at least one of them has a strength)."""
+    best = -1
+    winners: list[int] = []
+    for j in group:
+        v = row[j]
+        if v is None or v < best:
+            continue
+        if v > best:
+            best = v
+            winners = [j]
+        else:
+            winners.append(j)
+    return best, winners

@@ -22,25 +22,32 @@ def build_pots(contrib: Sequence[int], folded: Sequence[bool], dead: int = 0) ->
     can win them, a player whose only chips in are dead ones too. Pots whose eligible
     sets are equal are merged; a layer nobody still in the hand reached goes to the pot below it.
     """
-    levels = sorted({c for c in contrib if c > 0})
+    n = len(contrib)
+    # the eligible players change only at the contribution of a player still in: one pot per such level, the
+    # layers between two of them (folded players' contributions) in the pot above
+    levels = sorted({c for c, f in zip(contrib, folded) if c > 0 and not f})  # noqa: B905 (same length)
     pots: list[Pot] = []
     prev = 0
-    n = len(contrib)
     for level in levels:
         amount = 0
-        for c in contrib:
+        eligible = []
+        for i in range(n):
+            c = contrib[i]
             if c > prev:
                 amount += (c if c < level else level) - prev
-        eligible = tuple(i for i in range(n) if not folded[i] and contrib[i] >= level)
-        if not eligible and pots:
-            pots[-1].amount += amount
-        elif pots and pots[-1].eligible == eligible:
-            pots[-1].amount += amount
-        elif eligible:
-            pots.append(Pot(amount, eligible))
-        else:  # nobody eligible yet (only possible for the first layer): keep for the next pot
-            dead += amount
+                if c >= level and not folded[i]:
+                    eligible.append(i)
+        pots.append(Pot(amount, tuple(eligible)))
         prev = level
+    above = 0  # a layer nobody still in the hand reached goes to the pot below it
+    for c in contrib:
+        if c > prev:
+            above += c - prev
+    if above:
+        if pots:
+            pots[-1].amount += above
+        else:  # nobody still in put chips in: all of it below the layers
+            dead += above
     if dead:  # a pot of its own below the layers, every player still in eligible (also one all-in for an ante
         # only, PHH ``ante_trimming_status = false``); merged with the main pot when the players are the same
         alive = tuple(i for i in range(n) if not folded[i])
@@ -57,7 +64,7 @@ def merge_equal_pots(pots: Sequence[Pot], winners: set[int]) -> list[Pot]:
     Pots are layered from the main pot up, so equal player sets are neighbours."""
     out: list[Pot] = []
     for p in pots:
-        eligible = tuple(j for j in p.eligible if j in winners) or p.eligible
+        eligible = tuple(filter(winners.__contains__, p.eligible)) or p.eligible
         if out and out[-1].eligible == eligible:
             out[-1].amount += p.amount
         else:
