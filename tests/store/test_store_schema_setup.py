@@ -151,3 +151,37 @@ def test_cli_db_check_audits_the_ledger(empty_db_url: str) -> None:
     bad = runner.invoke(app, ["db", "check", "--database-url", empty_db_url])
     assert bad.exit_code == 1
     assert "CORRUPT" in bad.output
+
+
+@pytest.mark.parametrize("empty_db_url", ["postgresql"], indirect=True)  # a room on several nodes is PostgreSQL
+def test_nodes_started_together_upgrade_a_new_database_once(empty_db_url: str) -> None:
+    """Two table hosts and a gateway of one room started at the same moment on a new database (systemd starts
+    ``tables-%i`` together, docs/cluster.md): each runs the migrations on start. They are serialised by a database
+    lock, so every node starts and the schema is made once (seen from outside: one of two hosts started together died
+    with "duplicate key value violates unique constraint pg_type_typname_nsp_index")."""
+    nodes = 4
+    ready = threading.Barrier(nodes)
+    errors: list[BaseException] = []
+    stores: list[Store] = []
+
+    def start() -> None:
+        st = Store(empty_db_url, password_hasher=FAST_HASHER)
+        stores.append(st)
+        ready.wait()
+        try:
+            st.upgrade()
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=start, daemon=True) for _ in range(nodes)]  # daemon: a stuck one fails, not hangs
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert not any(t.is_alive() for t in threads), "a node's migration still waits after 30 s (they block each other)"
+    try:
+        assert errors == []
+        assert {st.revision() for st in stores} == {_head()}
+    finally:
+        for st in stores:
+            st.dispose()

@@ -6,9 +6,14 @@ from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine
+from sqlalchemy import Engine, text
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
+
+#: The PostgreSQL advisory lock that serialises migrations: the nodes of one room (table hosts, gateways) started
+#: together on a new database each upgrade it on start; the first makes the schema, the others wait, then find it
+#: at head. (Without it one of two hosts started together died on a duplicate CREATE TABLE.)
+MIGRATION_LOCK = 0x52425F4D  # "RB_M"
 
 
 def alembic_config(engine: Engine) -> Config:
@@ -19,8 +24,11 @@ def alembic_config(engine: Engine) -> Config:
 
 
 def upgrade(engine: Engine, revision: str = "head") -> None:
-    """Apply every migration up to ``revision`` on ``engine``."""
+    """Apply every migration up to ``revision`` on ``engine``, one node at a time on PostgreSQL (the lock is held
+    until this transaction ends; SQLite's own write lock serialises it there)."""
     with engine.begin() as conn:
+        if engine.dialect.name == "postgresql":
+            conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         cfg = alembic_config(engine)
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, revision)
