@@ -283,6 +283,8 @@ def test_r_tourn_gen_5_sit_and_go_from_the_lobby_to_the_prize_in_the_cashier(new
         assert prize in (1500, 900, 600, 750, 1200, 1000), result  # 50/30/20 of €30.00 (or shared places)
         page.goto(f"{live_server.url}/#/cashier")
         page.wait_for_selector("[data-testid='movements']")
+        # the statement's rows load after the balances (CI once read only the header row)
+        page.locator("[data-testid='movements'] tbody tr").first.wait_for()
         movements = page.get_by_test_id("movements").inner_text()
         assert "t prize" in movements and won in movements, movements
         page.screenshot(path=str(SCREENSHOTS / "tourney_cashier.png"))
