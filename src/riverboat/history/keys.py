@@ -14,6 +14,8 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
+from riverboat.games.catalog import Game
+from riverboat.games.structures import Structure
 from riverboat.history.phh import PhhError, resolve_variant
 
 _VARIANT = re.compile(r'^variant\s*=\s*"([^"]+)"', re.MULTILINE)
@@ -22,18 +24,28 @@ _SMALL_BET = re.compile(r"^small_bet\s*=\s*(\S+)\s*$", re.MULTILINE)
 
 
 @lru_cache(maxsize=256)
-def _game_of_code(code: str) -> str | None:
+def _variant_of_code(code: str) -> tuple[Game, Structure] | None:
     try:
-        game, _structure = resolve_variant(code)
+        return resolve_variant(code)
     except (PhhError, KeyError):
         return None
-    return game.id.removesuffix("_phh")
+
+
+def variant_of(phh: str | None) -> tuple[str, Game, Structure] | None:
+    """(game id as the history pages name it, the game, its structure) of a PHH record, from its variant code;
+    None when it names no variant the room knows. Shared by the search keys and the history views."""
+    m = _VARIANT.search(phh or "")
+    found = _variant_of_code(m.group(1)) if m else None
+    if found is None:
+        return None
+    game, structure = found
+    return game.id.removesuffix("_phh"), game, structure
 
 
 def game_key(phh: str | None) -> str | None:
     """The game id of a PHH record (None when it names no variant the room knows)."""
-    m = _VARIANT.search(phh or "")
-    return _game_of_code(m.group(1)) if m else None
+    found = variant_of(phh)
+    return found[0] if found else None
 
 
 def stakes_key(fields: Mapping[str, Any]) -> int | None:

@@ -15,14 +15,13 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from riverboat.games.catalog import Kind
+from riverboat.history.keys import variant_of
 from riverboat.history.masking import masked_phh
-from riverboat.history.phh import PhhError, resolve_variant
 from riverboat.history.pokerstars import HandSheet, SheetSeat, TournamentInfo, tournament_number
 from riverboat.room.frames import LobbyEntry
 
 SESSION_GAP_SECONDS = 30 * 60  # a pause this long between two hands ends a session
 MAX_SERIES = 400  # points of a profit graph
-_VARIANT = re.compile(r'^variant\s*=\s*"([^"]+)"', re.MULTILINE)
 _FAMILY = {Kind.STUD: "stud", Kind.DRAW: "draw"}
 
 Alias = Callable[[int], Awaitable[str | None]]
@@ -47,15 +46,11 @@ def phh_fields(record: Any) -> dict[str, Any]:
 
 
 def game_of(record: Any) -> tuple[str | None, str | None, str]:
-    """(game id, structure, family) of a stored hand, from its PHH variant code."""
-    m = _VARIANT.search(getattr(record, "phh", None) or "")
-    if not m:
+    """(game id, structure, family) of a stored hand, from its PHH variant code (``history.keys.variant_of``)."""
+    found = variant_of(getattr(record, "phh", None))
+    if found is None:
         return None, None, "flop"
-    try:
-        game, structure = resolve_variant(m.group(1))
-    except (PhhError, KeyError):
-        return None, None, "flop"
-    base = game.id.split("_phh")[0] if game.id.endswith("_phh") else game.id
+    base, game, structure = found
     return base, structure.value, _FAMILY.get(game.kind, "flop")
 
 
