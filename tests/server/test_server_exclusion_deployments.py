@@ -21,6 +21,7 @@ from riverboat.bots import ProtocolClient
 from riverboat.bots.client import CommandRefused
 
 from .deployments import Deployment, deployment_fixture
+from .test_server_money_e2e import auto_play
 
 SECRET = "test-secret-of-the-fake-provider"
 CASH = [{"name": f"Excl Holdem {i}", "game": "holdem", "structure": "NL", "small_blind": 5, "big_blind": 10,
@@ -40,16 +41,6 @@ async def _until(check: Any, what: str, timeout: float = 30.0) -> None:
     while not check():
         assert time.monotonic() < deadline, f"timed out waiting for: {what}"
         await asyncio.sleep(0.1)
-
-
-def _auto_play(client: ProtocolClient, table: str) -> None:
-    def on_frame(frame: dict[str, Any]) -> None:
-        hand = (frame.get("view") or {}).get("hand") if frame.get("type") == "table_state" else None
-        legal = (hand or {}).get("legal")
-        if legal:
-            kind = "check" if "check" in legal["kinds"] else ("call" if "call" in legal["kinds"] else "fold")
-            asyncio.ensure_future(client.send({"type": "act", "table": table, "kind": kind}))
-    client.on_frame.append(on_frame)
 
 
 def _operator(d: Deployment) -> dict[str, str]:
@@ -118,8 +109,8 @@ async def test_issue30_self_exclusion_ends_play_on_every_host_in_both_deployment
                 assert stack_then == 1_000
             assert d.store.ledger.table_stack(carol, pool) == 0  # the pool: left at once, buy-in back
             assert carol not in d.store.tournaments.registered(sng)  # refunded: buy-in and fee back
-            _auto_play(cd, table)
-            _auto_play(cc, table)
+            auto_play(cd, table)
+            auto_play(cc, table)
             await _until(lambda: d.store.ledger.table_stack(carol, table) == 0, "the stack back in the balance")
             record = d.store.hands.get(table, hand_id)
             assert record is not None and record.status == "settled" and carol in record.changes

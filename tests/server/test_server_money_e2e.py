@@ -87,7 +87,7 @@ def webhook(server: Any, body: dict[str, Any], *, secret: str = SECRET, at: floa
                             headers={"Riverboat-Signature": header, "Content-Type": "application/json"})
 
 
-def _auto_play(client: ProtocolClient, table: str) -> None:
+def auto_play(client: ProtocolClient, table: str) -> None:
     def on_frame(frame: dict[str, Any]) -> None:
         hand = (frame.get("view") or {}).get("hand") if frame.get("type") == "table_state" else None
         legal = (hand or {}).get("legal")
@@ -125,8 +125,8 @@ async def test_issue30_register_deposit_play_withdraw_approve_exact(server: Any)
     table = server.table_id("Money Holdem")
     session_start = time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime(time.time() - 1))
     async with ProtocolClient(server.ws_url, token_a) as ca, ProtocolClient(server.ws_url, token_b) as cb:
-        _auto_play(ca, table)
-        _auto_play(cb, table)
+        auto_play(ca, table)
+        auto_play(cb, table)
         await ca.sit(table, 0, 1_000)
         await cb.sit(table, 1, 1_000)
         await _settled_hands(server, table, 3)
@@ -290,8 +290,8 @@ async def test_issue30_self_exclusion_during_a_hand(server: Any) -> None:
         now = server.store.hands.get(table, hand_id)
         if now is None or now.status != "settled":  # still in the hand (carol not to act): it finishes first
             assert stack_then == 1_000
-        _auto_play(cd, table)
-        _auto_play(cc, table)
+        auto_play(cd, table)
+        auto_play(cc, table)
         deadline = time.monotonic() + 30
         while server.store.ledger.table_stack(carol, table):
             assert time.monotonic() < deadline, "the stack did not come back"
