@@ -174,9 +174,8 @@ async def test_r_sitout_3_eviction_exactly_after_seven_minutes(room: Room, store
     assert_conserved(store, 30_000)
 
 
-async def test_r_sitout_4_sitting_out_at_one_cash_table_sits_out_at_all(
-    room: Room, store: Store, clock: FakeClock
-) -> None:
+async def _seated_at_two_tables(room: Room, store: Store) -> tuple[int, str, str]:
+    """Player ``a`` seated at two cash tables (hold'em and Omaha), each with one opponent (R-SITOUT-4 set-up)."""
     a, b, c = make_players(store, 3)
     t1 = await room.open_table(NL)
     t2 = await room.open_table(TableSpec(name="Second", game="omaha", structure="PL", small_blind=5, big_blind=10,
@@ -185,6 +184,13 @@ async def test_r_sitout_4_sitting_out_at_one_cash_table_sits_out_at_all(
     await room.sit(b, t1, 1, 300)
     await room.sit(a, t2, 0, 300)
     await room.sit(c, t2, 1, 300)
+    return a, t1, t2
+
+
+async def test_r_sitout_4_sitting_out_at_one_cash_table_sits_out_at_all(
+    room: Room, store: Store, clock: FakeClock
+) -> None:
+    a, t1, t2 = await _seated_at_two_tables(room, store)
     result = await room.sit_out(a, t1)
     assert result["also_sat_out"] == [t2]
     assert room.tables[t1].seat_of(a).sitting_out  # type: ignore[union-attr]
@@ -203,14 +209,7 @@ async def test_r_sitout_4_back_in_at_one_cash_table_is_back_in_at_all(room: Room
     """R-SITOUT-4 (no sitting out at one cash table while playing at another): sat out at both, the player sits in
     at one and is back at the other too (``also_sat_in``), waiting for the big blind there; a table where they
     have no chips stays as it is."""
-    a, b, c = make_players(store, 3)
-    t1 = await room.open_table(NL)
-    t2 = await room.open_table(TableSpec(name="Second", game="omaha", structure="PL", small_blind=5, big_blind=10,
-                                         max_seats=6, min_buy_in=200, max_buy_in=1000))
-    await room.sit(a, t1, 0, 300)
-    await room.sit(b, t1, 1, 300)
-    await room.sit(a, t2, 0, 300)
-    await room.sit(c, t2, 1, 300)
+    a, t1, t2 = await _seated_at_two_tables(room, store)
     await room.sit_out(a, t1)
     back = await room.sit_in(a, t2)
     assert back["also_sat_in"] == [t1] and back["sitting_out"] is False
