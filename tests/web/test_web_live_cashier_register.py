@@ -39,6 +39,37 @@ def test_taken_username_is_refused_with_a_clear_message(new_page: Any, live_serv
     assert page.locator("[data-testid='user-name']").inner_text() == ""  # nobody logged in
 
 
+def test_log_out_is_not_undone_by_a_profile_read_answered_after_it(new_page: Any, live_server: Any) -> None:
+    """A profile read (GET /api/me) that the server answered while the player was still logged in, but whose answer
+    reaches the page only after Log out, must not log the page back in. CI at b6e9c34 caught this: the socket's
+    reconnect after login started such a read, Log out landed first, and the header kept the player's name."""
+    name = f"late{uuid.uuid4().hex[:8]}"
+    page = new_page()
+    _register(page, live_server.url, name)
+    page.wait_for_selector("[data-testid='login-link'][href='#/logout']")
+    held: list[Any] = []
+
+    def hold(route: Any) -> None:
+        held.append((route, route.fetch()))  # the server answers now, with the player still logged in
+
+    page.route("**/api/me", hold)
+    page.evaluate("() => { import('./js/session.js').then((m) => { m.session.refresh(); }); }")
+    deadline = 200
+    while not held and deadline:
+        page.wait_for_timeout(50)
+        deadline -= 1
+    assert held, "the page did not read its profile"
+    route, response = held[0]
+    assert response.status == 200
+    page.click("[data-testid='login-link']")  # log out
+    page.wait_for_selector("[data-testid='login-link'][href='#/login']")
+    route.fulfill(response=response)  # the late answer arrives
+    page.unroute("**/api/me")
+    page.wait_for_timeout(500)
+    assert page.locator("[data-testid='login-link']").get_attribute("href") == "#/login"
+    assert page.locator("[data-testid='user-name']").inner_text() == ""
+
+
 def test_r_wallet_cashier_shows_older_movements_page_by_page(new_page: Any, live_server: Any) -> None:
     name = f"pages{uuid.uuid4().hex[:8]}"
     page = new_page()

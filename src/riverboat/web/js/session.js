@@ -7,18 +7,25 @@ class Session extends Emitter {
   constructor() {
     super();
     this.me = null;
+    // Bumped by logout: a refresh whose answer arrives after a logout is dropped, not allowed to bring the session
+    // back (found by CI: a refresh started by the socket's reconnect landed after Log out and the header kept the name)
+    this.epoch = 0;
   }
 
   get loggedIn() { return Boolean(this.me); }
 
   async refresh() {
     if (!sessionMarked()) { this.me = null; markSession(false); this.emit("change", null); return null; }
+    const epoch = this.epoch;
+    let me;
     try {
-      this.me = await api.me();
+      me = await api.me();
     } catch (err) {
-      if (err.status === 401) this.me = null;
+      if (err.status === 401) me = null;
       else throw err;
     }
+    if (epoch !== this.epoch) return this.me;  // logged out meanwhile
+    this.me = me;
     markSession(this.me);
     this.emit("change", this.me);
     return this.me;
@@ -37,6 +44,7 @@ class Session extends Emitter {
   }
 
   async logout() {
+    this.epoch += 1;
     try { await api.logout(); } catch { /* the page forgets the session either way */ }
     markSession(false);
     this.me = null;
