@@ -392,11 +392,11 @@ class TableHostNode:
             if self.routes.pop(pid, None) is not None:
                 self.room.detach(pid)
                 # the tournaments run here hear it too: the reconnect window in turn, away at the deal (R-DISC-1/2)
-                self.tourneys.lobby.disconnected(pid)
+                self.tourneys.disconnected(pid)  # and the tournament hands dealt here for other hosts
         else:
             self._route(pid, gateway)
-            if self.tourneys.lobby.directors:  # no longer sat out in this host's tournaments (R-TOURN-REG-5)
-                asyncio.get_running_loop().create_task(self.tourneys.lobby.connected(pid))
+            if self.tourneys.lobby.directors or self.tourneys.service.shadows:  # (R-TOURN-REG-5, R-DISC-1)
+                asyncio.get_running_loop().create_task(self.tourneys.connected(pid))
 
     def _route(self, pid: int, gateway: str) -> None:
         self.routes[pid] = gateway

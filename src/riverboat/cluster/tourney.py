@@ -148,6 +148,17 @@ class TournamentHosting:
             with contextlib.suppress(Exception):
                 await d.close()
 
+    def disconnected(self, player_id: int) -> None:
+        """A player's presence went (R-DISC-1/2): the tournaments directed here hear it, and so do the hands this
+        host deals for directors elsewhere -- the turn's timer runs where the hand is dealt."""
+        self.lobby.disconnected(player_id)
+        self.service.disconnected(player_id)
+
+    async def connected(self, player_id: int) -> None:
+        """A player's presence came (R-TOURN-REG-5, R-DISC-1): as :meth:`disconnected`, both ways."""
+        self.service.connected(player_id)
+        await self.lobby.connected(player_id)
+
     def record(self, tid: str) -> dict[str, Any] | None:
         d = self.get(tid)
         return None if d is None else entry(d)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import secrets
 import time
@@ -650,6 +651,13 @@ class ShadowTables:
                     self.send_table_state(table, msg.player)
         return {"table": msg.table}
 
+    async def reconnected(self, player_id: int) -> None:
+        """The player is back (R-DISC-1): a decision of theirs running here on the reconnect window goes back to the
+        normal timer. Whether they sit out is the director's to say (its next deal)."""
+        table = self.st.table_of(self.entrants_by_id.get(player_id))
+        if table is not None and table.driver is not None:
+            table.driver.player_reconnected(player_id)
+
     async def close(self) -> None:
         for table in self.tables.values():
             self._void(table)
@@ -689,6 +697,19 @@ class TableService:
         if isinstance(msg, TableAct):
             return await shadow.act(msg.player, msg.kind, msg.amount, msg.cards)
         return await shadow.actor.submit(lambda: shadow.on_message(msg))
+
+    def disconnected(self, player_id: int) -> None:
+        """R-DISC-1: the player lost the connection; a hand dealt here in which it is their turn gives them the
+        reconnect window. The director, on its own host, cannot: the hand's timer runs here (``ClusterTable``)."""
+        for sd in self.shadows.values():
+            if player_id in sd.entrants_by_id:
+                sd.actor.post(functools.partial(sd.presence.disconnected, player_id))
+
+    def connected(self, player_id: int) -> None:
+        """The player is back: their decision running here returns to the normal timer (R-DISC-1)."""
+        for sd in self.shadows.values():
+            if player_id in sd.entrants_by_id:
+                sd.actor.post(functools.partial(sd.reconnected, player_id))
 
     def dealt(self) -> dict[str, int]:
         """Hands this host dealt for other hosts' directors, by table (``/health``)."""
