@@ -15,8 +15,9 @@ import httpx
 from tests.store_fixtures import staff_token
 
 from riverboat.bots import ProtocolClient
+from riverboat.cluster.names import preferred_host
 
-from .deployments import Deployment, deployment_fixture
+from .deployments import Deployment, GatewayAndHosts, deployment_fixture
 
 deployment = deployment_fixture([])
 
@@ -144,19 +145,32 @@ DROP_SPEC = {**SPEC, "name": "Disconnect SNG",
                           "reconnect_seconds": DROP_RECONNECT_S, "timebank_seconds": 0}}
 
 
+def _directed_on_one_host_dealt_on_the_other(d: Deployment) -> str:
+    """A tournament id; in the cluster one whose director's host (the preferred host of its id) is not the host
+    that deals its table ``<id>/t1`` (the preferred host of that id): the case where only the dealing host can
+    give the reconnect window, which the hosts' hashing drew in about one run of three before."""
+    while True:
+        tid = f"dc-{d.kind}-{uuid.uuid4().hex[:6]}"
+        if not isinstance(d, GatewayAndHosts):
+            return tid
+        hosts = [d.cluster.h1, d.cluster.h2]
+        if preferred_host(hosts, tid) != preferred_host(hosts, f"{tid}/t1"):
+            return tid
+
+
 async def test_issue_36_r_disc_1_a_tournament_player_dropping_in_turn_gets_the_reconnect_window_in_both_deployments(
         deployment: Deployment) -> None:
     """R-DISC-1/2, R-TOURN-DISC-1 (issue #36): a player who has bet loses the connection in their turn: the
     tournament's director hears it (through a gateway: the presence bucket tells the owning host, which tells its
     tournaments) and gives them the reconnect window (20 s from the turn's start) instead of the 4 s action timer;
-    then they are folded and dealt in away. In the cluster the table may be dealt by the other host than the
+    then they are folded and dealt in away. In the cluster the table is dealt by the other host than the
     director's: that host's hand hears the drop itself (``TableService.disconnected``; before, only the director
-    heard it and the hand timed the player out at 4 s in about one run of three)."""
+    heard it and the hand timed the player out at the 4 s timer)."""
     d = deployment
     name = f"op{uuid.uuid4().hex[:8]}"
     d.store.accounts.register(name, "password-" + name, role="operator")
     op = staff_token(d.store, name, "password-" + name)
-    tid = f"dc-{d.kind}-{uuid.uuid4().hex[:6]}"
+    tid = _directed_on_one_host_dealt_on_the_other(d)
     me, other = Player(d, presser=False), Player(d, presser=True)
     me.drop_in_turn = True
     async with httpx.AsyncClient(base_url=d.base_url, timeout=30.0) as http:
@@ -178,6 +192,12 @@ async def test_issue_36_r_disc_1_a_tournament_player_dropping_in_turn_gets_the_r
         assert me.dropped_at is not None and moved_on - me.dropped_at > 2 * DROP_ACTION_S, moved_on - me.dropped_at
         await _until(lambda: any(x.get("away") for s in other.states[mark:] for x in s["seats"]
                                  if x["player"] == me.id), "the dropped player dealt in away")
+        if isinstance(d, GatewayAndHosts):  # the hand was dealt where the test meant it to be
+            c = d.cluster
+            dealt = {n: httpx.get(c.nodes[n].base_url + "/health", timeout=5).json()["tournament_tables"]
+                     for n in (c.h1, c.h2)}
+            dealer = next(n for n in (c.h1, c.h2) if dealt[n].get(f"{tid}/t1"))
+            assert dealer != d.owner(tid), dealt
     finally:
         for p in (me, other):
             await p.client.close()
