@@ -41,3 +41,35 @@ async def test_waiting_list_offers_the_free_seat_to_the_first_in_line(room: Room
     assert table.waiting == [second]
     await room.unwaitlist(second, tid)
     assert {e["id"]: e for e in room.lobby()}[tid]["waiting"] == 0
+
+
+async def test_issue_30_a_blocked_player_leaves_the_waiting_list_and_cannot_join_it(room: Room, store: Store,
+                                                                                   clock: FakeClock) -> None:
+    """Issue #30 (no new play under a time-out or self-exclusion): a player who excludes themselves while waiting
+    is taken off the list when a seat frees, so the offer goes to the next in line instead of waiting on them; and
+    a blocked player cannot join a list (``play_blocked``, in plain words; the list is unchanged)."""
+    tid, table, seated = await seat_players(room, store, FULL, 2, 500)
+    first, second, third = make_players(store, 3, deposit=5_000)
+    sinks = {p: Recorder(p) for p in (first, second)}
+    for p, sink in sinks.items():
+        room.attach(p, sink)
+    await room.waitlist(first, tid)
+    await room.waitlist(second, tid)
+    store.protections.self_exclude(first, 6)
+    store.protections.take_timeout(third, 24)
+    with pytest.raises(RoomError) as refused:
+        await room.waitlist(third, tid)
+    assert refused.value.code == "play_blocked" and "time-out" in str(refused.value)
+    assert table.waiting == [first, second]  # nothing changed by the refusal
+    await room.leave(seated[1], tid)
+    for _ in range(20):
+        await clock.advance(1)
+        if 1 not in table.seats:
+            break
+    await room.quiesce()
+    offers = {p: [m["event"] for m in s.messages if m.get("type") == "event" and m["event"]["kind"] == "seat_offered"]
+              for p, s in sinks.items()}
+    assert offers == {first: [], second: [{"kind": "seat_offered", "seat": 1}]}
+    assert table.waiting == [second]
+    await room.sit(second, tid, 1, 300)
+    store.ledger.verify()

@@ -77,7 +77,7 @@ async def test_issue30_self_exclusion_ends_play_on_every_host_in_both_deployment
     registered in a Sit & Go not yet started excludes themselves through the REST route. In both deployments (in the
     cluster the table and the pool are on different hosts): the hand finishes and the stack returns to the balance
     (the balance is exactly the deposit plus the hand's result), the pool is left (its buy-in back), the
-    registration is refunded (buy-in and fee); sit, join_speed and tournament_register are refused in plain words (play_blocked);
+    registration is refunded (buy-in and fee); sit, join_speed, tournament_register and waitlist are refused in plain words (play_blocked);
     the player still logs in, sees the balance and withdraws; the ledger verifies."""
     d = deployment
     carol, token_c = d.player(eur=10_000)
@@ -117,7 +117,8 @@ async def test_issue30_self_exclusion_ends_play_on_every_host_in_both_deployment
             assert d.store.ledger.balance(carol) == 10_000 + record.changes[carol]
             refusals = ({"type": "sit", "table": table, "seat": 4, "buy_in": 500},
                         {"type": "join_speed", "pool": pool, "buy_in": 500},
-                        {"type": "tournament_register", "tournament": sng})
+                        {"type": "tournament_register", "tournament": sng},
+                        {"type": "waitlist", "table": table})  # the waiting list too (on the table's host)
             for frame in refusals:
                 with pytest.raises(CommandRefused) as refused:
                     await cc.command({**frame, "id": f"x-{secrets.token_hex(4)}"})

@@ -406,9 +406,13 @@ class Table:
         """Put the player on the waiting list (a full table); they are told when a seat is free."""
         if self.seat_of(player_id) is not None:
             raise RoomError("already_seated", "you already have a seat at this table")
+        gw = self.host.gateway
+        await gw.call(gw.store.protections.require_may_play, player_id)  # issue #30: no new play under a block
         if player_id not in self.waiting:
             self.waiting.append(player_id)
-        self._offer_seats()
+        await self._offer_seats()
+        if player_id not in self.waiting:  # blocked meanwhile (the offer looked again)
+            raise RoomError("play_blocked", "you cannot join the waiting list now")
         return {"table": self.id, "waiting": True, "position": self.waiting.index(player_id) + 1}
 
     async def unwaitlist(self, player_id: int) -> dict[str, Any]:
@@ -416,11 +420,23 @@ class Table:
             self.waiting.remove(player_id)
         return {"table": self.id, "waiting": False}
 
-    def _offer_seats(self) -> None:
+    async def _offer_seats(self) -> None:
         """Each free seat is offered to the next player of the waiting list (a private ``seat_offered`` event); they
-        keep their place until they sit or leave the list."""
+        keep their place until they sit or leave the list. A player whose time-out or self-exclusion began since
+        they joined leaves the list here (issue #30), instead of holding the seat's offer from the next in line."""
         free = [s for s in range(self.spec.max_seats) if s not in self.seats]
-        for pid, seat in zip(self.waiting, free, strict=False):
+        if not free or not self.waiting:
+            return
+        gw = self.host.gateway
+        offered: list[int] = []
+        for pid in list(self.waiting):
+            if len(offered) == len(free):
+                break
+            if await gw.call(gw.store.protections.may_play, pid):
+                offered.append(pid)
+            elif pid in self.waiting:
+                self.waiting.remove(pid)
+        for pid, seat in zip(offered, free, strict=False):
             self.host.send(pid, self.address.event(SeatOfferedEvent(kind="seat_offered", seat=seat)))
 
     async def watch(self, player_id: int) -> dict[str, Any]:
@@ -442,12 +458,12 @@ class Table:
         if st.evict_timer is not None:
             st.evict_timer.cancel()
         del self.seats[st.seat]
-        self._offer_seats()
         self.host.unseated(st.player_id, self.id)
         self.table_event(LeftEvent(kind="left", seat=st.seat, player=st.player_id, alias=st.alias,
                                    cashed_out=amount))
         self.host.send(st.player_id, self.address.event(LeftEvent(kind="left", seat=st.seat, cashed_out=amount)))
         self.broadcast_state()
+        await self._offer_seats()
         return int(amount)
 
     def _arm_eviction(self, st: SeatState) -> None:

@@ -351,6 +351,11 @@ class Protections:
     def may_play(self, player_id: int) -> bool:
         return self._db.read(lambda s: active_block(s.get(Protection, player_id), self._db.now()) is None)
 
+    def require_may_play(self, player_id: int) -> None:
+        """Raise :class:`PlayBlocked`, in plain words, while the player's time-out or self-exclusion is in force
+        (a step towards play that moves no money yet: joining a table's waiting list)."""
+        self._db.read(lambda s: check_may_play(s, player_id, self._db.now()))
+
     def places_in_play(self, player_id: int) -> list[str]:
         """Where the player's play goes on (what a time-out or self-exclusion ends, the same in one process and in a
         cluster): the cash tables and Speed Poker pools where they have a seat or chips, and the tournaments and
