@@ -214,6 +214,7 @@ def _console_families() -> dict[str, set[str]]:
     """The operator console's value families (web/js/operator_text.js) and the server's own values for each."""
     from riverboat.integrity import PATTERNS
     from riverboat.store import accounts, adjustments, cashier, integrity, withdrawals
+    from riverboat.store.audit_reasons import REASONS
 
     store = WEB.parent / "store"
     audited = re.compile(r'\baudit\(\s*s,\s*[^,]+,\s*[^,]+,\s*"([a-z0-9_]+)"')
@@ -234,6 +235,7 @@ def _console_families() -> dict[str, set[str]]:
         "op.category.": set(adjustments.CATEGORIES),
         "op.change.": changes,
         "op.method.": {cashier.BANK},
+        "op.reason.": set(REASONS),
     }
 
 
@@ -249,3 +251,18 @@ def test_console_value_families_name_every_value_the_server_uses() -> None:
         named = {key[len(prefix):] for key in catalog if key.startswith(prefix)}
         assert values - named == set(), prefix
         assert named - values == set(), prefix
+
+
+def test_audit_reasons_the_room_writes_have_a_sentence_with_their_parameters() -> None:
+    """Issue #32: each reason the room writes into the audit log (store/audit_reasons.py) is said in every language
+    with exactly the parameters the store records ({address}, {reference}), so the console can render it from the
+    code instead of showing the stored English text."""
+    from riverboat.store.audit_reasons import REASONS, placeholders
+
+    cats = _catalogs()
+    assert {"login_from", "bank_transfer", "hole_card_review"} <= set(REASONS)
+    for code, english in REASONS.items():
+        for loc in LOCALES:
+            entry = cats[loc].get(f"op.reason.{code}")
+            assert isinstance(entry, str), (loc, code)
+            assert set(PLACEHOLDER.findall(entry)) == placeholders(english), (loc, code)

@@ -6,30 +6,41 @@
    the money pages (deposits after a credit, the withdrawal queue, adjustments, a player's money page). Any visible
    word that is neither from the catalog nor data (names, references, reasons typed by staff) fails the test.
 2. Finnish and Russian (the longest): the same pages are drawn in the language (``<html lang>``, the selector),
-   nothing overflows its button, and screenshots go to artifacts/screenshots/i18n_console_<lang>_*.png.
+   nothing overflows its button, and screenshots go to artifacts/screenshots/i18n_console_<lang>_*.png. The audit
+   log's reasons written by the room (a staff log in and its address, a hole-card review, a bank transfer) are in
+   the language; an entry from before the reason codes shows its English text as written.
+3. The staff member's language is kept on their account: chosen in one browser, the console speaks it after the
+   log in in another.
 """
 
 from __future__ import annotations
 
 import json
+import time
 import uuid
 from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import pyotp
 import pytest
 from argon2 import PasswordHasher
+from sqlalchemy import insert
 
 from riverboat.bots.collusion import Population, simulate
 from riverboat.history import dumps
 from riverboat.integrity import Flag
 from riverboat.store import Store
 from riverboat.store.cashier import payment_reference
+from riverboat.store.models import AuditEntry
 
 from .conftest import LiveServer
 from .test_web_live_i18n import untranslated
 
+WEB = Path(__file__).resolve().parents[2] / "src" / "riverboat" / "web"
 PASSWORD = "operator-pass-123"
+OLD_REASON = "logged in from 10.9.9.9"
 TABLES = [{"name": "I18nConsole", "game": "holdem", "structure": "NL", "small_blind": 50, "big_blind": 100,
            "max_seats": 6, "min_buy_in": 4000, "max_buy_in": 20000, "currency": "PLAY", "bots": 0}]
 CARDS = [r + s for r in "23456789TJQKA" for s in "cdhs"]
@@ -75,9 +86,13 @@ def _seed(store: Store) -> dict[str, Any]:
     store.withdrawals.set_verified(admin.id, partner, True, "ID card")
     store.protections.set_limit(partner, "EUR", "week", 100_000)
     store.protections.set_reality_check(partner, 30)
-    store.cashier.credit_bank(partner, "EUR", 8_000, f"SETUP-{partner}")
+    store.cashier.credit_bank(partner, "EUR", 8_000, f"SETUP-{partner}", staff_id=admin.id)  # audited
     store.withdrawals.request(partner, "EUR", 3_000, f"console-{tag}")
     store.adjustments.request(other.id, partner, "EUR", 500, "correction", "table outage on Friday")
+    with store.engine.begin() as conn:  # an entry written before the reason codes (issue #32): its text only
+        conn.execute(insert(AuditEntry.__table__).values(
+            at=datetime.now(UTC), operator_id=admin.id, operator=admin.username, action="staff_login",
+            player_id=admin.id, reason=OLD_REASON))
     usernames = [f"c{tag}p{i}" for i in range(6)] + [admin.username, other.username]
     return {"admin": admin.username, "codes": list(codes), "cheater": cheater, "partner": partner, "refs": refs,
             "usernames": usernames, "tag": tag}
@@ -146,7 +161,8 @@ def _walk(page: Any, base: str, lang: str, seed: dict[str, Any], look: Any) -> N
 
 def _data(seed: dict[str, Any]) -> list[str]:
     """The data a console page shows: usernames, references, reasons typed by staff, card codes."""
-    refs = [payment_reference(seed["partner"]), "ID card", "table outage on Friday", "first warning", "asked by phone"]
+    refs = [payment_reference(seed["partner"]), "ID card", "table outage on Friday", "first warning", "asked by phone",
+            OLD_REASON]
     return sorted({*seed["usernames"], *refs, *CARDS, "Riverboat"}, key=len, reverse=True)
 
 
@@ -203,6 +219,10 @@ OVERFLOW = """() => [...document.querySelectorAll('button, .btn, .topnav a, .op-
   .filter(b => b.offsetParent !== null && b.scrollWidth > b.clientWidth + 1)
   .map(b => b.textContent.trim().slice(0, 60))"""
 WORDS = {"fi": ("Liput", "Pelaajat", "Hyväksy", "Hylkää"), "ru": ("Сигналы", "Игроки", "Одобрить", "Отклонить")}
+#: the audit reasons the room writes, in the language (issue #32): a log in from the test's address, the hole-card
+#: review of the hand the walk opens, the bank transfer credited by the seed
+REASONS = {"fi": ("Kirjautui osoitteesta 127.0.0.1", "Taskukorttien tarkastus", "Tilisiirto SETUP-"),
+           "ru": ("Вход с адреса 127.0.0.1", "Проверка карманных карт", "Банковский перевод SETUP-")}
 
 
 @pytest.mark.parametrize("lang", ["fi", "ru"])
@@ -230,4 +250,52 @@ def test_issue_32_console_in_finnish_and_russian_fits_its_buttons(
     assert all(word in body for word in WORDS[lang]), WORDS[lang]
     assert "0,9993" in body and "0.9993" not in body  # the flag's score written the language's way
     assert " hands together" not in body and "Evidence hands" not in body and "Approve" not in body
+    missing = [reason for reason in REASONS[lang] if reason not in body]
+    assert missing == [], missing
+    assert "logged in from 127.0.0.1" not in body and "hole-card review" not in body and "bank transfer" not in body
+    assert OLD_REASON in body  # an entry from before the codes: as written
     assert {k: v for k, v in overflow.items() if v} == {}
+
+
+def test_issue_32_staff_language_is_kept_on_the_account(new_page: Any, console: dict[str, Any]) -> None:
+    """Issue #32: like a player's, the staff member's language follows them: chosen in the console's selector in one
+    browser it is saved on the account, and the console logs in another browser (no ?lang=, a browser in English)
+    in that language."""
+    server, store = console["server"], console["store"]
+    base = server.url
+    username = f"c{console['tag']}lang"
+    staff = store.accounts.register(username, PASSWORD, role="operator")
+    codes = store.security.set_up_second_factor(staff.id).recovery_codes
+    assert store.locales.get(staff.id) is None
+
+    def login(page: Any, code: str) -> None:
+        page.goto(f"{base}/operator.html#/login")
+        page.fill("[data-testid='op-login-username']", username)
+        page.fill("[data-testid='op-login-password']", PASSWORD)
+        page.fill("[data-testid='op-login-code']", code)
+        page.click("[data-testid='op-login-submit']")
+        page.wait_for_selector("[data-testid='flags']")
+
+    first = new_page()
+    login(first, codes[0])
+    assert first.evaluate("document.documentElement.lang") == "en"
+    _until(lambda: store.locales.get(staff.id) == "en")  # an account without a language is given the device's
+    first.select_option("[data-testid='lang-select']", "lt")  # saved on the account, then the page reloads
+    first.wait_for_function("document.documentElement.lang === 'lt'")
+    first.wait_for_selector("[data-testid='flags']")  # still logged in, now in Lithuanian
+    assert store.locales.get(staff.id) == "lt"
+
+    second = new_page()  # another browser: nothing on this device
+    login(second, codes[1])
+    second.wait_for_function("document.documentElement.lang === 'lt'")
+    second.wait_for_selector("[data-testid='flags']")
+    assert second.locator("[data-testid='lang-select']").input_value() == "lt"
+    lithuanian = json.loads((WEB / "locales" / "lt.json").read_text(encoding="utf-8"))
+    assert second.inner_text("[data-testid='nav-flags']") == lithuanian["op.nav.flags"] != "Flags"
+
+
+def _until(check: Any, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.1)

@@ -32,6 +32,7 @@ from starlette.routing import Route
 from riverboat.errors import declare
 from riverboat.room.commands import LeaveFrame
 from riverboat.store.accounts import HOLE_CARD_ROLES, STAFF_ROLES
+from riverboat.store.audit_reasons import reason as coded
 
 from .cashier import movement_page
 from .hub import Hub
@@ -163,7 +164,7 @@ async def hand(hub: Hub, request: Request) -> Response:
         raise ApiError(404, "not_found", "no such hand")
     show = getattr(info, "role", None) in HOLE_CARD_ROLES
     if show:  # who looked at whose hole cards is on record (R-INTEG-8)
-        await hub.call_store(hub.store.integrity.record, player_id_of(info), "view_hand", "hole-card review",
+        await hub.call_store(hub.store.integrity.record, player_id_of(info), "view_hand", coded("hole_card_review"),
                              target=f"{table}/{hand_id}")
     view = hand_view(record, show)
     view["names"] = await names_of(hub, view["players"])

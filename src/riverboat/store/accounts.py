@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session
 from riverboat.errors import RiverboatError
 from riverboat.store._tx import Database, aware
 from riverboat.store.aliases import auto_alias
+from riverboat.store.audit_reasons import reason
 from riverboat.store.errors import (
     AccountBlocked,
     AccountLocked,
@@ -153,7 +154,7 @@ class Accounts:
         now = self._db.now()
         locked = failure(p, now, self.policy)
         if p.role in STAFF_ROLES:
-            audit(s, now, p, "staff_login_failed", "wrong password" + ("; account locked" if locked else ""), p.id)
+            audit(s, now, p, "staff_login_failed", reason("wrong_password_locked" if locked else "wrong_password"), p.id)
 
     def login(self, username: str, password: str, code: str | None = None, *, address: str | None = None,
               device: str | None = None, place: str = "any") -> str:
@@ -179,7 +180,8 @@ class Accounts:
                 refused = check_second_factor(s, p, code, now)
                 if refused is not None:
                     return refused  # committed (the failure is audited), then raised
-                audit(s, now, p, "staff_login", f"logged in from {address or 'an unknown address'}", p.id)
+                audit(s, now, p, "staff_login",
+                      reason("login_from", address=address) if address else reason("login_from_unknown"), p.id)
             if p.alias is None:
                 auto_alias(s, p)
             p.failed_logins, p.locked_until = 0, None

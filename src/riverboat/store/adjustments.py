@@ -14,6 +14,8 @@ from sqlalchemy.orm import Session
 
 from riverboat.store._tx import Database, aware, request_hash
 from riverboat.store.accounts import require_operator
+from riverboat.store.audit_reasons import Reason
+from riverboat.store.audit_reasons import reason as coded
 from riverboat.store.cashier import MAX_DEPOSIT
 from riverboat.store.errors import FourEyes, InvalidRequest, NotFound
 from riverboat.store.models import Adjustment, Player
@@ -83,12 +85,12 @@ class Adjustments:
 
     def approve(self, staff_id: int, adjustment_id: int) -> AdjustmentInfo:
         """A second staff member applies a pending adjustment."""
-        return self._decide(staff_id, adjustment_id, "applied", "approved")
+        return self._decide(staff_id, adjustment_id, "applied", coded("adjustment_approved"))
 
     def reject(self, staff_id: int, adjustment_id: int, reason: str) -> AdjustmentInfo:
         return self._decide(staff_id, adjustment_id, "rejected", check_reason(reason))
 
-    def _decide(self, staff_id: int, adjustment_id: int, status: str, reason: str) -> AdjustmentInfo:
+    def _decide(self, staff_id: int, adjustment_id: int, status: str, why: str | Reason) -> AdjustmentInfo:
         def body(s: Session) -> AdjustmentInfo:
             staff = require_operator(s, staff_id)
             row = s.get(Adjustment, adjustment_id)
@@ -103,7 +105,7 @@ class Adjustments:
                 raise FourEyes(f"staff {staff_id} asked for adjustment {adjustment_id}: another staff member must "
                                "decide it")
             now = self._db.now()
-            audit(s, now, staff, "adjust_approve" if status == "applied" else "adjust_reject", reason,
+            audit(s, now, staff, "adjust_approve" if status == "applied" else "adjust_reject", why,
                   player_id=row.player_id, target=f"adjustment:{row.id}",
                   detail={"amount": row.amount, "currency": row.currency})
             if status == "applied":

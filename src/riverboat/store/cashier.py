@@ -27,6 +27,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from riverboat.store._tx import Database, aware, request_hash
+from riverboat.store.audit_reasons import reason
 from riverboat.store.errors import IdempotencyConflict, InvalidRequest, NotFound
 from riverboat.store.models import Deposit, Player
 from riverboat.store.money_audit import audit, staff_member
@@ -127,7 +128,7 @@ class Cashier:
                           status="pending", staff_id=staff_id, created_at=now)
             s.add(row)
             result = self._credit(s, row, now)
-            audit(s, now, staff, "deposit", f"bank transfer {reference}", player_id=player_id,
+            audit(s, now, staff, "deposit", reason("bank_transfer", reference=reference), player_id=player_id,
                   target=f"deposit:{row.id}", detail={"amount": amount, "currency": currency})
             return result
 

@@ -30,6 +30,7 @@ from riverboat.integrity import (
 )
 from riverboat.store._tx import Database, aware
 from riverboat.store.accounts import STAFF_ROLES
+from riverboat.store.audit_reasons import Reason, reason_columns
 from riverboat.store.errors import InvalidRequest, NotFound, PermissionDenied
 from riverboat.store.models import (
     AccountState,
@@ -79,6 +80,8 @@ class AuditRecord:
     target: str | None
     reason: str
     detail: dict[str, Any] | None
+    reason_code: str | None = None  # issue #32: a reason the room wrote (store.audit_reasons), else None
+    reason_args: dict[str, str] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,7 +110,8 @@ def _flag(f: IntegrityFlag) -> FlagRecord:
 
 def _audit(e: AuditEntry) -> AuditRecord:
     return AuditRecord(e.id, aware(e.at), e.operator_id, e.operator, e.action, e.player_id, e.target, e.reason,
-                       dict(e.detail) if e.detail is not None else None)
+                       dict(e.detail) if e.detail is not None else None, e.reason_code,
+                       dict(e.reason_args) if e.reason_args is not None else None)
 
 
 def flag_key(pattern: str, players: Iterable[str]) -> str:
@@ -397,9 +401,10 @@ class Integrity:
         return self._db.read(body)
 
     # ---------------------------------------------------------------------------------------------- audit log
-    def record(self, operator_id: int, action: str, reason: str, *, player_id: int | None = None,
+    def record(self, operator_id: int, action: str, reason: str | Reason, *, player_id: int | None = None,
                target: str | None = None, detail: Mapping[str, Any] | None = None) -> AuditRecord:
-        """Append one entry to the audit log (who, when, what, why)."""
+        """Append one entry to the audit log (who, when, what, why: typed by staff, or a :class:`Reason` the room
+        writes)."""
         if action not in ACTIONS:
             raise InvalidRequest(f"action must be one of {ACTIONS}")
 
@@ -421,8 +426,10 @@ class Integrity:
         return self._db.read(body)
 
     # ---------------------------------------------------------------------------------------------- helpers
-    def _check(self, s: Session, operator_id: int, player_id: int | None, reason: str) -> None:
+    def _check(self, s: Session, operator_id: int, player_id: int | None, reason: str | Reason) -> None:
         require_staff(s, operator_id)
+        if isinstance(reason, Reason):
+            reason = reason.text
         if not isinstance(reason, str) or not reason.strip() or len(reason) > MAX_REASON:
             raise InvalidRequest(f"give a reason (1 to {MAX_REASON} characters): it goes into the audit log")
         if player_id is not None and s.get(Player, player_id) is None:
@@ -437,12 +444,13 @@ class Integrity:
         row.status, row.updated_at = status, self._db.now()
         return row
 
-    def _append(self, s: Session, operator_id: int, action: str, reason: str, player_id: int | None,
+    def _append(self, s: Session, operator_id: int, action: str, reason: str | Reason, player_id: int | None,
                 target: str | None, detail: Mapping[str, Any] | None) -> AuditRecord:
         op = s.get(Player, operator_id)
         assert op is not None
         entry = AuditEntry(at=self._db.now(), operator_id=operator_id, operator=op.username, action=action,
-                           player_id=player_id, target=target, reason=reason.strip(),
+                           player_id=player_id, target=target,
+                           **reason_columns(reason if isinstance(reason, Reason) else reason.strip()),
                            detail=dict(detail) if detail is not None else None)
         s.add(entry)
         s.flush()

@@ -377,8 +377,12 @@ class AuditEntry(Base):
     action: Mapped[str] = mapped_column(String(32))
     player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True, index=True)
     target: Mapped[str | None] = mapped_column(String(255), nullable=True)  # a flag id, tournament id...
-    reason: Mapped[str] = mapped_column(Text)
+    reason: Mapped[str] = mapped_column(Text)  # the English text (as typed by staff, or the room's own)
     detail: Mapped[Any] = mapped_column(JSON, nullable=True)
+    # a reason the room wrote (issue #32, store.audit_reasons): its code and parameters; None when typed by staff
+    # or written before the codes existed
+    reason_code: Mapped[str | None] = mapped_column(String(48), nullable=True)
+    reason_args: Mapped[Any] = mapped_column(JSON, nullable=True)
 
 
 class TableSeat(Base):

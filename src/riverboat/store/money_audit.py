@@ -10,6 +10,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from riverboat.store.accounts import require_operator
+from riverboat.store.audit_reasons import Reason, reason_columns
 from riverboat.store.errors import InvalidRequest
 from riverboat.store.models import AuditEntry, Player
 
@@ -27,11 +28,11 @@ def staff_member(s: Session, staff_id: int | None) -> Player | None:
     return None if staff_id is None else require_operator(s, staff_id)
 
 
-def audit(s: Session, now: datetime, staff: Player | None, action: str, reason: str, *, player_id: int | None,
-          target: str | None, detail: Mapping[str, Any]) -> None:
+def audit(s: Session, now: datetime, staff: Player | None, action: str, reason: str | Reason, *,
+          player_id: int | None, target: str | None, detail: Mapping[str, Any]) -> None:
     """One audit entry for a staff member's money action (the command line's actions are kept in their own rows:
     the deposit, withdrawal or adjustment says ``staff_id`` None)."""
     if staff is None:
         return
     s.add(AuditEntry(at=now, operator_id=staff.id, operator=staff.username, action=action, player_id=player_id,
-                     target=target, reason=reason, detail=dict(detail)))
+                     target=target, **reason_columns(reason), detail=dict(detail)))

@@ -24,6 +24,7 @@ from sqlalchemy.orm import Session
 
 from riverboat.errors import RiverboatError
 from riverboat.store._tx import Database, aware
+from riverboat.store.audit_reasons import Reason, reason, reason_columns
 from riverboat.store.errors import (
     AlreadyEnrolled,
     AuthError,
@@ -115,18 +116,19 @@ def totp_step(secret: str, code: str, now: datetime) -> int | None:
     return None
 
 
-def audit(s: Session, now: datetime, actor: Player, action: str, reason: str, player_id: int | None = None,
-          detail: dict[str, object] | None = None) -> None:
-    """Append one audit entry (the log is append-only: AuditEntry, R-OPER-4)."""
+def audit(s: Session, now: datetime, actor: Player, action: str, reason: str | Reason,
+          player_id: int | None = None, detail: dict[str, object] | None = None) -> None:
+    """Append one audit entry (the log is append-only: AuditEntry, R-OPER-4). ``reason``: as typed by staff, or a
+    :class:`Reason` the room writes (issue #32: shown in the staff member's language)."""
     s.add(AuditEntry(at=now, operator_id=actor.id, operator=actor.username, action=action, player_id=player_id,
-                     target=None, reason=reason, detail=detail))
+                     target=None, **reason_columns(reason), detail=detail))
 
 
 def check_second_factor(s: Session, p: Player, code: str | None, now: datetime) -> RiverboatError | None:
     """A staff login's second factor: None when ``code`` is a valid TOTP code (not used before) or an unused
     recovery code (now used); else the refusal, after the failure is audited (the caller commits, then raises)."""
     if not p.totp_confirmed or not p.totp_secret:
-        audit(s, now, p, "staff_login_failed", "no second factor enrolled", p.id)
+        audit(s, now, p, "staff_login_failed", reason("no_second_factor"), p.id)
         return EnrolmentRequired(f"staff account {p.id} has no confirmed second factor")
     if not code:
         return SecondFactorRequired(f"staff account {p.id} logged in without a code")
@@ -140,10 +142,11 @@ def check_second_factor(s: Session, p: Player, code: str | None, now: datetime) 
                                                   RecoveryCode.used_at.is_(None)))
         if row is not None:
             row.used_at = now
-            audit(s, now, p, "recovery_code_used", "logged in with a recovery code", p.id)
+            audit(s, now, p, "recovery_code_used", reason("recovery_code_login"), p.id)
             return None
     why = "a code already used" if step is not None else "a wrong code"
-    audit(s, now, p, "staff_login_failed", f"{why} for the second factor", p.id)
+    audit(s, now, p, "staff_login_failed",
+          reason("second_factor_reused" if step is not None else "second_factor_wrong"), p.id)
     return BadSecondFactor(f"staff account {p.id}: {why}")
 
 
@@ -192,10 +195,10 @@ class AccountSecurity:
             now = self._db.now()
             step = totp_step(p.totp_secret, code, now) if p.totp_secret else None
             if step is None:
-                audit(s, now, p, "staff_login_failed", "a wrong code while enrolling the second factor", p.id)
+                audit(s, now, p, "staff_login_failed", reason("enrol_wrong_code"), p.id)
                 return BadSecondFactor(f"player {player_id}: wrong enrolment code")
             self._confirm(s, p, step, codes)
-            audit(s, now, p, "2fa_enrolled", "second factor enrolled in the console", p.id)
+            audit(s, now, p, "2fa_enrolled", reason("enrolled_in_console"), p.id)
             return Enrolment(p.totp_secret or "", self.uri(p.username, p.totp_secret or ""), tuple(codes))
 
         out = self._db.run(body)
@@ -217,7 +220,7 @@ class AccountSecurity:
                 raise NotStaff(f"player {player_id} is not staff")
             p.totp_secret = secret
             self._confirm(s, p, None, codes)
-            audit(s, self._db.now(), p, "2fa_enrolled", "second factor set up on the server", p.id)
+            audit(s, self._db.now(), p, "2fa_enrolled", reason("enrolled_on_server"), p.id)
             return Enrolment(secret, self.uri(p.username, secret), tuple(codes))
 
         return self._db.run(body)
@@ -282,7 +285,7 @@ class AccountSecurity:
             if p is None or p.role in STAFF_ROLES:
                 return None
             issued = self._new_reset_code(s, p.id, None)
-            audit(s, self._db.now(), p, "reset_code_mailed", "reset code asked for by e-mail", p.id)
+            audit(s, self._db.now(), p, "reset_code_mailed", reason("reset_code_by_mail"), p.id)
             return issued
 
         return self._db.run(body)
@@ -323,7 +326,7 @@ class AccountSecurity:
             p.password_hash, p.failed_logins, p.locked_until = new_hash, 0, None
             _revoke(s, p.id, None)
             issuer = s.get(Player, row.issued_by) if row.issued_by is not None else p
-            audit(s, now, issuer or p, "password_reset", "password set with a one-time reset code", p.id)
+            audit(s, now, issuer or p, "password_reset", reason("password_set_with_code"), p.id)
             return int(p.id)
 
         return self._db.run(body)

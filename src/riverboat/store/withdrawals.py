@@ -22,6 +22,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from riverboat.store._tx import Database, aware, request_hash
+from riverboat.store.audit_reasons import reason as coded
 from riverboat.store.cashier import check_reference
 from riverboat.store.errors import InvalidRequest, NotFound, NotVerified
 from riverboat.store.models import Player, Protection, Withdrawal
@@ -144,7 +145,7 @@ class Withdrawals:
             found.payout_reference, found.reason = reference, reason
             if status != "cancelled":
                 audit(s, now, staff, "withdrawal_paid" if status == "paid" else "withdrawal_rejected",
-                      reason or f"paid out: {reference}", player_id=found.player_id,
+                      reason or coded("paid_out", reference=reference), player_id=found.player_id,
                       target=f"withdrawal:{withdrawal_id}",
                       detail={"amount": found.amount, "currency": found.currency, "payout_reference": reference})
             s.flush()

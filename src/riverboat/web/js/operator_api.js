@@ -47,6 +47,8 @@ export const opApi = {
   securityAct: (id, what, reason) => request("POST", `/api/operator/security/${enc(id)}/${enc(what)}`, { reason }),
   logout: () => request("POST", "/api/logout", {}),
   me: () => request("GET", "/api/me"),
+  locale: () => request("GET", "/api/locale"),  // issue #32: the staff member's language, kept on their account
+  setLocale: (locale) => request("PUT", "/api/locale", { locale }),
   flags: (status = "open") => request("GET", `/api/operator/flags?status=${enc(status)}`),
   flag: (id) => request("GET", `/api/operator/flags/${enc(id)}`),
   voidFlag: (id, reason) => request("POST", `/api/operator/flags/${enc(id)}/void`, { reason }),

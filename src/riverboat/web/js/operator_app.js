@@ -5,9 +5,11 @@
 
 import { OpError, opApi } from "./operator_api.js";
 import { moneyView } from "./operator_money.js";
-import { formatNumber, languageSelect, setLocale, t, translateStatic } from "./i18n.js";
 import {
-  actionName, amountIn, chips, consoleError, data, flagStatusName, movementName, patternName, roleName, score, standingName,
+  LOCALES, formatNumber, getLocale, languageSelect, localeForcedByUrl, setLocale, t, translateStatic,
+} from "./i18n.js";
+import {
+  actionName, amountIn, auditReason, chips, consoleError, data, flagStatusName, movementName, patternName, roleName, score, standingName,
   statusName, when,
 } from "./operator_text.js";
 
@@ -20,8 +22,23 @@ const ACTIONS = [
 ];
 const app = document.getElementById("op-app");
 translateStatic();
-document.getElementById("lang-box").append(languageSelect((locale) => setLocale(locale)));
-const state = { me: null, flag: null };
+const state = { me: null, flag: null, localeOf: null };
+// issue #32: the language is kept on this device and, once logged in, on the staff member's account (as for players,
+// GET/PUT /api/locale), so the console speaks it in any browser they log in from.
+document.getElementById("lang-box").append(languageSelect((locale) =>
+  setLocale(locale, state.me ? (chosen) => opApi.setLocale(chosen) : null)));
+
+/** After log in (or a page load with a session): the account's language wins over the device's, unless ?lang= asked
+ * for one; an account without one is given the device's. */
+async function syncStaffLocale() {
+  if (!state.me || state.localeOf === state.me.player_id || !LOCALES.includes(getLocale())) return;  // not for qps
+  state.localeOf = state.me.player_id;
+  try {
+    const { locale } = await opApi.locale();
+    if (locale && locale !== getLocale() && !localeForcedByUrl()) await setLocale(locale);
+    else if (!locale) await opApi.setLocale(getLocale());
+  } catch { /* the device's choice stands */ }
+}
 
 function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
@@ -63,6 +80,7 @@ function loginView(message = "") {
       renderUser();
       if (location.hash === "#/flags") route();
       else location.hash = "#/flags";
+      syncStaffLocale();
     } catch (err) {
       if (err instanceof OpError && err.code === "enrolment_required") enrolView(form.username.value, form.password.value);
       else error.textContent = consoleError(err);
@@ -301,7 +319,7 @@ function auditTable(entries) {
     t("op.col.reason")], entries.map((e) =>
     h("tr", { testid: "audit-row", "data-action": e.action }, h("td", {}, when(e.at)), h("td", { translate: "no" }, e.operator),
       h("td", {}, actionName(e.action)), h("td", {}, e.player_id ?? ""), h("td", { translate: "no" }, e.target || ""),
-      h("td", { translate: "no" }, e.reason))));
+      h("td", { testid: "audit-reason", "data-code": e.reason_code || null }, auditReason(e)))));
 }
 
 function playerTables(d) {
@@ -385,6 +403,7 @@ async function route() {
       state.me = await opApi.me();
       renderUser();
       if (!STAFF.includes(state.me.role)) throw new OpError(403, "not_staff", t("error.not_staff"));
+      syncStaffLocale();
     }
     if (parts[0] === "flag" && parts[1]) await flagView(parts[1]);
     else if (parts[0] === "hand" && parts[2]) await handView(parts[1], parts[2]);

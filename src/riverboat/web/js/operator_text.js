@@ -28,6 +28,14 @@ export const methodName = (s) => named(`op.method.${s}`, s);  // i18n-dynamic: o
 export const movementName = (s) => named(`movement.${s}`, s);  // i18n-dynamic: movement.*
 export const periodName = (s) => named(`cashier.period.${s}`, s);  // i18n-dynamic: cashier.period.*
 
+/** An audit entry's reason (issue #32). One the room wrote carries its code and parameters (``reason_code``,
+ * ``reason_args``: store/audit_reasons.py) and is said in the staff member's language; one typed by staff, an entry
+ * written before the codes existed or a code this console does not know is shown as written (data). */
+export function auditReason(entry) {
+  const key = `op.reason.${entry.reason_code}`;  // i18n-dynamic: op.reason.*
+  return entry.reason_code && hasKey(key) ? t(key, entry.reason_args || {}) : raw(entry.reason);
+}
+
 /** A refusal for staff: English keeps the server's detailed message (which field, which rule); the other
  * languages show the sentence for the error code (errors.js), never a parse of the English text. */
 export function consoleError(err) {
