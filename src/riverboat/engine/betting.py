@@ -1,5 +1,5 @@
-"""Betting: forced bets, the betting rounds, the legal actions at a decision and applying them (R-BET, R-NL, R-PL,
-R-FL, R-SL, R-BRINGIN, R-STRADDLE, R-SPLIT votes)."""
+"""Betting: forced bets, the betting rounds, the legal actions at a decision and applying them (R-BLIND, R-ANTE,
+R-ACT, R-LIMIT-GEN, R-NL, R-PL, R-FL, R-SL, R-BRINGIN, R-STRADDLE, R-SPLIT votes)."""
 
 from __future__ import annotations
 
