@@ -50,8 +50,10 @@ WALK = r"""(data) => {
 
 
 def untranslated(page: Any, data_values: list[str]) -> list[tuple[str, str]]:
-    """The visible text of the page that comes neither from the catalog nor from the data."""
+    """The visible text of the page that comes neither from the catalog nor from the data. The walk must see the
+    catalog's ⟦…⟧ texts on the page (every page has some: its top bar), or it would pass on a page it cannot read."""
     found = page.evaluate(WALK, data_values)
+    assert any("⟦" in text for _, text in found), "the walk saw no text of the catalog on this page"
     return [(rest, text) for rest, text in found if rest and not ALLOWED.match(rest)]
 
 
