@@ -169,9 +169,10 @@ def _split_hosts(prefix: str, table_ids: list[str]) -> tuple[str, str]:
 
 
 def deployment_fixture(tables: list[dict[str, Any]], extra: list[str] | None = None, *,
-                       money: dict[str, Any] | None = None) -> Any:
+                       money: dict[str, Any] | None = None, twister: dict[str, Any] | None = None) -> Any:
     """A module fixture, parametrised over both deployments, that serves ``tables`` (``extra``: more arguments of
-    ``riverboat serve``, given to every node; ``money``: the money settings, ``--money``, docs/payments.md)."""
+    ``riverboat serve``, given to every node; ``money``: the money settings, ``--money``, docs/payments.md;
+    ``twister``: the Twister section, ``--twister``, docs/twister.md)."""
 
     @pytest.fixture(scope="module", params=["one", "cluster"])
     def deployment(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
@@ -181,6 +182,9 @@ def deployment_fixture(tables: list[dict[str, Any]], extra: list[str] | None = N
         if money is not None:
             (tmp / "money.json").write_text(json.dumps(money))
             args += ["--money", str(tmp / "money.json")]
+        if twister is not None:
+            (tmp / "twister.json").write_text(json.dumps(twister))
+            args += ["--twister", str(tmp / "twister.json")]
         d: OneProcess | GatewayAndHosts = (OneProcess(tmp, tables, args) if request.param == "one"
                                            else GatewayAndHosts(tmp, tables, args))
         try:

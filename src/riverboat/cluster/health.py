@@ -11,6 +11,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from riverboat.cluster.host import TableHostNode
+from riverboat.room.commands import TWISTER_OFFER
 
 
 def host_app(host: TableHostNode, metrics_url: str | None = None) -> Starlette:
@@ -19,7 +20,8 @@ def host_app(host: TableHostNode, metrics_url: str | None = None) -> Starlette:
             "status": "ok" if host.link.connected else "nats_down",
             "node": host.node,
             "role": "tables",
-            "tables": sorted(host.owned),
+            "tables": sorted(t for t in host.owned if t != TWISTER_OFFER),  # tables, pools, tournaments
+            "twister_offer": TWISTER_OFFER in host.owned,  # this host runs the room's Twister offer
             "players": len(host.routes),
             "hands": host.hands_total(),
             "tournament_tables": host.tourneys.dealt(),  # hands dealt here, by tournament table

@@ -38,9 +38,10 @@ from riverboat.cluster.identity import claim_room, database_identity
 from riverboat.cluster.link import LEASE_SECONDS, Link
 from riverboat.cluster.metrics import NodeMetrics
 from riverboat.cluster.mirror import KvMirror
-from riverboat.cluster.names import Names, preferred_host, table_id_for
+from riverboat.cluster.names import Names, preferred_host, record_id, table_id_for
 from riverboat.cluster.tourney import TournamentHosting
 from riverboat.cluster.tourney_tables import Peers
+from riverboat.cluster.twister import HostedTwisters
 from riverboat.cluster.wire import (
     COMMAND,
     PEER,
@@ -62,12 +63,14 @@ from riverboat.cluster.wire import (
 )
 from riverboat.errors import RiverboatError, wire_error
 from riverboat.room import RealClock, Room, RoomError, SpeedSpec, TableSpec
+from riverboat.room.commands import TWISTER_OFFER
 from riverboat.room.frames import RoomFrame
 from riverboat.room.speed import SpeedPool
 from riverboat.room.table import Table
 from riverboat.room.tournament.lifecycle import OVER
 from riverboat.room.tournament.spec import TournamentSpec
 from riverboat.room.tournament_commands import register_tournament_commands
+from riverboat.room.twister.offers import TwisterOffers
 
 log = logging.getLogger("riverboat.cluster")
 
@@ -96,6 +99,9 @@ class HostOptions:
     # second or two, and taking it for dead disconnected (R-DISC) and then re-sent every table to its ~10,000
     # players (a 6 s stall of the host's loop, measured)
     gateway_grace_seconds: float = 3.0
+    # the room's Twister section (ServerConfig.twister: TwisterSettings fields, currency, table_settings, fill_bots):
+    # give every table host the same; the host of the offer runs it (cluster.twister)
+    twister: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -136,8 +142,13 @@ class TableHostNode:
         self.peers = Peers(self.node, self.link, self.names, self.live_hosts)
         self.room.elsewhere = OtherHosts(self.peers)  # R-SITOUT-4 reaches the player's tables on the other hosts
         self.tourneys = TournamentHosting(self.room, self.link, self.peers, self._spec_of, edited=self._edited)
-        # the players' tournament commands run with the lobby of the tournaments this host runs (issue #29)
-        register_tournament_commands(self.room.commands, self.tourneys.lobby, None)
+        # the Twister offer, run here while this host owns its record; its Sit & Go's are tournament records this
+        # host takes at once (cluster.twister); the offer's fill bots play in this host's tournaments
+        self.twister = TwisterOffers.from_config(
+            self.room, options.twister, bots=self.tourneys.lobby.bots,
+            tables=HostedTwisters(self.tourneys, self.link, self.peers, self._take, self._forget))
+        # the players' tournament and Twister commands run with the tournaments this host runs (issue #29)
+        register_tournament_commands(self.room.commands, self.tourneys.lobby, self.twister)
         self.routes: dict[int, str] = {}  # player -> the gateway that holds their connection
         # while a lease renewal is late the frames wait (not dropped: a late renewal is not a lost lease)
         # routed by the dict itself (``routes.get``): the router looks up every recipient of every frame
@@ -151,7 +162,7 @@ class TableHostNode:
         self._renewed_at = time.monotonic()
         self.owned: dict[str, Owned] = {}
         self.records: KvMirror[TableRecord] = KvMirror(lambda: self.link.tables, TableRecord.decode,
-                                                       name="tables")
+                                                       name="tables", key_of=record_id)
         self.presence: KvMirror[str] = KvMirror(lambda: self.link.presence, bytes.decode,
                                                 self._presence_changed, name="presence")
         self.nodes: KvMirror[NodeInfo] = KvMirror(lambda: self.link.nodes, NodeInfo.model_validate_json,
@@ -182,6 +193,9 @@ class TableHostNode:
         await self.nodes.start()
         await self.presence.start()
         await self.records.start()
+        with contextlib.suppress(KeyWrongLastSequenceError):  # the room's Twister offer: one record, any host runs it
+            await self.link.tables.create(TWISTER_OFFER, TableRecord(id=TWISTER_OFFER, kind="twister",
+                                                                     entry={}).encode())
         await self.link.client.subscribe(self.names.peer(self.node), cb=self._on_peer)
         loop = asyncio.get_running_loop()
         for name, body in (("heartbeat", self._heartbeat_loop), ("scan", self._scan_loop),
@@ -457,11 +471,15 @@ class TableHostNode:
             rec = TableRecord.decode(entry.value or b"")
             if not rec.owner:
                 await self._take(new, rec, int(entry.revision or 0))
-        own = self.owned.get(old)
-        await self._lose(old)
+        await self._forget(old)
+
+    async def _forget(self, tid: str) -> None:
+        """A tournament over (an edited one's old id, a finished Twister): dropped here and its record deleted."""
+        own = self.owned.get(tid)
+        await self._lose(tid)
         if own is not None:
             with contextlib.suppress(KeyWrongLastSequenceError):
-                await self.link.tables.delete(old, last=own.rev)
+                await self.link.tables.delete(tid, last=own.rev)
 
     async def _take(self, tid: str, rec: TableRecord, rev: int) -> None:
         self._taking.add(tid)
@@ -479,6 +497,11 @@ class TableHostNode:
             self.metrics.voided.inc(len(claim.voided))
             try:
                 await self._reopen(tid, rec, claim.stacks, epoch, failover, max(rec.hands_played, claim.hands))
+                if rec.kind == "tournament" and self.tourneys.get(tid) is None:  # nothing to run (a Twister
+                    self.gateway.epochs.pop(tid, None)  # cancelled in registration): the record goes
+                    with contextlib.suppress(KeyWrongLastSequenceError):
+                        await self.link.tables.delete(tid, last=epoch)
+                    return
                 sub = await self.link.client.subscribe(self.names.command(tid), cb=self._on_command)
             except Exception:
                 self.gateway.epochs.pop(tid, None)
@@ -500,6 +523,8 @@ class TableHostNode:
         after a failover, or for a Speed Poker pool (whose players re-join), the stacks go back to the balances."""
         if rec.kind == "tournament":  # the whole tournament runs here: resumed from its last completed hands
             await self.tourneys.open(tid, rec)
+            return
+        if rec.kind == "twister":  # the offer: ``self.twister`` answers its commands from now on
             return
         spec = spec_from_record(rec)
         mine = stacks.get(spec.currency, {})
@@ -588,6 +613,8 @@ class TableHostNode:
         if base is None:
             return None
         rec = base[0]
+        if rec.kind == "twister":
+            return rec.model_copy(update={"owner": self.node, "offer": self.twister.lobby()})
         if rec.kind == "tournament":
             row = self.tourneys.record(tid)
             return None if row is None else rec.model_copy(update={"owner": self.node, "tournament": row})
@@ -603,6 +630,8 @@ class TableHostNode:
         return None
 
     def _fingerprint(self, tid: str) -> Any:
+        if tid == TWISTER_OFFER:
+            return self.twister.lobby()
         if (row := self.tourneys.record(tid)) is not None:
             return row
         table: Table | None = self.room.tables.get(tid)

@@ -5,7 +5,7 @@ The buckets (created if missing, so any node may start first):
 - ``nodes`` — one key per live node (:class:`~riverboat.cluster.wire.NodeInfo`), with the bucket TTL
   ``lease_seconds``: a node renews its key every ``lease_seconds / 4``; a key that is gone means the node is gone
   (NATS 2.9 has no per-message TTL, and an expiry sends watchers nothing, so survivors poll it);
-- ``tables`` — one :class:`~riverboat.cluster.wire.TableRecord` per table (no TTL);
+- ``tables`` — one :class:`~riverboat.cluster.wire.TableRecord` per table (no TTL), by record id (:class:`Records`);
 - ``presence`` — player id → gateway id (no TTL);
 - ``room`` — one-off keys such as ``init`` (which node opened the room's tables).
 """
@@ -24,11 +24,35 @@ from nats.aio.client import Client
 from nats.js.errors import BucketNotFoundError
 from nats.js.kv import KeyValue
 
-from riverboat.cluster.names import Names
+from riverboat.cluster.names import Names, record_key
 
 log = logging.getLogger("riverboat.cluster")
 
 LEASE_SECONDS = 4.0
+
+
+class Records:
+    """The ``tables`` bucket by record id (a table, pool, tournament or the Twister offer): an id's ``:`` (a Twister's
+    ``twister:...``), which a KV key cannot hold, is stored as ``=`` (:func:`~riverboat.cluster.names.record_key`);
+    a mirror of the bucket reads the ids back with :func:`~riverboat.cluster.names.record_id`."""
+
+    def __init__(self, kv: KeyValue) -> None:
+        self.kv = kv
+
+    async def create(self, record: str, value: bytes) -> int:
+        return int(await self.kv.create(record_key(record), value))
+
+    async def get(self, record: str) -> KeyValue.Entry:
+        return await self.kv.get(record_key(record))
+
+    async def update(self, record: str, value: bytes, last: int | None = None) -> int:
+        return int(await self.kv.update(record_key(record), value, last=last))
+
+    async def delete(self, record: str, last: int | None = None) -> bool:
+        return bool(await self.kv.delete(record_key(record), last=last))
+
+    async def watchall(self) -> KeyValue.KeyWatcher:
+        return await self.kv.watchall()
 
 
 class Link:
@@ -41,7 +65,7 @@ class Link:
         self.name = name
         self.nc: Client | None = None
         self.nodes: KeyValue
-        self.tables: KeyValue
+        self.tables: Records
         self.presence: KeyValue
         self.room: KeyValue
         self.rtt_seconds: float | None = None
@@ -79,7 +103,7 @@ class Link:
     async def open_buckets(self) -> None:
         js = self.js
         self.nodes = await self._bucket(js, self.names.nodes_bucket, ttl=self.lease_seconds)
-        self.tables = await self._bucket(js, self.names.tables_bucket)
+        self.tables = Records(await self._bucket(js, self.names.tables_bucket))
         self.presence = await self._bucket(js, self.names.presence_bucket)
         self.room = await self._bucket(js, self.names.room_bucket)
 

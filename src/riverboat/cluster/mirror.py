@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
-from typing import Generic, TypeVar
+from typing import Generic, Protocol, TypeVar
 
 from nats.js.kv import KV_DEL, KV_PURGE, KeyValue
 
@@ -19,10 +19,16 @@ log = logging.getLogger("riverboat.cluster")
 V = TypeVar("V")
 
 
+class Watchable(Protocol):
+    async def watchall(self) -> KeyValue.KeyWatcher: ...
+
+
 class KvMirror(Generic[V]):
-    def __init__(self, kv: Callable[[], KeyValue], decode: Callable[[bytes], V],
-                 on_change: Callable[[str, V | None], None] | None = None, name: str = "kv") -> None:
+    def __init__(self, kv: Callable[[], Watchable], decode: Callable[[bytes], V],
+                 on_change: Callable[[str, V | None], None] | None = None, name: str = "kv",
+                 key_of: Callable[[str], str] | None = None) -> None:
         self._kv = kv
+        self.key_of = key_of  # the name ``items`` uses for a bucket key (the tables bucket: the record's id)
         self.decode = decode
         self.on_change = on_change
         self.name = name
@@ -58,7 +64,7 @@ class KvMirror(Generic[V]):
                     initial = False
                     self.ready.set()
                 continue
-            key = entry.key
+            key = entry.key if self.key_of is None else self.key_of(entry.key)
             if initial:
                 seen.add(key)
             if entry.operation in (KV_DEL, KV_PURGE) or entry.value is None:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from riverboat.room.settings import table_id_for  # stable table ids (also those of a single-process room)
 
-__all__ = ["Names", "node_id", "preference", "preferred_host", "table_id_for"]
+__all__ = ["Names", "node_id", "preference", "preferred_host", "record_id", "record_key", "table_id_for"]
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
 
@@ -25,6 +25,17 @@ def node_id(given: str | None, role: str) -> str:
         return given
     host = _UNSAFE.sub("", socket.gethostname())[:20] or "host"
     return f"{role}-{host}-{os.getpid()}-{secrets.token_hex(2)}"
+
+
+def record_key(record_id: str) -> str:
+    """The key of a record of the ``tables`` bucket: its id with ``:`` as ``=`` (a KV key holds no ``:``; a Twister's
+    id does, ``twister:twister-100-1-ab12cd``; no id holds ``=``, ``room.commands.TableRef``)."""
+    return record_id.replace(":", "=")
+
+
+def record_id(key: str) -> str:
+    """The id of the record under ``key`` (:func:`record_key` undone)."""
+    return key.replace("=", ":")
 
 
 @functools.lru_cache(maxsize=1 << 16)

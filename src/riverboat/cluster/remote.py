@@ -36,8 +36,9 @@ from riverboat.cluster.identity import claim_room
 from riverboat.cluster.link import LEASE_SECONDS, Link
 from riverboat.cluster.metrics import NodeMetrics
 from riverboat.cluster.mirror import KvMirror
-from riverboat.cluster.names import Names
+from riverboat.cluster.names import Names, record_id
 from riverboat.cluster.outbox import COMMAND_WINDOW_S, Outbox
+from riverboat.cluster.twister import RemoteTwister
 from riverboat.cluster.wire import (
     AliasChanged,
     Execute,
@@ -54,6 +55,7 @@ from riverboat.room.commands import Result, RoomCommand, target_of
 from riverboat.room.errors import RoomError
 from riverboat.room.frames import LobbyEntry, RoomFrame
 from riverboat.room.tournament.flights import FlightEvent
+from riverboat.room.tournament.lobby import TWISTER_PREFIXES
 
 log = logging.getLogger("riverboat.cluster")
 COMMAND_TIMEOUT = 5.0
@@ -84,7 +86,7 @@ class RemoteRoom:
         self.unavailable_retries = 0  # commands sent again after *no responders* (statistics)
         self.link = Link(nats_url, self.names, lease_seconds=lease_seconds, name=node)
         self.records: KvMirror[TableRecord] = KvMirror(lambda: self.link.tables, TableRecord.decode,
-                                                       self._record_changed, name="tables")
+                                                       self._record_changed, name="tables", key_of=record_id)
         # the ids of the Speed Poker pools and cash tables, kept with the mirror (the server asks ``pools`` at every
         # ``act``: a scan of every record there cost O(tables) per action)
         self._kinds: dict[str, set[str]] = {"speed": set(), "cash": set()}
@@ -96,6 +98,7 @@ class RemoteRoom:
         self.metrics.players.set_function(lambda: float(len(self._immediate)))
         self.started = time.time()
         self.tournaments = RemoteTournaments(self)
+        self.twister = RemoteTwister(self)  # the Twister offer and its Sit & Go's run on a table host
         self._replies_to = self.names.replies(node) + "."
         self._tokens = itertools.count(1)
         self._waiting: dict[str, asyncio.Future[Reply | None]] = {}  # token -> its reply (None: no responders)
@@ -388,10 +391,8 @@ class RemoteRoom:
     async def execute(self, player_id: int, command: RoomCommand, key: str | None = None) -> Result:
         """As :meth:`Room.execute`: the command as it is, to the host of its table, pool or tournament (issue #29:
         one generic forward; the host runs it with its room's ``execute``)."""
-        target = target_of(command)
-        if target is None:
-            raise RoomError("not_offered", "this room has no Twister (a cluster's tournaments are in its lobby)")
-        return await self._request(target, Execute(player=player_id, gateway=self.node, command=command, key=key))
+        return await self._request(target_of(command), Execute(player=player_id, gateway=self.node, command=command,
+                                                               key=key))
 
     @property
     def store_gateway(self) -> None:
@@ -427,7 +428,10 @@ class RemoteTournaments:
         self.room = room
 
     def _rows(self) -> dict[str, TableRecord]:
-        return {tid: rec for tid, (rec, _) in self.room.records.items.items() if rec.kind == "tournament"}
+        """The tournaments' records; the Twister offer's Sit & Go's are the offer's (``hub.twister``), as in one
+        process."""
+        return {tid: rec for tid, (rec, _) in self.room.records.items.items()
+                if rec.kind == "tournament" and not tid.startswith(TWISTER_PREFIXES)}
 
     @property
     def directors(self) -> dict[str, RemoteTournament]:

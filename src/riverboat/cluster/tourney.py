@@ -47,6 +47,9 @@ from riverboat.room.tournament.lifecycle import PLAYING
 from riverboat.room.tournament.lobby import TournamentLobby, entry
 from riverboat.room.tournament.resume import resume
 from riverboat.room.tournament.spec import TournamentSpec
+from riverboat.room.twister import VARIANTS
+from riverboat.room.twister.interrupt import interrupt_answer, interrupt_twister
+from riverboat.twister import TwisterSettings
 
 log = logging.getLogger("riverboat.cluster")
 TournamentCommand = (TournamentRegister | TournamentUnregister | TournamentRebuy | TournamentAct | TournamentDetail
@@ -92,6 +95,15 @@ class TournamentHosting:
                 raise
             status = None
         spec, series = TournamentSpec.from_dict(rec.entry["spec"]), bool(rec.entry.get("series"))
+        twister = rec.entry.get("twister")
+        if twister is not None:  # a Sit & Go of the Twister offer (cluster.twister): its type's settings
+            VARIANTS[spec.variant or ""].configure(tid, TwisterSettings.from_dict(twister))
+        if status == "registering" and twister is not None:
+            # its offer's host died during registration: as one process after a restart, it is cancelled and every
+            # stake refunded (the offer opens another); the host then drops the record (nothing runs here)
+            await gw.call(gw.store.tournaments.cancel, tid)
+            log.warning("Twister %s: cancelled during registration (its host was lost), stakes refunded", tid)
+            return
         if status is None:
             d = self._director(tid, spec, series)
             await d.open()
@@ -220,6 +232,8 @@ class TournamentHosting:
         match cmd.action:
             case "cancel":
                 return await lobby.cancel(tid)
+            case "interrupt" if lobby.get(tid).spec.variant in VARIANTS:  # R-TOURN-INT-9/10, as one process
+                return interrupt_answer(await interrupt_twister(lobby.get(tid)))
             case "interrupt":
                 return await lobby.interrupt(tid)
             case "disqualify":

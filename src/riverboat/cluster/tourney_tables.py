@@ -203,7 +203,8 @@ class ClusterTable(TourneyTable):
 
     async def deal(self, level: Level) -> bool:
         d = self.cluster
-        self.node = d.peers.place(self.id)  # between hands a table follows the live hosts (one that came back)
+        # between hands a table follows the live hosts (one that came back); a variant's table stays with its director
+        self.node = d.peers.node if d.in_place else d.peers.place(self.id)
         if self.node == d.peers.node:
             dealt = await super().deal(level)
             self.dealt_here += dealt
@@ -261,6 +262,9 @@ class ClusterDirector(Director):
         # alone, and hosts_lost must never find a played hand still waiting for its record)
         options.setdefault("batch_hands", False)
         self.peers = peers
+        # a variant's tables are dealt on the director's host: its hooks (the Twister spin shown to the table, Wild
+        # Twister's all-in at every decision, R-TWIST-3, R-WILD-2) run with the director (one host per Twister)
+        self.in_place = spec.variant is not None
         super().__init__(host, tournament_id, spec, **options)
 
     @property

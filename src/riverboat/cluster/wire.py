@@ -388,15 +388,17 @@ class TableRecord(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     id: str
-    kind: Literal["cash", "speed", "tournament"]
+    kind: Literal["cash", "speed", "tournament", "twister"]
     entry: dict[str, Any]  # the table list entry it was opened from (riverboat.server.demo format); a
-    # tournament: {"spec": TournamentSpec.to_dict(), "series": bool}
+    # tournament: {"spec": TournamentSpec.to_dict(), "series": bool}, a Sit & Go of the Twister offer also
+    # {"twister": its TwisterSettings}; the Twister offer (kind "twister", id room.commands.TWISTER_OFFER): {}
     owner: str = ""
     seats: dict[int, int] = Field(default_factory=dict)
     button: int | None = None
     hands_played: int = 0
     lobby: LobbyEntry | None = None
     tournament: dict[str, Any] | None = None  # a tournament's lobby row (room.tournament.lobby.entry)
+    offer: dict[str, Any] | None = None  # the Twister offer's lobby (room.twister.offers.TwisterOffers.lobby)
 
     def encode(self) -> bytes:
         return self.model_dump_json().encode()

@@ -268,17 +268,20 @@ MONEY_COMMANDS = frozenset({"sit", "top_up", "join_speed", "twister_play", "tour
                             "tournament_rebuy"})
 
 Result = dict[str, object]  # a command's answer (the ``ack``'s ``result``): a JSON object
+#: the target of Twister's "Play" (``twister_play``): the room's Twister offer (one process: ``TwisterOffers``; a
+#: cluster: the record of that name, whose host runs the offer and the Sit & Go's it starts, ``cluster.host``)
+TWISTER_OFFER = "twister"
 
 
-def target_of(command: RoomCommand) -> str | None:
-    """The table, Speed Poker pool or tournament a command is for (None: the room's, e.g. Twister's "Play")."""
+def target_of(command: RoomCommand) -> str:
+    """The table, Speed Poker pool, tournament or offer a command is for (Twister's "Play": :data:`TWISTER_OFFER`)."""
     if isinstance(command, (JoinSpeedFrame, FastFoldFrame, LeaveSpeedFrame)):
         return command.pool
     if isinstance(command, (TournamentActFrame, TournamentRegisterFrame, TournamentUnregisterFrame,
                             TournamentRebuyFrame, TournamentDeclineRebuyFrame, TournamentSitOutFrame)):
         return command.tournament
     if isinstance(command, TwisterPlayFrame):
-        return None
+        return TWISTER_OFFER
     if isinstance(command, EndPlayFrame):
         return command.target
     return command.table

@@ -54,6 +54,7 @@ def create_app(store: Any, room: RoomPort, config: ServerConfig | None = None) -
         register_tournament_commands(room.commands, lobby, hub.twister)
     elif isinstance(room, RemoteRoom):  # the tournaments run on the table hosts (docs/cluster.md "Tournaments")
         hub.tournaments = room.tournaments
+        hub.twister = room.twister  # the offer's host runs it (cluster.twister)
     scans = ScheduledScan(store, hub.config.integrity_scan_every, hub.config.integrity_min_hands)
     hub.integrity_scan = scans
 

@@ -27,7 +27,15 @@ from riverboat.cluster.metrics import MetricsListener
 from .demo import table_spec
 from .gcpace import GcPacer
 from .hub import ServerConfig
-from .launch import LaunchOptions, StartedHook, _start_probe, security_policy, server_config, table_entries
+from .launch import (
+    LaunchOptions,
+    StartedHook,
+    _start_probe,
+    security_policy,
+    server_config,
+    table_entries,
+    twister_config,
+)
 from .runner import StopSignals, serve
 
 log = logging.getLogger(__name__)
@@ -108,7 +116,8 @@ async def launch_tables(options: LaunchOptions, *, echo: Callable[[str], None] =
     store.upgrade()
     node = node_id(options.node_id, "tables")
     host_options = HostOptions(nats_url=options.nats_url, node=node, names=Names(options.cluster),
-                               cash_out_on_crash=bool(options.cash_out_on_crash))
+                               cash_out_on_crash=bool(options.cash_out_on_crash),
+                               twister=twister_config(options))  # the offer runs on a table host
     if options.delivery_window_ms is not None:
         host_options.delivery_window_seconds = options.delivery_window_ms / 1000
     host = TableHostNode(store, host_options)

@@ -33,6 +33,7 @@ def encode_frame(frame: Mapping[str, Any], default: Callable[[Any], Any] | None 
 
 if TYPE_CHECKING:
     from riverboat.cluster.remote import RemoteTournaments
+    from riverboat.cluster.twister import RemoteTwister
     from riverboat.room.tournament.lobby import TournamentLobby
     from riverboat.room.twister.offers import TwisterOffers
 
@@ -102,7 +103,8 @@ class Hub:
         self.replies = FrameReplies(now)  # money frames are idempotent by frame id (issue #16)
         self.anonymous: set[Connection] = set()
         self.integrity_scan: Any = None  # the scheduled integrity scan (server.integrity_scan), set by the app
-        self.twister: TwisterOffers | None = None  # the Twister "Play" of the room (issue #12), set by the app
+        # the Twister "Play" of the room (issue #12), set by the app (a gateway's: its view of the offer's host)
+        self.twister: TwisterOffers | RemoteTwister | None = None
         self.tournaments: TournamentLobby | RemoteTournaments | None = None  # Sit & Go's and MTTs (issue #11), set by the app
         self.aliases: dict[Any, str | None] = {}  # player id -> public alias (R-ALIAS-1), filled on demand
         # room message (by identity) -> its encoded frame, for the rest of this loop iteration: a public event is

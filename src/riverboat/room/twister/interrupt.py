@@ -97,6 +97,15 @@ async def _interrupt(director: Director, split_threshold: int, reason: str) -> C
     return result
 
 
+def interrupt_answer(result: CompensationResult) -> dict[str, object]:
+    """The operator's answer (``POST /api/operator/twister/{id}/interrupt``): ``{"rule", "payouts", "from_pool",
+    "from_house"}``, Wild Twister also ``"tickets"`` (the share of the prize as Twister tickets)."""
+    out: dict[str, object] = {"rule": result.rule, **result.to_dict()}
+    if result.tickets:
+        out["tickets"] = result.tickets
+    return out
+
+
 def ticket_values() -> tuple[int, ...]:
     """Face values a Wild Twister compensation ticket can take: the buy-ins its scope (``twister:*``) admits."""
     return tuple(sorted(set(buy_ins("twister")) | set(buy_ins("aog"))))

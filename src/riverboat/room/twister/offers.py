@@ -6,6 +6,11 @@ is the room's setting (R-WILD-5).
 :class:`TwisterOffers` runs on any :class:`~riverboat.room.tournament.director.DirectorHost` (the
 :class:`~riverboat.room.Room`): the server holds one (``hub.twister``) and routes the ``twister_play`` and
 ``tournament_act`` frames here. Finished tournaments are closed and forgotten; their results stay in the store.
+
+Where a Sit & Go of the offer runs is its :class:`TwisterTables`: in this process (:class:`InProcess`, the
+default), or on a cluster's table host as a tournament record of the cluster, owned, dealt and resumed there like
+any cluster tournament (``riverboat.cluster.tourney.TournamentHosting``; the offer itself is a record of its own,
+``TWISTER_OFFER``, whose host runs this class, docs/cluster.md "Twister").
 """
 
 from __future__ import annotations
@@ -14,13 +19,15 @@ import asyncio
 import functools
 import itertools
 import secrets
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, Protocol
 
 from riverboat.errors import declare
 from riverboat.room.clock import FakeClock
 from riverboat.room.errors import RoomError
 from riverboat.room.tournament.director import BotPolicy, Director, DirectorHost
+from riverboat.room.tournament.spec import TournamentSpec
+from riverboat.room.twister.interrupt import interrupt_answer, interrupt_twister
 from riverboat.room.twister.spec import twister_spec
 from riverboat.room.twister.variants import VARIANTS
 from riverboat.store.twister import ID_PREFIX
@@ -31,17 +38,62 @@ for _code, _status in (("no_tournament", 404), ("not_offered", 422)):
     declare(_code, _status)
 
 
+OnStart = Callable[[Director], Awaitable[None]]
+
+
+class TwisterTables(Protocol):
+    """Where the Sit & Go's of the offer run (see the module docstring)."""
+
+    def takes(self, tournament_id: str) -> bool:
+        """Whether a new Sit & Go may have this id here (a cluster host takes only the ids it is preferred for)."""
+        ...
+
+    async def open(self, tournament_id: str, spec: TournamentSpec, settings: TwisterSettings,
+                   on_start: OnStart) -> Director:
+        """Declare and open the Sit & Go ``tournament_id`` (registering), its variant configured with
+        ``settings``; ``on_start`` runs when it starts (R-TOURN-SNG-1: the next one opens)."""
+        ...
+
+    async def forget(self, d: Director) -> None:
+        """``d`` is over and closed: whatever names it outside the store goes (a cluster: its record)."""
+        ...
+
+
+class InProcess:
+    """The Sit & Go's of the offer run in this process, on the offer's host (the room)."""
+
+    def __init__(self, offers: TwisterOffers) -> None:
+        self.offers = offers
+
+    def takes(self, tournament_id: str) -> bool:
+        return True
+
+    async def open(self, tournament_id: str, spec: TournamentSpec, settings: TwisterSettings,
+                   on_start: OnStart) -> Director:
+        o = self.offers
+        VARIANTS[spec.variant or ""].configure(tournament_id, settings, o.rng)
+        d = Director(o.host, tournament_id, spec, bots=o.bots, on_start=on_start)
+        await d.open()
+        return d
+
+    async def forget(self, d: Director) -> None:
+        return None
+
+
 class TwisterOffers:
     def __init__(self, host: DirectorHost, settings: TwisterSettings | None = None, *,
                  rng: BitSource | None = None, table_settings: Mapping[str, Any] | None = None,
-                 currency: str = "EUR", fill_bots: int = 0) -> None:
+                 currency: str = "EUR", fill_bots: int = 0, tables: TwisterTables | None = None,
+                 bots: dict[int, BotPolicy] | None = None) -> None:
         self.host = host
         self.settings = settings or TwisterSettings()
         self.rng = rng  # None: the CSPRNG (production); tests pass a seeded source
         self.table_settings = dict(table_settings or {})
         self.currency = currency
         self.fill_bots = max(0, min(2, fill_bots))  # in-process bots that fill a Twister a player joins (demo)
-        self.bots: dict[int, BotPolicy] = {}  # in-process bots (the demo), by player id
+        # in-process bots (the demo), by player id (a cluster host shares its tournaments' dict: they play there)
+        self.bots: dict[int, BotPolicy] = bots if bots is not None else {}
+        self.tables: TwisterTables = tables if tables is not None else InProcess(self)
         self.open: dict[tuple[str, int, str], Director] = {}  # (kind, buy-in, currency) -> registering
         self.directors: dict[str, Director] = {}  # every tournament not yet over
         self._seq = itertools.count(1)
@@ -49,7 +101,8 @@ class TwisterOffers:
         self._watchers: set[asyncio.Task[None]] = set()
 
     @classmethod
-    def from_config(cls, host: DirectorHost, config: Mapping[str, Any]) -> TwisterOffers:
+    def from_config(cls, host: DirectorHost, config: Mapping[str, Any], *, tables: TwisterTables | None = None,
+                    bots: dict[int, BotPolicy] | None = None) -> TwisterOffers:
         """From the server's ``twister`` settings: TwisterSettings fields plus ``currency``, ``table_settings``
         and ``fill_bots``."""
         data = dict(config)
@@ -57,7 +110,7 @@ class TwisterOffers:
         table_settings = data.pop("table_settings", None)
         fill = int(data.pop("fill_bots", 0))
         return cls(host, TwisterSettings.from_dict(data), table_settings=table_settings, currency=currency,
-                   fill_bots=fill)
+                   fill_bots=fill, tables=tables, bots=bots)
 
     # ------------------------------------------------------------------ lobby
     def lobby(self) -> dict[str, Any]:
@@ -124,24 +177,30 @@ class TwisterOffers:
     async def _open(self, kind: str, buy_in: int, currency: str) -> Director:
         spec = twister_spec(kind, buy_in, settings=self.settings, currency=currency,
                             table_settings=self.table_settings)
-        tid = f"{ID_PREFIX[kind]}{kind}-{buy_in}-{next(self._seq)}-{secrets.token_hex(3)}"
-        VARIANTS[kind].configure(tid, self.settings, self.rng)
+        tid = self.fresh_id(kind, buy_in)
+        while not self.tables.takes(tid):
+            tid = self.fresh_id(kind, buy_in)
         key = (kind, buy_in, currency)
 
         async def started(d: Director) -> None:  # R-TOURN-SNG-1: the next one opens at once
             if self.open.get(key) is d:
                 del self.open[key]
 
-        d = Director(self.host, tid, spec, bots=self.bots, on_start=started)
-        await d.open()
+        d = await self.tables.open(tid, spec, self.settings, started)
         self.open[key] = d
         self._watch(d)
         return d
+
+    def fresh_id(self, kind: str, buy_in: int) -> str:
+        """A new Sit & Go's id (``twister:twister-100-3-ab12cd``): the prefix names the family, the random part
+        keeps the ids of every process and restart apart."""
+        return f"{ID_PREFIX[kind]}{kind}-{buy_in}-{next(self._seq)}-{secrets.token_hex(3)}"
 
     async def _reap(self, d: Director) -> None:
         await d.done.wait()
         await d.close()
         self.directors.pop(d.id, None)
+        await self.tables.forget(d)
         clock = self.host.clock
         if isinstance(clock, FakeClock):
             clock.remove_settle_hook(d.quiesce)
@@ -186,6 +245,10 @@ class TwisterOffers:
         if d is None:
             raise RoomError("no_tournament", f"no running Twister {tournament_id}")
         return d
+
+    async def interrupt(self, tournament_id: str) -> dict[str, Any]:
+        """The operator stops a running Twister and pays the compensation (R-TOURN-INT-9/10, :mod:`.interrupt`)."""
+        return interrupt_answer(await interrupt_twister(self.director(tournament_id)))
 
     def owns(self, tournament_id: str) -> bool:
         return tournament_id in self.directors
