@@ -86,6 +86,8 @@ def _seed(store: Store) -> dict[str, Any]:
     store.withdrawals.set_verified(admin.id, partner, True, "ID card")
     store.protections.set_limit(partner, "EUR", "week", 100_000)
     store.protections.set_reality_check(partner, 30)
+    store.protections.take_timeout(ids["bot02"], 48)  # then excluded for good: the protection history in words
+    store.protections.self_exclude(ids["bot02"], None)
     store.cashier.credit_bank(partner, "EUR", 8_000, f"SETUP-{partner}", staff_id=admin.id)  # audited
     store.withdrawals.request(partner, "EUR", 3_000, f"console-{tag}")
     store.adjustments.request(other.id, partner, "EUR", 500, "correction", "table outage on Friday")
@@ -95,7 +97,7 @@ def _seed(store: Store) -> dict[str, Any]:
             player_id=admin.id, reason=OLD_REASON))
     usernames = [f"c{tag}p{i}" for i in range(6)] + [admin.username, other.username]
     return {"admin": admin.username, "codes": list(codes), "cheater": cheater, "partner": partner, "refs": refs,
-            "usernames": usernames, "tag": tag}
+            "usernames": usernames, "tag": tag, "excluded": ids["bot02"]}
 
 
 def _login(page: Any, base: str, lang: str, username: str, code: str) -> None:
@@ -223,6 +225,10 @@ WORDS = {"fi": ("Liput", "Pelaajat", "Hyväksy", "Hylkää"), "ru": ("Сигна
 #: review of the hand the walk opens, the bank transfer credited by the seed
 REASONS = {"fi": ("Kirjautui osoitteesta 127.0.0.1", "Taskukorttien tarkastus", "Tilisiirto SETUP-"),
            "ru": ("Вход с адреса 127.0.0.1", "Проверка карманных карт", "Банковский перевод SETUP-")}
+#: the seed's protection changes in words (the reality check turned on at 30 minutes), not the store's JSON
+CHANGES = {"fi": ("pois → 30 minuuttia", "Viikko (EUR): ei rajaa → "), "ru": ("выключено → 30 минут", "Неделя (EUR): нет → ")}
+#: a 48-hour time-out and a permanent self-exclusion, in words
+BLOCKS = {"fi": ("48 tuntia, ", "pysyvä"), "ru": ("48 часов, до ", "бессрочно")}
 
 
 @pytest.mark.parametrize("lang", ["fi", "ru"])
@@ -254,6 +260,13 @@ def test_issue_32_console_in_finnish_and_russian_fits_its_buttons(
     assert missing == [], missing
     assert "logged in from 127.0.0.1" not in body and "hole-card review" not in body and "bank transfer" not in body
     assert OLD_REASON in body  # an entry from before the codes: as written
+    missing = [change for change in CHANGES[lang] if change not in body]
+    assert missing == [] and '"to":' not in body, missing
+    page.goto(f"{base}/operator.html?lang={lang}#/money/player/{console['excluded']}")
+    page.reload()  # a new document: the partner's page (same URL but its hash) is gone
+    page.wait_for_selector("[data-testid='protection-history'] tbody tr + tr")
+    history = page.inner_text("[data-testid='protection-history']")
+    assert all(words in history for words in BLOCKS[lang]) and '"hours":' not in history, history
     assert {k: v for k, v in overflow.items() if v} == {}
 
 

@@ -167,12 +167,32 @@ function protectionsLine(ui, d) {
 
 const textOf = (node) => (typeof node === "string" ? node : node.textContent);
 
+/** What a protection change did, in the staff member's language (issue #32): the store's detail fields (from, to,
+ * period, hours, months...) are said with the catalog's words; a change this console does not know stays raw data. */
+function changeDetail(e) {
+  const d = e.detail || {};
+  const minutes = (m) => (m ? t("op.money.minutes", { count: m }) : t("op.money.off"));
+  const verified = (v) => t(v ? "op.money.state_verified" : "op.money.state_not_verified");
+  switch (e.what) {
+    case "deposit_limit":
+      return t("op.money.change_limit", { period: textOf(periodName(d.period)), currency: d.currency,
+        from: limitText(d.from), to: limitText(d.to), at: when(d.applies_at) });
+    case "reality_check": return t("op.money.change_from_to", { from: minutes(d.from), to: minutes(d.to) });
+    case "verified":
+      return [t("op.money.change_from_to", { from: verified(d.from), to: verified(d.to) }), " · ", data(d.reason || "")];
+    case "timeout": return t("op.money.change_timeout", { count: d.hours, until: when(d.until) });
+    case "self_exclusion":
+      return d.permanent ? t("op.money.change_permanent") : t("op.money.change_exclusion", { count: d.months, until: when(d.until) });
+    default: return data(JSON.stringify(d));
+  }
+}
+
 function moneyTables(ui, d) {
   const p = d.protections;
   const limits = p.limits.map((l) => ui.h("tr", {}, td(ui, periodName(l.period), " ", data(`(${l.currency})`)), td(ui, limitText(l.amount)),
     td(ui, l.pending_from ? t("op.money.pending_from", { amount: limitText(l.pending_amount), at: when(l.pending_from) }) : ""), td(ui, euros(l.used))));
   const history = d.history.map((e) => ui.h("tr", {}, td(ui, when(e.at)), td(ui, changeName(e.what)),
-    td(ui, e.actor_id === null ? t("op.money.by_player") : t("op.money.by_staff", { id: e.actor_id })), td(ui, data(JSON.stringify(e.detail)))));
+    td(ui, e.actor_id === null ? t("op.money.by_player") : t("op.money.by_staff", { id: e.actor_id })), td(ui, changeDetail(e))));
   return [
     ui.h("section", { class: "op-panel" }, ui.h("h3", {}, t("op.money.limits")), limits.length
       ? ui.table([t("op.col.period"), t("op.col.in_force"), t("op.col.pending"), t("op.col.used")], limits) : ui.h("p", { class: "muted" }, t("op.none"))),
