@@ -6,6 +6,7 @@ the account's Twister history. Screenshots: artifacts/screenshots/twister_live_*
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import json
 import os
@@ -61,9 +62,36 @@ def serve_twister(tmp_path: Path, config: dict[str, Any]) -> Iterator[str]:
         log.close()
 
 
-@pytest.fixture(scope="module")
-def twister_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with serve_twister(tmp_path_factory.mktemp("twister-live"), TWISTER) as url:
+@contextlib.contextmanager
+def serve_twister_cluster(tmp_path: Path, config: dict[str, Any]) -> Iterator[str]:
+    """The same room as a cluster (docs/cluster.md "Twister"): a gateway and two table hosts over NATS +
+    PostgreSQL, no tables, this Twister config on every node; yields the gateway's base URL once the offer's host
+    has written the offer."""
+    from tests.server.test_server_cluster import Cluster, _nats_up
+
+    _nats_up()
+    (tmp_path / "twister.json").write_text(json.dumps(config))
+    extra = ["--twister", str(tmp_path / "twister.json")]
+    c = Cluster(tmp_path)
+    try:
+        c.start(c.h1, "tables", *extra, tables=[])
+        c.start(c.h2, "tables", *extra, tables=[])
+        gateway = c.start(f"{c.prefix}-g1", "gateway", *extra)
+        deadline = time.monotonic() + 60
+        while gateway.http.get("/api/twister").status_code != 200:
+            assert time.monotonic() < deadline, "the Twister offer never reached the gateway"
+            time.sleep(0.1)
+        yield gateway.base_url
+    finally:
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:  # its asyncio.run beside the browser's running loop
+            pool.submit(c.close).result()
+
+
+@pytest.fixture(scope="module", params=["one", "cluster"])
+def twister_server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """One ``riverboat serve``, and (issue #29) a gateway with two table hosts: the page plays the same."""
+    serve = serve_twister if request.param == "one" else serve_twister_cluster
+    with serve(tmp_path_factory.mktemp(f"twister-live-{request.param}"), TWISTER) as url:
         yield url
 
 
