@@ -24,7 +24,7 @@ from riverboat.bots.twister import TwisterBot
 from riverboat.twister import TwisterSettings
 from riverboat.twister.lobby import offer
 
-from .deployments import Deployment, deployment_fixture
+from .deployments import Deployment, GatewayAndHosts, deployment_fixture
 
 DEPOSIT = 100_000
 CASH = [{"name": f"Twist Holdem {i}", "game": "holdem", "structure": "NL", "small_blind": 5, "big_blind": 10,
@@ -233,5 +233,54 @@ async def test_r_tourn_int_9_10_the_operator_interrupts_a_twister_in_both_deploy
     assert snap.status == "interrupted" and snap.prize_pool == 0
     again = d.http.post(url, headers=op)  # over: nothing to interrupt (gone, or not running while it is closed)
     assert again.json()["error"]["code"] in ("no_tournament", "not_running"), again.text
+    d.store.ledger.verify()
+    assert d.store.ledger.total("EUR") == 0
+
+
+async def test_r_server_1_a_twister_whose_host_dies_is_resumed_with_its_spin(deployment: Deployment) -> None:
+    """R-SERVER-1, R-TWIST-3 (cluster: issue #29 "owned and resumed like the other tournaments"): the table host
+    that runs a Twister (and the offer) is killed with SIGKILL in the middle of its first hand. The other host takes
+    the Twister's record and resumes it from the store: the hand in progress void, the same spin and prize (no
+    second draw), the players (still connected through the gateway) get their table and play it to the end; each
+    balance is deposit - buy-in + prize of the place, no hand recorded twice, the ledger verifies; the offer moved
+    with it ("Play" answers again). One process: a restart, ``tests/twister/test_twister_resume.py``."""
+    d = deployment
+    if not isinstance(d, GatewayAndHosts):
+        pytest.skip("one process: the restart case is tests/twister/test_twister_resume.py")
+    players = [d.player(eur=DEPOSIT) for _ in range(3)]
+    clients = [ProtocolClient(d.ws_url, token, keep_frames=True) for _, token in players]
+    try:
+        for c in clients:
+            await c.connect()
+        started = asyncio.ensure_future(clients[0].next_frame(
+            lambda f: f.get("type") == "tournament" and f.get("event") == "twister_spin", timeout=30))
+        for c in clients:
+            await c.command({"type": "twister_play", "kind": "twister", "buy_in": 1000,
+                             "id": f"fo-{secrets.token_hex(4)}"})
+        spin = (await started)["data"]
+        tid = spin["tournament_id"]
+        await clients[0].next_frame(lambda f: f.get("type") == "tournament" and f.get("event") == "state"
+                                    and isinstance((f.get("data") or {}).get("hand"), dict), timeout=30)
+        host = await _until(lambda: d.owner(tid), "the Twister's host")
+        survivor = next(n for n in (d.cluster.h1, d.cluster.h2) if n != host)
+        d.cluster.kill(host)
+        bots = [TwisterBot(c) for c in clients]  # from now on every decision is played
+        await _until(lambda: d.owner(tid) == survivor, "the other host takes the Twister", 45)
+        await asyncio.wait_for(asyncio.gather(*(b.finished.wait() for b in bots)), 120)
+    finally:
+        for c in clients:
+            await c.close()
+    assert [x.multiplier for x in d.store.twister.draws(tournament_id=tid) if x.seq == 0] == [spin["multiplier"]]
+    results = {pid: b.result for (pid, _), b in zip(players, bots, strict=True)}
+    assert sum(r["prize"] for r in results.values() if r) == spin["prize"], results
+    for pid, r in results.items():
+        assert r is not None
+        assert d.balance(pid) == DEPOSIT - 1000 + r["prize"], (pid, r)
+    hands = d.store.hands.for_table(f"{tid}/t1", limit=1000, include_void=True)
+    assert hands and len({h.hand_id for h in hands}) == len(hands)  # each hand recorded once
+    _, token = d.player(eur=DEPOSIT)
+    async with ProtocolClient(d.ws_url, token) as c:  # the offer is on the survivor now
+        ack = await TwisterBot(c).play("twister", 100)
+        assert ack["result"]["kind"] == "twister", ack
     d.store.ledger.verify()
     assert d.store.ledger.total("EUR") == 0
