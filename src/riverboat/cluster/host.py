@@ -630,8 +630,8 @@ class TableHostNode:
         return None
 
     def _fingerprint(self, tid: str) -> Any:
-        if tid == TWISTER_OFFER:
-            return self.twister.lobby()
+        if tid == TWISTER_OFFER:  # what changes in the offer's lobby: the players waiting (lobby() costs 0.5 ms)
+            return tuple(sorted((key, len(d.registered)) for key, d in self.twister.open.items()))
         if (row := self.tourneys.record(tid)) is not None:
             return row
         table: Table | None = self.room.tables.get(tid)
