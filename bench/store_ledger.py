@@ -1,6 +1,6 @@
 """Ledger write speed: Riverboat's ``settle_hand`` against a minimal hand-written double-entry peer.
 
-Run: ``.venv/bin/python bench/store_ledger.py [--hands 300] [--pg URL] [--no-pg]``.
+Run: ``.venv/bin/python bench/store_ledger.py [--hands 300] [--pg URL] [--no-pg] [--room-phh]``.
 
 Workload: one 6-max cash table; each hand is ``start_hand`` then ``settle_hand`` with five losers, one winner
 and rake (so 7 ledger entries, the hand history text and events, all in one transaction per call) - what a room
@@ -10,6 +10,10 @@ hand settled - no ORM, no idempotency check, no row locks, no validation. Both r
 kind in the same run: SQLite on a file in a temporary directory (WAL, synchronous=FULL for both) and, unless
 ``--no-pg``, PostgreSQL (a scratch schema, dropped afterwards). Wall-clock time (this is I/O bound), so figures
 move with machine load. The last line printed is one JSON object with every figure.
+
+``--room-phh``: Riverboat settles a real 6-max no-limit hold'em hand's text as the room writes it (every player
+named by their id, a raise and calls to a showdown) instead of the placeholder text, so what ``settle_hand`` reads
+from the text (the search keys, the players' play flags: issue #31) costs what it costs on a real hand.
 """
 
 from __future__ import annotations
@@ -42,7 +46,30 @@ def _changes(i: int, players: list[int]) -> tuple[dict[int, int], int]:
     return {**losers, winner: pot - rake}, rake
 
 
-def bench_riverboat(url: str, hands: int) -> tuple[float, float]:
+def room_phh(players: list[int]) -> str:
+    """A 6-max NLHE hand as the room writes it: the first to act raises, everyone calls, checks to a showdown."""
+    import random
+
+    from riverboat.engine import Action, ActionKind, Hand, HandConfig
+    from riverboat.games import Stakes, Structure, get_game
+    from riverboat.history import hand_to_phh
+
+    game = get_game("holdem")
+    seats = list(range(1, SEATS + 1))
+    hand = Hand(HandConfig(game=game, structure=Structure.NO_LIMIT, stakes=Stakes(small_blind=25, big_blind=50),
+                           seats=seats, stacks=[10_000] * SEATS, button=1, deck=game.deck.shuffled(random.Random(7))))
+    raised = False
+    while not hand.is_over:
+        la = hand.legal_actions()
+        if not raised and ActionKind.RAISE in la.kinds:
+            hand.act(Action(la.seat, ActionKind.RAISE, la.min_to))
+            raised = True
+        else:
+            hand.act(Action(la.seat, ActionKind.CHECK if ActionKind.CHECK in la.kinds else ActionKind.CALL))
+    return hand_to_phh(hand, table="bench", hand=1, players=dict(zip(seats, map(str, players), strict=True)))
+
+
+def bench_riverboat(url: str, hands: int, real_phh: bool = False) -> tuple[float, float]:
     st = Store(url, password_hasher=FAST)
     st.upgrade()
     players = []
@@ -52,11 +79,12 @@ def bench_riverboat(url: str, hands: int) -> tuple[float, float]:
         st.ledger.buy_in(p, "bench", 5_000_000, f"bench-bi-{p}")
         players.append(p)
     stacks = st.ledger.table_stacks("bench")
+    phh = room_phh(players) if real_phh else PHH
     t0, c0 = time.perf_counter(), time.process_time()
     for i in range(hands):
         changes, rake = _changes(i, players)
         st.ledger.start_hand("bench", f"h{i}", stacks)
-        st.ledger.settle_hand("bench", f"h{i}", changes, rake, PHH, [{"i": i}])
+        st.ledger.settle_hand("bench", f"h{i}", changes, rake, phh, [{"i": i}])
         for p, c in changes.items():
             stacks[p] += c
     elapsed, cpu = time.perf_counter() - t0, time.process_time() - c0
@@ -120,10 +148,11 @@ def main(argv: list[str]) -> dict[str, Any]:
     ap.add_argument("--hands", type=int, default=300)
     ap.add_argument("--pg", default="postgresql://postgres@127.0.0.1:5432/test")
     ap.add_argument("--no-pg", action="store_true")
+    ap.add_argument("--room-phh", action="store_true", help="settle a real hand's text (see the module's doc)")
     args = ap.parse_args(argv)
-    report: dict[str, Any] = {"hands": args.hands, "seats": SEATS}
+    report: dict[str, Any] = {"hands": args.hands, "seats": SEATS, "room_phh": args.room_phh}
     with tempfile.TemporaryDirectory() as tmp:
-        ours, cpu = bench_riverboat(f"sqlite:///{Path(tmp) / 'rb.sqlite3'}", args.hands)
+        ours, cpu = bench_riverboat(f"sqlite:///{Path(tmp) / 'rb.sqlite3'}", args.hands, args.room_phh)
         peer = bench_peer_sqlite(Path(tmp) / "peer.sqlite3", args.hands)
     print(f"SQLite      Riverboat {ours:8.1f} hands/s   raw sqlite3 peer {peer:8.1f} hands/s   "
           f"ratio {peer / ours:5.2f}x   (Riverboat CPU {cpu:.1f} ms/hand)", flush=True)
@@ -138,7 +167,7 @@ def main(argv: list[str]) -> dict[str, Any]:
             for_pg.append(schema)
         try:
             url = f"postgresql+psycopg://{args.pg.split('://', 1)[1]}?options=-csearch_path%3D{for_pg[0]}"
-            ours, cpu = bench_riverboat(url, args.hands)
+            ours, cpu = bench_riverboat(url, args.hands, args.room_phh)
             peer = bench_peer_pg(args.pg, for_pg[1], args.hands)
         finally:
             with psycopg.connect(args.pg, autocommit=True) as admin:

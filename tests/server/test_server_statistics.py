@@ -1,36 +1,43 @@
 """The account page's statistics count money, not tournament chips (found by the outside walk of 2026-12-03: after
 winning a play-money freeroll Sit & Go in 5 hands, "Your statistics" read "Won / lost 7,500" and "Texas Hold'em ·
 5 hands · 7,500": the 9,000 tournament chips won less the 1,500 starting stack, taken for play money, while the
-balance had gone up by the 3,000 prize)."""
+balance had gone up by the 3,000 prize). Through ``GET /api/stats`` on a real store."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
 from types import SimpleNamespace
 from typing import Any
 
-from riverboat.server.hand_views import statistics
+from .test_server_player_stats import _Api
 
-NT = 'variant = "NT"\n'
-
-
-def _hand(minutes_ago: int, currency: str | None, change: int) -> SimpleNamespace:
-    at = datetime(2026, 12, 3, 12, 30, tzinfo=UTC) - timedelta(minutes=minutes_ago)
-    return SimpleNamespace(started_at=at, ended_at=at + timedelta(seconds=20), currency=currency, phh=NT,
-                           changes={7: change})
+NT = 'variant = "NT"\nblinds_or_straddles = [10, 20]\nstarting_stacks = [1500, 1500]\nactions = []\n'
 
 
-def test_tournament_chips_are_not_money_won_or_lost() -> None:
-    now = datetime(2026, 12, 3, 12, 31, tzinfo=UTC)
-    records = [_hand(1, None, 6000), _hand(2, None, 1500), _hand(3, "PLAY", -100), _hand(4, "EUR", 25)]
-    out = statistics(records, 7, now)
+def test_tournament_chips_are_not_money_won_or_lost(tmp_path: Any) -> None:
+    """(Since issue #31's second pass through the store's SQL: a hand without currency is a tournament's.)"""
+    api = _Api(tmp_path)
+    me, other = api.me, api.others[0]
+    both = {me: 1500, other: 1500}
+    api.store.hands.record("sng1/t1", "s1", both, NT, [], {me: 6000, other: -6000})
+    api.store.hands.record("sng1/t1", "s2", both, NT, [], {me: 1500, other: -1500})
+    for table, currency, change in (("play1", "PLAY", -100), ("eur1", "EUR", 25)):
+        for p in both:
+            api.store.ledger.deposit(p, currency, 1000, f"d-{table}-{p}")
+            api.store.ledger.buy_in(p, table, 1000, f"b-{table}-{p}", currency=currency)
+        api.store.ledger.start_hand(table, "c1", {me: 1000, other: 1000}, currency=currency)
+        api.store.ledger.settle_hand(table, "c1", {me: change, other: -change}, 0, NT)
+    out = api.stats()
     assert out["session"]["hands"] == 4  # every hand played counts
     assert out["session"]["net"] == {"PLAY": -100, "EUR": 25}
     assert {(g["game"], g["currency"], g["hands"], g["net"]) for g in out["games"]} == {
         ("holdem", "PLAY", 1, -100), ("holdem", "EUR", 1, 25)}
-    only_tournament = statistics([_hand(1, None, 7500)], 7, now)
+    third, fourth = api.others[1:3]
+    api.store.hands.record("sng2/t1", "s1", {third: 1500, fourth: 1500}, NT, [], {third: 7500, fourth: -7500})
+    api.token = api.store.accounts.login("stats_1", "correct horse battery")  # only a tournament hand
+    only_tournament = api.stats()
     assert only_tournament["session"]["hands"] == 1 and only_tournament["session"]["net"] == {}
     assert only_tournament["games"] == []
+    api.store.dispose()
 
 
 def test_the_history_names_tables_not_ids() -> None:

@@ -1,6 +1,6 @@
 """A player's stored hands as the browser shows them: summaries with table name, game and the player's own cards
 (also in hands they folded), one hand with every seat named by its public alias (R-ALIAS-1), the hand sheets the
-PokerStars-text and PHH exports are written from, and the player's statistics (session, profit per game).
+PokerStars-text and PHH exports are written from. (The player's statistics: player_stats.py, counted by the store.)
 
 Everything here is built from what the player may see (``visible_events``): the stored PHH text holds every
 player's hole cards and is never sent as it is (``riverboat.history.masking`` blanks what the player did not see).
@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from datetime import datetime
 from typing import Any, Protocol
 
 from riverboat.games.catalog import Kind
@@ -20,8 +19,6 @@ from riverboat.history.masking import masked_phh
 from riverboat.history.pokerstars import HandSheet, SheetSeat, TournamentInfo, tournament_number
 from riverboat.room.frames import LobbyEntry
 
-SESSION_GAP_SECONDS = 30 * 60  # a pause this long between two hands ends a session
-MAX_SERIES = 400  # points of a profit graph
 _FAMILY = {Kind.STUD: "stud", Kind.DRAW: "draw"}
 
 Alias = Callable[[int], Awaitable[str | None]]
@@ -199,46 +196,3 @@ async def phh_export(record: Any, player_id: Any, room: Lobby | None, events: Se
     return masked_phh(record.phh or "", viewer_seat=seat_of(fields, player_id), events=events, names=names,
                       extra={"table": table_name(room, record.table_id), "hand": record.hand_id,
                              "currency": record.currency or "PLAY"})
-
-
-def statistics(records: Sequence[Any], player_id: int, now: datetime) -> dict[str, Any]:
-    """Session statistics (the hands since the last pause of 30 minutes) and the profit after each hand per game
-    and currency, oldest first. ``records`` are the player's hands, newest first."""
-    hands = sorted(records, key=lambda r: r.started_at)
-    session: list[Any] = []
-    for r in reversed(hands):  # newest first, back to the first pause
-        end = r.ended_at or r.started_at
-        ref = session[-1].started_at if session else now
-        if (ref - end).total_seconds() > SESSION_GAP_SECONDS:
-            break
-        session.append(r)
-    session.reverse()
-    # A tournament hand (no currency) moves tournament chips, not money: it counts as a hand played, but its chips
-    # are neither won nor lost money (the prize is what the tournament pays, in the cashier).
-    net: dict[str, int] = {}
-    for r in session:
-        if r.currency is None:
-            continue
-        net[r.currency] = net.get(r.currency, 0) + int((r.changes or {}).get(player_id, 0))
-    out_session: dict[str, Any] = {"hands": len(session), "net": net}
-    if session:
-        start = session[0].started_at
-        end = session[-1].ended_at or session[-1].started_at
-        hours = max((end - start).total_seconds(), 60.0) / 3600
-        out_session |= {"since": start.isoformat(), "hands_per_hour": round(len(session) / hours)}
-    games: dict[tuple[str, str], dict[str, Any]] = {}
-    for r in hands:
-        if r.currency is None:  # tournament chips: not a profit in any currency
-            continue
-        game, _, _ = game_of(r)
-        key = (game or "unknown", r.currency)
-        g = games.setdefault(key, {"game": key[0], "currency": key[1], "hands": 0, "net": 0, "series": []})
-        g["hands"] += 1
-        g["net"] += int((r.changes or {}).get(player_id, 0))
-        g["series"].append([(r.ended_at or r.started_at).isoformat(), g["net"]])
-    for g in games.values():
-        series = g["series"]
-        if len(series) > MAX_SERIES:
-            step = len(series) / MAX_SERIES
-            g["series"] = [series[int(i * step)] for i in range(MAX_SERIES - 1)] + [series[-1]]
-    return {"session": out_session, "games": sorted(games.values(), key=lambda g: -g["hands"])}

@@ -7,7 +7,7 @@ hand-history exports (PokerStars-format text and PHH), one hand or the last hand
 | ``PUT /api/notes/{player_id}`` | body ``{"note", "tag", "muted"}``: the saved note |
 | ``GET /api/locale`` | ``{"locale": "lv"}`` (``null``: never chosen; issue #32) |
 | ``PUT /api/locale`` | body ``{"locale"}`` (en, lv, ru, lt, fi): the saved choice |
-| ``GET /api/stats`` | ``{"session": {"hands", "net", "hands_per_hour", "since"}, "games": [{"game", "currency", "hands", "net", "series"}]}`` |
+| ``GET /api/stats`` | ``{"session": {"hands", "net", "hands_per_hour", "since", "play"}, "play": {"hands", "vpip", "pfr"...}, "games": [{"game", "currency", "hands", "net", "series"}]}`` over every hand (player_stats.py) |
 | ``GET /api/hands/{table}/{hand}/export?format=pokerstars|phh`` | the hand as text (a download) |
 | ``GET /api/hands/export?format=pokerstars|phh&limit=n&table=id`` | the player's last n hands, oldest first |
 """
@@ -27,7 +27,7 @@ from riverboat.history.pokerstars import pokerstars_session
 
 from . import hand_views
 from .hub import Hub
-from .player_stats import play_stats
+from .player_stats import MAX_SERIES, SESSION_GAP_SECONDS, stats_answer
 from .rest import (
     ApiError,
     authenticate,
@@ -134,9 +134,10 @@ def player_routes(hub: Hub, handler: Any) -> list[Route]:
 
     async def stats(request: Request) -> Response:
         pid = player_id_of(await authenticate(hub, request))
-        records = await hub.call_store(hub.store.hands.for_player, pid, limit=2000)
-        return JSONResponse(hand_views.statistics(records, int(pid), datetime.now(UTC))
-                            | {"play": play_stats(records, int(pid))})  # VPIP, PFR, 3-bet, WTSD, W$SD
+        # issue #31: over every hand, counted by the store in SQL (VPIP, PFR, 3-bet, WTSD, W$SD; session; profit)
+        st = await hub.call_store(hub.store.hands.statistics, int(pid), datetime.now(UTC),
+                                  gap_seconds=SESSION_GAP_SECONDS, points=MAX_SERIES)
+        return JSONResponse(stats_answer(st))
 
     async def export_hand(request: Request) -> Response:
         pid = player_id_of(await authenticate(hub, request))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import Select, func, select
@@ -14,8 +14,11 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from riverboat.history.keys import search_keys
+from riverboat.history.play_flags import play_flags
+from riverboat.store import hand_stats
 from riverboat.store._tx import Database, aware
 from riverboat.store.errors import InvalidRequest
+from riverboat.store.hand_stats import FINISHED, PlayCounts, PlayerStatistics
 from riverboat.store.models import Hand, HandPlayer
 
 
@@ -36,7 +39,6 @@ class HandRecord:
 
 RESULTS = ("won", "lost", "even")
 KINDS = ("cash", "tournament")
-FINISHED = ("settled", "recorded")
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,6 +173,23 @@ class Hands:
 
         return self._db.read(body)
 
+    def play_stats(self, player_id: int) -> PlayCounts:
+        """The player's play counts (VPIP, PFR, 3-bet, WTSD, won at showdown) over every finished hand, summed in
+        SQL from the flags written with each hand (issue #31, second pass)."""
+        return self._db.read(lambda s: hand_stats.play_counts(s, player_id))
+
+    def statistics(self, player_id: int, now: datetime, *, gap_seconds: int = 30 * 60, points: int = 400
+                   ) -> PlayerStatistics:
+        """Everything ``GET /api/stats`` shows, over every finished hand, in one read: the current session (hands
+        since the last pause of ``gap_seconds``), the play counts, and the profit per game and currency with at
+        most ``points`` graph points each (store/hand_stats.py)."""
+        if gap_seconds < 0 or points < 1:
+            raise InvalidRequest("gap_seconds must be >= 0 and points >= 1")
+        if now.tzinfo is None:
+            raise InvalidRequest("now must carry its time zone")
+        return self._db.read(lambda s: hand_stats.statistics(s, player_id, now, timedelta(seconds=gap_seconds),
+                                                             points))
+
     def count(self) -> int:
         """The number of finished hands (settled or recorded)."""
         return self._db.read(lambda s: int(s.scalar(
@@ -205,6 +224,7 @@ class Hands:
         if not players:
             raise InvalidRequest("a hand needs players")
         game, stakes = search_keys(phh)
+        flags = {pid: int(f) for pid, f in play_flags(phh, changes or {}, players).items()}  # VPIP, PFR...
 
         def body(s: Session) -> None:
             now = self._db.now()
@@ -214,7 +234,8 @@ class Hands:
             s.add(h)
             s.flush()
             s.add_all(HandPlayer(hand_pk=h.id, player_id=pid, start_stack=stack,
-                                 change=(changes or {}).get(pid, 0)) for pid, stack in players.items())
+                                 change=(changes or {}).get(pid, 0), play=flags.get(pid))
+                      for pid, stack in players.items())
 
         try:
             self._db.run(body)

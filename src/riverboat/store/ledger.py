@@ -13,6 +13,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from riverboat.history.keys import search_keys
+from riverboat.history.play_flags import play_flags
 from riverboat.store._tx import Database, request_hash
 from riverboat.store.errors import InvalidRequest, LedgerCorrupt, NotFound
 from riverboat.store.fencing import check_fence
@@ -324,6 +325,8 @@ class Ledger:
         events_list = [dict(e) for e in (events or [])]
         idem_key = f"settle:{table_id}:{hand_id}"
         search = search_keys(phh)  # the history search's game and stakes (issue #31), outside the transaction
+        # each player's VPIP, PFR, showdown... for the statistics (issue #31), outside the transaction too
+        flags = {pid: int(f) for pid, f in play_flags(phh, changes).items()}
 
         def body(s: Session) -> int:
             check_fence(s, table_id, epoch)
@@ -371,6 +374,7 @@ class Ledger:
             hand.events = events_list
             for pid, hp in seats.items():
                 hp.change = changes.get(pid, 0)
+                hp.play = flags.get(pid)
             return txn.id
 
         req = request_hash("settle_hand", table_id=table_id, hand_id=hand_id, changes=sorted(changes.items()),

@@ -15,6 +15,7 @@ from sqlalchemy import (
     Index,
     Integer,
     LargeBinary,
+    SmallInteger,
     String,
     Text,
     UniqueConstraint,
@@ -151,6 +152,9 @@ class HandPlayer(Base):
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
     start_stack: Mapped[int] = mapped_column(BigInteger)
     change: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    # the player's play flags in the hand (issue #31, the statistics: history/play_flags.py ``Play``), written with
+    # the hand; None: the record does not name the player (or the hand is not finished)
+    play: Mapped[int | None] = mapped_column(SmallInteger, nullable=True)
 
 
 class Tournament(Base):
