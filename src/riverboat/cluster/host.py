@@ -497,8 +497,8 @@ class TableHostNode:
             self.metrics.voided.inc(len(claim.voided))
             try:
                 await self._reopen(tid, rec, claim.stacks, epoch, failover, max(rec.hands_played, claim.hands))
-                if rec.kind == "tournament" and self.tourneys.get(tid) is None:  # nothing to run (a Twister
-                    self.gateway.epochs.pop(tid, None)  # cancelled in registration): the record goes
+                if "twister" in rec.entry and self.tourneys.get(tid) is None:  # nothing to run (a Twister
+                    self.gateway.epochs.pop(tid, None)  # cancelled in registration, or over): the record goes
                     with contextlib.suppress(KeyWrongLastSequenceError):
                         await self.link.tables.delete(tid, last=epoch)
                     return
