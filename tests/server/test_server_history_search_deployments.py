@@ -1,15 +1,18 @@
 """Issue #31 (the hand-history search) through both deployments (``deployments.deployment_fixture``: one process
 on SQLite, and a gateway with two table hosts over NATS + PostgreSQL): hands really dealt at two tables -- in the
 cluster dealt by different hosts -- are found by ``GET /api/hands/search`` on the public address with the same
-filters and pages as in one process, and the count is the store's own (the gateway answers from the store)."""
+filters and pages as in one process, and the count is the store's own (the gateway answers from the store); and
+(issue #31, second pass) ``GET /api/stats`` answers the same hands' statistics, counted in the store's SQL."""
 
 from __future__ import annotations
 
 import asyncio
 import time
+from datetime import UTC, datetime
 from typing import Any
 
 import httpx
+from tests.stats_reference import play_stats, statistics
 
 from riverboat.bots import ProtocolClient
 
@@ -106,4 +109,14 @@ async def test_issue_31_history_search_in_both_deployments(deployment: Deploymen
         assert bad.status_code == 422 and bad.json()["error"]["code"] == "invalid"
         text = (await http.get("/api/hands/search/export", params={"stakes": 20}, headers=auth)).text
         assert text.count("PokerStars Hand #") == len(by_table[high])
+        # issue #31, second pass: the statistics over the same hands, counted by the store (the gateway asks it),
+        # are the figures the first pass's Python computes from the hands themselves
+        res = await http.get("/api/stats", headers=auth)
+        assert res.status_code == 200, res.text
+        stats = res.json()
+    ref = statistics(mine, ann, datetime.now(UTC)) | {"play": play_stats(mine, ann)}
+    assert stats["play"] == ref["play"] and stats["play"]["hands"] == len(mine)
+    assert stats["session"].pop("play") == ref["play"]  # every hand is in the session (seconds apart)
+    assert stats["session"] == ref["session"] and stats["games"] == ref["games"]
+    assert [(g["game"], g["currency"], g["hands"]) for g in stats["games"]] == [("holdem", "PLAY", len(mine))]
     d.store.ledger.verify()
