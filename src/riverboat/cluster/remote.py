@@ -90,6 +90,7 @@ class RemoteRoom:
         # the ids of the Speed Poker pools and cash tables, kept with the mirror (the server asks ``pools`` at every
         # ``act``: a scan of every record there cost O(tables) per action)
         self._kinds: dict[str, set[str]] = {"speed": set(), "cash": set()}
+        self.twisters: set[str] = set()  # the Twisters' records (a login looks up the player's among them only)
         self.metrics = NodeMetrics(node, "gateway")
         self._immediate: dict[int, Callable[[Any], None]] = {}
         self._encoded: dict[int, Callable[[str], None]] = {}  # player -> who takes their frames as text
@@ -174,6 +175,10 @@ class RemoteRoom:
         return rec[0].lobby if rec is not None else None
 
     def _record_changed(self, key: str, rec: TableRecord | None) -> None:
+        if rec is not None and rec.kind == "tournament" and key.startswith(TWISTER_PREFIXES):
+            self.twisters.add(key)
+        else:
+            self.twisters.discard(key)
         for kind, ids in self._kinds.items():
             if rec is not None and rec.kind == kind:
                 ids.add(key)

@@ -33,7 +33,6 @@ from riverboat.room.commands import TWISTER_OFFER
 from riverboat.room.errors import RoomError
 from riverboat.room.tournament.director import Director
 from riverboat.room.tournament.lifecycle import Status
-from riverboat.room.tournament.lobby import TWISTER_PREFIXES
 from riverboat.room.tournament.spec import TournamentSpec
 from riverboat.room.twister.offers import OnStart
 from riverboat.twister import TwisterSettings
@@ -101,10 +100,10 @@ class RemoteTwister:
     def tournaments_of(self, player_id: int) -> list[str]:
         """The player's Twisters not yet over (from their records' lobby rows)."""
         out = []
-        for tid, (rec, _) in self.room.records.items.items():
-            row = rec.tournament
-            if (rec.kind == "tournament" and tid.startswith(TWISTER_PREFIXES) and row is not None
-                    and row.get("status") not in OVER and player_id in (row.get("players") or ())):
+        for tid in list(self.room.twisters):
+            found = self.room.records.items.get(tid)
+            row = found[0].tournament if found is not None else None
+            if row is not None and row.get("status") not in OVER and player_id in (row.get("players") or ()):
                 out.append(tid)
         return sorted(out)
 
@@ -121,13 +120,10 @@ class RemoteTwister:
 
     async def interrupt(self, tournament_id: str) -> dict[str, Any]:
         """R-TOURN-INT-9/10, run by the Twister's host (``TournamentHosting.operate``)."""
-        if tournament_id not in self.tournaments_of_room():
+        if tournament_id not in self.room.twisters:
             raise RoomError("no_tournament", f"no running Twister {tournament_id}")
         return await self.room._request(tournament_id, self.room._c(TournamentOperate, 0, action="interrupt"))
 
-    def tournaments_of_room(self) -> set[str]:
-        return {tid for tid, (rec, _) in self.room.records.items.items()
-                if rec.kind == "tournament" and tid.startswith(TWISTER_PREFIXES)}
 
     async def recover(self) -> dict[str, list[str]]:
         """Nothing to recover at a gateway: a host that takes a Twister's record resumes it."""
