@@ -215,6 +215,29 @@ class SecrecyRecorder:
             me = next((f.get("player_id") for f in frames if f.get("type") == "welcome"), None)
             speed_seat: dict[str, int] = {}  # Speed Poker hand key -> my seat in it
             showdown: set[tuple[str, str]] = set()
+            # A connection opened while its player sits in a running hand (a reconnect, a new gateway): in a
+            # cluster the hand's next private event may come before the table_state of the reconnect (the host
+            # routes the player at once; the state is the table actor's next step). Such frames wait for this
+            # connection's first view of the table: the seat it names in the same hand is the one they are judged
+            # by (a seat cannot change within a hand); without such a view they are judged as seatless.
+            waiting: dict[str, list[tuple[dict[str, Any], str, bool]]] = {}
+
+            def judge(name: str, frame: dict[str, Any], table: str, hand_id: str, seat: int | None,
+                      after_showdown: bool) -> None:
+                if (table, hand_id) not in hands:  # not in the store (a hand voided at shutdown)
+                    return
+                private, public, shown = hands[(table, hand_id)]
+                mine = private.get(seat, set()) if seat is not None else set()
+                others = set().union(*(c for s, c in private.items() if s != seat)) if private else set()
+                forbidden = others - mine - public
+                if after_showdown:
+                    forbidden -= shown
+                leaked = set(CARD_TOKEN.findall(json.dumps(frame))) & forbidden
+                assert not leaked, (f"R-GEN-5 violated: {name} (seat {seat}) received other players' "
+                                    f"face-down cards {sorted(leaked)} in hand {hand_id}: {frame}")
+                self.checked_frames += 1
+                self.checked_hands.add((table, hand_id))
+
             for frame in frames:
                 kind = frame.get("type")
                 # a tournament frame names its table (and the player's seat there) in its data
@@ -257,22 +280,21 @@ class SecrecyRecorder:
                 result = ((frame.get("view") or {}).get("hand") or {}).get("result") if kind == "table_state" else None
                 if isinstance(result, dict) and result.get("showdown") and hand_id is not None:
                     showdown.add((table, hand_id))
+                if kind == "table_state" and table in waiting:
+                    view_hand = (frame.get("view") or {}).get("hand_id")
+                    for early, early_hand, shown_then in waiting.pop(table):
+                        judge(name, early, table, early_hand, seat if early_hand == view_hand else None, shown_then)
                 if hand_id is None:
                     assert not CARD_TOKEN.findall(json.dumps(frame)), f"{name}: cards before any hand: {frame}"
                     continue
-                if (table, hand_id) not in hands:  # not in the store (a hand voided at shutdown)
+                if kind == "event" and table not in table_seat and "hand" not in frame:
+                    # no view of this table on this connection yet
+                    waiting.setdefault(table, []).append((frame, hand_id, (table, hand_id) in showdown))
                     continue
-                private, public, shown = hands[(table, hand_id)]
-                mine = private.get(seat, set()) if seat is not None else set()
-                others = set().union(*(c for s, c in private.items() if s != seat)) if private else set()
-                forbidden = others - mine - public
-                if (table, hand_id) in showdown:
-                    forbidden -= shown
-                leaked = set(CARD_TOKEN.findall(json.dumps(frame))) & forbidden
-                assert not leaked, (f"R-GEN-5 violated: {name} (seat {seat}) received other players' "
-                                    f"face-down cards {sorted(leaked)} in hand {hand_id}: {frame}")
-                self.checked_frames += 1
-                self.checked_hands.add((table, hand_id))
+                judge(name, frame, table, hand_id, seat, (table, hand_id) in showdown)
+            for table, early_frames in waiting.items():  # never followed by a view: judged as seatless
+                for early, early_hand, shown_then in early_frames:
+                    judge(name, early, table, early_hand, None, shown_then)
 
     def check_tournament(self) -> None:
         """R-GEN-5 at tournament tables, where a seat is not announced by ``seated`` events: every face-down card

@@ -53,3 +53,33 @@ def test_recorder_accepts_own_cards_public_cards_and_shown_cards(recorder: Any) 
                        {"type": "table_state", "table": "t", "view": {"hand": {"players": [{"cards": ["Ah"]}]}}}])
     recorder.check(_store(), ["t"])
     assert recorder.checked_frames == 5 and recorder.checked_hands == {("t", "h1")}
+
+
+def _fresh_connection(recorder: Any, view_seat: int | None, view_hand: str | None = "h1") -> None:
+    """A connection opened while its player sits at the table (a reconnect): the hand's events come before the
+    connection's first view of the table (in a cluster the host routes the player at once, and the view is the
+    table's next step), so the recorder learns the seat only from that later view."""
+    client = _Client()
+    recorder.attach(client, "reconnected")
+    client.feed({"type": "event", "table": "t", "event": {"kind": "hand_started", "hand_id": "h1"}})
+    client.feed({"type": "event", "table": "t", "event": {"kind": "dealt", "seat": 1, "cards": ["Kd"]}})
+    if view_seat is not None:
+        client.feed({"type": "table_state", "table": "t", "view": {"you": {"seat": view_seat}, "hand_id": view_hand}})
+
+
+def test_recorder_judges_a_reconnects_early_cards_by_the_seat_its_first_view_names(recorder: Any) -> None:
+    """R-GEN-5: the seat's own card before the view that names the seat, in the same hand, is no leak (CI at
+    5e45402: a reconnect through the other gateway got its own ``dealt`` first and was reported as seatless)."""
+    _fresh_connection(recorder, view_seat=1)
+    recorder.check(_store(), ["t"])
+    assert recorder.checked_hands == {("t", "h1")}
+
+
+@pytest.mark.parametrize(("view_seat", "view_hand"), [(0, "h1"), (None, None), (1, "h2")])
+def test_recorder_still_catches_early_cards_of_another_seat(recorder: Any, view_seat: int | None,
+                                                            view_hand: str | None) -> None:
+    """R-GEN-5: the early card is a leak when the first view names another seat, when no view follows, or when
+    the view is of another hand (the seat then says nothing of the earlier hand)."""
+    _fresh_connection(recorder, view_seat=view_seat, view_hand=view_hand)
+    with pytest.raises(AssertionError, match="R-GEN-5"):
+        recorder.check(_store(), ["t"])
