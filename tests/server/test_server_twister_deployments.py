@@ -237,13 +237,44 @@ async def test_r_tourn_int_9_10_the_operator_interrupts_a_twister_in_both_deploy
     assert d.store.ledger.total("EUR") == 0
 
 
+async def test_r_wild_1_2_a_wild_twister_in_both_deployments(deployment: Deployment) -> None:
+    """R-WILD-1/2 (R-TWIST-3): a Wild Twister EUR 0.50 through the public address: nobody is ever offered a decision
+    (every hand an automatic all-in: in a cluster the variant's hook runs where the table is dealt, the director's
+    host), every player is shown each hand, the winner's prize is a Twister ticket of the drawn value (in their
+    ``GET /api/twister`` tickets), no cash; the ledger verifies."""
+    d = deployment
+    players = [d.player(eur=DEPOSIT) for _ in range(3)]
+    clients = [ProtocolClient(d.ws_url, token) for _, token in players]
+    bots = [TwisterBot(c) for c in clients]
+    try:
+        for c in clients:
+            await c.connect()
+        for bot in bots:
+            await bot.play("wild", 50)
+        await asyncio.wait_for(asyncio.gather(*(b.finished.wait() for b in bots)), 120)
+    finally:
+        for c in clients:
+            await c.close()
+    assert all(b.decisions == 0 for b in bots)
+    assert all(any((f.get("data") or {}).get("automatic") for f in b.events("state")) for b in bots)
+    spin = dict(bots[0].events("twister_spin")[0]["data"])
+    assert spin["ticket"] is True
+    winner = next(tok for (_, tok), b in zip(players, bots, strict=True) if b.result and b.result["place"] == 1)
+    (ticket,) = d.http.get("/api/twister", headers=_auth(winner)).json()["tickets"]
+    assert ticket["face_value"] == spin["prize"]
+    for pid, _ in players:
+        assert d.balance(pid) == DEPOSIT - 50  # the prize is a ticket, not cash
+    d.store.ledger.verify()
+    assert d.store.ledger.total("EUR") == 0
+
+
 async def test_r_server_1_a_twister_whose_host_dies_is_resumed_with_its_spin(deployment: Deployment) -> None:
     """R-SERVER-1, R-TWIST-3 (cluster: issue #29 "owned and resumed like the other tournaments"): the table host
     that runs a Twister (and the offer) is killed with SIGKILL in the middle of its first hand. The other host takes
     the Twister's record and resumes it from the store: the hand in progress void, the same spin and prize (no
     second draw), the players (still connected through the gateway) get their table and play it to the end; each
     balance is deposit - buy-in + prize of the place, no hand recorded twice, the ledger verifies; the offer moved
-    with it ("Play" answers again). One process: a restart, ``tests/twister/test_twister_resume.py``."""
+    with it ("Play" is answered by the survivor). One process: a restart, ``tests/twister/test_twister_resume.py``."""
     d = deployment
     if not isinstance(d, GatewayAndHosts):
         pytest.skip("one process: the restart case is tests/twister/test_twister_resume.py")
@@ -279,8 +310,10 @@ async def test_r_server_1_a_twister_whose_host_dies_is_resumed_with_its_spin(dep
     hands = d.store.hands.for_table(f"{tid}/t1", limit=1000, include_void=True)
     assert hands and len({h.hand_id for h in hands}) == len(hands)  # each hand recorded once
     _, token = d.player(eur=DEPOSIT)
-    async with ProtocolClient(d.ws_url, token) as c:  # the offer is on the survivor now
-        ack = await TwisterBot(c).play("twister", 100)
-        assert ack["result"]["kind"] == "twister", ack
+    async with ProtocolClient(d.ws_url, token) as c:  # the offer is on the survivor now: it answers (and no state
+        with pytest.raises(CommandRefused) as refused:  # is left for the other tests: an unpublished buy-in)
+            await c.command({"type": "twister_play", "kind": "twister", "buy_in": 123, "id": "after-failover"})
+        assert refused.value.code == "not_offered", refused.value.frame
+    assert d.http.get("/api/twister").status_code == 200
     d.store.ledger.verify()
     assert d.store.ledger.total("EUR") == 0
