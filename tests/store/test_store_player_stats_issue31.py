@@ -156,3 +156,21 @@ def test_issue_31_migration_fills_the_play_flags_of_stored_hands(empty_db_url: s
     assert {(pk, pid): play for pk, pid, play in rows} == expected
     assert any(v for v in expected.values()) and None in expected.values()
     st.dispose()
+
+
+def test_issue_30_reality_check_sums_every_money_hand_since_the_session_start(store: Store, clock: FakeClock) -> None:
+    """Issue #30 (the reality check: time played and net result this session): the money hands started at or
+    after ``since`` are counted and their net summed per currency by the store, every one of them (the route read
+    the last 2,000 before); tournament hands (chips, not money) and hands before ``since`` are not."""
+    players = [make_player(store, f"rc_{i}") for i in range(4)]
+    _play(store, clock, players, 90, seed=7)
+    for pid in players:
+        records = _everything(store, pid)
+        for since in (records[-1].started_at, records[len(records) // 2].started_at, records[0].started_at,
+                      clock.now + timedelta(seconds=1)):
+            money = [r for r in records if r.currency is not None and r.started_at >= since and pid in r.changes]
+            net: dict[str, int] = {}
+            for r in money:
+                net[str(r.currency)] = net.get(str(r.currency), 0) + r.changes[pid]
+            assert store.hands.money_since(pid, since) == (len(money), net)
+    assert store.hands.money_since(players[0], records[-1].started_at)[0] > 0

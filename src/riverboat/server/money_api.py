@@ -265,17 +265,7 @@ async def reality_check(hub: Hub, pid: int, since: datetime | None) -> dict[str,
     prot = await hub.call_store(hub.store.protections.get, pid)
     now = datetime.now(UTC)
     start = since or now
-    records = await hub.call_store(hub.store.hands.for_player, pid, limit=2000)
-    net: dict[str, int] = {}
-    hands = 0
-    for r in records:
-        if r.started_at is None or r.started_at < start or r.currency is None:
-            continue
-        change = (r.changes or {}).get(pid, (r.changes or {}).get(str(pid)))
-        if change is None:
-            continue
-        hands += 1
-        net[r.currency] = net.get(r.currency, 0) + int(change)
+    hands, net = await hub.call_store(hub.store.hands.money_since, pid, start)  # every hand since, in SQL
     return {"minutes": prot.reality_check_minutes, "played_seconds": max(0, int((now - start).total_seconds())),
             "net": net, "hands": hands}
 

@@ -139,6 +139,16 @@ def session_totals(s: Session, player_id: int, now: datetime, gap: timedelta) ->
                          play=play_counts(s, player_id, first))
 
 
+def money_since(s: Session, player_id: int, since: datetime) -> tuple[int, dict[str, int]]:
+    """(Money hands started at or after ``since``, the player's net per currency over them): one aggregate query
+    (the reality check's figures, issue #30)."""
+    rows = s.execute(_mine(player_id).where(Hand.started_at >= since, Hand.currency.is_not(None),
+                                            HandPlayer.change.is_not(None))
+                     .add_columns(Hand.currency, func.count(), func.coalesce(func.sum(HandPlayer.change), 0))
+                     .group_by(Hand.currency)).all()
+    return sum(int(n) for _c, n, _t in rows), {str(cur): int(total) for cur, _n, total in rows}
+
+
 def profit_by_game(s: Session, player_id: int, points: int) -> list[GameProfit]:
     """Per game and currency (money hands only): hands, net and at most ``points`` running totals, from one
     window query (the database numbers each game's hands and keeps the chosen ones)."""

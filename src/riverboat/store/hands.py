@@ -190,6 +190,13 @@ class Hands:
         return self._db.read(lambda s: hand_stats.statistics(s, player_id, now, timedelta(seconds=gap_seconds),
                                                              points))
 
+    def money_since(self, player_id: int, since: datetime) -> tuple[int, dict[str, int]]:
+        """(How many money hands the player finished that started at or after ``since``, their net per currency
+        over them), summed in SQL over every such hand (the reality check, issue #30)."""
+        if since.tzinfo is None:
+            raise InvalidRequest("since must carry its time zone")
+        return self._db.read(lambda s: hand_stats.money_since(s, player_id, _utc(since)))
+
     def count(self) -> int:
         """The number of finished hands (settled or recorded)."""
         return self._db.read(lambda s: int(s.scalar(
