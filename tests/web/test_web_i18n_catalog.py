@@ -266,3 +266,15 @@ def test_audit_reasons_the_room_writes_have_a_sentence_with_their_parameters() -
             entry = cats[loc].get(f"op.reason.{code}")
             assert isinstance(entry, str), (loc, code)
             assert set(PLACEHOLDER.findall(entry)) == placeholders(english), (loc, code)
+
+
+COUNTED = re.compile(r"\{\w+\} (?:chips?|minutes?|hands?|players?|hours?|days?|levels?|entrants?|tables?|seats?|"
+                     r"rebuys?|add-ons?|weeks?|months?|points?|games?|cards?)\b")
+
+
+def test_a_counted_noun_is_a_plural_entry() -> None:
+    """Issue #32 ("plurals by the language's rules"): an English text that puts a number before the noun it counts
+    ("{chips} chips", "{minutes} minutes") is a plural entry chosen by ``count``, so every language can say 1, 2,
+    5 and 21 of it correctly (before, "{chips} фишек" and "{minutes} minūtes" were wrong for 21 and 1,501)."""
+    plain = sorted(k for k, v in _catalogs()["en"].items() if isinstance(v, str) and COUNTED.search(v))
+    assert plain == [], plain

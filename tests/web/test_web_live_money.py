@@ -8,6 +8,7 @@ the player's money page). Screenshots are written to artifacts/screenshots/ and 
 from __future__ import annotations
 
 import json
+import re
 import uuid
 from pathlib import Path
 from typing import Any
@@ -140,6 +141,8 @@ def test_issue30_cashier_page_deposit_limits_withdraw_statement(new_page: Any, m
     page.evaluate("async () => { const m = await import('/js/cashier_view.js'); await m.showRealityCheck(); }")
     page.wait_for_selector("[data-testid='reality-check']")
     assert page.locator("[data-testid='reality-net']").inner_text() == "€0.00"
+    played = page.locator("[data-testid='reality-check'] p").first.inner_text()  # the counts said as plurals
+    assert re.fullmatch(r"You have played for \d+ minutes? this session \(0 hands\)\.", played), played
     shot(page, "money-reality-check")
     page.click("[data-testid='reality-continue']")
 

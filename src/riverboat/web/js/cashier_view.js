@@ -176,7 +176,7 @@ function protectionBox(prot, refresh) {
   const error = el("p", { class: "form-error", role: "alert", "data-testid": "protection-error" });
   const act = (fn) => async () => { status(error); try { await fn(); await refresh(); } catch (err) { status(error, err); } };
   const reality = el("select", { "data-testid": "reality-minutes" }, el("option", { value: "" }, t("cashier.off")),
-    [15, 30, 60, 120].map((m) => el("option", { value: m, selected: prot.reality_check_minutes === m }, t("cashier.minutes", { n: m }))));
+    [15, 30, 60, 120].map((m) => el("option", { value: m, selected: prot.reality_check_minutes === m }, t("cashier.minutes", { count: m }))));
   const hours = el("select", { "data-testid": "timeout-hours" },
     [[24, "cashier.timeout_24h"], [168, "cashier.timeout_1w"], [1008, "cashier.timeout_6w"]].map(([h, key]) => el("option", { value: h }, t(key))));
   const months = el("select", { "data-testid": "exclusion-months" },
@@ -262,7 +262,7 @@ export async function showRealityCheck() {
   const net = Object.entries(data.net).map(([c, v]) => formatMoney(v, c)).join(" · ") || formatMoney(0, "EUR");
   const dialog = el("dialog", { class: "reality-check", "data-testid": "reality-check" },
     el("h2", {}, t("cashier.reality_title")),
-    el("p", {}, t("cashier.reality_played", { minutes: Math.round(data.played_seconds / 60), hands: data.hands })),
+    el("p", {}, t("cashier.reality_played", { time: t("cashier.reality_minutes", { count: Math.round(data.played_seconds / 60) }), hands: t("cashier.reality_hands", { count: data.hands }) })),
     el("p", {}, t("cashier.reality_net"), " ", el("strong", { "data-testid": "reality-net" }, net)),
     el("div", { class: "dialog-buttons" },
       el("button", { class: "btn btn-primary", "data-testid": "reality-continue", onclick: () => { dialog.close(); dialog.remove(); startRealityCheck(true); } }, t("cashier.continue")),

@@ -78,7 +78,7 @@ function structure(t) {
     const r = t.rebuy;
     notes.push([tr("tournament.rebuys", { count: r.period_levels, price: formatMoney(r.price + (r.fee || 0), t.currency), chips: formatNumber(r.chips) }),
       r.max_rebuys ? tr("tournament.rebuys_max", { max: r.max_rebuys }) : "", tr("tournament.rebuy_decide", { seconds: r.decision_seconds })].filter(Boolean).join(" "));
-    if (r.addon_price) notes.push(tr("tournament.addon_after", { price: formatMoney(r.addon_price + (r.addon_fee || 0), t.currency), chips: formatNumber(r.addon_chips) }));
+    if (r.addon_price) notes.push(tr("tournament.addon_after", { price: formatMoney(r.addon_price + (r.addon_fee || 0), t.currency), chips: formatNumber(r.addon_chips), count: r.addon_chips }));
   }
   return el("div", { "data-testid": "tourney-structure" },
     el("table", { class: "list compact" },

@@ -119,8 +119,8 @@ export class TournamentHud {
     const left = Math.max(0, (o.until - this.now()) / 1000);
     const busy = (fn) => async (ev) => { ev.target.disabled = true; try { await fn(); } finally { ev.target.disabled = false; } };
     mount(this.decision,
-      el("p", {}, o.fee ? tr("hud.rebuy_offer_fee", { chips: formatNumber(o.chips), price: formatMoney(o.price + (o.fee || 0), o.currency), pool: formatMoney(o.price, o.currency), fee: formatMoney(o.fee, o.currency) })
-        : tr("hud.rebuy_offer", { chips: formatNumber(o.chips), price: formatMoney(o.price, o.currency) }), " ",
+      el("p", {}, o.fee ? tr("hud.rebuy_offer_fee", { chips: formatNumber(o.chips), price: formatMoney(o.price + (o.fee || 0), o.currency), pool: formatMoney(o.price, o.currency), fee: formatMoney(o.fee, o.currency), count: o.chips })
+        : tr("hud.rebuy_offer", { chips: formatNumber(o.chips), price: formatMoney(o.price, o.currency), count: o.chips }), " ",
       el("b", { "data-testid": "rebuy-countdown" }, clockText(left)), ` ${tr("hud.left_to_decide")}`),
       el("button", { class: "btn btn-primary", "data-testid": "rebuy-accept", onclick: busy(() => this.actions.rebuy()) }, tr("hud.rebuy")),
       " ",

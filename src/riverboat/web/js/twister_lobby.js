@@ -39,7 +39,7 @@ export function renderTwisterLobby(root, offer, { currency = "EUR", play = () =>
         el("button", { class: "btn btn-primary", "data-testid": "twister-play",
           onclick: () => { state.status = tr("twister.registering"); redraw(); Promise.resolve(play(state.kind, state.buyIn)); } },
           tr("twister.play", { amount: formatMoney(chosen.buy_in, currency) })),
-        el("span", { class: "muted" }, tr("twister.format", { chips: formatNumber(type.starting_chips) })),
+        el("span", { class: "muted" }, tr("twister.format", { chips: formatNumber(type.starting_chips), count: type.starting_chips })),
         el("span", { class: "twister-status", "data-testid": "twister-status", role: "status" }, state.status)))
       : el("p", { class: "muted twister-hint" }, tr("twister.choose_buyin"));
     mount(root, el("section", { class: "twister-lobby", "data-testid": "twister-lobby" },
