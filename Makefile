@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck pytest replay-all bench clean corpus
+.PHONY: run test lint typecheck pytest replay-all bench clean corpus protocol-doc
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -29,6 +29,11 @@ typecheck: $(STAMP)
 
 pytest: $(STAMP)
 	$(BIN)/pytest -n 2 -q
+
+# docs/protocol.md's frame schema, regenerated from the protocol models (tests/server/test_server_protocol_doc.py
+# fails when it is stale; the OpenAPI document needs no step: /openapi.json is built from the routes)
+protocol-doc: $(STAMP)
+	$(BIN)/python -m riverboat.server.protocol_doc
 
 # The PHH corpus (the public PHH dataset, uoftcprg/phh-dataset) at a pinned commit, into corpus/phh (issue #32).
 # The corpus tests read $$RIVERBOAT_PHH_DIR, else ../shared/phh when it exists, else corpus/phh; without any of

@@ -43,6 +43,7 @@ INTERNAL = {
     "riverboat.room.tournament.lifecycle.LifecycleError",  # the director turns it into a RoomError
     "riverboat.integrity.facts.FactsError",  # an operator tool (integrity scan) skipping a bad record
     "riverboat.cluster.identity.RoomMismatch",  # a node stopping at its start (exit 2, issue #29): no request
+    "riverboat.server.openapi.UndeclaredRoute",  # a programming error: a route served without its OpenAPI declaration
 }
 
 SKIP_MODULES = ("riverboat.__main__", "riverboat.store.migrations")  # alembic scripts: not importable

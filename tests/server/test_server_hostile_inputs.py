@@ -119,6 +119,16 @@ def test_cashier_before_out_of_range_is_422(server: Any, http: httpx.Client, bef
     assert ok.status_code == 200 and ok.json()["history"] == []
 
 
+def test_the_served_document_is_the_apps_route_table(server: Any, http: httpx.Client, tmp_path: Path) -> None:
+    """Issue #29 item 6, in both deployments: the document a node serves (one process, or a cluster's gateway) lists
+    exactly the routes the app has, built from the route declarations (test_server_openapi_routes.py has the
+    in-process checks); ``/`` is the browser client or its placeholder, depending on the install."""
+    from .test_server_openapi_routes import app_for, documented, served_routes
+
+    served = documented(http.get("/openapi.json").json()["paths"]) - {("GET", "/")}
+    assert served == served_routes(app_for(tmp_path).routes) - {("GET", "/")}
+
+
 def test_schemathesis_every_documented_operation(server: Any, tmp_path: Path) -> None:
     """schemathesis' own runner against ``/openapi.json``: its examples, its coverage phase (boundary values such
     as ``before`` = 2^63, bodies of the wrong type) and a few random valid and invalid inputs per operation

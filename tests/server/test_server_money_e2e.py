@@ -335,5 +335,6 @@ def test_issue30_openapi_documents_the_money_routes(server: Any) -> None:
                  "/api/operator/money/deposits", "/api/operator/money/withdrawals/{wid}/{action}",
                  "/api/operator/money/adjustments", "/api/operator/players/{player_id}/verify"):
         assert path in paths, path
-    amount = paths["/api/cashier/withdrawals"]["post"]["requestBody"]["content"]["application/json"]["schema"]
-    assert amount["properties"]["amount"]["exclusiveMinimum"] == 0
+    doc = server.http.get("/openapi.json").json()
+    ref = paths["/api/cashier/withdrawals"]["post"]["requestBody"]["content"]["application/json"]["schema"]["$ref"]
+    assert doc["components"]["schemas"][ref.rsplit("/", 1)[-1]]["properties"]["amount"]["exclusiveMinimum"] == 0

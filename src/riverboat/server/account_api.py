@@ -13,7 +13,6 @@ and set a new password with a one-time reset code.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 from starlette.requests import Request
@@ -26,6 +25,7 @@ from . import schemas, sessions
 from .hub import Hub
 from .rest import (
     ApiError,
+    RouteTable,
     _limited,
     authenticate,
     bearer_token,
@@ -34,6 +34,7 @@ from .rest import (
     jsonable,
     parse_body,
 )
+from .routedoc import Op, path_param
 
 declare("no_mail", 404)
 
@@ -97,13 +98,22 @@ async def forgot_password(hub: Hub, request: Request) -> Response:
     return JSONResponse({"message": "if this account exists, a reset code is on its way"}, status_code=202)
 
 
-ACCOUNT_ROUTES: tuple[tuple[str, Callable[[Hub, Request], Awaitable[Response]], list[str]], ...] = (
-    ("/api/password", change_password, ["PUT"]),
-    ("/api/password/reset", reset_password, ["POST"]),
-    ("/api/password/forgot", forgot_password, ["POST"]),
-    ("/api/sessions", list_sessions, ["GET"]),
-    ("/api/sessions/logout_others", logout_others, ["POST"]),
-    ("/api/sessions/{session_id}", end_session, ["DELETE"]),
+ACCOUNT_ROUTES: RouteTable = (
+    ("/api/password", change_password, {"PUT": Op(
+        "Change the password (the current one required); every other session ends", body=schemas.PasswordChange,
+        errors={403: "the current password is wrong (wrong_password)",
+                423: "too many wrong passwords (account_locked)"})}),
+    ("/api/password/reset", reset_password, {"POST": Op(
+        "Set a new password with a one-time reset code from the staff; every session ends", status=204,
+        body=schemas.PasswordReset, auth=False,
+        errors={400: "the code is wrong, used or expired (bad_reset_code), or the body is not JSON", 429: ""})}),
+    ("/api/password/forgot", forgot_password, {"POST": Op(
+        "Ask for a reset code by e-mail (rooms with a mail sender)", status=202, body=schemas.ForgotPassword,
+        auth=False, errors={404: "this room sends no e-mail (no_mail): ask the staff", 429: ""})}),
+    ("/api/sessions", list_sessions, {"GET": Op("Your live sessions: device, address, last seen")}),
+    ("/api/sessions/logout_others", logout_others, {"POST": Op("Log out every other session")}),
+    ("/api/sessions/{session_id}", end_session, {"DELETE": Op(
+        "Log out one session", status=204, errors={404: "", 422: ""}, params=(path_param("session_id"),))}),
 )
 
 

@@ -10,8 +10,9 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
+from starlette.requests import Request
 from starlette.responses import HTMLResponse
-from starlette.routing import BaseRoute, Route, WebSocketRoute
+from starlette.routing import BaseRoute, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
@@ -28,6 +29,7 @@ from .history_api import history_routes  # before the hand route, which would ta
 from .hub import Hub, ServerConfig
 from .integrity_scan import ScheduledScan
 from .rest import error_response, handler, make_routes
+from .routedoc import ApiRoute, Op
 from .security_headers import SecurityHeaders
 from .ws import websocket_endpoint
 
@@ -86,10 +88,7 @@ def create_app(store: Any, room: RoomPort, config: ServerConfig | None = None) -
     if web_dir is not None and (web_dir / "index.html").is_file():
         static = StaticFiles(directory=str(web_dir), html=True)
     else:
-        async def placeholder(request: Any) -> HTMLResponse:
-            return HTMLResponse(_PLACEHOLDER)
-
-        routes.append(Route("/", placeholder))
+        routes.append(placeholder_route())
     # the security headers outermost: every answer gets them, an error page or the WebSocket upgrade included (#35)
     app = Starlette(routes=routes, lifespan=lifespan,
                     middleware=[Middleware(SecurityHeaders), Middleware(ConsoleGate),
@@ -99,6 +98,16 @@ def create_app(store: Any, room: RoomPort, config: ServerConfig | None = None) -
     app.router.default = unmatched(static if static is not None else app.router.default)
     app.state.hub = hub
     return app
+
+
+def placeholder_route() -> ApiRoute:
+    """``GET /``: a page that says where the API is, in a room without the browser client."""
+    async def placeholder(request: Request) -> HTMLResponse:
+        return HTMLResponse(_PLACEHOLDER)
+
+    return ApiRoute("/", placeholder, {"GET": Op(
+        "The browser client's placeholder page (a room without the browser client installed)", "text/html",
+        auth=False)})
 
 
 async def recover_tournaments(hub: Hub) -> None:

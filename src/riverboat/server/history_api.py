@@ -19,19 +19,35 @@ from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
-from starlette.routing import Route
 
 from riverboat.history.pokerstars import pokerstars_session
 from riverboat.store.errors import InvalidRequest
-from riverboat.store.hands import HandFilter
+from riverboat.store.hands import KINDS, RESULTS, HandFilter
 
-from . import hand_views
+from . import hand_views, schemas
 from .hub import Hub
 from .rest import ApiError, authenticate, hand_summary, player_id_of, visible_events
+from .routedoc import ApiRoute, Op, query
 
 MAX_OFFSET = 10**9
 MAX_PAGE = 200
 MAX_EXPORT = 500
+
+#: the search's filters, as documented (the handler reads each)
+FILTERS = (
+    query("game", {"type": "string"}, "a game id, e.g. holdem, omaha_hl, stud, triple_draw_27"),
+    query("stakes", {"type": "integer", "minimum": 0}, "the big blind, or in a game without blinds (stud) the "
+                                                         "small bet, in minor units"),
+    query("since", {"type": "string"}, "hands started on or after this day (ISO date or date-time; UTC unless it "
+                                       "says)"),
+    query("until", {"type": "string"}, "hands started on or before this day (a date: up to its end)"),
+    query("result", {"type": "string", "enum": list(RESULTS)}, "the player's own result in the hand"),
+    query("kind", {"type": "string", "enum": list(KINDS)}, "cash tables or tournament tables"),
+    query("tournament", {"type": "string"}, "one tournament's hands (its id)"),
+)
+PAGE = (query("offset", {"type": "integer", "minimum": 0, "maximum": MAX_OFFSET, "default": 0},
+              "hands to skip (paging: 50, 100...)"),
+        query("limit", {"type": "integer", "minimum": 1, "maximum": MAX_PAGE, "default": 50}, "page size"))
 
 
 def _date(request: Request, name: str, end: bool) -> datetime | None:
@@ -71,7 +87,7 @@ def hand_filter(request: Request) -> HandFilter:
         raise ApiError(422, "invalid", str(exc)) from None
 
 
-def history_routes(hub: Hub, handler: Any) -> list[Route]:
+def history_routes(hub: Hub, handler: Any) -> list[ApiRoute]:
     async def selection(request: Request, offset: int, limit: int) -> tuple[int, int, list[Any]]:
         pid = int(player_id_of(await authenticate(hub, request)))
         total, records = await hub.call_store(hub.store.hands.search, pid, hand_filter(request),
@@ -108,8 +124,15 @@ def history_routes(hub: Hub, handler: Any) -> list[Route]:
             sheets.append(await hand_views.sheet(r, pid, hub.room, events, hub.alias_of, tournament))
         return _download(pokerstars_session(sheets) if sheets else "", "riverboat-selection.txt")
 
-    return [Route("/api/hands/search", handler(search), methods=["GET"]),
-            Route("/api/hands/search/export", handler(export), methods=["GET"])]
+    return [ApiRoute("/api/hands/search", handler(search), {"GET": Op(
+                "Search the player's hands (every hand dealt, newest first): one page and how many match",
+                schemas.HandSearchOut, params=(*FILTERS, *PAGE),
+                errors={422: "a filter or paging value the search does not know (error code invalid)"})}),
+            ApiRoute("/api/hands/search/export", handler(export), {"GET": Op(
+                f"The search's selection (its newest {MAX_EXPORT} hands, oldest first) as one download",
+                "text/plain", out_description="PokerStars hand-history text or PHH (.phhs)", errors={422: ""},
+                params=(query("format", {"type": "string", "enum": ["pokerstars", "phh"], "default": "pokerstars"},
+                              "PokerStars text (what trackers import) or PHH"), *FILTERS))})]
 
 
 def _download(text: str, name: str) -> Response:

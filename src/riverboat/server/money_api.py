@@ -31,7 +31,6 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import Route
 
 from riverboat.errors import RiverboatError
 from riverboat.room.commands import EndPlayFrame
@@ -40,6 +39,7 @@ from riverboat.store.movements import KIND_GROUPS
 
 from .hub import Hub
 from .rest import ApiError, _int_param, authenticate, balances, jsonable, parse_body, player_id_of
+from .routedoc import ApiRoute, Op, path_param, query
 
 if TYPE_CHECKING:
     from .payments_api import MoneySetup
@@ -234,22 +234,64 @@ class _PlayerMoney:
         return JSONResponse(protections_json(info) | {"ended": await end_play(self.hub, pid)})
 
 
-def money_routes(hub: Hub, money: MoneySetup, handler: Any) -> list[Route]:
+_BLOCKED = {403: "a time-out or self-exclusion is in force (code play_blocked)"}
+_AMOUNT_422 = {422: "the request is malformed (the message says which field): a float, negative, zero or too large "
+                    "amount is refused"}
+_STATEMENT = (
+    query("from", {"type": "string"}, "YYYY-MM-DD or ISO date-time (UTC if no zone): movements at or after"),
+    query("to", {"type": "string"}, "YYYY-MM-DD (that whole day included) or ISO date-time: movements before"),
+    query("kind", {"type": "string", "enum": ["deposit", "withdrawal", "table", "tournament", "adjustment"]}),
+    query("currency", {"type": "string", "enum": ["EUR", "PLAY"]}),
+    query("limit", {"type": "integer", "minimum": 1, "maximum": 500}),
+    query("before", {"type": "integer", "minimum": 1}, "next_before of the previous page"),
+    query("format", {"type": "string", "enum": ["json", "csv"]}),
+)
+
+
+def money_routes(hub: Hub, money: MoneySetup, handler: Any) -> list[ApiRoute]:
+    """The player's cashier and protections (issue #30), each with its documentation."""
     api = _PlayerMoney(hub, money)
-    routes: list[tuple[str, Callable[[Request], Awaitable[Response]], list[str]]] = [
-        ("/api/cashier/info", api.info, ["GET"]),
-        ("/api/cashier/deposits", api.deposit, ["POST"]),
-        ("/api/cashier/withdrawals", api.withdrawals, ["GET", "POST"]),
-        ("/api/cashier/withdrawals/{wid}/cancel", api.cancel, ["POST"]),
-        ("/api/cashier/statement", api.statement, ["GET"]),
-        ("/api/protections", api.protections, ["GET"]),
-        ("/api/protections/limits", api.limits, ["PUT"]),
-        ("/api/protections/reality-check", api.reality, ["GET", "PUT"]),
-        ("/api/protections/timeout", api.timeout, ["POST"]),
-        ("/api/protections/self-exclusion", api.exclusion, ["POST"]),
+    routes: list[tuple[str, Callable[[Request], Awaitable[Response]], dict[str, Op]]] = [
+        ("/api/cashier/info", api.info, {"GET": Op(
+            "The cashier: personal payment reference, balances, payment providers, verification, time-out or "
+            "self-exclusion, withdrawals")}),
+        ("/api/cashier/deposits", api.deposit, {"POST": Op(
+            "Open a deposit with a payment provider: pay at checkout_url; the provider's webhook credits it",
+            body=DepositBody, status=201, errors={**_AMOUNT_422, **_BLOCKED, 409: "over one of your deposit limits "
+                                                  "(code deposit_limit; the message says how much may still be "
+                                                  "deposited)"})}),
+        ("/api/cashier/withdrawals", api.withdrawals, {
+            "GET": Op("Your withdrawals, newest first"),
+            "POST": Op("Ask for a withdrawal of at most the cash balance: it leaves the balance at once (pending until "
+                       "staff pay it out or reject it)", body=WithdrawBody, status=201,
+                       errors={**_AMOUNT_422, 403: "the account is not verified (code not_verified)",
+                               409: "the balance does not cover it (code insufficient_funds)"})}),
+        ("/api/cashier/withdrawals/{wid}/cancel", api.cancel, {"POST": Op(
+            "Cancel your own pending withdrawal (back to the balance)", params=(path_param("wid"),),
+            errors={404: "no such withdrawal of yours", 422: "not pending"})}),
+        ("/api/cashier/statement", api.statement, {"GET": Op(
+            "Every movement of your balance, newest first, filtered and paged; format=csv: a download",
+            params=_STATEMENT, errors={422: "a bad filter"})}),
+        ("/api/protections", api.protections, {"GET": Op(
+            "Your protections: verification, reality check, time-out or self-exclusion, deposit limits (in force "
+            "and pending)")}),
+        ("/api/protections/limits", api.limits, {"PUT": Op(
+            "Set or remove (amount null) a deposit limit: lower at once, higher after the cooling-off",
+            body=LimitBody, errors=_AMOUNT_422)}),
+        ("/api/protections/reality-check", api.reality, {
+            "GET": Op("Time played and net result since `since` (the client's session start)",
+                      params=(query("since", {"type": "string"}),)),
+            "PUT": Op("The reality check interval (5-240 minutes, or null: off)", body=RealityBody,
+                      errors=_AMOUNT_422)}),
+        ("/api/protections/timeout", api.timeout, {"POST": Op(
+            "Take a time-out of 24 hours to 6 weeks at once (seats returned at the end of the hand, unstarted "
+            "tournament registrations refunded)", body=TimeoutBody, errors=_AMOUNT_422)}),
+        ("/api/protections/self-exclusion", api.exclusion, {"POST": Op(
+            "Exclude yourself for 6 to 60 months or permanently (months null); cannot be undone",
+            body=ExclusionBody, errors=_AMOUNT_422)}),
     ]
-    return [Route(path, handler(functools.update_wrapper(functools.partial(fn), fn)), methods=methods)
-            for path, fn, methods in routes]
+    return [ApiRoute(path, handler(functools.update_wrapper(functools.partial(fn), fn)), ops)
+            for path, fn, ops in routes]
 
 
 def _int_param_path(request: Request, name: str) -> int:

@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import Route
 
 from riverboat.store.cashier import MAX_DEPOSIT, payment_reference, player_of_reference
 
@@ -32,6 +31,7 @@ from .hub import Hub
 from .money_api import _int_param_path, protections_json
 from .operator_api import staff as console_staff
 from .rest import ApiError, jsonable, parse_body, player_id_of
+from .routedoc import ApiRoute, Op, Param, path_param
 
 if TYPE_CHECKING:
     from .payments_api import MoneySetup
@@ -170,16 +170,43 @@ class _StaffMoney:
         return JSONResponse(protections_json(await self.hub.call_store(self.store.protections.get, pid)))
 
 
-def money_operator_routes(hub: Hub, money: MoneySetup, handler: Any) -> list[Route]:
+#: the errors of the console's money routes
+STAFF = {403: "not operator staff (money actions need the operator or admin role)", 404: "not found",
+         409: "conflict with the current state (e.g. a reference already credited)"}
+_BODY = {**STAFF, 422: "the request is malformed (the message says which field): a float, negative, zero or too "
+                       "large amount is refused"}
+
+
+def _decide(what: str) -> tuple[Param, Param]:
+    return path_param(what), path_param("action", "string", enum=["approve", "reject"])
+
+
+def money_operator_routes(hub: Hub, money: MoneySetup, handler: Any) -> list[ApiRoute]:
+    """The console's money routes (issue #30), each with its documentation."""
     api = _StaffMoney(hub, money)
-    routes: list[tuple[str, Callable[[Request], Awaitable[Response]], list[str]]] = [
-        ("/api/operator/money/deposits", api.deposits, ["GET", "POST"]),
-        ("/api/operator/money/withdrawals", api.withdrawals, ["GET"]),
-        ("/api/operator/money/withdrawals/{wid}/{action}", api.decide_withdrawal, ["POST"]),
-        ("/api/operator/money/adjustments", api.adjustments, ["GET", "POST"]),
-        ("/api/operator/money/adjustments/{aid}/{action}", api.decide_adjustment, ["POST"]),
-        ("/api/operator/players/{player_id}/money", api.player_money, ["GET"]),
-        ("/api/operator/players/{player_id}/verify", api.verify, ["POST"]),
+    routes: list[tuple[str, Callable[[Request], Awaitable[Response]], dict[str, Op]]] = [
+        ("/api/operator/money/deposits", api.deposits, {
+            "GET": Op("Deposits, newest first (?status=pending|credited)", errors=STAFF),
+            "POST": Op("Credit a bank transfer by the player's username or payment reference (audited; the same "
+                       "reference credits once)", body=StaffDepositBody, errors=_BODY)}),
+        ("/api/operator/money/withdrawals", api.withdrawals, {"GET": Op(
+            "Withdrawals (?status=pending|paid|rejected|cancelled)", errors=STAFF)}),
+        ("/api/operator/money/withdrawals/{wid}/{action}", api.decide_withdrawal, {"POST": Op(
+            "approve (body {reference}: paid out) or reject (body {reason}: back to the balance); audited",
+            params=_decide("wid"), errors=STAFF)}),
+        ("/api/operator/money/adjustments", api.adjustments, {
+            "GET": Op("Adjustments (?status=pending|applied|rejected) and the four-eyes amount", errors=STAFF),
+            "POST": Op("Credit or debit a balance with a category and reason; above the four-eyes amount it waits "
+                       "for a second staff member", body=AdjustBody, status=201, errors=_BODY)}),
+        ("/api/operator/money/adjustments/{aid}/{action}", api.decide_adjustment, {"POST": Op(
+            "A second staff member approves or rejects (body {reason}) a pending adjustment", params=_decide("aid"),
+            errors={**STAFF, 403: "not operator staff, or the one who asked (code four_eyes)"})}),
+        ("/api/operator/players/{player_id}/money", api.player_money, {"GET": Op(
+            "A player's verification, protections and their history, deposits, withdrawals, adjustments",
+            params=(path_param("player_id"),), errors=STAFF)}),
+        ("/api/operator/players/{player_id}/verify", api.verify, {"POST": Op(
+            "Set the account's verification (body {verified, reason}; audited)", body=VerifyBody,
+            params=(path_param("player_id"),), errors=_BODY)}),
     ]
-    return [Route(path, handler(functools.update_wrapper(functools.partial(fn), fn)), methods=methods)
-            for path, fn, methods in routes]
+    return [ApiRoute(path, handler(functools.update_wrapper(functools.partial(fn), fn)), ops)
+            for path, fn, ops in routes]

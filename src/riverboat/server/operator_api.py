@@ -39,6 +39,7 @@ from .hub import Hub
 from .rest import (
     CURRENCIES,
     ApiError,
+    RouteTable,
     _int_param,
     authenticate,
     hand_summary,
@@ -48,6 +49,7 @@ from .rest import (
     player_id_of,
     text_param,
 )
+from .routedoc import Op, Param, path_param
 
 #: ``async (tournament_id, player_id, operator_id) -> dict``: disqualify a player from a tournament and forfeit
 #: their buy-ins and fees (R-INTEG-5a/b, R-OPER-1): the room's tournament lobby's ``disqualify``
@@ -209,16 +211,32 @@ async def audit(hub: Hub, request: Request) -> Response:
     return JSONResponse({"audit": jsonable(await hub.call_store(hub.store.integrity.audit_log, limit, pid))})
 
 
-#: the console's routes: path, handler, methods (None: GET)
-OPERATOR_ROUTES: tuple[tuple[str, Callable[[Hub, Request], Awaitable[Response]], list[str] | None], ...] = (
-    ("/api/operator/flags", flags, None),
-    ("/api/operator/flags/{flag_id}", flag, None),
-    ("/api/operator/flags/{flag_id}/void", void, ["POST"]),
-    ("/api/operator/hands/{table_id:path}/{hand_id}", hand, None),  # "sng1/t1": see rest.ROUTES
-    ("/api/operator/players", players, None),
-    ("/api/operator/players/{player_id}", player, None),
-    ("/api/operator/players/{player_id}/{action}", act, ["POST"]),
-    ("/api/operator/audit", audit, None),
+_STAFF = {403: "not operator or security staff (R-OPER-5)", 404: "", 422: ""}
+_ACTIONS = path_param("action", "string", enum=["warn", "suspend", "ban", "reinstate", "disqualify", "force_alias"])
+
+
+def _console(summary: str, *params: Param, body: type[BaseModel] | None = None) -> Op:
+    errors = {**_STAFF, 409: "", 501: ""} if body is not None else _STAFF
+    return Op(summary, body=body, errors=errors, params=params)
+
+
+#: the console's routes: path, handler, documentation per method
+OPERATOR_ROUTES: RouteTable = (
+    ("/api/operator/flags", flags, {"GET": _console(
+        "Integrity flags, most suspicious first (?status=open|void|actioned|all)")}),
+    ("/api/operator/flags/{flag_id}", flag, {"GET": _console(
+        "One flag with its evidence hands", path_param("flag_id"))}),
+    ("/api/operator/flags/{flag_id}/void", void, {"POST": _console(
+        "Void a flag (audited)", path_param("flag_id"), body=VoidBody)}),
+    ("/api/operator/hands/{table_id:path}/{hand_id}", hand, {"GET": _console(  # "sng1/t1": see rest.ROUTES
+        "A stored hand; every hole card for security staff only (R-INTEG-8)")}),
+    ("/api/operator/players", players, {"GET": _console("Search players by username or alias (?q=)")}),
+    ("/api/operator/players/{player_id}", player, {"GET": _console(
+        "Account, standing, balances, movements, hands, flags, audit", path_param("player_id"))}),
+    ("/api/operator/players/{player_id}/{action}", act, {"POST": _console(
+        "Warn, suspend, ban, reinstate, disqualify or force an alias change (audited)", path_param("player_id"),
+        _ACTIONS, body=ActionBody)}),
+    ("/api/operator/audit", audit, {"GET": _console("The append-only operator audit log, newest first")}),
 )
 
 

@@ -25,6 +25,7 @@ from riverboat.store.errors import IdempotencyConflict, InvalidRequest, NotFound
 
 from .hub import Hub
 from .rest import ApiError
+from .routedoc import ApiRoute, Op
 
 log = logging.getLogger("riverboat.payments")
 MAX_WEBHOOK = 16 * 1024
@@ -73,7 +74,7 @@ def _money(amount: int, currency: str) -> str:
     return f"{amount // 100}.{amount % 100:02d} {currency}"
 
 
-def fake_routes(money: MoneySetup) -> list[Route]:
+def fake_routes(money: MoneySetup) -> list[ApiRoute]:
     def find(tid: str) -> tuple[FakeProvider, FakePayment] | None:
         fake = money.fake()
         payment = fake.payments.get(tid) if fake is not None else None
@@ -108,8 +109,16 @@ def fake_routes(money: MoneySetup) -> list[Route]:
         outcome = "done" if answer.status_code == 200 and status == "paid" else "failed"
         return RedirectResponse(f"{payment.return_url}?deposit={outcome}#/cashier", status_code=303)
 
-    return [Route("/fakepay/{tid}", page), Route("/fakepay/{tid}/pay", pay, methods=["POST"]),
-            Route("/fakepay/{tid}/cancel", cancel, methods=["POST"])]
+    def done(summary: str) -> dict[str, Op]:
+        return {"POST": Op(summary, status=303, auth=False, out_description="back to the room's cashier",
+                           errors={404: "no such payment"}, error_media="text/html")}
+
+    return [ApiRoute("/fakepay/{tid}", page, {"GET": Op(
+                "The fake provider's checkout page (rooms that list the fake provider only)", "text/html",
+                auth=False, errors={404: "no such payment"}, error_media="text/html")}),
+            ApiRoute("/fakepay/{tid}/pay", pay, done("The fake provider pays: it calls the webhook, then back")),
+            ApiRoute("/fakepay/{tid}/cancel", cancel, done("The fake provider cancels: it calls the webhook, "
+                                                           "then back"))]
 
 
 class MoneySetup:
@@ -153,5 +162,10 @@ def cashier_routes(hub: Hub, handler: Any) -> list[Route]:
     async def hook(request: Request) -> Response:
         return await webhook(hub, money.providers, request)
 
-    return [Route("/api/payments/{provider}/webhook", handler(hook), methods=["POST"]),
+    return [ApiRoute("/api/payments/{provider}/webhook", handler(hook), {"POST": Op(
+                "A payment provider's signed confirmation (HMAC-SHA256 header Riverboat-Signature: t=..,v1=..)",
+                auth=False, errors={
+                    400: "refused: bad or missing signature, old timestamp, bad body (code webhook_refused)",
+                    404: "unknown provider or transaction id", 413: "the body is larger than 16 KiB",
+                    422: "another amount or currency than the payment's"})}),
             *fake_routes(money), *money_routes(hub, money, handler), *money_operator_routes(hub, money, handler)]

@@ -21,7 +21,6 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
-from starlette.routing import Route
 
 from riverboat.history.pokerstars import pokerstars_session
 
@@ -38,6 +37,7 @@ from .rest import (
     text_param,
     visible_events,
 )
+from .routedoc import ApiRoute, Op, path_param, query
 
 EXPORT_FORMATS = ("pokerstars", "phh")
 MAX_EXPORT = 500
@@ -105,7 +105,11 @@ async def _export_many(hub: Hub, request: Request) -> Response:
     return _text(pokerstars_session(sheets) if sheets else "", "riverboat-hands.txt")
 
 
-def player_routes(hub: Hub, handler: Any) -> list[Route]:
+_FORMAT = query("format", {"type": "string", "enum": list(EXPORT_FORMATS), "default": "pokerstars"},
+                "PokerStars text (what trackers import) or PHH")
+
+
+def player_routes(hub: Hub, handler: Any) -> list[ApiRoute]:
     export_one = functools.partial(_export_one, hub)
 
     async def notes(request: Request) -> Response:
@@ -148,11 +152,20 @@ def player_routes(hub: Hub, handler: Any) -> list[Route]:
         ext = "phh" if fmt == "phh" else "txt"
         return _text(await export_one(record, pid, fmt), f"riverboat-{record.hand_id}.{ext}")
 
+    export_many = functools.update_wrapper(functools.partial(_export_many, hub), _export_many)
     return [
-        Route("/api/notes", handler(notes), methods=["GET"]),
-        Route("/api/notes/{player_id}", handler(save_note), methods=["PUT"]),
-        Route("/api/locale", handler(locale), methods=["GET", "PUT"]),
-        Route("/api/stats", handler(stats)),
-        Route("/api/hands/export", handler(functools.update_wrapper(functools.partial(_export_many, hub), _export_many))),
-        Route("/api/hands/{table_id:path}/{hand_id}/export", handler(export_hand)),
+        ApiRoute("/api/notes", handler(notes), {"GET": Op("Your notes and colour tags on other players")}),
+        ApiRoute("/api/notes/{player_id}", handler(save_note), {"PUT": Op(
+            "Save your note, colour tag or mute on a player", body=NoteBody, params=(path_param("player_id"),))}),
+        ApiRoute("/api/locale", handler(locale), {
+            "GET": Op("Your interface language"),
+            "PUT": Op("Set your interface language", body=LocaleBody)}),
+        ApiRoute("/api/stats", handler(stats), {"GET": Op(
+            "Your statistics over every hand (VPIP, PFR, 3-bet, WTSD, W$SD; session; profit)")}),
+        ApiRoute("/api/hands/export", handler(export_many), {"GET": Op(
+            f"Your newest hands (at most {MAX_EXPORT}, oldest first) as one download", "text/plain",
+            errors={422: ""}, params=(_FORMAT, query("limit", {"type": "integer", "minimum": 1, "maximum": MAX_EXPORT,
+                                                           "default": 100}), query("table", {"type": "string"})))}),
+        ApiRoute("/api/hands/{table_id:path}/{hand_id}/export", handler(export_hand), {"GET": Op(
+            "One of your hands as a download", "text/plain", errors={404: "", 422: ""}, params=(_FORMAT,))}),
     ]

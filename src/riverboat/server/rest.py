@@ -10,7 +10,7 @@ import dataclasses
 import functools
 import logging
 import tomllib
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from datetime import date, datetime
 from enum import Enum
 from typing import Any
@@ -28,6 +28,7 @@ from .cashier import movement_page
 from .console import on_public_listener
 from .hub import Hub
 from .openapi import build_openapi
+from .routedoc import ApiRoute, Op, path_param, query
 
 log = logging.getLogger(__name__)
 
@@ -223,10 +224,6 @@ async def health(hub: Hub, request: Request) -> Response:
     return JSONResponse({"status": "stopping" if hub.stopping else "starting"}, status_code=503)
 
 
-async def openapi(hub: Hub, request: Request) -> Response:
-    return JSONResponse(_openapi_doc())
-
-
 async def register(hub: Hub, request: Request) -> Response:
     _limited(hub, [(hub.register_ip, client_address(request))])
     body = await parse_body(request, schemas.Credentials)
@@ -358,28 +355,58 @@ async def hand(hub: Hub, request: Request) -> Response:
     return JSONResponse(jsonable(out))
 
 
-@functools.cache
-def _openapi_doc() -> dict[str, Any]:
-    return build_openapi()
+async def openapi(hub: Hub, request: Request) -> Response:
+    """The document of this app's own routes, built once per app (:mod:`.openapi`)."""
+    doc = getattr(request.app.state, "openapi", None)
+    if doc is None:
+        doc = request.app.state.openapi = build_openapi(request.app.routes)
+    return JSONResponse(doc)
 
 
 Handler = Callable[[Hub, Request], Awaitable[Response]]
+#: a table of routes: path, fn(hub, request), one Op per method
+RouteTable = Iterable[tuple[str, Handler, Mapping[str, Op]]]
 
-#: the REST routes: path, handler, methods (None: GET)
-ROUTES: tuple[tuple[str, Handler, list[str] | None], ...] = (
-    ("/health", health, None),
-    ("/openapi.json", openapi, None),
-    ("/api/register", register, ["POST"]),
-    ("/api/login", login, ["POST"]),
-    ("/api/logout", logout, ["POST"]),
-    ("/api/me", me, None),
-    ("/api/alias", alias, ["PUT"]),
-    ("/api/lobby", lobby, None),
-    ("/api/tables/{table_id}", table, None),
-    ("/api/cashier", cashier, None),
-    ("/api/hands", hands, None),
+_TABLE = path_param("table_id", "string")
+_HAND = path_param("hand_id", "string")
+
+#: the REST routes: path, handler, documentation per method
+ROUTES: tuple[tuple[str, Handler, Mapping[str, Op]], ...] = (
+    ("/health", health, {"GET": Op("Readiness: 200 once the room is running, 503 before", schemas.HealthOut,
+                                   auth=False)}),
+    ("/openapi.json", openapi, {"GET": Op("This document", "application/json", auth=False)}),
+    ("/api/register", register, {"POST": Op(
+        "Create an account", schemas.PlayerOut, status=201, body=schemas.Credentials, auth=False,
+        errors={409: "the username is taken (usernames are unique ignoring case); error code username_taken",
+                422: "malformed username or password (error code invalid)", 429: ""})}),
+    ("/api/login", login, {"POST": Op(
+        "Log in: a bearer token in the answer, or (session cookie|console) an HttpOnly SameSite=Strict session "
+        "cookie; staff accounts also send their second factor's code (docs/security.md)", schemas.TokenOut,
+        body=schemas.LoginCredentials, auth=False, errors={
+            401: "wrong username or password (bad_credentials), or a staff account's code is missing or wrong "
+                 "(second_factor_required, bad_second_factor)",
+            403: "suspended or banned (account_blocked), a staff account without a second factor (enrolment_"
+                 "required), a player on the console (not_staff), or staff on the players' address of a room "
+                 "whose console has its own (console_only)",
+            423: "too many wrong passwords: the account is locked for a while (account_locked)", 429: ""})}),
+    ("/api/logout", logout, {"POST": Op("Revoke the bearer token", status=204)}),
+    ("/api/me", me, {"GET": Op("The logged-in player, alias and balances", schemas.MeOut)}),
+    ("/api/alias", alias, {"PUT": Op(
+        "Change the alias (R-ALIAS)", schemas.PlayerOut, body=schemas.AliasChange,
+        errors={409: "", 422: "the alias is refused (error code alias_refused; the message names the R-ALIAS rule)"})}),
+    ("/api/lobby", lobby, {"GET": Op("Tables and Speed Poker pools", schemas.LobbyOut, auth=False)}),
+    ("/api/tables/{table_id}", table, {"GET": Op("Public information on one table", errors={404: ""})}),
+    ("/api/cashier", cashier, {"GET": Op(
+        "Balances and money movements, newest first", schemas.CashierOut, errors={422: ""}, params=(
+            query("limit", {"type": "integer", "minimum": 1, "maximum": 500, "default": 100}),
+            query("before", {"type": "integer", "minimum": 1, "maximum": 2**63 - 1},
+                  "only movements older than this transaction id (next_before of the previous page)")))}),
+    ("/api/hands", hands, {"GET": Op(
+        "The player's recent hands", schemas.HandsOut, errors={422: ""},
+        params=(query("table", {"type": "string"}), query("limit", {"type": "integer", "minimum": 1, "maximum": 500})))}),
     # {table_id:path}: a tournament table's id has a slash ("sng1/t1"), and %2F is decoded before routing
-    ("/api/hands/{table_id:path}/{hand_id}", hand, None),
+    ("/api/hands/{table_id:path}/{hand_id}", hand, {"GET": Op(
+        "One hand as this player may see it", errors={404: ""}, params=(_TABLE, _HAND))}),
 )
 
 
@@ -402,12 +429,11 @@ def make_routes(hub: Hub) -> list[Route]:
             *tournament_routes(hub, handler)]
 
 
-def hub_routes(hub: Hub, wrap: Callable[[Any], Any], table: Iterable[tuple[str, Handler, list[str] | None]]
-               ) -> list[Route]:
-    """The routes of a table of ``(path, fn(hub, request), methods)``: each ``fn`` bound to the hub and wrapped by
-    ``wrap`` (:func:`handler`)."""
-    return [Route(path, wrap(functools.update_wrapper(functools.partial(fn, hub), fn)), methods=methods)
-            for path, fn, methods in table]
+def hub_routes(hub: Hub, wrap: Callable[[Any], Any], table: RouteTable) -> list[Route]:
+    """The routes of a table of ``(path, fn(hub, request), {method: Op})``: each ``fn`` bound to the hub and wrapped
+    by ``wrap`` (:func:`handler`), documented by its ops (:mod:`.routedoc`)."""
+    return [ApiRoute(path, wrap(functools.update_wrapper(functools.partial(fn, hub), fn)), ops)
+            for path, fn, ops in table]
 
 
 def lobby_payload(hub: Hub) -> dict[str, Any]:

@@ -16,7 +16,6 @@ nothing changes.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import segno
@@ -27,7 +26,8 @@ from starlette.routing import Route
 from . import schemas
 from .hub import Hub
 from .operator_api import _path_int, staff
-from .rest import _limited, client_address, hub_routes, jsonable, parse_body, player_id_of
+from .rest import RouteTable, _limited, client_address, hub_routes, jsonable, parse_body, player_id_of
+from .routedoc import Op, path_param
 from .sessions import close_player_sessions
 
 
@@ -86,13 +86,29 @@ async def reset_2fa(hub: Hub, request: Request) -> Response:
     return JSONResponse({"reset": True})
 
 
-STAFF_ROUTES: tuple[tuple[str, Callable[[Hub, Request], Awaitable[Response]], list[str] | None], ...] = (
-    ("/api/staff/enrol", enrol, ["POST"]),
-    ("/api/staff/enrol/confirm", confirm, ["POST"]),
-    ("/api/operator/security/{player_id}", status, None),
-    ("/api/operator/security/{player_id}/reset_code", reset_code, ["POST"]),
-    ("/api/operator/security/{player_id}/unlock", unlock, ["POST"]),
-    ("/api/operator/security/{player_id}/reset_2fa", reset_2fa, ["POST"]),
+_STAFF_ONLY = {403: "not operator or security staff (R-OPER-5); reset_2fa: not an admin", 404: "", 422: ""}
+
+
+def _security(summary: str) -> dict[str, Op]:
+    return {"POST": Op(summary, body=schemas.ReasonBody, errors=_STAFF_ONLY, params=(path_param("player_id"),))}
+
+
+STAFF_ROUTES: RouteTable = (
+    ("/api/staff/enrol", enrol, {"POST": Op(
+        "A staff account without a second factor: a new TOTP key and its QR code", body=schemas.StaffCredentials,
+        auth=False, errors={401: "", 403: "not a staff account (not_staff)", 409: "already enrolled (already_"
+                            "enrolled)", 423: "", 429: ""})}),
+    ("/api/staff/enrol/confirm", confirm, {"POST": Op(
+        "Confirm the enrolment with a code; the recovery codes, once", body=schemas.StaffCredentials, auth=False,
+        errors={401: "", 403: "", 409: "", 423: "", 429: ""})}),
+    ("/api/operator/security/{player_id}", status, {"GET": Op(
+        "An account's lock-out and second factor (issue #35)", errors={
+            403: "not operator or security staff (R-OPER-5)", 404: "", 422: ""}, params=(path_param("player_id"),))}),
+    ("/api/operator/security/{player_id}/reset_code", reset_code, _security(
+        "Issue a one-time password reset code (audited; handed to the mail hook if any)")),
+    ("/api/operator/security/{player_id}/unlock", unlock, _security("Release a locked account (audited)")),
+    ("/api/operator/security/{player_id}/reset_2fa", reset_2fa, _security(
+        "Admin: reset a staff member's second factor (audited)")),
 )
 
 

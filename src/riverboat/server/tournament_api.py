@@ -21,7 +21,6 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr, ValidationError
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import Route
 
 from riverboat.room.commands import TournamentSitOutFrame
 from riverboat.room.errors import RoomError
@@ -31,6 +30,7 @@ from riverboat.room.tournament.spec import TournamentSpec
 from .hub import Hub
 from .operator_api import staff
 from .rest import ApiError, authenticate, jsonable, parse_body, player_id_of
+from .routedoc import ApiRoute, Op, Param, path_param
 
 
 class CreateBody(BaseModel):
@@ -82,7 +82,29 @@ def _sit_out_command(tid: str, out: bool) -> TournamentSitOutFrame:
         raise RoomError("no_tournament", "no such tournament") from None
 
 
-def tournament_routes(hub: Hub, handler: Any) -> list[Route]:
+#: the errors of the operator's tournament powers (R-OPER-1..5)
+STAFF_ERRORS = {
+    400: "refused: not allowed in the tournament's state or a change the rules refuse (error codes bad_state, "
+         "bad_settings, not_running; the message says why), or the body is not JSON",
+    403: "not operator or security staff (R-OPER-5)", 404: "",
+    422: "the body is malformed (the message says which field)"}
+
+
+def _staff(summary: str, body: type[BaseModel] | None, *params: Param, status: int = 200,
+           required: bool = True) -> Op:
+    return Op(summary, status=status, body=body, body_required=required, errors=STAFF_ERRORS, params=params)
+
+
+# the operator's three routes below (tournament_routes): create, flights, edit/cancel/interrupt
+_CREATE = _staff("Create a tournament (a TournamentSpec, docs/tournaments.md)", CreateBody, status=201)
+_FLIGHTS = _staff("Create a flight event: its Day 1 flights and its Day 2 (R-TOURN-FLIGHT-1..6)", FlightsBody,
+                  status=201)
+_ACT = _staff("Edit (body {changes}: what may change once players are in, R-OPER-2), cancel (every buy-in and fee "
+              "back) or interrupt (the compensation of R-TOURN-INT) a tournament", EditBody,
+              path_param("action", "string", enum=["edit", "cancel", "interrupt"]), required=False)
+
+
+def tournament_routes(hub: Hub, handler: Any) -> list[ApiRoute]:
     async def tabs(request: Request) -> Response:
         return JSONResponse(jsonable(_lobby(hub).lobby()))
 
@@ -128,11 +150,17 @@ def tournament_routes(hub: Hub, handler: Any) -> list[Route]:
         raise ApiError(404, "not_found", f"unknown tournament action {action!r}: edit, cancel or interrupt")
 
     return [
-        Route("/api/tournaments", handler(tabs)),
-        Route("/api/tournaments/history", handler(history)),
-        Route("/api/tournaments/{tid}", handler(detail)),
-        Route("/api/tournaments/{tid}/sit_out", handler(sit_out), methods=["POST"]),
-        Route("/api/operator/tournaments", handler(create), methods=["POST"]),
-        Route("/api/operator/flights", handler(create_flights), methods=["POST"]),
-        Route("/api/operator/tournaments/{tid}/{action}", handler(act), methods=["POST"]),
+        ApiRoute("/api/tournaments", handler(tabs), {"GET": Op(
+            "The lobby's Sit & Go and Tournament tabs", auth=False, errors={404: "this room has no tournaments"})}),
+        ApiRoute("/api/tournaments/history", handler(history), {"GET": Op(
+            "Your tournament history, newest first")}),
+        ApiRoute("/api/tournaments/{tid}", handler(detail), {"GET": Op(
+            "One tournament: its structure, players, tables and prizes", auth=False, errors={404: ""})}),
+        ApiRoute("/api/tournaments/{tid}/sit_out", handler(sit_out), {"POST": Op(
+            "Sit out of your tournament (out true) or back in (R-SITOUT-1/2)", body=SitOutBody,
+            errors={400: "", 403: "", 404: "", 409: ""})}),
+        ApiRoute("/api/operator/tournaments", handler(create), {"POST": _CREATE}),
+        ApiRoute("/api/operator/flights", handler(create_flights), {"POST": _FLIGHTS}),
+        ApiRoute("/api/operator/tournaments/{tid}/{action}", handler(act), {"POST": _ACT}),
     ]
+

@@ -14,16 +14,17 @@ from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import Route
 
 from riverboat.store.twister import TICKET_SCOPE
 
 from .hub import Hub
 from .operator_api import staff
 from .rest import ApiError, authenticate, bearer_token, jsonable, player_id_of
+from .routedoc import ApiRoute, Op
+from .tournament_api import STAFF_ERRORS
 
 
-def twister_routes(hub: Hub, handler: Any) -> list[Route]:
+def twister_routes(hub: Hub, handler: Any) -> list[ApiRoute]:
     async def tickets(pid: Any) -> list[dict[str, Any]]:
         rows = await hub.call_store(hub.store.tournaments.tickets, pid)
         return [{"id": t.id, "face_value": t.face_value, "currency": t.currency} for t in rows
@@ -56,7 +57,13 @@ def twister_routes(hub: Hub, handler: Any) -> list[Route]:
         return JSONResponse(await hub.twister.interrupt(request.path_params["tid"]))
 
     return [
-        Route("/api/twister", handler(offer)),
-        Route("/api/twister/history", handler(history)),
-        Route("/api/operator/twister/{tid}/interrupt", handler(interrupt), methods=["POST"]),
+        ApiRoute("/api/twister", handler(offer), {"GET": Op(
+            "The Twister section (R-TWIST-11): types, buy-ins, prizes and chances, players waiting; with a token also "
+            "your unused Twister tickets", auth=False, errors={401: "", 404: ""})}),
+        ApiRoute("/api/twister/history", handler(history), {"GET": Op(
+            "Your Twister tournaments, newest first: the rows of the account's tournament history (multiplier, "
+            "place, cash prize, tickets won, jackpots won apart) and your unused Twister tickets")}),
+        ApiRoute("/api/operator/twister/{tid}/interrupt", handler(interrupt), {"POST": Op(
+            "Interrupt a running Twister, Age of the Gods or Wild Twister and pay the compensation of "
+            "R-TOURN-INT-9/10 (docs/twister.md)", errors=STAFF_ERRORS)}),
     ]
