@@ -3,12 +3,15 @@ R-ACT, R-LIMIT-GEN, R-NL, R-PL, R-FL, R-SL, R-BRINGIN, R-STRADDLE, R-SPLIT votes
 
 from __future__ import annotations
 
+from itertools import repeat
+
 from riverboat.engine.actions import ActionKind, LegalActions
 from riverboat.engine.events import Event
 from riverboat.engine.state import (
     _BET,
     _DONE,
     _DRAW,
+    _KINDS,
     _M_BET,
     _M_CHECK,
     _M_COMPLETE,
@@ -232,7 +235,7 @@ class Betting(HandState):
                 mask |= _M_STRADDLE
         if self._split_open:
             mask |= _M_SPLIT
-        return LegalActions(seat, _kinds(mask), call, lo, hi, 0, 0, allowed)
+        return LegalActions(seat, _KINDS.get(mask) or _kinds(mask), call, lo, hi, 0, 0, allowed)
 
     def _others_can_act(self, i: int) -> bool:
         """Some other player could still call a raise (a raise nobody can call is not offered)."""
@@ -267,11 +270,10 @@ class Betting(HandState):
             else:
                 lo = hi = cur + size
         else:
-            opening = self.stakes.opening_min(stud)
             if completing and cur == 0:
-                lo = max(opening, 2 * self.stakes.bring_in)  # open for more than the bring-in
+                lo = max(self.stakes.opening_min(stud), 2 * self.stakes.bring_in)  # open for more than the bring-in
             elif completing or cur == 0:
-                lo = opening
+                lo = self.stakes.opening_min(stud)
             else:
                 lo = cur + self._min_raise
             if structure is NO_LIMIT:
@@ -333,7 +335,7 @@ class Betting(HandState):
             self.folded[i] = True
             self._pending[i] = False
             self.events.append(Event("acted", seat, {"action": "fold"}, None))
-            self._muck.extend([(i, c) for c in self.cards[i]])
+            self._muck.extend(zip(repeat(i), self.cards[i]))  # noqa: B905 (repeat is endless): (i, card) pairs
             return
         if kind is CHECK:
             self._pending[i] = False

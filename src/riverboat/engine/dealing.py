@@ -6,9 +6,10 @@ from __future__ import annotations
 from riverboat.cards import Card, Deck
 from riverboat.engine.actions import IllegalAction
 from riverboat.engine.events import Event
-from riverboat.engine.state import _CS, _DRAW, FLOP, STUD, HandState, _only
+from riverboat.engine.state import _CS, _DRAW, _ONLY, FLOP, STUD, HandState, _only
 from riverboat.games.catalog import Street
 
+_CS_OF = _CS.__getitem__  # card code -> "Ah", through map (no comprehension frame, issue #33)
 _FUTURE: dict[int, tuple[tuple[Street, ...], tuple[tuple[int, int], ...]]] = {}
 
 
@@ -79,17 +80,17 @@ class Dealing(HandState):
                 raise IllegalAction("the deck ran out of cards")
             down = st.down
             flags = [False] * down + [True] * st.up
-            seats, events, cs = self.seats, self.events, _CS
+            seats, events, cs_of = self.seats, self.events, _CS_OF
             for m, i in enumerate(alive):
                 got = deck[pos + m:end:k]  # one card at a time round the table: every k-th card
                 cards[i].extend(got)
                 ups[i].extend(flags)
                 s_ = seats[i]
                 if down:
-                    events.append(Event("dealt", s_, {"cards": [cs[c] for c in got[:down]], "up": False},
-                                        _only(s_)))
+                    events.append(Event("dealt", s_, {"cards": list(map(cs_of, got[:down])), "up": False},
+                                        _ONLY.get(s_) or _only(s_)))
                 if st.up:
-                    events.append(Event("dealt", s_, {"cards": [cs[c] for c in got[down:]], "up": True}, None))
+                    events.append(Event("dealt", s_, {"cards": list(map(cs_of, got[down:])), "up": True}, None))
             self._dpos = end
         if st.board:
             pos, k = self._dpos, st.board
@@ -99,7 +100,7 @@ class Dealing(HandState):
             new = self._deck[pos:pos + k]
             self._dpos = pos + k
             self.board.extend(new)
-            self.events.append(Event("board", None, {"cards": [_CS[c] for c in new]}, None))
+            self.events.append(Event("board", None, {"cards": list(map(_CS_OF, new))}, None))
 
     def _apply_draw(self, i: int, discard: list[Card]) -> None:
         seat = self.seats[i]
@@ -130,9 +131,9 @@ class Dealing(HandState):
         self.cards[i] += new
         self.up[i] += [False] * k
         seat = self.seats[i]
-        cs = _CS
-        self.events.append(Event("drew_cards", seat, {"discarded": [cs[c] for c in discard],
-                                                      "cards": [cs[c] for c in new]}, _only(seat)))
+        self.events.append(Event("drew_cards", seat, {"discarded": list(map(_CS_OF, discard)),
+                                                      "cards": list(map(_CS_OF, new))},
+                                 _ONLY.get(seat) or _only(seat)))
 
     def _ensure_cards(self, i: int, k: int) -> None:
         """R-INSUF-1/2: reshuffle earlier discards (never the drawer's own) when the stub is short."""

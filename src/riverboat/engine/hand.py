@@ -8,6 +8,7 @@ and :mod:`~riverboat.engine.award` (pots, showdown, awards); their shared state 
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from operator import attrgetter
 from typing import Any
@@ -68,10 +69,14 @@ class Hand(Betting, Dealing, Award):
             raise ValueError("seats and stacks differ in length")
         if not 2 <= len(seats) <= game.max_players:
             raise ValueError(f"{game.name} needs 2 to {game.max_players} players, got {len(seats)}")
-        if len(set(seats)) != len(seats) or not all(type(s) is int and s >= 0 for s in seats):
+        for s in seats:  # loops, not all(generator): a generator per hand (issue #33)
+            if type(s) is not int or s < 0:
+                raise ValueError(f"seats must be distinct non-negative integers: {seats}")
+        if len(set(seats)) != len(seats):
             raise ValueError(f"seats must be distinct non-negative integers: {seats}")
-        if not all(type(s) is int and s > 0 for s in config.stacks):
-            raise ValueError(f"stacks must be positive integers: {list(config.stacks)}")
+        for s in config.stacks:
+            if type(s) is not int or s <= 0:
+                raise ValueError(f"stacks must be positive integers: {list(config.stacks)}")
         if config.structure is FIXED_LIMIT and not stakes.fixed_small:
             raise ValueError("fixed limit needs small_bet (or big_blind) > 0")
         if config.structure is SPREAD_LIMIT and not stakes.spread:
@@ -83,11 +88,13 @@ class Hand(Betting, Dealing, Award):
         self._deck = deck
         button = config.button
         stack_of = dict(zip(seats, config.stacks, strict=True))
-        order = sorted(seats, key=lambda s: (s <= button, s))
+        ranked = sorted(seats)
+        k = bisect_right(ranked, button)
+        order = ranked[k:] + ranked[:k]  # clockwise from the left of the button
         self.seats = order
         n = self.n = len(order)
-        self._pos = {s: i for i, s in enumerate(order)}
-        self.stacks = [stack_of[s] for s in order]
+        self._pos = dict(zip(order, range(n)))  # noqa: B905 (same length)
+        self.stacks = list(map(stack_of.__getitem__, order))
         self.start_stacks = list(self.stacks)
         self.bets = [0] * n
         self.total = [0] * n
@@ -138,7 +145,12 @@ class Hand(Betting, Dealing, Award):
         self._reopen = 0
         self._aai = set()
         self._allin_runout = False  # betting closed with a player all-in and cards still to come
-        self._future = _future_cards(game.streets)
+        future = self._future = _future_cards(game.streets)
+        most = 0
+        for per_player, board in future:
+            if per_player * n + board > most:
+                most = per_player * n + board
+        self._future_most = most
         self._bet_size = 0
         self._post_forced()
         # Offered to the player left of the big blind also when the table names the blinds itself (a returning
@@ -211,7 +223,9 @@ class Hand(Betting, Dealing, Award):
                 self._run()
             return
         self._legal = None
-        if self._cards_may_run_out(0):
+        # R-ACT-1: a betting action deals at most ``_future_most`` cards before the next decision (nothing is owed
+        # outside a draw), so with that many left nothing can refuse it and the full check is skipped
+        if (len(self._deck) - self._dpos < self._future_most or self._owed) and self._cards_may_run_out(0):
             self._atomically(self._apply, i, kind, action.amount)
         else:  # nothing can refuse the action while it is applied (R-ACT-1)
             self._apply(i, kind, action.amount)
@@ -388,9 +402,15 @@ class Hand(Betting, Dealing, Award):
                 return
             actor = self._actor
             if actor is not None:
-                if self._pending[actor]:
+                p = self._pending
+                if p[actor]:
                     return
-                nxt = self._next_pending_from(actor + 1)
+                # _next_pending_from(actor + 1), inline: the step after every action (issue #33)
+                if True in p:
+                    start = actor + 1
+                    nxt = p.index(True, start) if start < len(p) and True in p[start:] else p.index(True)
+                else:
+                    nxt = None
             else:
                 nxt = self._next_pending_from(self._round_first) if any(self._pending) else None
             if nxt is not None:
@@ -423,7 +443,7 @@ class Hand(Betting, Dealing, Award):
 #: the slots an action may change (the configuration and the seating never change during a hand)
 _STATE_SLOTS: tuple[str, ...] = tuple(
     name for name in HandState.__slots__ if name not in ("config", "game", "structure", "stakes", "settings", "seats", "n",
-                                                     "_pos", "start_stacks", "events", "_future"))
+                                                     "_pos", "start_stacks", "events", "_future", "_future_most"))
 _GET_STATE = attrgetter(*_STATE_SLOTS)
 #: where the lists of lists are among them (copied one level deep), and the other lists and sets (copied)
 _NESTED_AT = tuple(k for k, name in enumerate(_STATE_SLOTS) if name in ("cards", "up", "_discards"))

@@ -65,7 +65,7 @@ class HandState:
         "_completed", "_big_used", "_open_pair", "_discards", "_round_discards", "_muck", "_owed", "_split_agreed",
         "_split_open", "_split_voting", "_rit_votes", "_runs", "result", "_community_card", "_pot_collected",
         "_odd_chip", "_reopen", "_dead_money", "_showed_first", "_bring_in_pos", "_round_first", "_rit_checked", "_straddle_ok", "_aai",
-        "_allin_runout", "_future", "_bet_size",
+        "_allin_runout", "_future", "_future_most", "_bet_size",
     )
 
     config: HandConfig
@@ -130,6 +130,7 @@ class HandState:
     _aai: set[int]
     _allin_runout: bool  # betting closed with a player all-in and cards still to come
     _future: tuple[tuple[int, int], ...]  # per street: cards dealt until the next draw (dealing._future_cards)
+    _future_most: int  # the most cards any street's ``_future`` deals with every player still in (R-ACT-1 check)
     _bet_size: int  # the fixed-limit bet of the current betting round (small or big bet)
 
     @property
