@@ -226,7 +226,7 @@ WORDS = {"fi": ("Liput", "Pelaajat", "Hyväksy", "Hylkää"), "ru": ("Сигна
 REASONS = {"fi": ("Kirjautui osoitteesta 127.0.0.1", "Taskukorttien tarkastus", "Tilisiirto SETUP-"),
            "ru": ("Вход с адреса 127.0.0.1", "Проверка карманных карт", "Банковский перевод SETUP-")}
 #: the seed's protection changes in words (the reality check turned on at 30 minutes), not the store's JSON
-CHANGES = {"fi": ("pois → 30 minuuttia", "Viikko (EUR): ei rajaa → "), "ru": ("выключено → 30 минут", "Неделя (EUR): нет → ")}
+CHANGES = {"fi": ("ei käytössä → 30 minuuttia", "Viikko (EUR): ei rajaa → "), "ru": ("выключено → 30 минут", "Неделя (EUR): нет → ")}
 #: a 48-hour time-out and a permanent self-exclusion, in words
 BLOCKS = {"fi": ("48 tuntia, ", "pysyvä"), "ru": ("48 часов, до ", "бессрочно")}
 
