@@ -27,8 +27,9 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-import psycopg
 from argon2 import PasswordHasher
+
+from pg_schema import scratch_schema  # bench/pg_schema.py (the script's folder is on sys.path)
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tests.history.random_play import random_room_hand  # noqa: E402
@@ -117,15 +118,8 @@ def main(argv: list[str]) -> dict[str, Any]:
         out["sqlite"] = bench(f"sqlite:///{Path(tmp) / 'stats.sqlite3'}", args.hands, args.repeat)
     print("SQLite     ", out["sqlite"], flush=True)
     if not args.no_pg:
-        schema = f"rb_bench_stats_{uuid.uuid4().hex[:8]}"
-        with psycopg.connect(args.pg, autocommit=True) as admin:
-            admin.execute(f'CREATE SCHEMA "{schema}"')
-        try:
-            url = f"postgresql+psycopg://{args.pg.split('://', 1)[1]}?options=-csearch_path%3D{schema}"
+        with scratch_schema(args.pg, "rb_bench_stats") as (_schema, url):
             out["postgresql"] = bench(url, args.hands, args.repeat)
-        finally:
-            with psycopg.connect(args.pg, autocommit=True) as admin:
-                admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
         print("PostgreSQL ", out["postgresql"])
     print(json.dumps(out))
     return out

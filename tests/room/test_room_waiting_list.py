@@ -4,6 +4,8 @@ is free the first player of the list is offered it privately (``seat_offered``) 
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from riverboat.room import FakeClock, Room, RoomError, TableSpec
@@ -13,6 +15,22 @@ from .conftest import Recorder, make_players, seat_players
 
 FULL = TableSpec(name="Full", game="holdem", structure="NL", small_blind=5, big_blind=10, max_seats=2,
                  min_buy_in=200, max_buy_in=1000)
+
+
+async def _free_seat_1(room: Room, clock: FakeClock, table: Any, leaver: int, tid: str) -> None:
+    """The player at seat 1 leaves; the seat is free once the cash-out is done (R-CASH-3)."""
+    await room.leave(leaver, tid)
+    for _ in range(20):
+        await clock.advance(1)
+        if 1 not in table.seats:
+            break
+    await room.quiesce()
+
+
+def _offers(sinks: dict[int, Recorder]) -> dict[int, list[dict[str, Any]]]:
+    """The ``seat_offered`` events each player received."""
+    return {p: [m["event"] for m in s.messages if m.get("type") == "event" and m["event"]["kind"] == "seat_offered"]
+            for p, s in sinks.items()}
 
 
 async def test_waiting_list_offers_the_free_seat_to_the_first_in_line(room: Room, store: Store,
@@ -27,14 +45,8 @@ async def test_waiting_list_offers_the_free_seat_to_the_first_in_line(room: Room
     assert {e["id"]: e for e in room.lobby()}[tid]["waiting"] == 2
     with pytest.raises(RoomError):
         await room.waitlist(seated[0], tid)  # a seated player cannot wait for a seat
-    await room.leave(seated[1], tid)
-    for _ in range(20):
-        await clock.advance(1)
-        if 1 not in table.seats:
-            break
-    await room.quiesce()
-    offers = {p: [m["event"] for m in s.messages if m.get("type") == "event" and m["event"]["kind"] == "seat_offered"]
-              for p, s in sinks.items()}
+    await _free_seat_1(room, clock, table, seated[1], tid)
+    offers = _offers(sinks)
     assert offers[first] == [{"kind": "seat_offered", "seat": 1}]
     assert offers[second] == []  # one free seat: only the first in line is told
     await room.sit(first, tid, 1, 300)
@@ -61,14 +73,8 @@ async def test_issue_30_a_blocked_player_leaves_the_waiting_list_and_cannot_join
         await room.waitlist(third, tid)
     assert refused.value.code == "play_blocked" and "time-out" in str(refused.value)
     assert table.waiting == [first, second]  # nothing changed by the refusal
-    await room.leave(seated[1], tid)
-    for _ in range(20):
-        await clock.advance(1)
-        if 1 not in table.seats:
-            break
-    await room.quiesce()
-    offers = {p: [m["event"] for m in s.messages if m.get("type") == "event" and m["event"]["kind"] == "seat_offered"]
-              for p, s in sinks.items()}
+    await _free_seat_1(room, clock, table, seated[1], tid)
+    offers = _offers(sinks)
     assert offers == {first: [], second: [{"kind": "seat_offered", "seat": 1}]}
     assert table.waiting == [second]
     await room.sit(second, tid, 1, 300)

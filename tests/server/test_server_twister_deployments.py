@@ -46,6 +46,22 @@ async def _until(check: Any, what: str, timeout: float = 30.0) -> Any:
     return found
 
 
+async def _three_start_a_twister(clients: list[ProtocolClient], buy_in: int) -> dict[str, Any]:
+    """Three connected players press Play on a Twister of ``buy_in``; returns the spin's data once its first hand is
+    dealt."""
+    for c in clients:
+        await c.connect()
+    started = asyncio.ensure_future(clients[0].next_frame(
+        lambda f: f.get("type") == "tournament" and f.get("event") == "twister_spin", timeout=30))
+    for c in clients:
+        await c.command({"type": "twister_play", "kind": "twister", "buy_in": buy_in,
+                         "id": f"tw-{secrets.token_hex(4)}"})
+    spin = dict((await started)["data"])
+    await clients[0].next_frame(lambda f: f.get("type") == "tournament" and f.get("event") == "state"
+                                and isinstance((f.get("data") or {}).get("hand"), dict), timeout=30)
+    return spin
+
+
 def _waiting(d: Deployment, kind: str, buy_in: int) -> int:
     lobby = d.http.get("/api/twister").json()
     (t,) = [t for t in lobby["types"] if t["kind"] == kind]
@@ -188,17 +204,8 @@ async def test_r_tourn_int_9_10_the_operator_interrupts_a_twister_in_both_deploy
     op = _auth(staff_token(d.store, op_name, "password-" + op_name))
     clients = [ProtocolClient(d.ws_url, token, keep_frames=True) for _, token in players]
     try:
-        for c in clients:
-            await c.connect()
-        started = asyncio.ensure_future(clients[0].next_frame(
-            lambda f: f.get("type") == "tournament" and f.get("event") == "twister_spin", timeout=30))
-        for c in clients:
-            await c.command({"type": "twister_play", "kind": "twister", "buy_in": 500,
-                             "id": f"int-{secrets.token_hex(4)}"})
-        spin = (await started)["data"]
+        spin = await _three_start_a_twister(clients, 500)
         tid = spin["tournament_id"]
-        await clients[0].next_frame(lambda f: f.get("type") == "tournament" and f.get("event") == "state"
-                                    and isinstance((f.get("data") or {}).get("hand"), dict), timeout=30)
         deadline = time.monotonic() + 10  # a gateway knows the player's Twisters from its record (within a second)
         while True:
             resent = asyncio.ensure_future(clients[0].next_frame(
@@ -281,17 +288,8 @@ async def test_r_server_1_a_twister_whose_host_dies_is_resumed_with_its_spin(dep
     players = [d.player(eur=DEPOSIT) for _ in range(3)]
     clients = [ProtocolClient(d.ws_url, token, keep_frames=True) for _, token in players]
     try:
-        for c in clients:
-            await c.connect()
-        started = asyncio.ensure_future(clients[0].next_frame(
-            lambda f: f.get("type") == "tournament" and f.get("event") == "twister_spin", timeout=30))
-        for c in clients:
-            await c.command({"type": "twister_play", "kind": "twister", "buy_in": 1000,
-                             "id": f"fo-{secrets.token_hex(4)}"})
-        spin = (await started)["data"]
+        spin = await _three_start_a_twister(clients, 1000)
         tid = spin["tournament_id"]
-        await clients[0].next_frame(lambda f: f.get("type") == "tournament" and f.get("event") == "state"
-                                    and isinstance((f.get("data") or {}).get("hand"), dict), timeout=30)
         host = await _until(lambda: d.owner(tid), "the Twister's host")
         survivor = next(n for n in (d.cluster.h1, d.cluster.h2) if n != host)
         d.cluster.kill(host)
