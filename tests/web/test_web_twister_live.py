@@ -189,5 +189,10 @@ def test_r_twist_11_the_lobby_twister_tab_plays_on_the_twister_page(new_page: An
     page.wait_for_function("document.getElementById('conn').dataset.status === 'online'", timeout=40_000)
     page.wait_for_selector("[data-testid='twister-page'][data-mode='playing']", timeout=40_000)
     token = session_cookie(page)
-    offer = httpx.get(f"{twister_server}/api/twister", headers={"Authorization": f"Bearer {token}"}).json()
+    deadline = time.monotonic() + 10  # a gateway lists the player's Twisters from the host's record (within ~1 s)
+    while True:
+        offer = httpx.get(f"{twister_server}/api/twister", headers={"Authorization": f"Bearer {token}"}).json()
+        if offer["playing"] or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
     assert len(offer["playing"]) == 1  # one game: the reload did not play the choice again
