@@ -76,7 +76,9 @@ async def test_issue_31_a_demo_mtt_reaches_a_break_balancing_and_a_final_table_o
         start = times["started"]
         assert 290 <= start <= 360  # five minutes after the server
         assert times["break"] - start >= 4 * 300 - 60  # after the fourth five-minute level
-        assert times["final_table"] - start >= 30 * 60  # not over in seconds: a final table after half an hour+
+        # not over in seconds: the final table comes after the break (the fourth 5-minute level); measured 27.6-52 min
+        # over 8 runs (the directors deal with a CSPRNG), so the former 30-minute bound failed about one run in five
+        assert times["final_table"] - start >= 20 * 60
         levels = [d["level"] for _, e, d in log[first.id] if e == "level" and isinstance(d, dict) and "level" in d]
         assert levels and max(levels) >= 6
         final = [d for _, e, d in log[first.id] if e == "final_table"][0]
