@@ -18,6 +18,7 @@ from riverboat.history.keys import variant_of
 from riverboat.history.masking import masked_phh
 from riverboat.history.pokerstars import HandSheet, SheetSeat, TournamentInfo, tournament_number
 from riverboat.room.frames import LobbyEntry
+from riverboat.store.hands import HandRecord
 
 _FAMILY = {Kind.STUD: "stud", Kind.DRAW: "draw"}
 
@@ -32,26 +33,25 @@ class Lobby(Protocol):
     def lobby_entry(self, table_id: str) -> LobbyEntry | None: ...
 
 
-def phh_fields(record: Any) -> dict[str, Any]:
-    text = getattr(record, "phh", None)
-    if not text:
+def phh_fields(record: HandRecord) -> dict[str, Any]:
+    if not record.phh:
         return {}
     try:
-        return tomllib.loads(text)
+        return tomllib.loads(record.phh)
     except tomllib.TOMLDecodeError:
         return {}
 
 
-def game_of(record: Any) -> tuple[str | None, str | None, str]:
+def game_of(record: HandRecord) -> tuple[str | None, str | None, str]:
     """(game id, structure, family) of a stored hand, from its PHH variant code (``history.keys.variant_of``)."""
-    found = variant_of(getattr(record, "phh", None))
+    found = variant_of(record.phh)
     if found is None:
         return None, None, "flop"
     base, game, structure = found
     return base, structure.value, _FAMILY.get(game.kind, "flop")
 
 
-def seat_of(fields: Mapping[str, Any], player_id: Any) -> int | None:
+def seat_of(fields: Mapping[str, Any], player_id: int) -> int | None:
     for name, seat in zip(fields.get("players", []), fields.get("seats", []), strict=False):
         if str(name) == str(player_id) and isinstance(seat, int):
             return seat
@@ -107,7 +107,7 @@ def _stakes(fields: Mapping[str, Any]) -> dict[str, int]:
     }
 
 
-def summary(record: Any, player_id: Any, room: Lobby | None, events: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+def summary(record: HandRecord, player_id: int, room: Lobby | None, events: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """The fields a hand list shows, added to the stored summary: table name, game, the player's result and cards."""
     game, structure, _family = game_of(record)
     fields = phh_fields(record)
@@ -124,7 +124,7 @@ def summary(record: Any, player_id: Any, room: Lobby | None, events: Sequence[Ma
     }
 
 
-async def detail(record: Any, player_id: Any, room: Lobby | None, events: Sequence[Mapping[str, Any]], alias: Alias
+async def detail(record: HandRecord, player_id: int, room: Lobby | None, events: Sequence[Mapping[str, Any]], alias: Alias
                  ) -> dict[str, Any]:
     """One hand for the history page and the replayer: its header and every seat named."""
     fields = phh_fields(record)
@@ -146,7 +146,7 @@ async def detail(record: Any, player_id: Any, room: Lobby | None, events: Sequen
     }
 
 
-async def tournament_info(record: Any, lookup: Lookup) -> TournamentInfo | None:
+async def tournament_info(record: HandRecord, lookup: Lookup) -> TournamentInfo | None:
     """The tournament of a tournament table's hand (``sng1/t1``, ``twister:...-ab/t1``) for PokerStars' header
     (issue #31 item 6): number, buy-in and fee, and the level whose stakes the hand was dealt at."""
     tid, _, table = str(record.table_id).rpartition("/")
@@ -171,7 +171,7 @@ async def tournament_info(record: Any, lookup: Lookup) -> TournamentInfo | None:
     return TournamentInfo(tournament_number(tid), int(snap.buy_in), int(snap.fee), str(snap.currency), level, number)
 
 
-async def sheet(record: Any, player_id: Any, room: Lobby | None, events: Sequence[Mapping[str, Any]], alias: Alias,
+async def sheet(record: HandRecord, player_id: int, room: Lobby | None, events: Sequence[Mapping[str, Any]], alias: Alias,
                 tournament: TournamentInfo | None = None) -> HandSheet:
     """The hand as the player saw it, for the PokerStars-text export (``tournament``: the tournament it was dealt
     in, for the tournament header)."""
@@ -186,7 +186,7 @@ async def sheet(record: Any, player_id: Any, room: Lobby | None, events: Sequenc
         big_bet=st["big_bet"] or 2 * (st["small_bet"] or st["big_blind"]), mixed=d["mixed"], tournament=tournament)
 
 
-async def phh_export(record: Any, player_id: Any, room: Lobby | None, events: Sequence[Mapping[str, Any]], alias: Alias) -> str:
+async def phh_export(record: HandRecord, player_id: int, room: Lobby | None, events: Sequence[Mapping[str, Any]], alias: Alias) -> str:
     """The hand's PHH record as the player may see it (cards they did not see as ``??``, players by alias)."""
     fields = phh_fields(record)
     names: dict[str, str] = {}

@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import orjson
 
@@ -24,6 +24,7 @@ from .protocol import PROTOCOL_VERSION
 from .ratelimit import Rate, RateLimiter
 from .replies import FrameReplies
 
+T = TypeVar("T")
 _ORJSON_OPTIONS = orjson.OPT_NON_STR_KEYS
 
 
@@ -36,7 +37,9 @@ if TYPE_CHECKING:
     from riverboat.cluster.twister import RemoteTwister
     from riverboat.room.tournament.lobby import TournamentLobby
     from riverboat.room.twister.offers import TwisterOffers
+    from riverboat.store import Store
 
+    from .integrity_scan import ScheduledScan
     from .ws import Connection
 
 
@@ -82,7 +85,7 @@ class ServerConfig:
 
 
 class Hub:
-    def __init__(self, store: Any, room: RoomPort, config: ServerConfig | None = None,
+    def __init__(self, store: Store, room: RoomPort, config: ServerConfig | None = None,
                  now: Callable[[], float] = time.monotonic) -> None:
         self.store = store
         self.room = room
@@ -102,18 +105,18 @@ class Hub:
         self.chat = TableChat(room, now)
         self.replies = FrameReplies(now)  # money frames are idempotent by frame id (issue #16)
         self.anonymous: set[Connection] = set()
-        self.integrity_scan: Any = None  # the scheduled integrity scan (server.integrity_scan), set by the app
+        self.integrity_scan: ScheduledScan | None = None  # the scheduled integrity scan (server.integrity_scan), set by the app
         # the Twister "Play" of the room (issue #12), set by the app (a gateway's: its view of the offer's host)
         self.twister: TwisterOffers | RemoteTwister | None = None
         self.tournaments: TournamentLobby | RemoteTournaments | None = None  # Sit & Go's and MTTs (issue #11), set by the app
-        self.aliases: dict[Any, str | None] = {}  # player id -> public alias (R-ALIAS-1), filled on demand
+        self.aliases: dict[int, str | None] = {}  # player id -> public alias (R-ALIAS-1), filled on demand
         # room message (by identity) -> its encoded frame, for the rest of this loop iteration: a public event is
         # one dict shared by all its recipients, so it is named and encoded once, not once per player
         self._encoded: dict[int, tuple[dict[str, Any], str]] = {}
         if self.config.metrics is not None:
             self.config.metrics.connections.set_function(lambda: float(len(self.links.all()) + len(self.anonymous)))
 
-    async def call_store(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    async def call_store(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run a synchronous store call through the store gateway (the one path to the store: group commit, the
         store process); the store's own exception classes come back (the error registry answers them)."""
         return await self.gateway.run(fn, *args, **kwargs)
@@ -123,16 +126,16 @@ class Hub:
         if self._own_gateway:
             self.gateway.close()
 
-    async def alias_of(self, player_id: Any) -> str | None:
+    async def alias_of(self, player_id: int) -> str | None:
         if player_id not in self.aliases:
             try:
                 info = await self.call_store(self.store.accounts.get, player_id)
             except Exception:  # an unknown id (should not happen): show no alias rather than fail the frame
                 return None
-            self.aliases[player_id] = getattr(info, "alias", None)
+            self.aliases[player_id] = info.alias
         return self.aliases[player_id]
 
-    async def alias_changed(self, player_id: Any, alias: str | None) -> None:
+    async def alias_changed(self, player_id: int, alias: str | None) -> None:
         """R-ALIAS-2, the one path after the store changed an alias: the server's cache, the player's connections
         and the room (every seat view at the player's tables, with an ``alias_changed`` event) show it at once;
         hand logs and sheets read this cache."""
@@ -210,7 +213,7 @@ class Hub:
             conn.push_close()
         return len(closing)
 
-    def close_player(self, player_id: Any, status: str) -> int:
+    def close_player(self, player_id: int, status: str) -> int:
         """The account was suspended or banned (R-INTEG-5c): every connection of the player is told and closed
         (their new logins and old tokens are refused by the store). Returns how many were closed."""
         closing = [conn for conn in self.links.of(player_id) if not conn.closed]

@@ -21,7 +21,9 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from riverboat.errors import RiverboatError, WireError, declare, wire_error
+from riverboat.store.accounts import PlayerInfo
 from riverboat.store.errors import AccountBlocked, AuthError
+from riverboat.store.hands import HandRecord
 
 from . import hand_views, safejson, schemas, sessions
 from .cashier import movement_page
@@ -87,21 +89,12 @@ def jsonable(value: Any) -> Any:
     return str(value)
 
 
-def player_id_of(info: Any) -> Any:
-    for attr in ("player_id", "id"):
-        value = getattr(info, attr, None)
-        if value is not None:
-            return value
-    raise TypeError(f"cannot find the player id in {info!r}")
+def player_id_of(info: PlayerInfo) -> int:
+    return info.id
 
 
-def player_dict(info: Any) -> dict[str, Any]:
-    return {
-        "player_id": player_id_of(info),
-        "username": getattr(info, "username", None),
-        "alias": getattr(info, "alias", None),
-        "role": jsonable(getattr(info, "role", None)),
-    }
+def player_dict(info: PlayerInfo) -> dict[str, object]:
+    return {"player_id": info.id, "username": info.username, "alias": info.alias, "role": info.role}
 
 
 async def parse_body(request: Request, model: type[BaseModel]) -> Any:
@@ -175,7 +168,7 @@ def bearer_token(request: Request) -> str | None:
     return sessions.request_token(request, request.method)[0]
 
 
-async def authenticate(hub: Hub, request: Request) -> Any:
+async def authenticate(hub: Hub, request: Request) -> PlayerInfo:
     token = bearer_token(request)
     if token is None:
         raise ApiError(401, "unauthenticated", "log in first (send Authorization: Bearer <token> from POST "
@@ -250,16 +243,15 @@ async def login(hub: Hub, request: Request) -> Response:
             raise ApiError(401, "bad_credentials", "wrong username or password") from None
         raise
     info = await hub.call_store(hub.store.accounts.authenticate, token)
-    integrity = getattr(hub.store, "integrity", None)
-    if integrity is not None:  # the multi-accounting signal of the integrity scan (R-INTEG-7)
-        await hub.call_store(integrity.note_login, player_id_of(info), client_address(request))
-    out = {"token": token, "player_id": player_id_of(info), "alias": getattr(info, "alias", None)}
+    # the multi-accounting signal of the integrity scan (R-INTEG-7)
+    await hub.call_store(hub.store.integrity.note_login, info.id, client_address(request))
+    out = {"token": token, "player_id": info.id, "alias": info.alias}
     if body.session == "token":
         return JSONResponse(out)
     out.pop("token")
     response = JSONResponse(out)
     name = sessions.STAFF_COOKIE if body.session == "console" else sessions.PLAYER_COOKIE
-    ttl = hub.store.accounts.ttl_for(getattr(info, "role", "player"))
+    ttl = hub.store.accounts.ttl_for(info.role)
     sessions.set_cookie(response, request, name, token, int(ttl.total_seconds()))
     return response
 
@@ -275,7 +267,7 @@ async def logout(hub: Hub, request: Request) -> Response:
     return response
 
 
-async def balances(hub: Hub, pid: Any) -> dict[str, int]:
+async def balances(hub: Hub, pid: int) -> dict[str, int]:
     out = {}
     for currency in CURRENCIES:
         out[currency] = int(await hub.call_store(hub.store.ledger.balance, pid, currency))
@@ -286,10 +278,7 @@ async def me(hub: Hub, request: Request) -> Response:
     info = await authenticate(hub, request)
     pid = player_id_of(info)
     out = player_dict(info)
-    changeable = getattr(info, "alias_changeable", None)
-    if changeable is None and hasattr(info, "alias_changes"):
-        changeable = info.alias_changes < 1 or bool(getattr(info, "alias_must_change", False))
-    out["alias_changeable"] = changeable
+    out["alias_changeable"] = info.alias_changes < 1 or info.alias_must_change
     out["balances"] = await balances(hub, pid)
     return JSONResponse(out)
 
@@ -298,12 +287,12 @@ async def alias(hub: Hub, request: Request) -> Response:
     info = await authenticate(hub, request)
     body = await parse_body(request, schemas.AliasChange)
     pid = player_id_of(info)
-    if getattr(info, "alias", None):
+    if info.alias:
         await hub.call_store(hub.store.aliases.change, pid, body.alias)
     else:
         await hub.call_store(hub.store.aliases.set, pid, body.alias)
     fresh = await hub.call_store(hub.store.accounts.get, pid)
-    await hub.alias_changed(pid, getattr(fresh, "alias", None))  # seat views, lobby and logs at once
+    await hub.alias_changed(pid, fresh.alias)  # seat views, lobby and logs at once
     return JSONResponse(player_dict(fresh))
 
 
@@ -441,7 +430,7 @@ def lobby_payload(hub: Hub) -> dict[str, Any]:
     tables = [e for e in entries if not _is_pool(e)]
     pools = [e for e in entries if _is_pool(e)]
     out: dict[str, Any] = {"tables": tables, "pools": pools}
-    lobby = getattr(hub, "tournaments", None)
+    lobby = hub.tournaments
     if lobby is not None:  # the Sit & Go and Tournament tabs (issue #11)
         tabs = lobby.lobby()
         out["sit_and_go"], out["tournaments"] = tabs["sng"], tabs["mtt"]
@@ -456,25 +445,23 @@ def _is_pool(entry: Any) -> bool:
 _SECRET_KEYS = ("phh", "events")
 
 
-def hand_summary(record: Any) -> dict[str, Any]:
+def hand_summary(record: HandRecord) -> dict[str, Any]:
     data = jsonable(record)
     if not isinstance(data, dict):
         return {"hand": data}
     return {k: v for k, v in data.items() if k not in _SECRET_KEYS}
 
 
-def player_in_hand(record: Any, pid: Any) -> bool:
-    stacks = getattr(record, "start_stacks", None) or {}
-    return any(str(k) == str(pid) for k in stacks)
+def player_in_hand(record: HandRecord, pid: int) -> bool:
+    return any(str(k) == str(pid) for k in record.start_stacks)
 
 
-def seat_in_hand(record: Any, pid: Any) -> int | None:
+def seat_in_hand(record: HandRecord, pid: int) -> int | None:
     """The seat ``pid`` had in a stored hand, from the PHH record's parallel ``players`` / ``seats`` lists."""
-    text = getattr(record, "phh", None)
-    if not text:
+    if not record.phh:
         return None
     try:
-        data = tomllib.loads(text)
+        data = tomllib.loads(record.phh)
     except tomllib.TOMLDecodeError:
         return None
     for name, seat in zip(data.get("players", []), data.get("seats", []), strict=False):
@@ -483,12 +470,12 @@ def seat_in_hand(record: Any, pid: Any) -> int | None:
     return None
 
 
-def visible_events(record: Any, pid: Any) -> list[Any]:
+def visible_events(record: HandRecord, pid: int) -> list[dict[str, Any]]:
     """The events of a stored hand that ``pid`` may see: public ones and their own (R-GEN-5). The PHH text is never
     sent because it holds every player's hole cards, including mucked ones."""
     seat = seat_in_hand(record, pid)
     out = []
-    for event in getattr(record, "events", None) or []:
+    for event in record.events:
         ev = jsonable(event)
         if not isinstance(ev, dict):
             continue
