@@ -13,8 +13,6 @@ and set a new password with a one-time reset code.
 
 from __future__ import annotations
 
-from typing import Any
-
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
@@ -26,6 +24,7 @@ from .hub import Hub
 from .rest import (
     ApiError,
     RouteTable,
+    Wrap,
     _limited,
     authenticate,
     bearer_token,
@@ -117,6 +116,6 @@ ACCOUNT_ROUTES: RouteTable = (
 )
 
 
-def account_routes(hub: Hub, handler: Any) -> list[Route]:
+def account_routes(hub: Hub, handler: Wrap) -> list[Route]:
     return hub_routes(hub, handler, ACCOUNT_ROUTES)
 

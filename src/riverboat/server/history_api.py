@@ -26,7 +26,7 @@ from riverboat.store.hands import KINDS, RESULTS, HandFilter
 
 from . import hand_views, schemas
 from .hub import Hub
-from .rest import ApiError, authenticate, hand_summary, player_id_of, visible_events
+from .rest import ApiError, Wrap, authenticate, hand_summary, player_id_of, visible_events
 from .routedoc import ApiRoute, Op, query
 
 MAX_OFFSET = 10**9
@@ -87,7 +87,7 @@ def hand_filter(request: Request) -> HandFilter:
         raise ApiError(422, "invalid", str(exc)) from None
 
 
-def history_routes(hub: Hub, handler: Any) -> list[ApiRoute]:
+def history_routes(hub: Hub, handler: Wrap) -> list[ApiRoute]:
     async def selection(request: Request, offset: int, limit: int) -> tuple[int, int, list[Any]]:
         pid = int(player_id_of(await authenticate(hub, request)))
         total, records = await hub.call_store(hub.store.hands.search, pid, hand_filter(request),

@@ -38,7 +38,7 @@ from riverboat.store.cashier import MAX_DEPOSIT, payment_reference
 from riverboat.store.movements import KIND_GROUPS
 
 from .hub import Hub
-from .rest import ApiError, _int_param, authenticate, balances, jsonable, parse_body, player_id_of
+from .rest import ApiError, Wrap, _int_param, authenticate, balances, jsonable, parse_body, player_id_of
 from .routedoc import ApiRoute, Op, path_param, query
 
 if TYPE_CHECKING:
@@ -248,7 +248,7 @@ _STATEMENT = (
 )
 
 
-def money_routes(hub: Hub, money: MoneySetup, handler: Any) -> list[ApiRoute]:
+def money_routes(hub: Hub, money: MoneySetup, handler: Wrap) -> list[ApiRoute]:
     """The player's cashier and protections (issue #30), each with its documentation."""
     api = _PlayerMoney(hub, money)
     routes: list[tuple[str, Callable[[Request], Awaitable[Response]], dict[str, Op]]] = [

@@ -30,7 +30,7 @@ from riverboat.store.cashier import MAX_DEPOSIT, payment_reference, player_of_re
 from .hub import Hub
 from .money_api import _int_param_path, protections_json
 from .operator_api import staff as console_staff
-from .rest import ApiError, jsonable, parse_body, player_id_of
+from .rest import ApiError, Wrap, jsonable, parse_body, player_id_of
 from .routedoc import ApiRoute, Op, Param, path_param
 
 if TYPE_CHECKING:
@@ -181,7 +181,7 @@ def _decide(what: str) -> tuple[Param, Param]:
     return path_param(what), path_param("action", "string", enum=["approve", "reject"])
 
 
-def money_operator_routes(hub: Hub, money: MoneySetup, handler: Any) -> list[ApiRoute]:
+def money_operator_routes(hub: Hub, money: MoneySetup, handler: Wrap) -> list[ApiRoute]:
     """The console's money routes (issue #30), each with its documentation."""
     api = _StaffMoney(hub, money)
     routes: list[tuple[str, Callable[[Request], Awaitable[Response]], dict[str, Op]]] = [

@@ -31,8 +31,9 @@ from starlette.routing import Route
 
 from riverboat.errors import declare
 from riverboat.room.commands import LeaveFrame
-from riverboat.store.accounts import HOLE_CARD_ROLES, STAFF_ROLES
+from riverboat.store.accounts import HOLE_CARD_ROLES, STAFF_ROLES, PlayerInfo
 from riverboat.store.audit_reasons import reason as coded
+from riverboat.store.hands import HandRecord
 
 from .cashier import movement_page
 from .hub import Hub
@@ -40,6 +41,7 @@ from .rest import (
     CURRENCIES,
     ApiError,
     RouteTable,
+    Wrap,
     _int_param,
     authenticate,
     hand_summary,
@@ -81,15 +83,15 @@ class VoidBody(BaseModel):
     reason: StrictStr = Field(min_length=1, max_length=2000)
 
 
-async def staff(hub: Hub, request: Request) -> Any:
+async def staff(hub: Hub, request: Request) -> PlayerInfo:
     """The authenticated staff account, or 403 (401 without a valid token)."""
     info = await authenticate(hub, request)
-    if getattr(info, "role", None) not in STAFF_ROLES:
+    if info.role not in STAFF_ROLES:
         raise ApiError(403, "forbidden", "the operator console is for operator and security staff")
     return info
 
 
-def hand_view(record: Any, show_hole_cards: bool) -> dict[str, Any]:
+def hand_view(record: HandRecord, show_hole_cards: bool) -> dict[str, Any]:
     """A stored hand for the console: seats and players, PHH actions and engine events. Without
     ``show_hole_cards`` every private card is hidden (``??``) and private events are left out."""
     try:
@@ -164,7 +166,7 @@ async def hand(hub: Hub, request: Request) -> Response:
     record = await hub.call_store(hub.store.hands.get, table, hand_id)
     if record is None:
         raise ApiError(404, "not_found", "no such hand")
-    show = getattr(info, "role", None) in HOLE_CARD_ROLES
+    show = info.role in HOLE_CARD_ROLES
     if show:  # who looked at whose hole cards is on record (R-INTEG-8)
         await hub.call_store(hub.store.integrity.record, player_id_of(info), "view_hand", coded("hole_card_review"),
                              target=f"{table}/{hand_id}")
@@ -240,7 +242,7 @@ OPERATOR_ROUTES: RouteTable = (
 )
 
 
-def operator_routes(hub: Hub, handler: Any) -> list[Route]:
+def operator_routes(hub: Hub, handler: Wrap) -> list[Route]:
     return hub_routes(hub, handler, OPERATOR_ROUTES)
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import html
 import logging
 import time
-from typing import Any
 
 import httpx
 from starlette.requests import Request
@@ -24,7 +23,7 @@ from riverboat.payments.fake import FakePayment, FakeProvider
 from riverboat.store.errors import IdempotencyConflict, InvalidRequest, NotFound
 
 from .hub import Hub
-from .rest import ApiError
+from .rest import ApiError, Wrap
 from .routedoc import ApiRoute, Op
 
 log = logging.getLogger("riverboat.payments")
@@ -151,7 +150,7 @@ class MoneySetup:
         return fake if isinstance(fake, FakeProvider) else None
 
 
-def cashier_routes(hub: Hub, handler: Any) -> list[Route]:
+def cashier_routes(hub: Hub, handler: Wrap) -> list[Route]:
     """Every route of issue #30: the webhook, the fake provider's pages (404 unless it is listed), the player's
     cashier and protections, and the console's money pages."""
     from .money_api import money_routes

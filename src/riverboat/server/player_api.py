@@ -29,6 +29,7 @@ from .hub import Hub
 from .player_stats import MAX_SERIES, SESSION_GAP_SECONDS, stats_answer
 from .rest import (
     ApiError,
+    Wrap,
     authenticate,
     jsonable,
     parse_body,
@@ -109,7 +110,7 @@ _FORMAT = query("format", {"type": "string", "enum": list(EXPORT_FORMATS), "defa
                 "PokerStars text (what trackers import) or PHH")
 
 
-def player_routes(hub: Hub, handler: Any) -> list[ApiRoute]:
+def player_routes(hub: Hub, handler: Wrap) -> list[ApiRoute]:
     export_one = functools.partial(_export_one, hub)
 
     async def notes(request: Request) -> Response:

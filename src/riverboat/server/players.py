@@ -12,6 +12,7 @@ it, so one tab closing a table does not silence it in another.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -22,9 +23,9 @@ if TYPE_CHECKING:
 class PlayerLinks:
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
-        self.by_player: dict[Any, list[Connection]] = {}
+        self.by_player: dict[int, list[Connection]] = {}
 
-    def of(self, player_id: Any) -> list[Connection]:
+    def of(self, player_id: int) -> list[Connection]:
         return list(self.by_player.get(player_id, ()))
 
     def all(self) -> list[Connection]:
@@ -69,21 +70,21 @@ class PlayerLinks:
     def watched_elsewhere(self, conn: Connection, table_id: str) -> bool:
         return any(table_id in c.watched for c in self.by_player.get(conn.player_id, ()) if c is not conn)
 
-    def _deliver(self, pid: Any) -> Any:
+    def _deliver(self, pid: int) -> Any:
         def deliver(message: dict[str, Any]) -> None:
             for c in self.by_player.get(pid, ()):
                 c.deliver(message)  # encoded once for all recipients (Hub.encode_room_message)
 
         return deliver
 
-    def _deliver_text(self, pid: Any) -> Any:
+    def _deliver_text(self, pid: int) -> Callable[[str], None]:
         def deliver_text(text: str) -> None:
             for c in self.by_player.get(pid, ()):
                 c.deliver_text(text)  # a cluster host's frame, encoded there: queued as it is
 
         return deliver_text
 
-    def _sink(self, pid: Any) -> Any:
+    def _sink(self, pid: int) -> Any:
         async def sink(message: dict[str, Any]) -> None:
             named = await self.hub.add_aliases(message)
             for c in self.by_player.get(pid, ()):

@@ -191,12 +191,17 @@ def _limited(hub: Hub, limiter_checks: list[tuple[Any, str]]) -> None:
 # ---------------------------------------------------------------------------------------------------- handlers
 
 
-def handler(fn: Any) -> Any:
+#: a REST endpoint, and what :func:`handler` makes of one (each route module takes the wrap it is given)
+Endpoint = Callable[[Request], Awaitable[Response]]
+Wrap = Callable[[Endpoint], Endpoint]
+
+
+def handler(fn: Endpoint) -> Endpoint:
     """The endpoint of a REST handler: a refusal becomes the error body with the registry's code and status
     (:mod:`riverboat.errors`), a bug the documented ``internal`` body."""
     async def endpoint(request: Request) -> Response:
         try:
-            return await fn(request)  # type: ignore[no-any-return]
+            return await fn(request)
         except RiverboatError as exc:  # a refusal: the registry's code and status (riverboat.errors)
             return refusal_response(exc)
         except Exception:  # a bug: the documented error body, and the connection stays usable
@@ -418,7 +423,7 @@ def make_routes(hub: Hub) -> list[Route]:
             *tournament_routes(hub, handler)]
 
 
-def hub_routes(hub: Hub, wrap: Callable[[Any], Any], table: RouteTable) -> list[Route]:
+def hub_routes(hub: Hub, wrap: Wrap, table: RouteTable) -> list[Route]:
     """The routes of a table of ``(path, fn(hub, request), {method: Op})``: each ``fn`` bound to the hub and wrapped
     by ``wrap`` (:func:`handler`), documented by its ops (:mod:`.routedoc`)."""
     return [ApiRoute(path, wrap(functools.update_wrapper(functools.partial(fn, hub), fn)), ops)

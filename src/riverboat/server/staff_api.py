@@ -16,8 +16,6 @@ nothing changes.
 
 from __future__ import annotations
 
-from typing import Any
-
 import segno
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -26,7 +24,7 @@ from starlette.routing import Route
 from . import schemas
 from .hub import Hub
 from .operator_api import _path_int, staff
-from .rest import RouteTable, _limited, client_address, hub_routes, jsonable, parse_body, player_id_of
+from .rest import RouteTable, Wrap, _limited, client_address, hub_routes, jsonable, parse_body, player_id_of
 from .routedoc import Op, path_param
 from .sessions import close_player_sessions
 
@@ -112,5 +110,5 @@ STAFF_ROUTES: RouteTable = (
 )
 
 
-def staff_routes(hub: Hub, handler: Any) -> list[Route]:
+def staff_routes(hub: Hub, handler: Wrap) -> list[Route]:
     return hub_routes(hub, handler, STAFF_ROUTES)

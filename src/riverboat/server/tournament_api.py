@@ -29,7 +29,7 @@ from riverboat.room.tournament.spec import TournamentSpec
 
 from .hub import Hub
 from .operator_api import staff
-from .rest import ApiError, authenticate, jsonable, parse_body, player_id_of
+from .rest import ApiError, Wrap, authenticate, jsonable, parse_body, player_id_of
 from .routedoc import ApiRoute, Op, Param, path_param
 
 
@@ -104,7 +104,7 @@ _ACT = _staff("Edit (body {changes}: what may change once players are in, R-OPER
               path_param("action", "string", enum=["edit", "cancel", "interrupt"]), required=False)
 
 
-def tournament_routes(hub: Hub, handler: Any) -> list[ApiRoute]:
+def tournament_routes(hub: Hub, handler: Wrap) -> list[ApiRoute]:
     async def tabs(request: Request) -> Response:
         return JSONResponse(jsonable(_lobby(hub).lobby()))
 

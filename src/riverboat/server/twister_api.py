@@ -19,12 +19,12 @@ from riverboat.store.twister import TICKET_SCOPE
 
 from .hub import Hub
 from .operator_api import staff
-from .rest import ApiError, authenticate, bearer_token, jsonable, player_id_of
+from .rest import ApiError, Wrap, authenticate, bearer_token, jsonable, player_id_of
 from .routedoc import ApiRoute, Op
 from .tournament_api import STAFF_ERRORS
 
 
-def twister_routes(hub: Hub, handler: Any) -> list[ApiRoute]:
+def twister_routes(hub: Hub, handler: Wrap) -> list[ApiRoute]:
     async def tickets(pid: Any) -> list[dict[str, Any]]:
         rows = await hub.call_store(hub.store.tournaments.tickets, pid)
         return [{"id": t.id, "face_value": t.face_value, "currency": t.currency} for t in rows
