@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from riverboat.room import FakeClock, Room, RoomError, TableSpec
-from riverboat.room import room as room_module
+from riverboat.room import spectators as spectators_module
 from riverboat.store import Store
 
 from .conftest import Recorder, make_players, play_hand_passively
@@ -70,7 +70,7 @@ async def test_watch_refusals_change_nothing(room: Room, store: Store, monkeypat
     with pytest.raises(RoomError):
         await room.watch(watcher, "no-such-table")
     assert room.watched_by(watcher) == []
-    monkeypatch.setattr(room_module, "MAX_WATCHED", 2)
+    monkeypatch.setattr(spectators_module, "MAX_WATCHED", 2)
     tids = [await room.open_table(NL) for _ in range(3)]
     room.attach(watcher, Recorder(watcher))
     await room.watch(watcher, tids[0])
