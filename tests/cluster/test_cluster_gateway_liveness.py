@@ -45,7 +45,7 @@ def _host(store: Store, present: set[str]) -> tuple[TableHostNode, _Nodes]:
 def test_r_disc_1_a_gateway_whose_key_is_there_keeps_its_players(sqlite_store: Store) -> None:  # noqa: F811
     host, nodes = _host(sqlite_store, {"gw-1", "gw-2"})
     try:
-        asyncio.run(host._check_gateways())
+        asyncio.run(host.liveness.check_gateways())
         assert nodes.reads == ["gw-1"]  # only the one not seen lately is read
         assert host.routes == {7: "gw-1", 8: "gw-2"}
         assert time.monotonic() - host.last_seen["gw-1"] < 1.0
@@ -58,10 +58,10 @@ def test_r_disc_1_a_gateway_whose_key_is_gone_loses_its_players(sqlite_store: St
     puts it back within a second or two: its players stay)."""
     host, nodes = _host(sqlite_store, {"gw-2"})
     try:
-        asyncio.run(host._check_gateways())
+        asyncio.run(host.liveness.check_gateways())
         assert host.routes == {7: "gw-1", 8: "gw-2"}  # first found gone: not yet
-        host._missing_since["gw-1"] -= host.opt.gateway_grace_seconds  # still gone a grace period later
-        asyncio.run(host._check_gateways())
+        host.liveness.missing_since["gw-1"] -= host.opt.gateway_grace_seconds  # still gone a grace period later
+        asyncio.run(host.liveness.check_gateways())
         assert host.routes == {8: "gw-2"}  # gw-1's player is disconnected (R-DISC), gw-2's stays
     finally:
         host.gateway.close()
@@ -71,11 +71,11 @@ def test_r_disc_1_a_gateway_whose_key_comes_back_within_the_grace_keeps_its_play
                                                                                      ) -> None:
     host, nodes = _host(sqlite_store, {"gw-2"})
     try:
-        asyncio.run(host._check_gateways())
+        asyncio.run(host.liveness.check_gateways())
         nodes.present.add("gw-1")  # it renews again (its renewal is seen by the watcher or read directly)
         host.last_seen["gw-1"] -= 10.0
-        asyncio.run(host._check_gateways())
-        assert host.routes == {7: "gw-1", 8: "gw-2"} and "gw-1" not in host._missing_since
+        asyncio.run(host.liveness.check_gateways())
+        assert host.routes == {7: "gw-1", 8: "gw-2"} and "gw-1" not in host.liveness.missing_since
     finally:
         host.gateway.close()
 
@@ -93,14 +93,14 @@ def test_r_disc_1_a_gateway_taken_for_dead_that_renews_again_gets_its_players_ba
     host.room.attach = lambda pid, sink, *, immediate=None: attached.append(pid)  # type: ignore[method-assign]
 
     async def main() -> None:
-        await host._check_gateways()
-        host._missing_since["gw-1"] -= host.opt.gateway_grace_seconds
-        await host._check_gateways()
+        await host.liveness.check_gateways()
+        host.liveness.missing_since["gw-1"] -= host.opt.gateway_grace_seconds
+        await host.liveness.check_gateways()
         assert host.routes == {8: "gw-2"}
-        host._node_seen("gw-1", NodeInfo(node="gw-1", role="gateway", started=0.0))  # its renewal is seen again
+        host.liveness.seen("gw-1", NodeInfo(node="gw-1", role="gateway", started=0.0))  # its renewal is seen again
         assert host.routes == {7: "gw-1", 8: "gw-2", 9: "gw-1"}
         assert sorted(attached) == [7, 9]
-        host._node_seen("gw-1", NodeInfo(node="gw-1", role="gateway", started=0.0))  # later renewals: nothing
+        host.liveness.seen("gw-1", NodeInfo(node="gw-1", role="gateway", started=0.0))  # later renewals: nothing
         assert sorted(attached) == [7, 9]
 
     try:
@@ -119,28 +119,28 @@ def test_r_server_1_commands_wait_for_a_late_lease_renewal(sqlite_store: Store) 
     async def answer(msg: Any, *, peer: bool = False) -> None:
         answered.append(msg.subject)
 
-    host._answer = answer  # type: ignore[method-assign]
+    host.answering.answer = answer  # type: ignore[method-assign]
 
     class Msg:
         def __init__(self, table: str) -> None:
             self.subject = host.names.command(table)
 
     async def main() -> None:
-        host._renewed_at = time.monotonic() - 10.0  # the renewal is late
-        await host._on_command(Msg("t1"))
+        host.lease.renewed_at = time.monotonic() - 10.0  # the renewal is late
+        await host.answering.on_command(Msg("t1"))
         await asyncio.sleep(0)
         assert answered == []
-        host._renewed_at = time.monotonic()
-        host._lease_confirmed()
+        host.lease.renewed_at = time.monotonic()
+        host.heartbeat.confirmed()
         await asyncio.sleep(0)
         assert answered == [host.names.command("t1")]
         answered.clear()
-        host._renewed_at = time.monotonic() - 10.0
-        await host._on_command(Msg("kept"))
-        await host._on_command(Msg("taken"))
+        host.lease.renewed_at = time.monotonic() - 10.0
+        await host.answering.on_command(Msg("kept"))
+        await host.answering.on_command(Msg("taken"))
         host.owned["kept"] = object()  # type: ignore[assignment]
-        host._renewed_at = time.monotonic()
-        host._lease_was_lost()
+        host.lease.renewed_at = time.monotonic()
+        host.heartbeat.was_lost()
         await asyncio.sleep(0)
         assert answered == [host.names.command("kept")]
 
@@ -267,7 +267,7 @@ def test_r_server_1_a_stopping_host_hands_its_tables_back_in_batches(sqlite_stor
             return last + 1
 
     host.link.tables = _Tables()  # type: ignore[assignment]
-    host._record = lambda tid: host.records.items[tid][0]  # type: ignore[method-assign]  # (no table actors here)
+    host.ownership.record_of = lambda tid: host.records.items[tid][0]  # (no table actors here)
     ids = [f"t{i}" for i in range(300)]
     for tid in ids:
         host.records.items[tid] = (TableRecord(id=tid, kind="cash", entry={}, owner=host.node), 1)
@@ -299,7 +299,7 @@ def test_r_server_1_balancing_never_hands_off_a_table_that_is_dealing(sqlite_sto
         released.append(tid)
         host.owned.pop(tid, None)
 
-    host._release = release  # type: ignore[method-assign]
+    host.ownership.release = release  # type: ignore[method-assign]
     for tid in ids:
         host.records.items[tid] = (TableRecord(id=tid, kind="cash", entry={}, owner=host.node), 1)
         host.owned[tid] = Owned(epoch=1, rev=1)
@@ -310,7 +310,7 @@ def test_r_server_1_balancing_never_hands_off_a_table_that_is_dealing(sqlite_sto
         ids[3]: SimpleNamespace(driver=None, actor=SimpleNamespace(busy=False)),  # idle
     })
     try:
-        asyncio.run(host._balance([host.node, other]))
+        asyncio.run(host.ownership.balance([host.node, other]))
         assert ids[0] not in released and ids[1] not in released
         assert released == [ids[2], ids[3]]  # 6 owned, share 3: three to hand off, two of them idle
     finally:

@@ -50,20 +50,20 @@ def test_r_server_1_balancing_looks_only_at_tables_preferred_elsewhere_and_only_
     of them twice a second)."""
     from types import SimpleNamespace
 
-    from riverboat.cluster.host import TableHostNode
+    from riverboat.cluster.ownership import Ownership
 
     hosts = HOSTS[:2]
     owned = {t: object() for t in TABLES}
     node = SimpleNamespace(node="tables-1", owned=owned, _owned_version=0, _elsewhere_key=None, _elsewhere=[])
-    elsewhere = TableHostNode._preferred_elsewhere(node, hosts)  # type: ignore[arg-type]
+    elsewhere = Ownership.preferred_elsewhere(node, hosts)  # type: ignore[arg-type]
     assert elsewhere == [t for t in TABLES if preferred_host(hosts, t) == "tables-2"]
     assert 0 < len(elsewhere) < len(TABLES)
     lookups = preference.cache_info()
-    assert TableHostNode._preferred_elsewhere(node, hosts) is elsewhere  # type: ignore[arg-type]
+    assert Ownership.preferred_elsewhere(node, hosts) is elsewhere  # type: ignore[arg-type]
     assert preference.cache_info().hits == lookups.hits  # nothing looked up again: same hosts, same tables
     gone = elsewhere[0]
     del owned[gone]
-    node._owned_version += 1  # as _lose does
-    again = TableHostNode._preferred_elsewhere(node, hosts)  # type: ignore[arg-type]
+    node._owned_version += 1  # as lose does
+    again = Ownership.preferred_elsewhere(node, hosts)  # type: ignore[arg-type]
     assert gone not in again and len(again) == len(elsewhere) - 1
-    assert TableHostNode._preferred_elsewhere(node, HOSTS) != again  # type: ignore[arg-type]  # a third host
+    assert Ownership.preferred_elsewhere(node, HOSTS) != again  # type: ignore[arg-type]  # a third host
