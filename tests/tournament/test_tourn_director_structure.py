@@ -7,6 +7,7 @@ subclassing the director and switching parts off (no ``ShadowDirector``, no ``ca
 from __future__ import annotations
 
 import ast
+import inspect
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "riverboat"
@@ -78,3 +79,29 @@ def test_issue_29_the_cluster_composes_the_parts_it_needs() -> None:
     from riverboat.room.tournament.director import Director
 
     assert not issubclass(ShadowTables, Director)
+
+
+def test_issue_29_the_cluster_director_is_the_director_with_the_clusters_dealing() -> None:
+    """Issue #29 item 3: a cluster host's tournament is run by the same ``Director`` as one process, given the
+    cluster's part (``dealing=``, the ``Dealing`` protocol: its tables, its herald, the history of a hand dealt
+    elsewhere, an action sent to the dealing host) instead of a ``ClusterDirector`` subclass overriding
+    ``make_table``/``make_herald``/``history``/``act``/``epoch``; the epoch comes typed from the host's fencing
+    gateway (no ``getattr`` probing), and the new seams name no ``Any``."""
+    from riverboat.cluster.tourney_tables import ClusterDealing
+    from riverboat.room.tournament.director import Dealing, Director, LocalDealing
+
+    for path in sorted((SRC / "cluster").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef):
+                assert "Director" not in [ast.unparse(b) for b in node.bases], f"{path.name}: {node.name}"
+    for path in CLUSTER_FILES:
+        assert "getattr(" not in path.read_text(encoding="utf-8"), path.name
+    for name in ("make_table", "make_herald", "history", "epoch"):
+        assert not hasattr(Director, name), name
+    seams = [getattr(cls, m) for cls in (Dealing, LocalDealing, ClusterDealing)
+             for m in ("__init__", "table", "herald", "history", "act") if m in vars(cls)]
+    seams += [ClusterDealing.factory, Director.__init__]
+    assert len(seams) >= 15
+    for seam in seams:
+        annotations = inspect.get_annotations(seam)
+        assert not [a for a in annotations.values() if "Any" in str(a)], seam

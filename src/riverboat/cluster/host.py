@@ -90,7 +90,7 @@ class TableHostNode:
         self.peers = Peers(self.node, self.link, self.names, self.live_hosts)
         self.room.elsewhere = OtherHosts(self.peers)  # R-SITOUT-4 reaches the player's tables on the other hosts
         self.tourneys = TournamentHosting(self.room, self.link, self.peers,
-                                          functools.partial(tournament_spec, self.records))
+                                          functools.partial(tournament_spec, self.records), self.gateway.epochs)
         self.players = PlayerRoutes(self.node, self.room, self.tourneys, self.link, self.names,
                                     hold=lambda: not self.lease.ok(), window=options.delivery_window_seconds)
         self.routes = self.players.routes

@@ -14,15 +14,16 @@ registration on the new host with the registrations of the store (paid once, in 
 from __future__ import annotations
 
 import contextlib
+import functools
 import itertools
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from nats.js.errors import KeyWrongLastSequenceError
 
 from riverboat.cluster.link import Link
-from riverboat.cluster.tourney_tables import ClusterDirector, Peers, TableService
+from riverboat.cluster.tourney_tables import ClusterDealing, Peers, TableService
 from riverboat.cluster.wire import (
     FlightOver,
     HandPlayed,
@@ -71,11 +72,13 @@ async def create_tournament(link: Link, tournament_id: str, spec: TournamentSpec
 class TournamentHosting:
     """The tournaments a table host runs (each on this host only)."""
 
-    def __init__(self, room: Room, link: Link, peers: Peers, spec_of: Callable[[str], TournamentSpec | None], *,
-                 edited: Edited | None = None) -> None:
+    def __init__(self, room: Room, link: Link, peers: Peers, spec_of: Callable[[str], TournamentSpec | None],
+                 epochs: Mapping[str, int], *, edited: Edited | None = None) -> None:
         self.room = room
         self.link = link
         self.peers = peers
+        # the directors here deal through the cluster's part, fenced with this host's lease epoch of their record
+        self.dealing = ClusterDealing.factory(peers, epochs)
         self.lobby = TournamentLobby(room)
         self.edited = edited  # (old id, new id): the host takes the new record at once and drops the old one
         self.service = TableService(room, peers, spec_of)  # tables dealt here for other hosts' directors
@@ -110,7 +113,7 @@ class TournamentHosting:
             self.lobby.directors[tid] = d
         elif status == "running":
             d = self.lobby.directors[tid] = await resume(self.room, tid, bots=self.lobby.bots,
-                                                         director_class=ClusterDirector, peers=self.peers)
+                                                         dealing=self.dealing, batch_hands=False)
             # resume() folds every player until they come back (a restarted process knows nobody); here the
             # presence bucket says who is connected through a gateway: they play on at once (R-TOURN-REG-5)
             for pid in [p for p in d.entrants_by_id if self.room.is_connected(p)]:
@@ -127,8 +130,10 @@ class TournamentHosting:
             base, _, n = tid.partition("~")
             await create_tournament(self.link, f"{base}~{int(n or 0) + 1}", d.spec, series=True)
 
-        d = ClusterDirector(self.room, tid, spec, peers=self.peers, bots=self.lobby.bots,
-                            on_start=reopen if series else None)
+        # each hand recorded as soon as it is decided (no group commit: a hand played on another host arrives
+        # alone, and hosts_lost must never find a played hand still waiting for its record)
+        d = Director(self.room, tid, spec, bots=self.lobby.bots, on_start=reopen if series else None,
+                     batch_hands=False, dealing=self.dealing)
         if spec.flight is not None:
             d.on_end = self._flight_over
         return d
@@ -203,26 +208,27 @@ class TournamentHosting:
         """A message from another host about a tournament's tables (:mod:`.tourney_tables`)."""
         if isinstance(msg, HandPlayed):
             d = self.get(msg.tournament)
-            if not isinstance(d, ClusterDirector):
+            if d is None or not isinstance(d.dealing, ClusterDealing):
                 return {"recorded": False}  # not directed here (any more): the hand is void
-            return await d.hand_played(msg)
+            return await d.dealing.hand_played(msg)
         assert isinstance(msg, TableDeal | TableVoid | TableAbandon | TableAct | TableState | TableCheck)
         return await self.service.handle(msg)
 
     async def check_hosts(self, live: list[str]) -> None:
         """Deal again elsewhere the tables of this host's tournaments whose dealing host is gone (R-SERVER-1)."""
         for d in list(self.lobby.directors.values()):
-            if isinstance(d, ClusterDirector) and d.status in PLAYING:
-                if d.lost_tables(live):
-                    await d.actor.submit(lambda d=d: d.hosts_lost(live))  # type: ignore[misc]
-                d.check_remote()
+            c = d.dealing
+            if isinstance(c, ClusterDealing) and d.status in PLAYING:
+                if c.lost_tables(live):
+                    await d.actor.submit(functools.partial(c.hosts_lost, live))
+                c.check_remote()
 
     def dealt(self) -> dict[str, int]:
         """Hands dealt on this host by tournament table (its own directors' and other hosts')."""
         out = self.service.dealt()
         for d in self.lobby.directors.values():
-            if isinstance(d, ClusterDirector):
-                out.update(d.dealt_here())
+            if isinstance(d.dealing, ClusterDealing):
+                out.update(d.dealing.dealt_here())
         return out
 
     async def operate(self, tid: str, cmd: TournamentOperate) -> dict[str, Any]:

@@ -29,7 +29,7 @@ import functools
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -59,7 +59,7 @@ from riverboat.room.hand_driver import HandDriver, event_record
 from riverboat.room.history_text import hand_history_text
 from riverboat.room.settings import TableSettings
 from riverboat.room.tournament.balancing import Balancer
-from riverboat.room.tournament.director import Director
+from riverboat.room.tournament.director import DealingFactory, Director, HandHistory, LocalDealing
 from riverboat.room.tournament.herald import AliasOf, Herald
 from riverboat.room.tournament.presence import Presence
 from riverboat.room.tournament.spec import Level, TournamentSpec
@@ -133,12 +133,12 @@ class RemoteHand:
         return next((s for s, p in self.players.items() if p == player_id), None)
 
     def abandon(self, seat: int) -> None:
-        d = self.table.cluster
-        d.peers.tell(self.node, TableAbandon(tournament=d.id, table=self.table.id, epoch=d.epoch, seat=seat))
+        c = self.table.dealing
+        c.peers.tell(self.node, TableAbandon(tournament=c.d.id, table=self.table.id, epoch=c.epoch, seat=seat))
 
     def close(self) -> None:
-        d = self.table.cluster
-        d.peers.tell(self.node, TableVoid(tournament=d.id, table=self.table.id, epoch=d.epoch))
+        c = self.table.dealing
+        c.peers.tell(self.node, TableVoid(tournament=c.d.id, table=self.table.id, epoch=c.epoch))
 
     def player_disconnected(self, player_id: int) -> None:
         return None  # the dealing host sees the player's presence itself
@@ -191,9 +191,9 @@ class ClusterTable(TourneyTable):
     """A table of a cluster tournament: dealt here, or on the host the rendezvous hash names among the live hosts
     (``node``, chosen again at every deal: a table goes back to a host that returns, between two hands)."""
 
-    def __init__(self, director: ClusterDirector, table_id: str) -> None:
-        super().__init__(director, table_id)
-        self.cluster = director
+    def __init__(self, dealing: ClusterDealing, table_id: str) -> None:
+        super().__init__(dealing.d, table_id)
+        self.dealing = dealing
         self.node: str | None = None
         self.dealt_here = 0  # hands this table dealt on the director's own host (``/health``)
 
@@ -202,10 +202,11 @@ class ClusterTable(TourneyTable):
         return self.driver if isinstance(self.driver, RemoteHand) else None
 
     async def deal(self, level: Level) -> bool:
-        d = self.cluster
+        c = self.dealing
+        d = c.d
         # between hands a table follows the live hosts (one that came back); a variant's table stays with its director
-        self.node = d.peers.node if d.in_place else d.peers.place(self.id)
-        if self.node == d.peers.node:
+        self.node = c.peers.node if c.in_place else c.peers.place(self.id)
+        if self.node == c.peers.node:
             dealt = await super().deal(level)
             self.dealt_here += dealt
             return dealt
@@ -220,86 +221,93 @@ class ClusterTable(TourneyTable):
             return False
         self.hand_no += 1
         token = secrets.token_hex(8)
-        msg = TableDeal(tournament=d.id, table=self.id, epoch=d.epoch, director=d.peers.node, token=token,
+        msg = TableDeal(tournament=d.id, table=self.id, epoch=c.epoch, director=c.peers.node, token=token,
                         hand_no=self.hand_no, button=self.button, big_blind=self.big_blind, level=asdict(level),
                         seats=seats, hud=dict(d.hud()))
         hand = RemoteHand(self, self.node, token, {w.seat: w.player for w in seats if w.chips > 0})
         self.driver = hand
         d.balancer.set_idle(self.id, False)
-        d.send_deal(hand, msg)  # the director's actor never waits for another host
+        c.send_deal(hand, msg)  # the director's actor never waits for another host
         return True
 
 
 class ClusterHerald(Herald):
     """The director's herald in a cluster: the state of a hand dealt on another host is sent by that host."""
 
-    def __init__(self, d: ClusterDirector, alias_of: AliasOf | None) -> None:
-        super().__init__(d, d.purse, alias_of)
-        self.cluster = d
+    def __init__(self, dealing: ClusterDealing, alias_of: AliasOf | None) -> None:
+        super().__init__(dealing.d, dealing.d.purse, alias_of)
+        self.dealing = dealing
 
     def show_deal(self, table: TourneyTable) -> None:
-        if self.cluster.remote_of(table.id) is None:  # a hand dealt elsewhere is shown by its dealing host
+        if self.dealing.remote_of(table.id) is None:  # a hand dealt elsewhere is shown by its dealing host
             super().show_deal(table)
 
     def send_table_state(self, table: TourneyTable, player_id: int) -> None:
-        found = self.cluster.remote_of(table.id)
+        found = self.dealing.remote_of(table.id)
         if found is not None:  # the hand is on its dealing host: that host sends the state, with the player's
             # sit-out as the director holds it (R-SITOUT-1: out or back at once, as in one process)
             e = self.st.entrants_by_id.get(player_id)
-            self.cluster.peers.tell(found[1].node, TableState(tournament=self.st.id, table=table.id,
+            self.dealing.peers.tell(found[1].node, TableState(tournament=self.st.id, table=table.id,
                                                               player=player_id,
                                                               sat_out=e.sat_out if e is not None else None))
             return
         super().send_table_state(table, player_id)
 
 
-class ClusterDirector(Director):
-    """The director of a cluster tournament (see the module docstring): its tables may be dealt on other hosts."""
+class ClusterDealing:
+    """How a cluster tournament's director deals (see the module docstring; issue #29: the director is the same
+    :class:`~riverboat.room.tournament.director.Director` as in one process, composed with this part instead of
+    subclassed): its tables may be dealt on other hosts, whose outcomes come back to :meth:`hand_played`.
+    ``epochs``: this host's lease epoch of each record it owns (the tournament's fences its messages)."""
 
-    def __init__(self, host: DirectorHost, tournament_id: str, spec: TournamentSpec, *, peers: Peers,
-                 **options: Any) -> None:
-        # each hand recorded as soon as it is decided (no group commit: a hand played on another host arrives
-        # alone, and hosts_lost must never find a played hand still waiting for its record)
-        options.setdefault("batch_hands", False)
+    def __init__(self, director: Director, peers: Peers, epochs: Mapping[str, int]) -> None:
+        self.d = director
+        self.local = LocalDealing(director)  # a table dealt on the director's own host, as in one process
         self.peers = peers
+        self.epochs = epochs
         # a variant's tables are dealt on the director's host: its hooks (the Twister spin shown to the table, Wild
         # Twister's all-in at every decision, R-TWIST-3, R-WILD-2) run with the director (one host per Twister)
-        self.in_place = spec.variant is not None
-        super().__init__(host, tournament_id, spec, **options)
+        self.in_place = director.spec.variant is not None
+
+    @classmethod
+    def factory(cls, peers: Peers, epochs: Mapping[str, int]) -> DealingFactory:
+        """What a :class:`Director` is given (``dealing=``) to deal a cluster tournament."""
+        return lambda director: cls(director, peers, epochs)
 
     @property
     def epoch(self) -> int:
-        epochs: dict[str, int] = getattr(self.gw, "epochs", {})
-        return epochs.get(self.id, 0)
+        return self.epochs.get(self.d.id, 0)
 
-    def make_table(self, table_id: str) -> TourneyTable:
+    # ------------------------------------------------------------------ the director's seams (Dealing)
+    def table(self, table_id: str) -> TourneyTable:
         return ClusterTable(self, table_id)
 
-    def make_herald(self, alias_of: AliasOf | None) -> Herald:
+    def herald(self, alias_of: AliasOf | None) -> Herald:
         return ClusterHerald(self, alias_of)
 
-    def history(self, table: TourneyTable, driver: FinishedHand) -> tuple[str, list[dict[str, Any]]]:
+    def history(self, table: TourneyTable, driver: FinishedHand) -> HandHistory:
         if isinstance(driver, PlayedHand):
-            return driver.phh, driver.events
-        return super().history(table, driver)
-
-    def remote_of(self, table_id: str | None) -> tuple[ClusterTable, RemoteHand] | None:
-        table = self.tables.get(table_id or "")
-        if isinstance(table, ClusterTable) and (hand := table.remote) is not None:
-            return table, hand
-        return None
+            return driver.phh, list(driver.events)
+        return self.local.history(table, driver)
 
     async def act(self, player_id: int, kind: object, amount: object = None, cards: object = None
                   ) -> dict[str, object]:
-        e = self.entrants_by_id.get(player_id)
+        e = self.d.entrants_by_id.get(player_id)
         found = self.remote_of(e.table_id if e is not None else None)
         if found is None:
-            return await super().act(player_id, kind, amount, cards)
+            return await self.local.act(player_id, kind, amount, cards)
         table, hand = found
         return await self.peers.ask(hand.node, TableAct(
-            tournament=self.id, table=table.id, player=player_id, kind=str(kind),
+            tournament=self.d.id, table=table.id, player=player_id, kind=str(kind),
             amount=amount if isinstance(amount, int) else None,
             cards=[str(c) for c in cards] if isinstance(cards, list) else None))
+
+    # ------------------------------------------------------------------ the hands dealt on other hosts
+    def remote_of(self, table_id: str | None) -> tuple[ClusterTable, RemoteHand] | None:
+        table = self.d.tables.get(table_id or "")
+        if isinstance(table, ClusterTable) and (hand := table.remote) is not None:
+            return table, hand
+        return None
 
     def send_deal(self, hand: RemoteHand, msg: TableDeal) -> None:
         """Send the deal in the background; the answer (hand id, button) or the failure comes back into the actor."""
@@ -307,10 +315,10 @@ class ClusterDirector(Director):
             try:
                 reply = await self.peers.ask(hand.node, msg)
             except RoomError as exc:
-                log.warning("tournament %s: table %s could not be dealt on %s (%s); placing it again", self.id,
+                log.warning("tournament %s: table %s could not be dealt on %s (%s); placing it again", self.d.id,
                             msg.table, hand.node, exc.code)
                 reply = {"dealt": False, "retry": True}
-            self.actor.post(lambda: self._dealt(hand, reply))
+            self.d.actor.post(lambda: self._dealt(hand, reply))
 
         task = asyncio.get_running_loop().create_task(send())
         self.peers.keep(task)
@@ -329,11 +337,11 @@ class ClusterDirector(Director):
     def _void_remote(self, table: ClusterTable) -> None:
         """The table's hand on another host is void (nothing of it was recorded, R-SERVER-1)."""
         table.driver = None
-        self.in_hand -= 1
-        self.balancer.set_idle(table.id, True)
+        self.d.in_hand -= 1
+        self.d.balancer.set_idle(table.id, True)
 
     async def hand_played(self, msg: HandPlayed) -> dict[str, Any]:
-        return await self.actor.submit(lambda: self._hand_played(msg))
+        return await self.d.actor.submit(lambda: self._hand_played(msg))
 
     async def _hand_played(self, msg: HandPlayed) -> dict[str, Any]:
         """A hand dealt elsewhere is over: recorded and acted on as a local one (R-TOURN-GEN-5). Refused quietly if
@@ -344,35 +352,35 @@ class ClusterDirector(Director):
         table, _ = found
         played = PlayedHand.of(msg)
         table.button, table.big_blind = msg.button, msg.big_blind  # as the deal set them (recorded with the hand)
-        await self.record_hand(table, played)
+        await self.d.record_hand(table, played)
         table.driver = None
         for pid, bank in msg.timebanks.items():
-            if (e := self.entrants_by_id.get(pid)) is not None:
+            if (e := self.d.entrants_by_id.get(pid)) is not None:
                 e.timebank = bank
-        await self.hand_settled(table, played)
+        await self.d.hand_settled(table, played)
         return {"recorded": True}
 
     async def hosts_lost(self, live: list[str]) -> None:
         """Tables dealt by a host that is gone: their hands are void (nothing of them was recorded, R-SERVER-1) and
         they are dealt again on a live host from the stacks after their last completed hand."""
-        lost = [t for t in self.tables.values() if isinstance(t, ClusterTable) and t.node and t.node not in live]
+        lost = [t for t in self.d.tables.values() if isinstance(t, ClusterTable) and t.node and t.node not in live]
         for table in lost:
-            log.warning("tournament %s: host %s of table %s is gone; dealing it elsewhere", self.id, table.node,
+            log.warning("tournament %s: host %s of table %s is gone; dealing it elsewhere", self.d.id, table.node,
                         table.id)
             table.node = None
             if table.remote is not None:
                 self._void_remote(table)
                 if len(table.seats) >= 2:
-                    self.waiting.add(table.id)
+                    self.d.waiting.add(table.id)
         if lost:
-            await self.dealer.pump()
+            await self.d.dealer.pump()
 
     def check_remote(self) -> None:
         """Ask the dealing host about every hand it has played for a while: one it no longer plays under that deal's
         token (its outcome was lost, or a later message replaced it there) is void and dealt again, so that no
         table waits for ever (R-SERVER-1: nothing of it was recorded)."""
         now = time.monotonic()
-        for table in list(self.tables.values()):
+        for table in list(self.d.tables.values()):
             hand = table.remote if isinstance(table, ClusterTable) else None
             if hand is None or hand.checking or not hand.hand_id or now - hand.since < CHECK_AFTER_SECONDS:
                 continue
@@ -382,7 +390,7 @@ class ClusterDirector(Director):
     async def _check(self, hand: RemoteHand) -> None:
         table = hand.table
         try:
-            reply = await self.peers.ask(hand.node, TableCheck(tournament=self.id, table=table.id, token=hand.token))
+            reply = await self.peers.ask(hand.node, TableCheck(tournament=self.d.id, table=table.id, token=hand.token))
             playing = bool(reply.get("playing"))
         except RoomError:
             playing = True  # its host is gone or slow: hosts_lost decides
@@ -391,27 +399,27 @@ class ClusterDirector(Director):
             async def lost() -> None:
                 if table.driver is hand:
                     log.warning("tournament %s: hand %s of table %s is no longer played on %s; dealing again",
-                                self.id, hand.hand_id, table.id, hand.node)
+                                self.d.id, hand.hand_id, table.id, hand.node)
                     self._void_remote(table)
                     self.deal_later(table)
 
-            self.actor.post(lost)
+            self.d.actor.post(lost)
 
     def deal_later(self, table: ClusterTable) -> None:
         """Deal the table again shortly (its host did not take the hand)."""
         async def again() -> None:
-            if self.tables.get(table.id) is table and not table.in_hand and len(table.seats) >= 2:
-                self.waiting.add(table.id)
-                await self.dealer.pump()
+            if self.d.tables.get(table.id) is table and not table.in_hand and len(table.seats) >= 2:
+                self.d.waiting.add(table.id)
+                await self.d.dealer.pump()
 
-        self.clock.call_later(RETRY_DEAL_SECONDS, lambda: self.actor.post(again))
+        self.d.clock.call_later(RETRY_DEAL_SECONDS, lambda: self.d.actor.post(again))
 
     def dealt_here(self) -> dict[str, int]:
         """Hands each table dealt on this (the director's) host."""
-        return {t.id: t.dealt_here for t in self.tables.values() if isinstance(t, ClusterTable) and t.dealt_here}
+        return {t.id: t.dealt_here for t in self.d.tables.values() if isinstance(t, ClusterTable) and t.dealt_here}
 
     def lost_tables(self, live: list[str]) -> bool:
-        return any(isinstance(t, ClusterTable) and t.node and t.node not in live for t in self.tables.values())
+        return any(isinstance(t, ClusterTable) and t.node and t.node not in live for t in self.d.tables.values())
 
 
 # ---------------------------------------------------------------------------------------------- the dealing side

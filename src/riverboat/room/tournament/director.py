@@ -25,7 +25,7 @@ Its tables are :class:`~.tables.TourneyTable` (the shared hand driver, no rake: 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 from riverboat.engine import Action
 from riverboat.room import frames
@@ -48,7 +48,7 @@ from riverboat.room.tournament.state import BotPolicy, DirectorHost, Result, Sta
 from riverboat.room.tournament.tables import Entrant, FinishedHand, TournamentSettler, TourneyTable
 from riverboat.room.tournament.variants import get_variant
 
-__all__ = ["BotPolicy", "Director", "DirectorHost", "Result", "Stats"]
+__all__ = ["BotPolicy", "Dealing", "DealingFactory", "Director", "DirectorHost", "LocalDealing", "Result", "Stats"]
 
 HandCallback = Callable[["Director", TourneyTable, FinishedHand], None]
 
@@ -60,7 +60,7 @@ class Director(TournamentState):
                  bots: Mapping[int, BotPolicy] | None = None, notify_players: bool = True,
                  record_history: bool = True, seed: int | None = None, on_hand: HandCallback | None = None,
                  on_start: Callable[[Director], Awaitable[None]] | None = None, batch_hands: bool = True,
-                 alias_of: AliasOf | None = None) -> None:
+                 alias_of: AliasOf | None = None, dealing: DealingFactory | None = None) -> None:
         super().__init__(host, tournament_id, spec, bots=bots, notify_players=notify_players,
                          record_history=record_history, seed=seed, batch_hands=batch_hands)
         self.variant = get_variant(spec.variant)
@@ -69,36 +69,20 @@ class Director(TournamentState):
         self.on_end: Callable[[Director], Awaitable[None]] | None = None  # a flight over (the lobby pokes Day 2)
         self.settler = TournamentSettler(self.record_hand)
         self.purse = Purse(self, lambda pool, entrants: self.variant.prizes(self, pool, entrants))
-        self.herald = self.make_herald(alias_of if alias_of is not None else _alias_of(host))
-        self.seating = Seating(self, self.herald, self.make_table, host.is_connected)
+        #: where the tables deal (issue #29): here (LocalDealing), or a cluster's part spreading them over its hosts
+        self.dealing: Dealing = (dealing or LocalDealing)(self)
+        self.herald = self.dealing.herald(alias_of if alias_of is not None else _alias_of(host))
+        self.seating = Seating(self, self.herald, self.dealing.table, host.is_connected)
         self.dealer = Dealer(self, self.herald, self.purse, self.herald.show_deal, self._end_flight)
         self.field = Field(self, self.herald, self.purse, self.seating, self.dealer,
                            on_finished=lambda: self.variant.on_finished(self), flight_ended=self._flight_ended)
         self.rebuys = Rebuys(self, self.herald, self.purse, self.dealer, self.field)
         self.discipline = Discipline(self, self.herald)
         self.recorder = Recorder(self, self.herald, self.purse, self.field, self.rebuys, self.discipline,
-                                 history=self.history, on_hand=self._hand_done)
+                                 history=self.dealing.history, on_hand=self._hand_done)
         self.presence = Presence(self, self.herald, lambda driver, seat: self.variant.auto(self, driver, seat))
         self.registration = Registration(self, self.herald, self.purse, self.seating, self.dealer, self.field,
                                          self.variant, self, self._started)
-
-    # ------------------------------------------------------------------ what a cluster's director changes
-    def make_table(self, table_id: str) -> TourneyTable:
-        """A table of this tournament (a cluster's director makes tables that may be dealt on another host)."""
-        return TourneyTable(self, table_id)
-
-    def make_herald(self, alias_of: AliasOf | None) -> Herald:
-        """What tells the players (a cluster's director routes the state of a hand dealt on another host)."""
-        return Herald(self, self.purse, alias_of)
-
-    def history(self, table: TourneyTable, driver: FinishedHand) -> tuple[str, list[dict[str, Any]]]:
-        """The hand's history text and event records (empty without ``record_history``); a hand dealt on another
-        host of a cluster brings its own."""
-        if not self.record_history or not isinstance(driver, HandDriver):
-            return "", []
-        hand = driver.hand
-        return (hand_history_text(hand, table.id, driver.hand_id, driver.players),
-                [event_record(e) for e in hand.events])
 
     # ------------------------------------------------------------------ hooks of the parts
     def _hand_done(self, table: TourneyTable, driver: FinishedHand) -> None:
@@ -148,10 +132,8 @@ class Director(TournamentState):
 
     async def act(self, player_id: int, kind: object, amount: object = None, cards: object = None
                   ) -> dict[str, object]:
-        async def run() -> dict[str, object]:
-            return self.presence.act(player_id, kind, amount, cards)
-
-        return await self.actor.submit(run)
+        """A player's action at their table (where it deals: :attr:`dealing`)."""
+        return await self.dealing.act(player_id, kind, amount, cards)
 
     async def sit_out(self, player_id: int, out: bool = True) -> dict[str, object]:
         """R-SITOUT-1/2: sit out (dealt in, blinded away, folded at once) or back in."""
@@ -234,6 +216,64 @@ class Director(TournamentState):
 
     def addon_open(self, e: Entrant) -> bool:
         return self.purse.addon_open(e)
+
+
+HandHistory = tuple[str, list[dict[str, object]]]  # a hand's history text and its event records (as stored)
+
+
+class Dealing(Protocol):
+    """Where a director's tables deal, as the director uses it (issue #29: the cluster composes its own part instead
+    of subclassing the director): :class:`LocalDealing` in this process; a cluster host's
+    ``cluster.tourney_tables.ClusterDealing`` deals a tournament's tables on several hosts."""
+
+    def table(self, table_id: str) -> TourneyTable:
+        """A new table of the tournament."""
+        ...
+
+    def herald(self, alias_of: AliasOf | None) -> Herald:
+        """What tells the players (the table states, the deal)."""
+        ...
+
+    def history(self, table: TourneyTable, driver: FinishedHand) -> HandHistory:
+        """The finished hand's history text and event records (empty without ``record_history``)."""
+        ...
+
+    async def act(self, player_id: int, kind: object, amount: object = None, cards: object = None
+                  ) -> dict[str, object]:
+        """The player's action at the hand of their table."""
+        ...
+
+
+DealingFactory = Callable[["Director"], Dealing]
+
+
+class LocalDealing:
+    """Every table of the tournament deals here, in the director's actor."""
+
+    def __init__(self, director: Director) -> None:
+        self.d = director
+
+    def table(self, table_id: str) -> TourneyTable:
+        return TourneyTable(self.d, table_id)
+
+    def herald(self, alias_of: AliasOf | None) -> Herald:
+        return Herald(self.d, self.d.purse, alias_of)
+
+    def history(self, table: TourneyTable, driver: FinishedHand) -> HandHistory:
+        if not self.d.record_history or not isinstance(driver, HandDriver):
+            return "", []
+        hand = driver.hand
+        return (hand_history_text(hand, table.id, driver.hand_id, driver.players),
+                [event_record(e) for e in hand.events])
+
+    async def act(self, player_id: int, kind: object, amount: object = None, cards: object = None
+                  ) -> dict[str, object]:
+        d = self.d
+
+        async def run() -> dict[str, object]:
+            return d.presence.act(player_id, kind, amount, cards)
+
+        return await d.actor.submit(run)
 
 
 @runtime_checkable

@@ -27,15 +27,15 @@ from riverboat.store.tournament_play import EntryRow, Snapshot
 
 
 async def resume(host: DirectorHost, tournament_id: str, *, bots: Mapping[int, BotPolicy] | None = None,
-                 seed: int | None = None, director_class: type[Director] = Director, **options: Any) -> Director:
-    """Rebuild and restart the director of a running tournament from the store (``director_class``: a cluster
-    host's director, whose tables may be dealt on other hosts)."""
+                 seed: int | None = None, **options: Any) -> Director:
+    """Rebuild and restart the director of a running tournament from the store (``options``: the
+    :class:`Director`'s, e.g. a cluster host's ``dealing``, whose tables may be dealt on other hosts)."""
     gw = host.gateway
     snap: Snapshot = await gw.call(gw.store.tournament_play.snapshot, tournament_id)
     if snap.status != "running" or snap.spec is None:
         raise ValueError(f"tournament {tournament_id!r} is {snap.status}: nothing to resume")
     spec = TournamentSpec.from_dict(snap.spec)
-    d = director_class(host, tournament_id, spec, bots=bots, seed=seed, **options)
+    d = Director(host, tournament_id, spec, bots=bots, seed=seed, **options)
     _restore_field(d, snap)
     _restore_tables(d, snap)
     await d.variant.on_resume(d)  # e.g. the Twister spin and its prizes, kept by the variant's store
@@ -87,7 +87,7 @@ def _restore_tables(d: Director, snap: Snapshot) -> None:
     for row in snap.tables:
         if row.status != "open":
             continue
-        table = d.make_table(row.table_id)
+        table = d.dealing.table(row.table_id)
         table.button, table.big_blind, table.hand_no = row.button, row.big_blind, row.hands
         d.tables[row.table_id] = table
         elapsed = max(elapsed, row.elapsed)
