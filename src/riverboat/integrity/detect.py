@@ -36,11 +36,12 @@ from typing import TypedDict
 from riverboat.integrity.facts import HandFacts
 from riverboat.integrity.state import Counts, GatherConfig, Moments, Pair, ScanState, triples
 from riverboat.integrity.stats import (
+    betabinom_sum_sf,
     bh_adjust,
     binom_sf,
-    binom_sum_sf,
     fisher_combine,
     hypergeom_sf,
+    min_combine,
     normal_sf,
     shrunk_rate,
 )
@@ -107,6 +108,8 @@ class ScanConfig:
     prior_weight: float = 20.0  # the weight (in trials) of the population rate in a player's baseline
     transfer_prior: float = 200.0  # the weight (in hands) of "no edge" in a player's transfer baseline
     behaviour_gate: float = 0.05  # collusion: folding to each other and winning together each at least this sure
+    # the baselines' rates are estimates (Beta-binomial tests); False: taken as exact (binomial), as before issue #34
+    rate_uncertainty: bool = True
     gather: GatherConfig = field(default_factory=GatherConfig)
 
     @property
@@ -132,9 +135,10 @@ class _Baseline:
     everyone else and the rate at which everyone else does it to ``b`` (some opponents make everybody fold),
     each shrunk to the population rate, combined on the log-odds scale around the population rate."""
 
-    def __init__(self, c: Counts, prior_weight: float) -> None:
+    def __init__(self, c: Counts, prior_weight: float, uncertain: bool = True) -> None:
         self.c = c
         self.w = prior_weight
+        self.uncertain = uncertain
         self.pop = c.population_rate()
         self.hits_to: dict[str, int] = defaultdict(int)
         self.trials_to: dict[str, int] = defaultdict(int)
@@ -144,20 +148,29 @@ class _Baseline:
             self.hits_to[b] += k
 
     def rate(self, a: str, b: str) -> float:
+        return self.rate_known(a, b)[0]
+
+    def rate_known(self, a: str, b: str) -> tuple[float, float]:
+        """The rate and how well it is known: (p0, m), p0 as a Beta worth ``m`` trials. ``a``'s own rate rests on
+        ``a``'s trials with everyone else (plus the prior's weight), ``b``'s on everyone else's trials against
+        ``b``; on the log-odds scale their errors add, so the combined rate is worth 1 / (1/m_a + 1/m_b) trials
+        (exactly so when the rates are alike)."""
         c = self.c
         k, n = c.hits.get((a, b), 0), c.trials.get((a, b), 0)
-        p_a = shrunk_rate(c.hits_of.get(a, 0) - k, c.trials_of.get(a, 0) - n, self.pop, self.w)
-        q_b = shrunk_rate(self.hits_to[b] - k, self.trials_to[b] - n, self.pop, self.w)
+        n_a, n_b = c.trials_of.get(a, 0) - n, self.trials_to[b] - n
+        p_a = shrunk_rate(c.hits_of.get(a, 0) - k, n_a, self.pop, self.w)
+        q_b = shrunk_rate(self.hits_to[b] - k, n_b, self.pop, self.w)
         x = _logit(p_a) + _logit(q_b) - _logit(self.pop)
-        return 1.0 / (1.0 + math.exp(-x))
+        m = 1.0 / (1.0 / (n_a + self.w) + 1.0 / (n_b + self.w)) if self.uncertain else math.inf
+        return 1.0 / (1.0 + math.exp(-x)), m
 
     def tail(self, a: str, b: str) -> tuple[float, int, int, float]:
         """One-sided test that ``a`` does it to ``b`` more than expected: (p, hits, trials, expected)."""
         k, n = self.c.hits.get((a, b), 0), self.c.trials.get((a, b), 0)
         if n == 0:
             return 1.0, 0, 0, 0.0
-        p0 = self.rate(a, b)
-        return binom_sf(k, n, p0), k, n, n * p0
+        p0, m = self.rate_known(a, b)
+        return betabinom_sum_sf(k, [(n, p0, m)]), k, n, n * p0
 
     def tail_pair(self, a: str, b: str) -> tuple[float, int, int, float]:
         """Both directions pooled: observed hits of a->b and b->a against their summed expectations."""
@@ -205,9 +218,10 @@ class _Tests:
         self.st = st
         self.cfg = cfg
         w = cfg.prior_weight
-        self.bad_loss = _Baseline(st.bad_loss, w)
-        self.passive = [_Baseline(c, w) for c in st.passive]
-        self.checkdown, self.fold = _Baseline(st.checkdown, w), _Baseline(st.fold_multi, w)
+        u = cfg.rate_uncertainty
+        self.bad_loss = _Baseline(st.bad_loss, w, u)
+        self.passive = [_Baseline(c, w, u) for c in st.passive]
+        self.checkdown, self.fold = _Baseline(st.checkdown, w, u), _Baseline(st.fold_multi, w, u)
 
     def pairs(self) -> list[Pair]:
         return sorted(pair for pair, n in self.st.shared.items() if n >= self.cfg.min_hands)
@@ -260,23 +274,25 @@ class _Tests:
     def _passive(self, a: str, b: str) -> tuple[float, int, int, float]:
         """Passive heads-up decisions of a against b and b against a, each equity band against the actor's own
         rate in that band with everyone else (so a player who never bets is not suspicious): (p, k, n, expected).
-        The count is a sum of binomials with different rates (one per band and direction), tested exactly
-        (:func:`binom_sum_sf`): a normal approximation made a few passive decisions in the strongest band, where
-        about one was expected, look far rarer than they are (an honest pair flagged, issue #34)."""
+        The count is a sum of binomials with different rates (one per band and direction), tested exactly: a
+        normal approximation made a few passive decisions in the strongest band, where about one was expected,
+        look far rarer than they are (an honest pair flagged, issue #34). Each rate is an estimate worth a few
+        hundred decisions, so each binomial is a Beta-binomial (:func:`betabinom_sum_sf`; an honest friend pair in
+        stud was flagged when they were taken as exact)."""
         k = n = 0
         expected = 0.0
-        parts: list[tuple[int, float]] = []
+        parts: list[tuple[int, float, float]] = []
         for base in self.passive:
             for x, y in ((a, b), (b, a)):
                 kk, nn = base.c.hits.get((x, y), 0), base.c.trials.get((x, y), 0)
                 if nn == 0:
                     continue
-                p0 = base.rate(x, y)
+                p0, m = base.rate_known(x, y)
                 k, n, expected = k + kk, n + nn, expected + nn * p0
-                parts.append((nn, p0))
+                parts.append((nn, p0, m))
         if n == 0:
             return 1.0, k, n, expected
-        return binom_sum_sf(k, parts), k, n, expected
+        return betabinom_sum_sf(k, parts), k, n, expected
 
     def soft_play(self, a: str, b: str) -> _Candidate | None:
         st = self.st
@@ -290,7 +306,9 @@ class _Tests:
         why = (f"{_name(a)} and {_name(b)} checked or called instead of betting with a good hand against each other "
                f"{k1} times in {n1} heads-up decisions (their own habits with everyone else predict {e1:.1f}) and "
                f"checked down {k2} of {n2} heads-up pots (expected {e2:.1f})")
-        return _Candidate((a, b), "soft_play", fisher_combine(tests), st.shared[a, b], hands, reasons,
+        # not Fisher's method: a pot checked down makes every strong decision in it passive, so both tests count
+        # the same hands (an honest pair's ten checked-down pots were 31 of its 31 passive decisions, issue #34)
+        return _Candidate((a, b), "soft_play", min_combine(tests), st.shared[a, b], hands, reasons,
                           {"passive": k1, "heads_up_decisions": n1, "passive_expected": e1,
                            "checkdowns": k2, "heads_up_flops": n2, "checkdown_expected": e2}, why)
 

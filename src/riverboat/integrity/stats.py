@@ -57,6 +57,41 @@ def binom_sum_sf(k: int, parts: Sequence[tuple[int, float]]) -> float:
     return float(min(1.0, dist[k:].sum()))
 
 
+def _betabinom_pmf(n: int, p: float, m: float, lf: np.ndarray) -> np.ndarray:
+    """The Beta-binomial pmf over 0..n: n trials at a rate that is itself only known as a Beta of mean ``p`` worth
+    ``m`` trials (``m`` = inf: the binomial)."""
+    p = min(max(p, 1e-12), 1 - 1e-12)
+    j = np.arange(n + 1)
+    log_comb = lf[n] - lf[j] - lf[n - j]
+    if not math.isfinite(m):
+        return np.asarray(np.exp(log_comb + j * math.log(p) + (n - j) * math.log1p(-p)))
+    a, b = p * m, (1 - p) * m
+    i = np.arange(n, dtype=np.float64)
+    up_a = np.concatenate(([0.0], np.cumsum(np.log(a + i))))  # log Gamma(a + j) - log Gamma(a), j = 0..n
+    up_b = np.concatenate(([0.0], np.cumsum(np.log(b + i))))
+    down = float(np.sum(np.log(a + b + i)))  # log Gamma(a + b + n) - log Gamma(a + b)
+    return np.asarray(np.exp(log_comb + up_a[j] + up_b[n - j] - down))
+
+
+def betabinom_sum_sf(k: int, parts: Sequence[tuple[int, float, float]]) -> float:
+    """P(S >= k) for S the sum of independent Beta-binomials (``parts``: (n_j, p_j, m_j): n_j trials at a rate
+    known as a Beta of mean p_j worth m_j trials), exactly (the pmfs convolved). A rate estimated from a few
+    hundred of a player's decisions is not known exactly; treating it as known makes an honest pair's ordinary
+    excess look rare (issue #34: two honest pairs flagged for soft play in stud). With every m_j infinite this is
+    :func:`binom_sum_sf`."""
+    if k <= 0:
+        return 1.0
+    total = sum(n for n, _, _ in parts)
+    if k > total:
+        return 0.0
+    lf = _log_fact(total)
+    dist = np.ones(1)
+    for n, p, m in parts:
+        if n > 0:
+            dist = np.convolve(dist, _betabinom_pmf(n, p, m, lf))
+    return float(min(1.0, dist[k:].sum()))
+
+
 def hypergeom_sf(k: int, population: int, successes: int, draws: int) -> float:
     """P(X >= k) for X hypergeometric: ``draws`` without replacement from ``population`` holding
     ``successes``."""
@@ -107,3 +142,9 @@ def fisher_combine(pvalues: Sequence[float]) -> float:
         term *= half / i
         total += term
     return min(1.0, math.exp(-half) * total)
+
+
+def min_combine(pvalues: Sequence[float]) -> float:
+    """One p-value for tests that may depend on each other (Bonferroni over the smallest: k times the smallest of
+    k): valid whatever the dependence, where :func:`fisher_combine` needs independent tests."""
+    return min(1.0, len(pvalues) * min(pvalues)) if pvalues else 1.0
