@@ -37,6 +37,7 @@ from riverboat.cards import DECK_52, seeded_rng
 from riverboat.engine import Action, ActionKind, Hand, HandConfig
 from riverboat.games import Stakes, Structure, get_game
 from riverboat.room import FakeClock, Room, SpeedSpec, TableSpec
+from riverboat.room.move import Move
 from riverboat.store import Store
 
 PASSIVE = (ActionKind.CHECK, ActionKind.CALL, ActionKind.RUN_ONCE, ActionKind.STAND_PAT)
@@ -85,7 +86,7 @@ async def room_cash(hands: int, disk: bool) -> float:
                 await clock.advance(2)
                 continue
             seat = hand.to_act
-            await room.act(table.seats[seat].player_id, tid, passive(hand.legal_actions().kinds))
+            await room.act(table.seats[seat].player_id, tid, Move.parse(passive(hand.legal_actions().kinds)))
             await room.quiesce()
         elapsed = time.perf_counter() - t0
         return hands / elapsed
@@ -123,7 +124,7 @@ async def room_speed(hands: int, disk: bool) -> float:
                 if rng.random() < 0.2:
                     await room.fast_fold(pid, pool_id)
                 else:
-                    await room.speed_act(pid, pool_id, passive(sh.hand.legal_actions().kinds))
+                    await room.speed_act(pid, pool_id, Move.parse(passive(sh.hand.legal_actions().kinds)))
             await room.quiesce()
         return pool.hands_settled / (time.perf_counter() - t0)
     finally:

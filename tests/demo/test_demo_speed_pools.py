@@ -22,6 +22,7 @@ from riverboat.bots.strategies import RandomBot, Strategy
 from riverboat.bots.strength import StrengthBot
 from riverboat.cards import seeded_rng
 from riverboat.room import FakeClock, Room
+from riverboat.room.move import Move
 from riverboat.server.demo import DEMO_TABLES, table_spec
 from riverboat.store import Store
 
@@ -126,8 +127,8 @@ async def _play(room: Room, m: PoolPlayer, person: bool, now: float) -> None:
         return
     move = m.strategy.decide(decision)
     try:
-        await room.speed_act(m.player_id, m.pool, move.kind, move.amount,
-                             list(move.cards) if move.cards is not None else None)
+        await room.speed_act(m.player_id, m.pool, Move.parse(move.kind, move.amount,
+                             list(move.cards) if move.cards is not None else None))
     except Exception:  # noqa: BLE001 - the hand moved on (timed out): the next your_turn comes
         pass
 

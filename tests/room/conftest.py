@@ -17,6 +17,7 @@ from argon2 import PasswordHasher
 from riverboat.cards import seeded_rng
 from riverboat.engine import ActionKind
 from riverboat.room import FakeClock, Room
+from riverboat.room.move import Move
 from riverboat.room.table import Table
 from riverboat.store import Store
 
@@ -175,7 +176,7 @@ async def play_hand_passively(room: Room, table_id: str, max_actions: int = 500)
         if seat is None:
             continue
         kind, amount = passive_action(hand.legal_actions())
-        await room.act(table.seats[seat].player_id, table_id, kind, amount)
+        await room.act(table.seats[seat].player_id, table_id, Move.parse(kind, amount))
     raise AssertionError("hand did not finish")
 
 
@@ -198,7 +199,7 @@ async def seat_players(room: Room, store: Store, spec: Any, n: int, buy_in: int,
 
 async def act_as_seat(room: Room, table: Table, seat: int, kind: str, amount: int | None = None) -> None:
     assert table.hand is not None and table.hand.to_act == seat, (table.hand and table.hand.to_act, seat)
-    await room.act(table.seats[seat].player_id, table.id, kind, amount)
+    await room.act(table.seats[seat].player_id, table.id, Move.parse(kind, amount))
     await room.quiesce()
 
 

@@ -4,11 +4,14 @@ changing nothing, and the lobby."""
 from __future__ import annotations
 
 import pytest
+from pydantic import ValidationError
 
 from riverboat.cards import Card
 from riverboat.room import FakeClock, Room, RoomError, TableSpec
 from riverboat.room.autodraw import autodraw_high
+from riverboat.room.commands import TopUpFrame
 from riverboat.room.disconnect import DAY, AaiAllowance, AutoAction, aai_applies, auto_action
+from riverboat.room.move import Move
 from riverboat.room.settings import DisconnectPolicy
 from riverboat.store import Store
 
@@ -85,25 +88,33 @@ async def test_bad_input_is_refused_and_changes_nothing(room: Room, store: Store
     actor, other = table.seats[to_act].player_id, table.seats[(to_act + 1) % 3].player_id
     before_view, before_events = hand.view(None), len(hand.events)
     before_money = store.ledger.balances("EUR")
-    cases = [
-        (dict(player_id=actor, table_id=tid, kind="shove"), "illegal_action"),
-        (dict(player_id=actor, table_id=tid, kind=7), "illegal_action"),
-        (dict(player_id=actor, table_id=tid, kind="raise", amount="lots"), "bad_amount"),
-        (dict(player_id=actor, table_id=tid, kind="raise", amount=10**12), "illegal_action"),
-        (dict(player_id=actor, table_id=tid, kind="raise", amount=-5), "illegal_action"),
-        (dict(player_id=actor, table_id=tid, kind="check"), "illegal_action"),
-        (dict(player_id=actor, table_id=tid, kind="draw", cards=["Zz"]), "illegal_action"),
-        (dict(player_id=other, table_id=tid, kind="fold"), "not_your_turn"),
-        (dict(player_id=999_999, table_id=tid, kind="fold"), "not_seated"),
-        (dict(player_id=actor, table_id="nope", kind="fold"), "no_table"),
+    malformed = [  # refused where the move is made (Move.parse: the frame's fields), before any table
+        (dict(kind="shove"), "illegal_action"),
+        (dict(kind=7), "illegal_action"),
+        (dict(kind="raise", amount="lots"), "bad_amount"),
+        (dict(kind="raise", amount=True), "bad_amount"),
+        (dict(kind="draw", cards=["Zz"]), "illegal_action"),
+        (dict(kind="draw", cards=7), "illegal_action"),
     ]
-    for kwargs, code in cases:
+    for fields, code in malformed:
+        with pytest.raises(RoomError) as err:
+            Move.parse(**fields)
+        assert err.value.code == code, (fields, err.value)
+    refused = [  # well-formed moves the table or the engine refuses
+        (dict(player_id=actor, table_id=tid, move=Move.parse("raise", 10**12)), "illegal_action"),
+        (dict(player_id=actor, table_id=tid, move=Move.parse("raise", -5)), "illegal_action"),
+        (dict(player_id=actor, table_id=tid, move=Move.parse("check")), "illegal_action"),
+        (dict(player_id=other, table_id=tid, move=Move.parse("fold")), "not_your_turn"),
+        (dict(player_id=999_999, table_id=tid, move=Move.parse("fold")), "not_seated"),
+        (dict(player_id=actor, table_id="nope", move=Move.parse("fold")), "no_table"),
+    ]
+    for kwargs, code in refused:
         with pytest.raises(RoomError) as err:
             await room.act(**kwargs)  # type: ignore[arg-type]
         assert err.value.code == code, (kwargs, err.value)
-    for bad in (dict(amount=0), dict(amount=1.5), dict(amount=True)):
-        with pytest.raises(RoomError):
-            await room.top_up(actor, tid, **bad)  # type: ignore[arg-type]
+    for bad in (0, 1.5, True):  # the top-up frame refuses these (issue #29: the amount is an int from there on)
+        with pytest.raises(ValidationError):
+            TopUpFrame(v=1, type="top_up", table=tid, amount=bad)  # type: ignore[arg-type]
     with pytest.raises(RoomError):
         await room.sit_in(999_999, tid)
     assert hand.view(None) == before_view and len(hand.events) == before_events

@@ -10,6 +10,7 @@ from dataclasses import replace
 from typing import Any
 
 from riverboat.room import FakeClock, Room, TableSpec
+from riverboat.room.move import Move
 from riverboat.store import Store
 
 from .conftest import Recorder, assert_conserved, seat_players
@@ -26,10 +27,10 @@ async def _all_in_preflop(room: Room, store: Store, pause: float) -> tuple[Any, 
         room.attach(p, sink)
     hand = table.hand
     first = hand.to_act
-    await room.act(table.seats[first].player_id, tid, "raise", hand.legal_actions().max_to)
+    await room.act(table.seats[first].player_id, tid, Move.parse("raise", hand.legal_actions().max_to))
     await room.quiesce()
     other = table.hand.to_act
-    await room.act(table.seats[other].player_id, tid, "call", None)
+    await room.act(table.seats[other].player_id, tid, Move.parse("call", None))
     await room.quiesce()
     return table, sinks, players
 

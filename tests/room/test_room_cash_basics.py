@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from riverboat.room import FakeClock, Room, RoomError, TableSpec
+from riverboat.room.move import Move
 from riverboat.store import Store
 
 from .conftest import (
@@ -185,7 +186,7 @@ async def test_r_wallet_3_settlement_failure_is_retried_and_nothing_is_lost(
     await room.quiesce()
     hand = table.hand
     assert hand is not None
-    await room.act(table.seats[hand.to_act].player_id, tid, "fold")  # type: ignore[index]
+    await room.act(table.seats[hand.to_act].player_id, tid, Move.parse("fold"))  # type: ignore[index]
     await room.quiesce()
     assert table.hand is hand and hand.is_over  # settlement failed: the hand is still pending
     assert store.ledger.table_stacks(tid) == {a: 300, b: 300}

@@ -20,6 +20,7 @@ import pytest
 
 from riverboat.cards import Card
 from riverboat.room import FakeClock, Room, RoomError, SpeedSpec, TableSpec
+from riverboat.room.move import Move
 from riverboat.server import protocol
 from riverboat.store import Store
 
@@ -124,7 +125,7 @@ async def play_table(room: Room, clock: FakeClock, tid: str, sinks: dict[int, Va
         assert legal is not None and legal["seat"] == seat
         mine = [str(Card(c)) for c in hand.cards[hand.seats.index(seat)]]
         kind, amount, cards = choose(legal, rng, mine)
-        await room.act(pid, tid, kind, amount, cards)  # offered by the frame, so it must be accepted
+        await room.act(pid, tid, Move.parse(kind, amount, cards))  # offered by the frame, so it must be accepted
     raise AssertionError("the table stalled")
 
 
@@ -180,7 +181,7 @@ async def _disconnect_at(room: Room, clock: FakeClock, tid: str, sinks: dict[int
             pid = table.seats[hand.to_act].player_id
             legal = sinks[pid].last_legal(tid)
             assert legal is not None
-            await room.act(pid, tid, "call" if "call" in legal["kinds"] else "check")
+            await room.act(pid, tid, Move.parse("call" if "call" in legal["kinds"] else "check"))
         else:
             await clock.advance(1.0)
     raise AssertionError("the situation never came")
@@ -243,7 +244,7 @@ async def test_every_room_frame_validates_speed_pool(store: Store, clock: FakeCl
             legal = sinks[pid].last_legal(pool_id)
             assert legal is not None and legal["seat"] == seat
             kind, amount, _ = choose(legal, rng)
-            await room.speed_act(pid, pool_id, kind, amount)
+            await room.speed_act(pid, pool_id, Move.parse(kind, amount))
         member = next(iter(pool.players))
         room.detach(member)  # a reconnect resends the pool state
         await room.quiesce()
@@ -289,9 +290,9 @@ async def test_r_stud_6_open_pair_amounts_are_in_the_frame_and_are_exactly_what_
         for seat, pid in enumerate(players):
             await room.sit(pid, tid, seat, 200)
         await room.quiesce()
-        await room.act(players[2], tid, "bring_in")  # 2c: the lowest card brings in
-        await room.act(players[0], tid, "call")
-        await room.act(players[1], tid, "call")
+        await room.act(players[2], tid, Move.parse("bring_in"))  # 2c: the lowest card brings in
+        await room.act(players[0], tid, Move.parse("call"))
+        await room.act(players[1], tid, Move.parse("call"))
         await room.quiesce()
         hand = room.tables[tid].hand
         assert hand is not None and hand.street == 1 and hand.to_act == 0  # the open nines act first
@@ -299,8 +300,8 @@ async def test_r_stud_6_open_pair_amounts_are_in_the_frame_and_are_exactly_what_
         assert legal is not None and legal["allowed_to"] == [4, 8] and "bet" in legal["kinds"]
         before = len(hand.events)
         with pytest.raises(RoomError) as err:
-            await room.act(players[0], tid, "bet", 6)
+            await room.act(players[0], tid, Move.parse("bet", 6))
         assert err.value.code == "illegal_action" and len(hand.events) == before
-        await room.act(players[0], tid, "bet", 8)
+        await room.act(players[0], tid, Move.parse("bet", 8))
         await room.quiesce()
         assert [e.data for e in hand.events if e.kind == "acted"][-1]["to"] == 8

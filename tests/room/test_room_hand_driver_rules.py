@@ -18,6 +18,7 @@ import pytest
 from riverboat.room import FakeClock, Room, RoomError, SpeedSpec, TableSpec
 from riverboat.room.autodraw import autodraw_27
 from riverboat.room.hand_driver import HandDriver
+from riverboat.room.move import Move
 from riverboat.room.rake import get_schedule
 from riverboat.store import Store
 
@@ -84,17 +85,17 @@ class Venue:
         assert driver.hand.to_act == seat, (driver.hand.to_act, seat)
         pid = driver.players[seat]
         if self.kind == "cash":
-            await self.room.act(pid, self.id, kind, amount)
+            await self.room.act(pid, self.id, Move.parse(kind, amount))
         else:
-            await self.room.speed_act(pid, self.id, kind, amount)
+            await self.room.speed_act(pid, self.id, Move.parse(kind, amount))
         await self.room.quiesce()
 
     async def try_act(self, driver: HandDriver, seat: int, kind: str, amount: int | None = None) -> None:
         pid = driver.players[seat]
         if self.kind == "cash":
-            await self.room.act(pid, self.id, kind, amount)
+            await self.room.act(pid, self.id, Move.parse(kind, amount))
         else:
-            await self.room.speed_act(pid, self.id, kind, amount)
+            await self.room.speed_act(pid, self.id, Move.parse(kind, amount))
 
     def legal_kinds(self, driver: HandDriver, seat: int) -> set[str]:
         pid = driver.players[seat]

@@ -10,6 +10,7 @@ import random
 import pytest
 
 from riverboat.room import FakeClock, Room, RoomError, TableSpec
+from riverboat.room.move import Move
 from riverboat.store import Store
 
 from .conftest import Recorder, assert_conserved, make_players, money, passive_action
@@ -54,13 +55,13 @@ async def test_random_commands_conserve_chips_and_keep_table_and_store_in_step(
                     actor = table.seats[hand.to_act].player_id
                     legal = hand.legal_actions()
                     if rng.random() < 0.15:
-                        await room.act(actor, tid, rng.choice(["raise", "bet", "check", "draw"]),
-                                       rng.choice([None, -1, 10**9, 3]))
+                        await room.act(actor, tid, Move.parse(rng.choice(["raise", "bet", "check", "draw"]),
+                                                              rng.choice([None, -1, 10**9, 3])))
                     elif rng.random() < 0.2 and legal.max_to:
                         kind = next(k.value for k in legal.kinds if k.value in ("bet", "raise", "complete"))
-                        await room.act(actor, tid, kind, rng.randint(legal.min_to, legal.max_to))
+                        await room.act(actor, tid, Move.parse(kind, rng.randint(legal.min_to, legal.max_to)))
                     else:
-                        await room.act(actor, tid, *passive_action(legal))
+                        await room.act(actor, tid, Move.parse(*passive_action(legal)))
             elif op < 0.72:
                 await room.sit(pid, tid, rng.randrange(6), rng.choice([50, 150, 300, 700, 1500]),
                                wait_for_bb=rng.random() < 0.5)
@@ -94,7 +95,7 @@ async def test_random_commands_conserve_chips_and_keep_table_and_store_in_step(
         for t in room.tables.values():
             hand = t.hand
             if hand is not None and hand.to_act is not None:
-                await room.act(t.seats[hand.to_act].player_id, t.id, *passive_action(hand.legal_actions()))
+                await room.act(t.seats[hand.to_act].player_id, t.id, Move.parse(*passive_action(hand.legal_actions())))
     for tid in tables:
         for st in list(room.tables[tid].seats.values()):
             await room.leave(st.player_id, tid)

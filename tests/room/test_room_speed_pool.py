@@ -13,6 +13,7 @@ import pytest
 
 from riverboat.engine import ActionKind
 from riverboat.room import FakeClock, Room, RoomError, SpeedSpec
+from riverboat.room.move import Move
 from riverboat.store import Store
 
 from .conftest import Recorder, assert_conserved, make_players
@@ -76,7 +77,7 @@ async def test_r_speed_30_bots_500_hands_no_waiting_fair_blinds_chips_conserved(
                 fast_folds += 1
                 continue
             kind, amount = bot_action(sh.hand.legal_actions(), rng)
-            await room.speed_act(pid, pool_id, kind, amount)
+            await room.speed_act(pid, pool_id, Move.parse(kind, amount))
         # speed fold out of turn (allowed any time once dealt in, R-SPEED-2)
         live = [pl.player_id for pl in pool.players.values() if pl.current is not None]
         for pid in rng.sample(live, k=min(2, len(live))):
@@ -124,7 +125,7 @@ async def test_r_speed_1_fast_fold_moves_the_player_to_a_new_hand_at_once(
     waiting_seat = next(s for s in first.hand.seats if s != first.hand.to_act)
     quitter = first.players[waiting_seat]
     with pytest.raises(RoomError) as err:
-        await room.speed_act(quitter, pool_id, "fold")
+        await room.speed_act(quitter, pool_id, Move.parse("fold"))
     assert err.value.code == "not_your_turn"
     await room.fast_fold(quitter, pool_id)  # not their turn: still allowed (R-SPEED-2 reading)
     view = room.speed_view(quitter, pool_id)
@@ -140,7 +141,7 @@ async def test_r_speed_1_fast_fold_moves_the_player_to_a_new_hand_at_once(
     while first.hand_id in pool.hands and first.hand.to_act is not None:
         seat = first.hand.to_act
         assert seat != waiting_seat
-        await room.speed_act(first.players[seat], pool_id, "fold" if first.hand.legal_actions().call else "check")
+        await room.speed_act(first.players[seat], pool_id, Move.parse("fold" if first.hand.legal_actions().call else "check"))
         await room.quiesce()
     assert first.hand.folded[first.hand.seats.index(waiting_seat)]
     assert room.table_info(pool_id)["kind"] == "speed"

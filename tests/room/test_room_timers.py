@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from riverboat.room import FakeClock, Room, RoomError, TableSpec
+from riverboat.room.move import Move
 from riverboat.store import Store
 
 from .conftest import act_as_seat, acted, assert_conserved, seat_players
@@ -117,14 +118,14 @@ async def test_r_time_4_late_drawer_may_not_bet_or_raise_in_the_next_round(
         kinds = room.view(players[late], table.id)["hand"]["legal"]["kinds"]
         assert "raise" not in kinds and "call" in kinds
         with pytest.raises(RoomError) as err:
-            await room.act(players[late], table.id, "raise", 30)
+            await room.act(players[late], table.id, Move.parse("raise", 30))
         assert err.value.code == "illegal_action" and "R-TIME-4" in str(err.value) and "R-" not in err.value.message
         await act_as_seat(room, table, late, "call")
     else:
         kinds = room.view(players[late], table.id)["hand"]["legal"]["kinds"]
         assert "bet" not in kinds and "check" in kinds
         with pytest.raises(RoomError) as err:
-            await room.act(players[late], table.id, "bet", 10)
+            await room.act(players[late], table.id, Move.parse("bet", 10))
         assert err.value.code == "illegal_action" and "R-TIME-4" in str(err.value) and "R-" not in err.value.message
         await act_as_seat(room, table, late, "check")
         await act_as_seat(room, table, other, "check")

@@ -10,6 +10,7 @@ import json
 from riverboat.cards import Card, parse_cards
 from riverboat.games import get_game
 from riverboat.room import FakeClock, TableSpec
+from riverboat.room.move import Move
 from riverboat.store import Store
 
 from .test_room_frames import StackedDeck, scenario
@@ -44,7 +45,7 @@ async def test_r_card_2_r_show_4_pot_awarded_names_the_winning_five_and_hides_th
             pid = table.seats[hand.to_act].player_id
             legal = sinks[pid].last_legal(tid)
             assert legal is not None
-            await room.act(pid, tid, "check" if "check" in legal["kinds"] else "call")
+            await room.act(pid, tid, Move.parse("check" if "check" in legal["kinds"] else "call"))
         await room.quiesce()
         assert hand.is_over
         mucked = {e.seat for e in hand.events if e.kind == "mucked"}

@@ -13,6 +13,7 @@ from typing import Any
 from riverboat.cards import seeded_rng
 from riverboat.room.clock import FakeClock
 from riverboat.room.gateway import StoreGateway
+from riverboat.room.move import Move
 from riverboat.room.tournament.director import Director
 from riverboat.room.tournament.simulate import make_bots
 from riverboat.room.tournament.spec import TournamentSpec
@@ -54,7 +55,7 @@ class Players:
         legal = hand.get("legal") if isinstance(hand, dict) else None
         if legal and legal["seat"] == data["seat"] and self.director is not None:
             kind = "check" if "check" in legal["kinds"] else "fold"
-            task = asyncio.get_running_loop().create_task(self.director.act(player_id, kind))
+            task = asyncio.get_running_loop().create_task(self.director.act(player_id, Move.parse(kind)))
             self.tasks.add(task)
             task.add_done_callback(self.tasks.discard)
 

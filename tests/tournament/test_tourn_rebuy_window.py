@@ -16,6 +16,7 @@ from riverboat.cards import seeded_rng
 from riverboat.room.clock import FakeClock
 from riverboat.room.errors import RoomError
 from riverboat.room.gateway import StoreGateway
+from riverboat.room.move import Move
 from riverboat.room.tournament.bots import ShoveBot
 from riverboat.room.tournament.director import Director
 from riverboat.room.tournament.lifecycle import Status
@@ -71,7 +72,7 @@ class HumanHost:
     async def _act(self, kind: str, amount: int | None) -> None:
         assert self.director is not None
         with contextlib.suppress(RoomError):  # the deal's state and the turn's may both offer the same decision
-            await self.director.act(self.human, kind, amount)
+            await self.director.act(self.human, Move.parse(kind, amount))
 
     def events(self, name: str) -> list[dict[str, Any]]:
         return [f["data"] for f in self.frames if f.get("type") == "tournament" and f.get("event") == name]

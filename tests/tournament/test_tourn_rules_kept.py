@@ -21,6 +21,7 @@ from riverboat.room.deal import engine_settings, table_game
 from riverboat.room.errors import RoomError
 from riverboat.room.gateway import StoreGateway
 from riverboat.room.hand_driver import HandDriver
+from riverboat.room.move import Move
 from riverboat.room.settings import TableSettings
 from riverboat.room.timers import Phase
 from riverboat.room.tournament.bots import ShoveBot
@@ -114,10 +115,10 @@ async def test_r_disc_1_2_disconnected_in_turn_reconnect_window_then_folded_and_
                 break
             kinds = driver.hand.legal_actions().kinds
             if ActionKind.CALL in kinds:
-                await d.act(human, "call")
+                await d.act(human, Move.parse("call"))
             else:
-                await d.act(human, "bet" if ActionKind.BET in kinds else "raise",
-                            driver.hand.legal_actions().min_to)
+                await d.act(human, Move.parse("bet" if ActionKind.BET in kinds else "raise",
+                            driver.hand.legal_actions().min_to))
             continue
         await clock.advance(0.5)
     driver = _turn(d, human)
@@ -213,7 +214,7 @@ class Shovers(Host):
     async def _act(self, pid: int, kind: str, amount: int | None) -> None:
         assert self.director is not None
         with contextlib.suppress(RoomError):  # the deal's state and the turn's may both offer the same decision
-            await self.director.act(pid, kind, amount)
+            await self.director.act(pid, Move.parse(kind, amount))
 
 
 async def test_r_tourn_pko_2_bounties_are_seen_by_every_player_and_in_the_lobby_and_match_the_awards(

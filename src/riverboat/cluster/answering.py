@@ -29,7 +29,6 @@ from riverboat.cluster.wire import (
     PlayerSitOut,
     Relay,
     Reply,
-    TournamentAct,
     TournamentDetail,
     TournamentOperate,
     TournamentRebuy,
@@ -155,7 +154,7 @@ class Answering:
             case AliasChanged():
                 await room.alias_changed(p, cmd.alias)
                 return {"table": tid}
-            case TournamentRegister() | TournamentUnregister() | TournamentRebuy() | TournamentAct() | \
+            case TournamentRegister() | TournamentUnregister() | TournamentRebuy() | \
                     TournamentDetail() | TournamentOperate():
                 return await self.tourneys.dispatch(tid, cmd)
         raise RoomError("bad_request", f"unknown command {cmd.op!r}")

@@ -34,7 +34,6 @@ from riverboat.cluster.wire import (
     TableRecord,
     TableState,
     TableVoid,
-    TournamentAct,
     TournamentDetail,
     TournamentOperate,
     TournamentRebuy,
@@ -53,7 +52,7 @@ from riverboat.room.twister.interrupt import interrupt_answer, interrupt_twister
 from riverboat.twister import TwisterSettings
 
 log = logging.getLogger("riverboat.cluster")
-TournamentCommand = (TournamentRegister | TournamentUnregister | TournamentRebuy | TournamentAct | TournamentDetail
+TournamentCommand = (TournamentRegister | TournamentUnregister | TournamentRebuy | TournamentDetail
                      | TournamentOperate)
 Edited = Callable[[str, str], Awaitable[None]]
 
@@ -196,8 +195,6 @@ class TournamentHosting:
                 return await d.decline_rebuy(p)
             case TournamentRebuy():
                 return await d.addon(p)
-            case TournamentAct():
-                return await d.act(p, cmd.kind, cmd.amount, cmd.cards)
             case TournamentDetail():
                 return self.lobby.detail(tid)
             case TournamentOperate():

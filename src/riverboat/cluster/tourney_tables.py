@@ -57,6 +57,7 @@ from riverboat.room.clock import Clock
 from riverboat.room.errors import RoomError
 from riverboat.room.hand_driver import HandDriver, event_record
 from riverboat.room.history_text import hand_history_text
+from riverboat.room.move import Move
 from riverboat.room.settings import TableSettings
 from riverboat.room.tournament.balancing import Balancer
 from riverboat.room.tournament.director import DealingFactory, Director, HandHistory, LocalDealing
@@ -290,17 +291,14 @@ class ClusterDealing:
             return driver.phh, list(driver.events)
         return self.local.history(table, driver)
 
-    async def act(self, player_id: int, kind: object, amount: object = None, cards: object = None
-                  ) -> dict[str, object]:
+    async def act(self, player_id: int, move: Move) -> dict[str, object]:
         e = self.d.entrants_by_id.get(player_id)
         found = self.remote_of(e.table_id if e is not None else None)
         if found is None:
-            return await self.local.act(player_id, kind, amount, cards)
+            return await self.local.act(player_id, move)
         table, hand = found
-        return await self.peers.ask(hand.node, TableAct(
-            tournament=self.d.id, table=table.id, player=player_id, kind=str(kind),
-            amount=amount if isinstance(amount, int) else None,
-            cards=[str(c) for c in cards] if isinstance(cards, list) else None))
+        return await self.peers.ask(hand.node, TableAct(tournament=self.d.id, table=table.id, player=player_id,
+                                                        move=move))
 
     # ------------------------------------------------------------------ the hands dealt on other hosts
     def remote_of(self, table_id: str | None) -> tuple[ClusterTable, RemoteHand] | None:
@@ -591,10 +589,9 @@ class ShadowTables:
             table.driver.close()
             table.driver = None
 
-    async def act(self, player_id: int, kind: object, amount: object = None, cards: object = None
-                  ) -> dict[str, object]:
+    async def act(self, player_id: int, move: Move) -> dict[str, object]:
         async def run() -> dict[str, object]:
-            return self.presence.act(player_id, kind, amount, cards)
+            return self.presence.act(player_id, move)
 
         return await self.actor.submit(run)
 
@@ -707,7 +704,7 @@ class TableService:
             raise RoomError("no_tournament", f"no table of tournament {msg.tournament!r} here")
         shadow = found
         if isinstance(msg, TableAct):
-            return await shadow.act(msg.player, msg.kind, msg.amount, msg.cards)
+            return await shadow.act(msg.player, msg.move)
         return await shadow.actor.submit(lambda: shadow.on_message(msg))
 
     def disconnected(self, player_id: int) -> None:

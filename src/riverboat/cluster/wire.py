@@ -24,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from riverboat.room.commands import RoomCommand
 from riverboat.room.frames import PROTOCOL_VERSION, LobbyEntry, RoomFrame, players_without_alias
+from riverboat.room.move import Move
 
 _STRICT = ConfigDict(extra="forbid", frozen=True)
 
@@ -81,15 +82,6 @@ class TournamentRebuy(_Cmd):
     what: Literal["rebuy", "addon", "decline"] = "rebuy"  # decline: the re-buy offered after a bust
 
 
-class TournamentAct(_Cmd):
-    """A game action at the player's table of the tournament."""
-
-    op: Literal["t_act"] = "t_act"
-    kind: str
-    amount: int | None = None
-    cards: list[str] | None = None
-
-
 class TournamentDetail(_Cmd):
     op: Literal["t_detail"] = "t_detail"  # the lobby's detail of the tournament (structure, tables, results)
 
@@ -106,7 +98,7 @@ class TournamentOperate(_Cmd):
 
 
 Command = Annotated[Execute | Info | Relay | AliasChanged | TournamentRegister | TournamentUnregister
-                    | TournamentRebuy | TournamentAct | TournamentDetail | TournamentOperate,
+                    | TournamentRebuy | TournamentDetail | TournamentOperate,
                     Field(discriminator="op")]
 COMMAND: TypeAdapter[Any] = TypeAdapter(Command)
 
@@ -178,9 +170,7 @@ class TableAct(_Peer):
 
     op: Literal["act"] = "act"
     player: int
-    kind: str
-    amount: int | None = None
-    cards: list[str] | None = None
+    move: Move
 
 
 class TableCheck(_Peer):

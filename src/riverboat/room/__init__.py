@@ -32,8 +32,9 @@ Public API (stable; additive changes only)::
     room.tables_of(player_id) -> list[str]
 
     await room.sit(player_id, table_id, seat, buy_in, wait_for_bb=True)  # R-BUYIN, R-NEWPLAYER, R-CASH-2
-    await room.act(player_id, table_id, kind, amount=None, cards=None)   # kind: engine ActionKind value: fold
-                                        # check call bet raise (amount = raise-TO) bring_in complete straddle
+    await room.act(player_id, table_id, Move.parse(kind, amount=None, cards=None))  # riverboat.room.move: one
+                                        # frozen value to the engine; kind: engine ActionKind value: fold check
+                                        # call bet raise (amount = raise-TO) bring_in complete straddle
                                         # draw (cards=["Ah","Td"]) stand_pat run_twice run_once agree_split ...
     await room.sit_out(player_id, table_id)      # applies to ALL the player's cash tables (R-SITOUT-4)
     await room.sit_in(player_id, table_id, post=False)  # post=True: post BB (+dead SB) now, else wait for BB
@@ -46,7 +47,7 @@ Public API (stable; additive changes only)::
     pool_id: str = await room.open_speed_pool(SpeedSpec(name=..., game="holdem", structure="NL", small_blind=..,
                                                        big_blind=.., table_size=6, min_buy_in=.., max_buy_in=..))
     await room.join_speed(player_id, pool_id, buy_in)
-    await room.speed_act(player_id, pool_id, kind, amount=None, cards=None)
+    await room.speed_act(player_id, pool_id, move)
     await room.fast_fold(player_id, pool_id)     # any time once dealt in: folds and re-deals at once (R-SPEED)
     await room.leave_speed(player_id, pool_id)
     room.speed_view(player_id, pool_id) -> dict   # stack, waiting, hand key, seat, own view of that hand

@@ -51,6 +51,7 @@ from riverboat.room.frames import (
     TimedOutEvent,
     TurnEvent,
 )
+from riverboat.room.move import Move
 from riverboat.room.settings import TableSettings
 from riverboat.room.timers import (
     DecisionTimer,
@@ -172,41 +173,6 @@ def fold_kind(kinds: frozenset[ActionKind]) -> ActionKind:
     return ActionKind.FOLD if ActionKind.FOLD in kinds else fallback_kind(kinds)
 
 
-def parse_kind(kind: object) -> ActionKind:
-    try:
-        if not isinstance(kind, str):
-            raise ValueError(kind)
-        return ActionKind(kind)
-    except ValueError:
-        allowed = ", ".join(k.value for k in ActionKind)
-        raise RoomError("illegal_action", f"unknown action {kind!r}; actions are: {allowed}") from None
-
-
-def build_action(seat: int, kind: object, amount: object, cards: object) -> Action:
-    """Turn a client command into an engine :class:`Action`; malformed input raises ``RoomError``."""
-    k = parse_kind(kind)
-    amt = 0
-    if amount is not None:
-        if isinstance(amount, bool) or not isinstance(amount, int):
-            raise RoomError("bad_amount", f"amount must be an integer number of minor units, got {amount!r}")
-        amt = amount
-    if k is ActionKind.CALL:
-        amt = 0
-    card_tuple: tuple[int, ...] = ()
-    if cards is not None:
-        if isinstance(cards, str):
-            cards = cards.split()
-        if not isinstance(cards, list | tuple):
-            raise RoomError("illegal_action", "cards must be a list of cards such as ['Ah', 'Td']")
-        try:
-            card_tuple = tuple(int(Card(c)) for c in cards)
-        except (ValueError, TypeError) as exc:
-            raise RoomError("illegal_action", f"bad card: {exc}") from None
-    if k is ActionKind.DRAW and not card_tuple:
-        k = ActionKind.STAND_PAT
-    return Action(seat, k, amt, card_tuple)
-
-
 def event_record(event: EngineEventObject) -> dict[str, Any]:
     """An engine event as the store keeps it (with who may see it)."""
     return event.to_dict() | {"visible_to": sorted(event.visible_to) if event.visible_to is not None else None}
@@ -302,14 +268,14 @@ class HandDriver:
             self._runout_timer = None
 
     # ------------------------------------------------------------------ commands from the table
-    def act(self, seat: int, kind: object, amount: object = None, cards: object = None) -> None:
-        """The player of ``seat`` acts. Refused (nothing changes) with ``RoomError`` when it is not legal."""
+    def act(self, seat: int, move: Move) -> None:
+        """The player of ``seat`` makes ``move``. Refused (nothing changes) with ``RoomError`` when it is not legal."""
         hand = self.hand
         if hand.is_over or self.players.get(seat) is None:
             raise RoomError("not_your_turn", "you are not in a hand at this table")
         if hand.to_act != seat:
             raise RoomError("not_your_turn", f"it is seat {hand.to_act}'s turn, not yours (seat {seat})")
-        action = build_action(seat, kind, amount, cards)
+        action = move.action(seat)
         if action.kind in AGGRESSIVE and self.restricted(seat):
             raise RoomError("illegal_action", "you did not draw in time, so you may not bet or raise in this "
                                               "betting round (R-TIME-4)")

@@ -26,6 +26,7 @@ from riverboat.room.disconnect import DAY, AaiAllowance
 from riverboat.room.errors import RoomError
 from riverboat.room.frames import LobbyEntry, PoolLobbyEntry, PoolView, RoomFrame, TableView
 from riverboat.room.gateway import StoreGateway
+from riverboat.room.move import Move
 from riverboat.room.port import Elsewhere
 from riverboat.room.recovery import Recovery
 from riverboat.room.registry import Registry, validate_table_spec
@@ -242,10 +243,9 @@ class Room:
         table = self.registry.table(table_id)
         return await table.actor.submit(lambda: table.sit(player_id, seat, buy_in, wait_for_bb, idem_key=idem_key))
 
-    async def act(self, player_id: int, table_id: str, kind: str, amount: int | None = None,
-                  cards: list[str] | None = None) -> dict[str, Any]:
+    async def act(self, player_id: int, table_id: str, move: Move) -> dict[str, Any]:
         table = self.registry.table(table_id)
-        return await table.actor.submit(lambda: table.act(player_id, kind, amount, cards))
+        return await table.actor.submit(lambda: table.act(player_id, move))
 
     async def waitlist(self, player_id: int, table_id: str) -> dict[str, Any]:
         """Join the waiting list of a (full) cash table."""
@@ -322,10 +322,9 @@ class Room:
         pool = self.registry.pool(pool_id)
         return await pool.actor.submit(lambda: pool.fast_fold(player_id))
 
-    async def speed_act(self, player_id: int, pool_id: str, kind: str, amount: int | None = None,
-                        cards: list[str] | None = None) -> dict[str, Any]:
+    async def speed_act(self, player_id: int, pool_id: str, move: Move) -> dict[str, Any]:
         pool = self.registry.pool(pool_id)
-        return await pool.actor.submit(lambda: pool.act(player_id, kind, amount, cards))
+        return await pool.actor.submit(lambda: pool.act(player_id, move))
 
     async def leave_speed(self, player_id: int, pool_id: str) -> dict[str, Any]:
         pool = self.registry.pool(pool_id)

@@ -29,6 +29,7 @@ from riverboat.room.deal import engine_settings, stakes_for, table_game
 from riverboat.room.errors import RoomError
 from riverboat.room.frames import PoolLobbyEntry, PoolView, RoomFrame
 from riverboat.room.hand_driver import HandDriver, HandRules
+from riverboat.room.move import Move
 from riverboat.room.rake import get_schedule, rake_rule
 from riverboat.room.seating import check_buy_in
 from riverboat.room.settings import SpeedSpec, TableSettings
@@ -167,13 +168,12 @@ class SpeedPool:
         await self._form_tables()
         return {"pool": self.id, "stack": amount}
 
-    async def act(self, player_id: int, kind: object, amount: object = None, cards: object = None
-                  ) -> dict[str, Any]:
+    async def act(self, player_id: int, move: Move) -> dict[str, Any]:
         current = self._current(self._need(player_id))
         if current is None:
             raise RoomError("not_your_turn", "you are not in a hand in this pool")
         driver, seat = current
-        driver.act(seat, kind, amount, cards)
+        driver.act(seat, move)
         return {"ok": True, "hand": driver.hand_id}
 
     async def fast_fold(self, player_id: int) -> dict[str, Any]:

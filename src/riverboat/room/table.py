@@ -48,8 +48,9 @@ from riverboat.room.frames import (
 )
 from riverboat.room.gateway import StoreGateway
 from riverboat.room.hand_driver import HandDriver, HandRules
+from riverboat.room.move import Move
 from riverboat.room.rake import get_schedule, rake_rule
-from riverboat.room.seating import SeatState, check_buy_in, check_int_amount, check_seat
+from riverboat.room.seating import SeatState, check_buy_in, check_seat
 from riverboat.room.settings import TableSettings, TableSpec
 from riverboat.room.settle import LedgerSettler
 from riverboat.room.timers import DecisionTimer
@@ -295,11 +296,11 @@ class Table:
         self.button = button
         self._maybe_deal(soon=True)
 
-    async def act(self, player_id: int, kind: object, amount: object = None, cards: object = None) -> dict[str, Any]:
+    async def act(self, player_id: int, move: Move) -> dict[str, Any]:
         st = self._need_seat(player_id)
         if self.driver is None or not self.in_hand(st):
             raise RoomError("not_your_turn", "you are not in a hand at this table")
-        self.driver.act(st.seat, kind, amount, cards)
+        self.driver.act(st.seat, move)
         return {"ok": True}
 
     async def sit_out(self, player_id: int, *, reason: str = "player") -> dict[str, Any]:
@@ -343,12 +344,11 @@ class Table:
         amount = await self._cash_out(st)
         return {"table": self.id, "pending": False, "cashed_out": amount}
 
-    async def top_up(self, player_id: int, amount: object, *, idem_key: str | None = None) -> dict[str, Any]:
+    async def top_up(self, player_id: int, value: int, *, idem_key: str | None = None) -> dict[str, Any]:
         """R-BUYIN-1: chips are added between hands only (table stakes); during a hand the top-up waits (then it
         joins the other waiting top-ups in one ledger call with a key of its own: ``idem_key`` is for the ledger
-        call made now)."""
+        call made now). ``value``: a positive integer, as the ``top_up`` frame's validation left it."""
         st = self._need_seat(player_id)
-        value = check_int_amount(amount, "top-up")
         mx = self.spec.max_buy_in
         if mx is not None and st.stack + st.pending_top_up + value > mx:
             raise RoomError(

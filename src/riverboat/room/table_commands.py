@@ -30,6 +30,7 @@ from riverboat.room.commands import (
     WatchFrame,
 )
 from riverboat.room.errors import RoomError
+from riverboat.room.move import Move
 
 if TYPE_CHECKING:
     from riverboat.room.gateway import StoreGateway
@@ -73,10 +74,10 @@ def register_table_commands(room: Room, commands: Commands) -> None:
 
     async def act(c: Caller, cmd: RoomCommand) -> Result:
         assert isinstance(cmd, ActFrame)
-        cards = list(cmd.cards) if cmd.cards is not None else None
+        move = Move.of(cmd)
         if cmd.table in room.pools:  # Speed Poker: an action by pool id
-            return await room.speed_act(c.player, cmd.table, cmd.kind, amount=cmd.amount, cards=cards)
-        return await room.act(c.player, cmd.table, cmd.kind, amount=cmd.amount, cards=cards)
+            return await room.speed_act(c.player, cmd.table, move)
+        return await room.act(c.player, cmd.table, move)
 
     async def options(c: Caller, cmd: RoomCommand) -> Result:
         assert isinstance(cmd, OptionsFrame)

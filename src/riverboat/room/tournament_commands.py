@@ -24,6 +24,7 @@ from riverboat.room.commands import (
     TwisterPlayFrame,
 )
 from riverboat.room.errors import RoomError
+from riverboat.room.move import Move
 
 if TYPE_CHECKING:
     from riverboat.room.tournament.lobby import TournamentLobby
@@ -94,10 +95,10 @@ def register_tournament_commands(commands: Commands, lobby: TournamentLobby | No
     async def act(c: Caller, cmd: RoomCommand) -> Result:
         """An action at the player's table of a tournament of the lobby, else of a Twister (R-TWIST-11)."""
         assert isinstance(cmd, TournamentActFrame)
-        cards = list(cmd.cards) if cmd.cards is not None else None
+        move = Move.of(cmd)
         if lobby is not None and cmd.tournament in lobby.directors:
-            return await lobby.directors[cmd.tournament].act(c.player, cmd.kind, cmd.amount, cards)
-        return await twister_of().act(c.player, cmd.tournament, cmd.kind, cmd.amount, cards)
+            return await lobby.directors[cmd.tournament].act(c.player, move)
+        return await twister_of().act(c.player, cmd.tournament, move)
 
     async def twister_play(c: Caller, cmd: RoomCommand) -> Result:
         assert isinstance(cmd, TwisterPlayFrame)

@@ -20,6 +20,7 @@ from riverboat.engine import Action, ActionKind
 from riverboat.evaluate import CardUse, Category, HandError, Ranking, best_hand, category
 from riverboat.room.errors import RoomError
 from riverboat.room.hand_driver import HandDriver, fallback_kind
+from riverboat.room.move import Move
 
 _AGGRESSIVE = (ActionKind.RAISE, ActionKind.BET, ActionKind.COMPLETE)
 _LOW = (Ranking.LOW_27, Ranking.LOW_A5, Ranking.LOW_8B)
@@ -100,10 +101,9 @@ class PeopleBot:
             if driver.closed or hand.is_over or hand.to_act != seat or len(hand.events) != moment:
                 return  # the decision is gone (timed out, the hand ended)
             try:
-                driver.act(seat, action.kind.value, action.amount or None,
-                           [str(Card(c)) for c in action.cards] or None)
+                driver.act(seat, Move(action.kind, action.amount or None, action.cards or None))
             except RoomError:
-                driver.act(seat, fallback_kind(hand.legal_actions().kinds).value)
+                driver.act(seat, Move(fallback_kind(hand.legal_actions().kinds)))
 
         host.clock.call_later(self.rng.uniform(*self.think), lambda: actor.post(play))
         return None

@@ -32,6 +32,7 @@ from riverboat.room import frames
 from riverboat.room.frames import TournamentData, TournamentEventName
 from riverboat.room.hand_driver import HandDriver, event_record
 from riverboat.room.history_text import hand_history_text
+from riverboat.room.move import Move
 from riverboat.room.tournament.awards import PlaceAward
 from riverboat.room.tournament.dealer import Dealer
 from riverboat.room.tournament.discipline import Discipline
@@ -130,10 +131,9 @@ class Director(TournamentState):
         """The busted player declines to re-buy: their place is fixed now."""
         return await self.actor.submit(lambda: self.rebuys.decline(player_id))
 
-    async def act(self, player_id: int, kind: object, amount: object = None, cards: object = None
-                  ) -> dict[str, object]:
+    async def act(self, player_id: int, move: Move) -> dict[str, object]:
         """A player's action at their table (where it deals: :attr:`dealing`)."""
-        return await self.dealing.act(player_id, kind, amount, cards)
+        return await self.dealing.act(player_id, move)
 
     async def sit_out(self, player_id: int, out: bool = True) -> dict[str, object]:
         """R-SITOUT-1/2: sit out (dealt in, blinded away, folded at once) or back in."""
@@ -238,8 +238,7 @@ class Dealing(Protocol):
         """The finished hand's history text and event records (empty without ``record_history``)."""
         ...
 
-    async def act(self, player_id: int, kind: object, amount: object = None, cards: object = None
-                  ) -> dict[str, object]:
+    async def act(self, player_id: int, move: Move) -> dict[str, object]:
         """The player's action at the hand of their table."""
         ...
 
@@ -266,12 +265,11 @@ class LocalDealing:
         return (hand_history_text(hand, table.id, driver.hand_id, driver.players),
                 [event_record(e) for e in hand.events])
 
-    async def act(self, player_id: int, kind: object, amount: object = None, cards: object = None
-                  ) -> dict[str, object]:
+    async def act(self, player_id: int, move: Move) -> dict[str, object]:
         d = self.d
 
         async def run() -> dict[str, object]:
-            return d.presence.act(player_id, kind, amount, cards)
+            return d.presence.act(player_id, move)
 
         return await d.actor.submit(run)
 

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from riverboat.engine import Action
 from riverboat.room.errors import RoomError
 from riverboat.room.hand_driver import HandDriver, fallback_kind
+from riverboat.room.move import Move
 from riverboat.room.tournament.herald import Herald
 from riverboat.room.tournament.state import TournamentState
 
@@ -70,17 +71,17 @@ class Presence:
         if out and isinstance(driver, HandDriver) and e.seat is not None and driver.players.get(e.seat) == player_id \
                 and driver.hand.to_act == e.seat and not driver.hand.is_over:
             with contextlib.suppress(RoomError):  # (a vote or a draw the table decides on its timer)
-                driver.act(e.seat, fallback_kind(driver.hand.legal_actions().kinds).value)
+                driver.act(e.seat, Move(fallback_kind(driver.hand.legal_actions().kinds)))
         if table is not None:
             self.herald.send_table_state(table, player_id)
         return {"tournament": self.st.id, "sitting_out": out}
 
-    def act(self, player_id: int, kind: object, amount: object = None, cards: object = None) -> dict[str, object]:
+    def act(self, player_id: int, move: Move) -> dict[str, object]:
         """The player's action in their hand (refused, nothing changes, when it is not theirs to take)."""
         e = self.st.need(player_id)
         table = self.st.table_of(e)
         driver = table.driver if table is not None else None
         if not isinstance(driver, HandDriver) or e.seat is None or driver.players.get(e.seat) != player_id:
             raise RoomError("not_your_turn", "you are not in a hand of this tournament")
-        driver.act(e.seat, kind, amount, cards)
+        driver.act(e.seat, move)
         return {"ok": True}

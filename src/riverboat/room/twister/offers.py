@@ -25,6 +25,7 @@ from typing import Any, Protocol
 from riverboat.errors import declare
 from riverboat.room.clock import FakeClock
 from riverboat.room.errors import RoomError
+from riverboat.room.move import Move
 from riverboat.room.tournament.director import BotPolicy, Director, DirectorHost
 from riverboat.room.tournament.spec import TournamentSpec
 from riverboat.room.twister.interrupt import interrupt_answer, interrupt_twister
@@ -253,9 +254,8 @@ class TwisterOffers:
     def owns(self, tournament_id: str) -> bool:
         return tournament_id in self.directors
 
-    async def act(self, player_id: int, tournament_id: str, kind: str, amount: int | None = None,
-                  cards: list[str] | None = None) -> dict[str, object]:
-        return await self.director(tournament_id).act(player_id, kind, amount, cards)
+    async def act(self, player_id: int, tournament_id: str, move: Move) -> dict[str, object]:
+        return await self.director(tournament_id).act(player_id, move)
 
     def tournaments_of(self, player_id: int) -> list[str]:
         """The player's Twisters not yet over (one that has just finished is left out while it is being closed)."""
