@@ -20,6 +20,7 @@ from riverboat.cluster.remote import RemoteRoom
 from riverboat.cluster.wire import COMMAND, Reply, TableRecord, encode_delivery, encode_frame
 from riverboat.room.commands import ActFrame
 from riverboat.room.errors import RoomError
+from riverboat.room.replies import Acted, SpeedActed
 
 NATS_URL = "nats://127.0.0.1:4222"
 TABLE = "t1-test"
@@ -48,13 +49,13 @@ def test_r_server_1_the_reply_rides_after_the_actions_frames_in_one_message() ->
             cmd = COMMAND.validate_json(msg.data)
             token = msg.reply[len(names.replies(cmd.gateway)) + 1:]
             frame = {"type": "event", "table": TABLE, "event": {"kind": "action", "player": cmd.player}}
-            reply = Reply(ok=True, result={"table": TABLE, "acted": cmd.command.kind}).model_dump_json().encode()
+            reply = Reply(ok=True, result={"ok": True, "hand": f"h-{cmd.command.kind}"}).model_dump_json().encode()
             published.append(names.gateway(cmd.gateway))
             await host.publish(names.gateway(cmd.gateway), encode_delivery([(frame, [7])], [(token, reply)]))
 
         await host.subscribe(names.command(TABLE), cb=answer)
         result = await gw.execute(7, ActFrame(v=1, type="act", table=TABLE, kind="call"))
-        assert result == {"table": TABLE, "acted": "call"}
+        assert result == SpeedActed(hand="h-call")  # issue #29: typed, parsed back by the act's reply types
         assert seen == [{"type": "event", "table": TABLE, "event": {"kind": "action", "player": 7}}]  # first
         assert published == [names.gateway("gw-test")]
         assert gw._waiting == {}
@@ -139,7 +140,7 @@ def test_r_server_1_a_table_handed_between_hosts_takes_the_command_once() -> Non
         async def answer(msg: Any) -> None:
             cmd = COMMAND.validate_json(msg.data)
             applied.append(cmd.player)
-            await msg.respond(Reply(ok=True, result={"table": TABLE}).model_dump_json().encode())
+            await msg.respond(Reply(ok=True, result={"ok": True}).model_dump_json().encode())
 
         async def new_host_takes_the_table() -> None:
             await asyncio.sleep(0.3)
@@ -147,7 +148,7 @@ def test_r_server_1_a_table_handed_between_hosts_takes_the_command_once() -> Non
 
         taking = asyncio.create_task(new_host_takes_the_table())
         t = time.monotonic()
-        assert await gw.execute(7, ActFrame(v=1, type="act", table=TABLE, kind="call")) == {"table": TABLE}
+        assert await gw.execute(7, ActFrame(v=1, type="act", table=TABLE, kind="call")) == Acted()
         await taking
         assert applied == [7]
         assert 0.25 <= time.monotonic() - t < 1.5

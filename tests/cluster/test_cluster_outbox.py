@@ -15,6 +15,7 @@ from riverboat.cluster.outbox import COMMAND_WINDOW_S, Outbox
 from riverboat.cluster.remote import RemoteRoom
 from riverboat.cluster.wire import COMMAND, Reply, TableRecord, encode_delivery
 from riverboat.room.commands import ActFrame
+from riverboat.room.replies import SpeedActed
 
 NATS_URL = "nats://127.0.0.1:4222"
 
@@ -125,7 +126,7 @@ def test_a_gateway_writes_its_commands_in_one_nats_message_stream_per_window_ove
                 table = msg.subject[len(names.command("")):]
                 seen.append((table, cmd.player))
                 token = msg.reply[len(names.replies(cmd.gateway)) + 1:]
-                reply = Reply(ok=True, result={"table": table, "player": cmd.player}).model_dump_json().encode()
+                reply = Reply(ok=True, result={"ok": True, "hand": f"{table}/{cmd.player}"}).model_dump_json().encode()
                 await host.publish(names.gateway(cmd.gateway), encode_delivery([], [(token, reply)]))
 
             for tid in ("ta", "tb"):
@@ -138,8 +139,8 @@ def test_a_gateway_writes_its_commands_in_one_nats_message_stream_per_window_ove
                 acts.append(asyncio.ensure_future(gw.execute(p, ActFrame(v=1, type="act", table="ta" if p % 2 else "tb", kind="call"))))
                 await asyncio.sleep(0.002)
             results = await asyncio.gather(*acts)
-            assert [r["player"] for r in results] == list(range(10))
-            assert [r["table"] for r in results] == ["ta" if p % 2 else "tb" for p in range(10)]
+            hands = [r.hand if isinstance(r, SpeedActed) else "" for r in results]
+            assert hands == [f"{'ta' if p % 2 else 'tb'}/{p}" for p in range(10)]
             assert gw.outbox.writes - writes == 1 and gw.outbox.commands == 11
             assert [p for t, p in seen if t == "ta"] == [99, 1, 3, 5, 7, 9]
             assert [p for t, p in seen if t == "tb"] == [0, 2, 4, 6, 8]

@@ -88,7 +88,7 @@ async def test_r_cash_3_leave_mid_hand_credits_after_the_hand(room: Room, store:
     assert leaver_seat is not None
     leaver = table.seats[leaver_seat].player_id
     result = await room.leave(leaver, tid)
-    assert result["pending"] is True
+    assert result.pending is True
     assert table.hand is hand and hand.folded[hand.seats.index(leaver_seat)]  # folded at once, it was their turn
     await play_hand_passively(room, tid)
     await room.quiesce()
@@ -104,7 +104,7 @@ async def test_r_cash_3_leave_mid_hand_credits_after_the_hand(room: Room, store:
         if not table.in_hand(st):
             bal = store.ledger.balance(st.player_id)
             out = await room.leave(st.player_id, tid)
-            assert out["pending"] is False and store.ledger.balance(st.player_id) == bal + out["cashed_out"]
+            assert out.pending is False and store.ledger.balance(st.player_id) == bal + (out.cashed_out or 0)
     assert_conserved(store, 30_000)
 
 
@@ -121,7 +121,7 @@ async def test_r_buyin_1_top_up_between_hands_only_and_r_gen_5_secrecy(room: Roo
     assert table.hand is not None
     # during the hand the top-up waits (table stakes)
     out = await room.top_up(a, tid, 200)
-    assert out["pending"] is True and table.seat_of(a).stack <= 300  # type: ignore[union-attr]
+    assert out.pending is True and table.seat_of(a).stack <= 300  # type: ignore[union-attr]
     with pytest.raises(RoomError) as err:
         await room.top_up(b, tid, 800)  # 300 + 800 > max 1000
     assert err.value.code == "buy_in_range"
@@ -141,7 +141,7 @@ async def test_r_buyin_1_top_up_between_hands_only_and_r_gen_5_secrecy(room: Roo
     assert_table_matches_store(store, table)
     stack = table.seat_of(b).stack  # type: ignore[union-attr]
     out = await room.top_up(b, tid, 10)
-    assert out["pending"] is False and table.seat_of(b).stack == stack + 10  # type: ignore[union-attr]
+    assert out.pending is False and table.seat_of(b).stack == stack + 10  # type: ignore[union-attr]
     assert_table_matches_store(store, table)
 
 

@@ -7,11 +7,39 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
 import pytest
 from sqlalchemy import func, select
 
 from riverboat.room import FakeClock, Room, RoomError, SpeedSpec, TableSpec
 from riverboat.room.commands import MONEY_COMMANDS, ROOM_COMMANDS, command_type
+from riverboat.room.replies import (
+    REPLY_TYPES,
+    Acted,
+    CommandReply,
+    DeclinedRebuy,
+    FastFolded,
+    JoinedPool,
+    Left,
+    LeftPool,
+    NotWaiting,
+    Options,
+    OptionsSet,
+    PlayEnded,
+    ReboughtChips,
+    Registered,
+    SatIn,
+    SatOut,
+    Seated,
+    SpeedActed,
+    ToppedUp,
+    TournamentSatOut,
+    TwisterRegistered,
+    Unregistered,
+    Waiting,
+    Watching,
+    parse_reply,
+)
 from riverboat.room.tournament.lobby import TournamentLobby
 from riverboat.room.tournament.spec import TournamentSpec
 from riverboat.room.tournament_commands import register_tournament_commands
@@ -38,6 +66,53 @@ def test_issue_29_every_frame_type_has_a_handler_and_every_handler_a_frame(store
     assert MONEY_COMMANDS <= commands
     register_tournament_commands(room.commands, TournamentLobby(room), None)  # as the app does: same set
     assert room.commands.handled() == commands
+    assert set(REPLY_TYPES) == commands, "commands without a reply type / reply types without a command"
+
+
+#: one answer of every reply type, with the JSON object the ack's ``result`` has always carried (the browser
+#: client reads these fields: src/riverboat/web)
+WIRE = [
+    (Seated(table="t", seat=2, stack=400), {"table": "t", "seat": 2, "stack": 400}),
+    (Acted(), {"ok": True}),
+    (SpeedActed(hand="3-ab"), {"ok": True, "hand": "3-ab"}),
+    (SatOut(table="t", also_sat_out=["u"]), {"table": "t", "sitting_out": True, "also_sat_out": ["u"]}),
+    (SatIn(table="t", owes_bb=True, missed_sb=False, also_sat_in=[]),
+     {"table": "t", "sitting_out": False, "owes_bb": True, "missed_sb": False, "also_sat_in": []}),
+    (OptionsSet(table="t", options=Options(auto_post=True, sit_out_next_bb=False, wait_for_bb=True, auto_muck=True)),
+     {"table": "t", "options": {"auto_post": True, "sit_out_next_bb": False, "wait_for_bb": True, "auto_muck": True}}),
+    (Waiting(table="t", position=1), {"table": "t", "waiting": True, "position": 1}),
+    (NotWaiting(table="t"), {"table": "t", "waiting": False}),
+    (Left(table="t", pending=True, cashed_out=None), {"table": "t", "pending": True, "cashed_out": None}),
+    (ToppedUp(table="t", pending=False, stack=900), {"table": "t", "pending": False, "stack": 900}),
+    (Watching(table="t", watching=False), {"table": "t", "watching": False}),
+    (JoinedPool(pool="s", stack=500), {"pool": "s", "stack": 500}),
+    (FastFolded(pool="s", folded="9-cd"), {"pool": "s", "folded": "9-cd"}),
+    (LeftPool(pool="s", pending=False, cashed_out=480), {"pool": "s", "pending": False, "cashed_out": 480}),
+    (Registered(tournament="m", entrants=3), {"tournament": "m", "registered": True, "entrants": 3}),
+    (Unregistered(tournament="m"), {"tournament": "m", "registered": False}),
+    (ReboughtChips(tournament="m", chips=3000), {"tournament": "m", "chips": 3000}),
+    (DeclinedRebuy(tournament="m"), {"tournament": "m", "declined": True}),
+    (TournamentSatOut(tournament="m", sitting_out=True), {"tournament": "m", "sitting_out": True}),
+    (TwisterRegistered(tournament="w1", entrants=2, kind="twister", buy_in=100, currency="EUR"),
+     {"tournament": "w1", "registered": True, "entrants": 2, "kind": "twister", "buy_in": 100, "currency": "EUR"}),
+    (PlayEnded(target="t", ended="left"), {"target": "t", "ended": "left"}),
+]
+
+
+@pytest.mark.parametrize(("reply", "wire"), WIRE, ids=[type(r).__name__ for r, _ in WIRE])
+def test_issue_29_a_typed_reply_is_the_same_json_object_and_parses_back_by_its_command(
+        reply: CommandReply, wire: dict[str, object]) -> None:
+    """The ack's ``result`` keeps its fields and order; a gateway parses a host's answer back to the same value by
+    the command's reply types (``parse_reply``, ``RemoteRoom.execute``)."""
+    assert reply.wire() == wire and list(reply.wire()) == list(wire)
+    kinds = [kind for kind, models in REPLY_TYPES.items() if type(reply) in models]
+    assert kinds
+    for kind in kinds:
+        assert parse_reply(kind, orjson.loads(orjson.dumps(wire))) == reply
+
+
+def test_issue_29_every_reply_type_has_its_wire_example() -> None:
+    assert {m for models in REPLY_TYPES.values() for m in models} == {type(r) for r, _ in WIRE}
 
 
 def _frame(frame_type: str, fid: str, **fields: Any) -> Any:

@@ -192,7 +192,7 @@ async def test_r_sitout_4_sitting_out_at_one_cash_table_sits_out_at_all(
 ) -> None:
     a, t1, t2 = await _seated_at_two_tables(room, store)
     result = await room.sit_out(a, t1)
-    assert result["also_sat_out"] == [t2]
+    assert result.also_sat_out == [t2]
     assert room.tables[t1].seat_of(a).sitting_out  # type: ignore[union-attr]
     assert room.tables[t2].seat_of(a).sitting_out  # type: ignore[union-attr]
     for tid in (t1, t2):
@@ -212,12 +212,12 @@ async def test_r_sitout_4_back_in_at_one_cash_table_is_back_in_at_all(room: Room
     a, t1, t2 = await _seated_at_two_tables(room, store)
     await room.sit_out(a, t1)
     back = await room.sit_in(a, t2)
-    assert back["also_sat_in"] == [t1] and back["sitting_out"] is False
+    assert back.also_sat_in == [t1] and back.sitting_out is False
     for tid in (t1, t2):
         st = room.tables[tid].seat_of(a)
         assert st is not None and not st.sitting_out
     assert room.tables[t1].seat_of(a).post_now is False  # type: ignore[union-attr]  # waits for the big blind there
-    assert (await room.sit_out(a, t2))["also_sat_out"] == [t1]
+    assert (await room.sit_out(a, t2)).also_sat_out == [t1]
     for tid in (t1, t2):
         await play_hand_passively(room, tid)
     await clock.advance(5)

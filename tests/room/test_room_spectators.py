@@ -7,6 +7,7 @@ import pytest
 
 from riverboat.room import FakeClock, Room, RoomError, TableSpec
 from riverboat.room import spectators as spectators_module
+from riverboat.room.replies import Watching
 from riverboat.store import Store
 
 from .conftest import Recorder, make_players, play_hand_passively
@@ -33,7 +34,7 @@ async def test_r_gen_5_unwatch_and_disconnect_stop_frames_and_reconnect_resumes(
     tid = await room.open_table(NL)
     rec = Recorder(watcher)
     room.attach(watcher, rec)
-    assert await room.watch(watcher, tid) == {"table": tid, "watching": True}
+    assert await room.watch(watcher, tid) == Watching(table=tid, watching=True)
     assert room.watched_by(watcher) == [tid]
     await room.sit(a, tid, 0, 300)
     await room.sit(b, tid, 1, 300)
@@ -42,7 +43,7 @@ async def test_r_gen_5_unwatch_and_disconnect_stop_frames_and_reconnect_resumes(
     assert rec.events("hand_started") and rec.violations == []
 
     # unwatch: no more frames of that table
-    assert await room.unwatch(watcher, tid) == {"table": tid, "watching": False}
+    assert await room.unwatch(watcher, tid) == Watching(table=tid, watching=False)
     assert room.watched_by(watcher) == []
     seen = len(rec.messages)
     await _next_hand(room, clock, tid)

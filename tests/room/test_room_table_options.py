@@ -27,7 +27,8 @@ async def test_sit_out_next_big_blind_and_no_auto_post(room: Room, store: Store,
     """R-SITOUT-5, R-MISSED-1: the options take effect at the deal where the seat would post."""
     tid, table, players = await seat_players(room, store, NL, 4, 500)
     result = await room.set_options(players[0], tid, {"sit_out_next_bb": True})
-    assert result["options"] == {"auto_post": True, "sit_out_next_bb": True, "wait_for_bb": True, "auto_muck": True}
+    assert result.wire()["options"] == {"auto_post": True, "sit_out_next_bb": True, "wait_for_bb": True,
+                                        "auto_muck": True}
     for _ in range(6):  # within a round of four hands seat 0 would be the big blind
         await _next_hand(room, clock, tid)
         if table.seats[0].sitting_out:

@@ -40,8 +40,8 @@ async def test_waiting_list_offers_the_free_seat_to_the_first_in_line(room: Room
     sinks = {p: Recorder(p) for p in (first, second)}
     for p, sink in sinks.items():
         room.attach(p, sink)
-    assert (await room.waitlist(first, tid))["position"] == 1
-    assert (await room.waitlist(second, tid))["position"] == 2
+    assert (await room.waitlist(first, tid)).position == 1
+    assert (await room.waitlist(second, tid)).position == 2
     assert {e["id"]: e for e in room.lobby()}[tid]["waiting"] == 2
     with pytest.raises(RoomError):
         await room.waitlist(seated[0], tid)  # a seated player cannot wait for a seat

@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from pydantic import ValidationError
@@ -37,6 +37,7 @@ from riverboat.cluster.wire import (
 )
 from riverboat.errors import RiverboatError, wire_error
 from riverboat.room import Room, RoomError
+from riverboat.room.replies import CommandReply
 
 log = logging.getLogger("riverboat.cluster")
 
@@ -100,7 +101,7 @@ class Answering:
             router.answering += 1
             try:
                 result = await (self._peer(cmd) if peer else self._dispatch(tid, cmd))
-                reply = Reply(ok=True, result=dict(result) if result is not None else {})
+                reply = Reply(ok=True, result=_wire(result))
             except RiverboatError as exc:  # a refusal: the registry's code, as REST and the WebSocket give it
                 wire = wire_error(exc)
                 assert wire is not None
@@ -158,3 +159,11 @@ class Answering:
                     TournamentDetail() | TournamentOperate():
                 return await self.tourneys.dispatch(tid, cmd)
         raise RoomError("bad_request", f"unknown command {cmd.op!r}")
+
+
+def _wire(result: CommandReply | Mapping[str, Any] | None) -> dict[str, Any]:
+    """A command's answer as the reply carries it: a room command's typed reply as its JSON object (the gateway parses
+    it back by the command's reply type), the cluster's own ops' objects as they are."""
+    if isinstance(result, CommandReply):
+        return result.wire()
+    return dict(result) if result is not None else {}

@@ -54,6 +54,7 @@ from riverboat.cluster.wire import (
 from riverboat.room.commands import Result, RoomCommand, target_of
 from riverboat.room.errors import RoomError
 from riverboat.room.frames import LobbyEntry, RoomFrame
+from riverboat.room.replies import parse_reply
 from riverboat.room.tournament.flights import FlightEvent
 from riverboat.room.tournament.lobby import TWISTER_PREFIXES
 
@@ -395,9 +396,11 @@ class RemoteRoom:
 
     async def execute(self, player_id: int, command: RoomCommand, key: str | None = None) -> Result:
         """As :meth:`Room.execute`: the command as it is, to the host of its table, pool or tournament (issue #29:
-        one generic forward; the host runs it with its room's ``execute``)."""
-        return await self._request(target_of(command), Execute(player=player_id, gateway=self.node, command=command,
-                                                               key=key))
+        one generic forward; the host runs it with its room's ``execute``), and its typed reply, parsed back by the
+        command's reply type (the host sent its JSON object)."""
+        result = await self._request(target_of(command), Execute(player=player_id, gateway=self.node,
+                                                                 command=command, key=key))
+        return parse_reply(command.type, result)
 
     @property
     def store_gateway(self) -> None:

@@ -24,6 +24,7 @@ from typing import Annotated, Literal, TypeAlias, get_args
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, StringConstraints
 
 from riverboat.room.errors import RoomError
+from riverboat.room.replies import CommandReply
 
 #: Largest amount (in minor units) a frame may carry: 10^12 cents = 10 billion euro. Anything larger is refused
 #: by validation before it reaches the room.
@@ -267,7 +268,9 @@ ROOM_COMMANDS: tuple[type[ClientFrameBase], ...] = (
 MONEY_COMMANDS = frozenset({"sit", "top_up", "join_speed", "twister_play", "tournament_register",
                             "tournament_rebuy"})
 
-Result = dict[str, object]  # a command's answer (the ``ack``'s ``result``): a JSON object
+#: a command's answer: a typed reply (:mod:`riverboat.room.replies`; :data:`~riverboat.room.replies.REPLY_TYPES`
+#: names each command's), whose ``wire()`` JSON object is the ``ack``'s ``result``
+Result: TypeAlias = CommandReply
 #: the target of Twister's "Play" (``twister_play``): the room's Twister offer (one process: ``TwisterOffers``; a
 #: cluster: the record of that name, whose host runs the offer and the Sit & Go's it starts, ``cluster.host``)
 TWISTER_OFFER = "twister"

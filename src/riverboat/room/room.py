@@ -30,6 +30,22 @@ from riverboat.room.move import Move
 from riverboat.room.port import Elsewhere
 from riverboat.room.recovery import Recovery
 from riverboat.room.registry import Registry, validate_table_spec
+from riverboat.room.replies import (
+    Acted,
+    FastFolded,
+    JoinedPool,
+    Left,
+    LeftPool,
+    NotWaiting,
+    OptionsSet,
+    SatIn,
+    SatOut,
+    Seated,
+    SpeedActed,
+    ToppedUp,
+    Waiting,
+    Watching,
+)
 from riverboat.room.settings import SpeedSpec, TableSpec
 from riverboat.room.sitout import SitOutRule
 from riverboat.room.spectators import MAX_WATCHED, Spectators
@@ -237,26 +253,26 @@ class Room:
 
     # ------------------------------------------------------------------ cash table commands
     async def sit(self, player_id: int, table_id: str, seat: int, buy_in: int, wait_for_bb: bool = True, *,
-                  idem_key: str | None = None) -> dict[str, Any]:
+                  idem_key: str | None = None) -> Seated:
         """``idem_key`` (every money command): the ledger key of the buy-in, given by a caller that derives it
         from a client's frame id; a key already used moves nothing and fails with ``id_reused``."""
         table = self.registry.table(table_id)
         return await table.actor.submit(lambda: table.sit(player_id, seat, buy_in, wait_for_bb, idem_key=idem_key))
 
-    async def act(self, player_id: int, table_id: str, move: Move) -> dict[str, Any]:
+    async def act(self, player_id: int, table_id: str, move: Move) -> Acted:
         table = self.registry.table(table_id)
         return await table.actor.submit(lambda: table.act(player_id, move))
 
-    async def waitlist(self, player_id: int, table_id: str) -> dict[str, Any]:
+    async def waitlist(self, player_id: int, table_id: str) -> Waiting:
         """Join the waiting list of a (full) cash table."""
         table = self.registry.table(table_id)
         return await table.actor.submit(lambda: table.waitlist(player_id))
 
-    async def unwaitlist(self, player_id: int, table_id: str) -> dict[str, Any]:
+    async def unwaitlist(self, player_id: int, table_id: str) -> NotWaiting:
         table = self.registry.table(table_id)
         return await table.actor.submit(lambda: table.unwaitlist(player_id))
 
-    async def set_options(self, player_id: int, table_id: str, changes: dict[str, bool]) -> dict[str, Any]:
+    async def set_options(self, player_id: int, table_id: str, changes: dict[str, bool]) -> OptionsSet:
         """A seated player's table options (auto-post blinds, sit out at the next big blind, wait for the big
         blind); the answer holds all of them."""
         table = self.registry.table(table_id)
@@ -264,11 +280,11 @@ class Room:
             raise RoomError("not_seated", "you are not seated at this table")
         return await table.actor.submit(lambda: table.set_options(player_id, changes))
 
-    async def sit_out(self, player_id: int, table_id: str) -> dict[str, Any]:
+    async def sit_out(self, player_id: int, table_id: str) -> SatOut:
         """R-SITOUT-4: out at every cash table of the player, here and elsewhere (:meth:`SitOutRule.sit_out`)."""
         return await self.sitout.sit_out(player_id, table_id)
 
-    async def sit_in(self, player_id: int, table_id: str, post: bool = False) -> dict[str, Any]:
+    async def sit_in(self, player_id: int, table_id: str, post: bool = False) -> SatIn:
         """R-SITOUT-4: back at every cash table of the player, here and elsewhere (:meth:`SitOutRule.sit_in`)."""
         return await self.sitout.sit_in(player_id, table_id, post)
 
@@ -280,20 +296,20 @@ class Room:
         """R-SITOUT-4's other half at this room's cash tables only: :meth:`SitOutRule.sit_in_here`."""
         return await self.sitout.sit_in_here(player_id, skip)
 
-    async def leave(self, player_id: int, table_id: str) -> dict[str, Any]:
+    async def leave(self, player_id: int, table_id: str) -> Left:
         table = self.registry.table(table_id)
         return await table.actor.submit(lambda: table.leave(player_id))
 
     async def top_up(self, player_id: int, table_id: str, amount: int, *, idem_key: str | None = None
-                     ) -> dict[str, Any]:
+                     ) -> ToppedUp:
         table = self.registry.table(table_id)
         return await table.actor.submit(lambda: table.top_up(player_id, amount, idem_key=idem_key))
 
-    async def watch(self, player_id: int, table_id: str) -> dict[str, Any]:
+    async def watch(self, player_id: int, table_id: str) -> Watching:
         """Watch a table as a spectator (public frames only); at most ``MAX_WATCHED`` tables at a time."""
         return await self.spectators.watch(player_id, table_id)
 
-    async def unwatch(self, player_id: int, table_id: str) -> dict[str, Any]:
+    async def unwatch(self, player_id: int, table_id: str) -> Watching:
         return await self.spectators.unwatch(player_id, table_id)
 
     def watched_by(self, player_id: int) -> list[str]:
@@ -314,19 +330,19 @@ class Room:
 
     # ------------------------------------------------------------------ Speed Poker commands
     async def join_speed(self, player_id: int, pool_id: str, buy_in: int, *, idem_key: str | None = None
-                         ) -> dict[str, Any]:
+                         ) -> JoinedPool:
         pool = self.registry.pool(pool_id)
         return await pool.actor.submit(lambda: pool.join(player_id, buy_in, idem_key=idem_key))
 
-    async def fast_fold(self, player_id: int, pool_id: str) -> dict[str, Any]:
+    async def fast_fold(self, player_id: int, pool_id: str) -> FastFolded:
         pool = self.registry.pool(pool_id)
         return await pool.actor.submit(lambda: pool.fast_fold(player_id))
 
-    async def speed_act(self, player_id: int, pool_id: str, move: Move) -> dict[str, Any]:
+    async def speed_act(self, player_id: int, pool_id: str, move: Move) -> SpeedActed:
         pool = self.registry.pool(pool_id)
         return await pool.actor.submit(lambda: pool.act(player_id, move))
 
-    async def leave_speed(self, player_id: int, pool_id: str) -> dict[str, Any]:
+    async def leave_speed(self, player_id: int, pool_id: str) -> LeftPool:
         pool = self.registry.pool(pool_id)
         return await pool.actor.submit(lambda: pool.leave(player_id))
 

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import contextlib
 import functools
-from typing import Any
 
 from riverboat.room.errors import RoomError
 from riverboat.room.port import Elsewhere
 from riverboat.room.registry import Registry
+from riverboat.room.replies import SatIn, SatOut
 
 
 class SitOutRule:
@@ -22,19 +22,19 @@ class SitOutRule:
         #: the room's tables in other processes (a cluster's other table hosts); None: every table is here
         self.elsewhere: Elsewhere | None = None
 
-    async def sit_out(self, player_id: int, table_id: str) -> dict[str, Any]:
+    async def sit_out(self, player_id: int, table_id: str) -> SatOut:
         """R-SITOUT-4: sitting out at one cash table sits the player out at all their cash tables: this room's
         (:meth:`sit_out_here`) and, in a cluster, those of the other table hosts (:attr:`elsewhere`)."""
         table = self.registry.table(table_id)
         if table.seat_of(player_id) is None:
             raise RoomError("not_seated", "you are not seated at this table")
-        result = await table.actor.submit(lambda: table.sit_out(player_id))
+        await table.actor.submit(lambda: table.sit_out(player_id))
         others = await self.sit_out_here(player_id, skip=table_id)
         if self.elsewhere is not None:
             others += await self.elsewhere.sit_out(player_id)
-        return result | {"also_sat_out": sorted(others)}
+        return SatOut(table=table_id, also_sat_out=sorted(others))
 
-    async def sit_in(self, player_id: int, table_id: str, post: bool = False) -> dict[str, Any]:
+    async def sit_in(self, player_id: int, table_id: str, post: bool = False) -> SatIn:
         """Back from sitting out; R-SITOUT-4 (no sitting out at one cash table while playing at another): back at
         the player's other cash tables too (:meth:`sit_in_here`, and :attr:`elsewhere`'s), waiting for the big
         blind there (``post`` is this table's choice)."""
@@ -43,7 +43,7 @@ class SitOutRule:
         others = await self.sit_in_here(player_id, skip=table_id)
         if self.elsewhere is not None:
             others += await self.elsewhere.sit_in(player_id)
-        return result | {"also_sat_in": sorted(others)}
+        return result.model_copy(update={"also_sat_in": sorted(others)})
 
     async def sit_out_here(self, player_id: int, skip: str | None = None) -> list[str]:
         """R-SITOUT-4 at this room's cash tables where the player sits and plays (``skip``: the one they chose):

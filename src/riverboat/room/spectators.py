@@ -3,10 +3,9 @@ seat (public frames only), at most :data:`MAX_WATCHED` at a time."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from riverboat.room.errors import RoomError
 from riverboat.room.registry import Registry
+from riverboat.room.replies import Watching
 
 MAX_WATCHED = 20  # tables one player may watch as a spectator at a time
 
@@ -19,7 +18,7 @@ class Spectators:
         self.registry = registry
         self.watching: dict[int, set[str]] = {}  # player -> tables they watch as a spectator
 
-    async def watch(self, player_id: int, table_id: str) -> dict[str, Any]:
+    async def watch(self, player_id: int, table_id: str) -> Watching:
         """Watch a table as a spectator (public frames only); at most ``MAX_WATCHED`` tables at a time."""
         table = self.registry.table(table_id)
         watched = self.watching.setdefault(player_id, set())
@@ -28,7 +27,7 @@ class Spectators:
         watched.add(table_id)
         return await table.actor.submit(lambda: table.watch(player_id))
 
-    async def unwatch(self, player_id: int, table_id: str) -> dict[str, Any]:
+    async def unwatch(self, player_id: int, table_id: str) -> Watching:
         table = self.registry.table(table_id)
         watched = self.watching.get(player_id)
         if watched is not None:

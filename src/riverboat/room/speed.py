@@ -18,7 +18,6 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
 from riverboat.engine import HandConfig
 from riverboat.games import Structure, get_game
@@ -31,6 +30,7 @@ from riverboat.room.frames import PoolLobbyEntry, PoolView, RoomFrame
 from riverboat.room.hand_driver import HandDriver, HandRules
 from riverboat.room.move import Move
 from riverboat.room.rake import get_schedule, rake_rule
+from riverboat.room.replies import FastFolded, JoinedPool, LeftPool, SpeedActed
 from riverboat.room.seating import check_buy_in
 from riverboat.room.settings import SpeedSpec, TableSettings
 from riverboat.room.settle import DeferredLedgerSettler
@@ -153,7 +153,7 @@ class SpeedPool:
                                                          timer.to_dict(self.now) if timer else None))
 
     # ------------------------------------------------------------------ commands
-    async def join(self, player_id: int, buy_in: object, *, idem_key: str | None = None) -> dict[str, Any]:
+    async def join(self, player_id: int, buy_in: object, *, idem_key: str | None = None) -> JoinedPool:
         if player_id in self.players:
             raise RoomError("already_seated", "you are already in this Speed Poker pool")
         amount = check_buy_in(buy_in, self.spec.min_buy_in, self.spec.max_buy_in)
@@ -166,17 +166,17 @@ class SpeedPool:
         self.players[player_id] = p
         self._enqueue(p)
         await self._form_tables()
-        return {"pool": self.id, "stack": amount}
+        return JoinedPool(pool=self.id, stack=amount)
 
-    async def act(self, player_id: int, move: Move) -> dict[str, Any]:
+    async def act(self, player_id: int, move: Move) -> SpeedActed:
         current = self._current(self._need(player_id))
         if current is None:
             raise RoomError("not_your_turn", "you are not in a hand in this pool")
         driver, seat = current
         driver.act(seat, move)
-        return {"ok": True, "hand": driver.hand_id}
+        return SpeedActed(hand=driver.hand_id)
 
-    async def fast_fold(self, player_id: int) -> dict[str, Any]:
+    async def fast_fold(self, player_id: int) -> FastFolded:
         """R-SPEED-1: leave the hand at once and be dealt a new one; the old hand goes on with a fold."""
         p = self._need(player_id)
         current = self._current(p)
@@ -194,9 +194,9 @@ class SpeedPool:
         if not p.leaving and not p.away:
             self._enqueue(p)
             await self._form_tables()
-        return {"pool": self.id, "folded": driver.hand_id}
+        return FastFolded(pool=self.id, folded=driver.hand_id)
 
-    async def leave(self, player_id: int) -> dict[str, Any]:
+    async def leave(self, player_id: int) -> LeftPool:
         p = self._need(player_id)
         p.leaving = True
         if player_id in self.queue:
@@ -208,7 +208,7 @@ class SpeedPool:
             if not driver.hand.folded[idx] and not driver.hand.allin[idx]:
                 driver.abandon(seat)
         cashed = await self._maybe_cash_out(p)
-        return {"pool": self.id, "pending": cashed is None, "cashed_out": cashed}
+        return LeftPool(pool=self.id, pending=cashed is None, cashed_out=cashed)
 
     async def disconnected(self, player_id: int) -> None:
         """Not dealt new hands while away; in the hands they are in, the R-DISC-1 timers apply."""

@@ -50,6 +50,19 @@ from riverboat.room.gateway import StoreGateway
 from riverboat.room.hand_driver import HandDriver, HandRules
 from riverboat.room.move import Move
 from riverboat.room.rake import get_schedule, rake_rule
+from riverboat.room.replies import (
+    ACTED,
+    Acted,
+    Left,
+    NotWaiting,
+    Options,
+    OptionsSet,
+    SatIn,
+    Seated,
+    ToppedUp,
+    Waiting,
+    Watching,
+)
 from riverboat.room.seating import SeatState, check_buy_in, check_seat
 from riverboat.room.settings import TableSettings, TableSpec
 from riverboat.room.settle import LedgerSettler
@@ -257,7 +270,7 @@ class Table:
 
     # ------------------------------------------------------------------ commands (run inside the actor)
     async def sit(self, player_id: int, seat: object, buy_in: object, wait_for_bb: bool = True, *,
-                  idem_key: str | None = None) -> dict[str, Any]:
+                  idem_key: str | None = None) -> Seated:
         if self.seat_of(player_id) is not None:
             raise RoomError("already_seated", "you already have a seat at this table")
         seat_no = check_seat(seat, self.spec.max_seats, self.seats)
@@ -278,7 +291,7 @@ class Table:
         self.table_event(SeatedEvent(kind="seated", seat=seat_no, player=player_id, alias=st.alias, stack=amount))
         self.broadcast_state()
         self._maybe_deal(soon=True)
-        return {"table": self.id, "seat": seat_no, "stack": amount}
+        return Seated(table=self.id, seat=seat_no, stack=amount)
 
     def reopen(self, seats: list[tuple[int, int, int, str | None]], hands_played: int, button: int | None) -> None:
         """Reopen a table whose chips are already on it, with no buy-in: a table taken over by another cluster
@@ -296,14 +309,14 @@ class Table:
         self.button = button
         self._maybe_deal(soon=True)
 
-    async def act(self, player_id: int, move: Move) -> dict[str, Any]:
+    async def act(self, player_id: int, move: Move) -> Acted:
         st = self._need_seat(player_id)
         if self.driver is None or not self.in_hand(st):
             raise RoomError("not_your_turn", "you are not in a hand at this table")
         self.driver.act(st.seat, move)
-        return {"ok": True}
+        return ACTED
 
-    async def sit_out(self, player_id: int, *, reason: str = "player") -> dict[str, Any]:
+    async def sit_out(self, player_id: int, *, reason: str = "player") -> None:
         """R-SITOUT: no blinds from the next hand on; evicted after ``sitout_evict_seconds`` (R-SITOUT-3)."""
         st = self._need_seat(player_id)
         if not st.sitting_out:
@@ -314,9 +327,8 @@ class Table:
             self.table_event(SatOutEvent(kind="sat_out", seat=st.seat, player=player_id, alias=st.alias,
                                          reason=reason))
             self.broadcast_state()
-        return {"table": self.id, "sitting_out": True}
 
-    async def sit_in(self, player_id: int, post: bool = False) -> dict[str, Any]:
+    async def sit_in(self, player_id: int, post: bool = False) -> SatIn:
         """Back from sit-out (or stop waiting for the big blind): post now (R-NEWPLAYER-1, R-MISSED) or wait."""
         st = self._need_seat(player_id)
         if st.stack <= 0 and st.pending_top_up <= 0:
@@ -331,20 +343,20 @@ class Table:
                                     post=st.post_now))
         self.broadcast_state()
         self._maybe_deal(soon=True)
-        return {"table": self.id, "sitting_out": False, "owes_bb": st.owes_bb, "missed_sb": st.missed_sb}
+        return SatIn(table=self.id, owes_bb=st.owes_bb, missed_sb=st.missed_sb)
 
-    async def leave(self, player_id: int) -> dict[str, Any]:
+    async def leave(self, player_id: int) -> Left:
         """R-CASH-3: leave at any time; the stack goes back to the balance (after the hand if dealt in)."""
         st = self._need_seat(player_id)
         if self.driver is not None and self.in_hand(st):
             st.leaving = True
             self.driver.abandon(st.seat)
             self.table_event(LeavingEvent(kind="leaving", seat=st.seat, player=player_id, alias=st.alias))
-            return {"table": self.id, "pending": True, "cashed_out": None}
+            return Left(table=self.id, pending=True, cashed_out=None)
         amount = await self._cash_out(st)
-        return {"table": self.id, "pending": False, "cashed_out": amount}
+        return Left(table=self.id, pending=False, cashed_out=amount)
 
-    async def top_up(self, player_id: int, value: int, *, idem_key: str | None = None) -> dict[str, Any]:
+    async def top_up(self, player_id: int, value: int, *, idem_key: str | None = None) -> ToppedUp:
         """R-BUYIN-1: chips are added between hands only (table stakes); during a hand the top-up waits (then it
         joins the other waiting top-ups in one ledger call with a key of its own: ``idem_key`` is for the ledger
         call made now). ``value``: a positive integer, as the ``top_up`` frame's validation left it."""
@@ -360,10 +372,10 @@ class Table:
             raise RoomError("insufficient_funds", f"your balance of {balance} does not cover a top-up of {value}")
         if self.in_hand(st):
             st.pending_top_up += value
-            return {"table": self.id, "pending": True, "stack": st.stack}
+            return ToppedUp(table=self.id, pending=True, stack=st.stack)
         await self._do_top_up(st, value, idem_key)
         self._maybe_deal(soon=True)
-        return {"table": self.id, "pending": False, "stack": st.stack}
+        return ToppedUp(table=self.id, pending=False, stack=st.stack)
 
     async def _do_top_up(self, st: SeatState, value: int, idem_key: str | None = None) -> None:
         await self.host.gateway.call(
@@ -402,7 +414,7 @@ class Table:
         if st is not None or player_id in self.watchers:
             self.send_state(player_id)
 
-    async def waitlist(self, player_id: int) -> dict[str, Any]:
+    async def waitlist(self, player_id: int) -> Waiting:
         """Put the player on the waiting list (a full table); they are told when a seat is free."""
         if self.seat_of(player_id) is not None:
             raise RoomError("already_seated", "you already have a seat at this table")
@@ -413,12 +425,12 @@ class Table:
         await self._offer_seats()
         if player_id not in self.waiting:  # blocked meanwhile (the offer looked again)
             raise RoomError("play_blocked", "you cannot join the waiting list now")
-        return {"table": self.id, "waiting": True, "position": self.waiting.index(player_id) + 1}
+        return Waiting(table=self.id, position=self.waiting.index(player_id) + 1)
 
-    async def unwaitlist(self, player_id: int) -> dict[str, Any]:
+    async def unwaitlist(self, player_id: int) -> NotWaiting:
         if player_id in self.waiting:
             self.waiting.remove(player_id)
-        return {"table": self.id, "waiting": False}
+        return NotWaiting(table=self.id)
 
     async def _offer_seats(self) -> None:
         """Each free seat is offered to the next player of the waiting list (a private ``seat_offered`` event); they
@@ -439,15 +451,15 @@ class Table:
         for pid, seat in zip(offered, free, strict=False):
             self.host.send(pid, self.address.event(SeatOfferedEvent(kind="seat_offered", seat=seat)))
 
-    async def watch(self, player_id: int) -> dict[str, Any]:
+    async def watch(self, player_id: int) -> Watching:
         """A spectator: the public view now, then every public frame of the table (``recipients``)."""
         self.watchers.add(player_id)
         self.send_state(player_id)
-        return {"table": self.id, "watching": True}
+        return Watching(table=self.id, watching=True)
 
-    async def unwatch(self, player_id: int) -> dict[str, Any]:
+    async def unwatch(self, player_id: int) -> Watching:
         self.watchers.discard(player_id)
-        return {"table": self.id, "watching": False}
+        return Watching(table=self.id, watching=False)
 
     # ------------------------------------------------------------------ money out
     async def _cash_out(self, st: SeatState) -> int:
@@ -567,7 +579,7 @@ class Table:
                 return s
         return None
 
-    async def set_options(self, player_id: int, changes: dict[str, bool]) -> dict[str, Any]:
+    async def set_options(self, player_id: int, changes: dict[str, bool]) -> OptionsSet:
         """The seat's table options (``auto_post``, ``sit_out_next_bb``, ``wait_for_bb``); applied from the next
         deal on."""
         st = self._need_seat(player_id)
@@ -576,7 +588,7 @@ class Table:
                 raise RoomError("bad_option", f"unknown table option {name!r}")
             setattr(st, name, bool(value))
         self.send_state(player_id)
-        return {"table": self.id, "options": dict(st.options())}
+        return OptionsSet(table=self.id, options=Options(**st.options()))
 
     def _record_blinds(self, plan: DealPlan) -> None:
         """R-MISSED: the blinds that passed sitting-out seats are owed; the button moves (R-TABLE-3)."""

@@ -31,6 +31,7 @@ from riverboat.room.commands import (
 )
 from riverboat.room.errors import RoomError
 from riverboat.room.move import Move
+from riverboat.room.replies import PlayEnded
 
 if TYPE_CHECKING:
     from riverboat.room.gateway import StoreGateway
@@ -60,7 +61,7 @@ def end_play_at_tables(room: Room) -> Handler:
             await room.leave_speed(c.player, cmd.target)
         else:
             await room.leave(c.player, cmd.target)
-        return {"target": cmd.target, "ended": "left"}
+        return PlayEnded(target=cmd.target, ended="left")
 
     return end_play
 

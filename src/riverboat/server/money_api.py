@@ -34,6 +34,7 @@ from starlette.responses import JSONResponse, Response
 
 from riverboat.errors import RiverboatError
 from riverboat.room.commands import EndPlayFrame
+from riverboat.room.replies import PlayEnded
 from riverboat.store.cashier import MAX_DEPOSIT, payment_reference
 from riverboat.store.movements import KIND_GROUPS
 
@@ -112,7 +113,7 @@ async def end_play(hub: Hub, pid: int) -> dict[str, Any]:
             log.warning("play of player %s at %s not ended: %s", pid, target, exc)
             kept.append(target)
             continue
-        (refunded if result.get("ended") == "refunded" else left).append(target)
+        (refunded if isinstance(result, PlayEnded) and result.ended == "refunded" else left).append(target)
     return {"left": left, "refunded": refunded, "kept": kept}
 
 

@@ -122,7 +122,7 @@ def tournament_routes(hub: Hub, handler: Wrap) -> list[ApiRoute]:
         body = await parse_body(request, SitOutBody)
         _lobby(hub)
         command = _sit_out_command(request.path_params["tid"], body.out)
-        return JSONResponse(jsonable(await hub.room.execute(pid, command)))
+        return JSONResponse((await hub.room.execute(pid, command)).wire())
 
     async def create(request: Request) -> Response:
         await staff(hub, request)

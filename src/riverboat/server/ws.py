@@ -17,6 +17,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from riverboat.errors import RiverboatError, wire_error
 from riverboat.room.commands import MONEY_COMMANDS, UnwatchFrame
+from riverboat.room.replies import CommandReply, Watching
 from riverboat.store.errors import AccountBlocked, AuthError
 
 from . import protocol
@@ -265,13 +266,11 @@ class Connection:
             log.exception("internal error handling %s from player %s", kind, self.player_id)
             return dict(protocol.error("internal", "internal server error; the command may not have been applied",
                                        ref))
-        if result is None:
-            result = {}
-        elif not isinstance(result, dict):
-            result = {"value": jsonable(result)}
-        return dict(protocol.ack(kind, result, ref))
+        # a room command's typed reply as its JSON object (the ack's ``result``); chat's line; nothing (resync)
+        wire = result.wire() if isinstance(result, CommandReply) else (result if result is not None else {})
+        return dict(protocol.ack(kind, wire, ref))
 
-    async def _command(self, frame: Any) -> Any:
+    async def _command(self, frame: Any) -> CommandReply | dict[str, Any] | None:
         """A session frame (chat, resync) here; every other command is the room's (``RoomPort.execute``), with the
         idempotency key of a money command made once from the player and the frame id (issue #29)."""
         pid = self.player_id
@@ -288,7 +287,7 @@ class Connection:
         if kind == "unwatch":
             self.watched.discard(frame.table)
             if self.hub.links.watched_elsewhere(self, frame.table):  # another tab of the player still watches it
-                return {"table": frame.table, "watching": False}
+                return Watching(table=frame.table, watching=False)
         key = store_key(pid, frame.id) if kind in MONEY_COMMANDS and frame.id is not None else None
         result = await self.hub.room.execute(pid, frame, key)
         if kind == "watch":
