@@ -207,7 +207,7 @@ async def test_r_aai_1_disconnected_player_with_money_in_is_all_in_for_what_they
         await room.quiesce()
         hand2 = table.hand
         assert hand2 is not None and 0 in hand2.seats
-        assert (table.button, table.prev_plan.big_blind) == (1, 0)  # type: ignore[union-attr]
+        assert (table.button, table.dealer.prev_plan.big_blind) == (1, 0)  # type: ignore[union-attr]
         await act_as_seat(room, table, 1, "raise", 20)
         await act_as_seat(room, table, 2, "call")
         assert hand2.to_act == 0  # the big blind, with 10 in the pot, faces a raise

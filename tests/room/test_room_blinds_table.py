@@ -66,7 +66,7 @@ async def test_r_missed_2_returning_after_missing_both_blinds_posts_per_setting(
 ) -> None:
     spec = replace(NL, settings={"missed_blind_policy": policy})
     _tid, table, players = await seat_players(room, store, spec, 4, 500)
-    assert (table.button, table.prev_plan.small_blind, table.prev_plan.big_blind) == (0, 1, 2)  # type: ignore[union-attr]
+    assert (table.button, table.dealer.prev_plan.small_blind, table.dealer.prev_plan.big_blind) == (0, 1, 2)  # type: ignore[union-attr]
     await room.sit_out(players[3], table.id)  # sits out from hand 2 on
     await next_hand(room, table, clock)  # hand 2: BB passes seat 3
     stack3 = table.seats[3].stack  # after hand 1, the last one seat 3 played
@@ -103,7 +103,7 @@ async def test_r_missed_1_waiting_for_the_big_blind_instead_of_posting(
         hand = table.hand
         assert hand is not None
         if 3 in hand.seats:
-            dealt_with_3.append(table.prev_plan)
+            dealt_with_3.append(table.dealer.prev_plan)
             break
     assert dealt_with_3, "the big blind reached seat 3"
     plan = dealt_with_3[0]
@@ -120,12 +120,12 @@ async def test_r_newplayer_1_new_player_waits_for_or_posts_the_big_blind(
     await room.sit(newcomer, table.id, 5, 500, wait_for_bb=wait_for_bb)
     await next_hand(room, table, clock)  # hand 2: button 1, SB 2, BB 3 -- seat 5 is not the big blind
     hand = table.hand
-    assert hand is not None and table.prev_plan is not None and table.prev_plan.big_blind == 3
+    assert hand is not None and table.dealer.prev_plan is not None and table.dealer.prev_plan.big_blind == 3
     if wait_for_bb:
         assert 5 not in hand.seats  # waits (no chips charged)
         await next_hand(room, table, clock)  # hand 3: button 2, SB 3, BB reaches seat 5
         assert table.hand is not None and 5 in table.hand.seats
-        assert table.prev_plan.big_blind == 5
+        assert table.dealer.prev_plan.big_blind == 5
         assert posts(table)[5] == [("blind", 10)]
     else:
         assert 5 in hand.seats
