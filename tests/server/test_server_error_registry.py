@@ -26,6 +26,7 @@ from riverboat.room.errors import RoomError
 from riverboat.room.gateway import _room_error
 from riverboat.server.app import create_app
 from riverboat.server.hub import ServerConfig
+from riverboat.store.accounts import PlayerInfo
 
 from .fake_room import FakeRoom
 
@@ -98,7 +99,8 @@ def test_code_and_status_come_from_the_class_along_the_mro(cls: type[RiverboatEr
 
 
 def _fake_store() -> Any:
-    accounts = SimpleNamespace(authenticate=lambda token: SimpleNamespace(player_id=7, alias="Seven"))
+    seven = PlayerInfo(id=7, username="seven", role="player", alias="Seven", alias_changes=0, alias_must_change=False)
+    accounts = SimpleNamespace(authenticate=lambda token: seven)
     return SimpleNamespace(accounts=accounts)
 
 
