@@ -471,14 +471,22 @@ def _role(f: Flag, p: str) -> str:
     return f"{f.pattern}:{f.players.index(p)}" if f.pattern == "chip_dumping" else f.pattern
 
 
+_LEADS = ("chip_dumping", "soft_play")
+
+
 def _fold_in(flags: list[Flag]) -> list[Flag]:
-    """One lead per cheater. A flag on a player who already has a stronger chip dumping or soft play flag with
-    someone else is told in that flag (``Also: ...``) rather than raised on its own, unless it is the same
-    pattern in the same role (a giver feeding a second account stays a flag of its own): the cheating distorts
-    that player's own baselines and play with everyone else (a dumper calls everyone else down while dumping, the
-    receiver's winnings make any loss look like a gift), and the operator reviews the cheater through the main
-    flag anyway. Flags are taken most suspicious first."""
-    order = sorted(range(len(flags)), key=lambda i: (-flags[i].score, flags[i].p_value, flags[i].players))
+    """One lead per cheater. A flag on a player who already has a chip dumping or soft play flag with someone
+    else (a stronger one, when it is itself chip dumping or soft play) is told in that flag (``Also: ...``) rather
+    than raised on its own, unless it is the same pattern in the same role (a giver feeding a second account stays
+    a flag of its own): the cheating distorts that player's own baselines and play with everyone else (a dumper
+    calls everyone else down while dumping, the receiver's winnings make any loss look like a gift), and the
+    operator reviews the cheater through the main flag anyway. The leads (chip dumping and soft play) are taken
+    first, most suspicious first, then the other flags: the distortion does not depend on which of the two flags
+    is the more significant (issue #34: pot-limit Omaha seed 1's 0.25 dumper, flagged giver first at q = 0.009,
+    was also flagged ``collusion`` with an honest player at q = 0.0005, because the dumper's results without
+    that player, the baseline of winning together, are his dumping losses)."""
+    order = sorted(range(len(flags)), key=lambda i: (flags[i].pattern not in _LEADS, -flags[i].score,
+                                                     flags[i].p_value, flags[i].players))
     main: dict[str, int] = {}
     related: dict[int, list[str]] = defaultdict(list)
     keep: list[int] = []
@@ -490,7 +498,7 @@ def _fold_in(flags: list[Flag]) -> list[Flag]:
             related[host].append(f"{f.pattern} {' / '.join(_name(p) for p in f.players)} (p = {f.p_value:.2g})")
             continue
         keep.append(i)
-        if f.pattern in ("chip_dumping", "soft_play"):
+        if f.pattern in _LEADS:
             for p in f.players:
                 main.setdefault(p, i)
     out = []
