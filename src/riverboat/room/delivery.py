@@ -76,11 +76,21 @@ class Delivery:
         """``send(pid, message)`` for each of ``player_ids``, in order: one frame object for all of them (a public
         event). With a ``group_sink`` the players reached immediately get it in one call."""
         group = self.group_sink
-        if group is None:
-            for pid in player_ids:
-                self.send(pid, message)
-            return
         immediate = self.immediate
+        if group is None:  # send() inlined: one frame to ~6 players per event on the room's hot path
+            outbox = self.outbox
+            for pid in player_ids:
+                way_in = immediate.get(pid)
+                if way_in is not None:
+                    try:
+                        way_in(message)
+                    except Exception:
+                        log.exception("delivery to player %s failed", pid)
+                    continue
+                queue = outbox.get(pid)
+                if queue is not None:
+                    queue.put_nowait(message)
+            return
         reached: list[int] = []
         for pid in player_ids:
             if pid in immediate:

@@ -369,7 +369,7 @@ class Room:
                     await table.actor.submit(functools.partial(table.alias_changed, player_id, alias))
 
     def is_connected(self, player_id: int) -> bool:
-        return self.delivery.is_connected(player_id)
+        return player_id not in self.delivery.disconnected  # Delivery.is_connected, one call less (hot path)
 
     def attach(self, player_id: int, sink: Sink, *, immediate: Callable[[RoomFrame], None] | None = None,
                encoded: Callable[[str], None] | None = None) -> None:
