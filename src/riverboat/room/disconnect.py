@@ -48,31 +48,31 @@ class AaiAllowance:
     with ``(player, now)`` at every use (the room stores it, so a restart does not reset the allowance); ``load``
     puts the stored uses back."""
 
-    def __init__(self, per_24h: int, on_use: Callable[[object, float], None] | None = None) -> None:
+    def __init__(self, per_24h: int, on_use: Callable[[int, float], None] | None = None) -> None:
         self.per_24h = per_24h
         self.on_use = on_use
-        self._used: dict[object, deque[float]] = {}
+        self._used: dict[int, deque[float]] = {}
 
-    def load(self, uses: Iterable[tuple[object, float]]) -> None:
+    def load(self, uses: Iterable[tuple[int, float]]) -> None:
         """Uses read back from the store (oldest first), added to those already known."""
         for player, at in uses:
             q = self._used.setdefault(player, deque())
             if at not in q:
                 q.append(at)
 
-    def _prune(self, player: object, now: float) -> deque[float]:
+    def _prune(self, player: int, now: float) -> deque[float]:
         q = self._used.setdefault(player, deque())
         while q and q[0] <= now - DAY:
             q.popleft()
         return q
 
-    def available(self, player: object, now: float) -> bool:
+    def available(self, player: int, now: float) -> bool:
         return len(self._prune(player, now)) < self.per_24h
 
-    def use(self, player: object, now: float) -> None:
+    def use(self, player: int, now: float) -> None:
         self._prune(player, now).append(now)
         if self.on_use is not None:
             self.on_use(player, now)
 
-    def used(self, player: object, now: float) -> int:
+    def used(self, player: int, now: float) -> int:
         return len(self._prune(player, now))

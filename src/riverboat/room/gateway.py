@@ -37,7 +37,9 @@ import zlib
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from sqlalchemy.exc import DBAPIError
 
@@ -45,7 +47,12 @@ from riverboat.errors import wire_error
 from riverboat.room import probe
 from riverboat.room.errors import RoomError
 
+if TYPE_CHECKING:
+    from riverboat.store import Store
+    from riverboat.store.ledger import Ledger
+
 T = TypeVar("T")
+P = ParamSpec("P")
 log = logging.getLogger("riverboat.room")
 
 MAX_BATCH = 64  # calls per group commit
@@ -81,11 +88,11 @@ OWN_THREAD_CALLS: frozenset[str] = frozenset({
 })
 
 
-def _routes(store: Any) -> dict[Callable[..., Any], str]:
+def _routes(store: Store) -> dict[Callable[..., object], str]:
     """``store``'s bound methods of :data:`PROCESS_CALLS` and :data:`OWN_THREAD_CALLS` -> their names (a bound method
     equals another bound method of the same object and function, so a call's callable is looked up, never taken
     apart)."""
-    out: dict[Callable[..., Any], str] = {}
+    out: dict[Callable[..., object], str] = {}
     for name in PROCESS_CALLS | OWN_THREAD_CALLS:
         service, method = name.split(".")
         fn = getattr(getattr(store, service, None), method, None)
@@ -107,7 +114,13 @@ def _room_error(exc: BaseException) -> BaseException:
     return err
 
 
-def _run(fn: Callable[[], Any]) -> tuple[bool, Any]:
+#: One store call's outcome: ``(True, its result)`` or ``(False, the exception it raised)``. The result is whatever
+#: the store method returns (the gateway runs all of them, queued and grouped together), so it is untyped here; the
+#: typed entry points (:meth:`StoreGateway.call`, ``run``) give their caller the method's own return type.
+Outcome = tuple[bool, Any]
+
+
+def _run(fn: Callable[[], object]) -> Outcome:
     try:
         return True, fn()
     except Exception as exc:
@@ -117,14 +130,14 @@ def _run(fn: Callable[[], Any]) -> tuple[bool, Any]:
 Batch = Callable[[], AbstractContextManager[None]]
 
 
-def run_group(batch: Batch | None, fns: list[Callable[[], Any]]) -> list[tuple[bool, Any]]:
+def run_group(batch: Batch | None, fns: Sequence[Callable[[], object]]) -> list[Outcome]:
     """Run ``fns`` in one transaction opened by ``batch`` (``Store.batch``), one savepoint each, and return
     ``(ok, result or exception)`` per call once the transaction has committed. A call that hit a transient database
     error inside the group is run again on its own afterwards; if the group itself fails to commit (nothing of it
     is stored), every call is run again on its own."""
     if len(fns) == 1 or batch is None:
         return [_run(fn) for fn in fns]
-    outcomes: list[tuple[bool, Any]] = []
+    outcomes: list[Outcome] = []
     alone: list[int] = []
     try:
         with batch():
@@ -143,7 +156,7 @@ def run_group(batch: Batch | None, fns: list[Callable[[], Any]]) -> list[tuple[b
 
 @dataclass(slots=True)
 class _Job:
-    fn: Callable[[], Any]
+    fn: Callable[[], object]
     loop: asyncio.AbstractEventLoop
     future: asyncio.Future[Any]
 
@@ -169,12 +182,11 @@ class StoreGateway:
     (``process=True``; the calls of :data:`PROCESS_CALLS` go there). ``inline=True`` calls them directly (tools);
     ``group_commit=False``: one transaction per call. The one path from the room and the server to the store."""
 
-    def __init__(self, store: Any, *, inline: bool = False, workers: int = 1, group_commit: bool = True,
+    def __init__(self, store: Store, *, inline: bool = False, workers: int = 1, group_commit: bool = True,
                  max_batch: int = MAX_BATCH, process: bool = False) -> None:
         self.store = store
         self.inline = inline
-        batch = getattr(store, "batch", None)
-        self._batch: Batch | None = batch if group_commit and callable(batch) else None
+        self._batch: Batch | None = store.batch if group_commit else None
         self._routes = _routes(store)
         self.max_batch = max(1, max_batch)
         self.batches = 0  # group commits of 2+ calls (thread mode statistics)
@@ -200,7 +212,7 @@ class StoreGateway:
     def uses_process(self) -> bool:
         return self._process is not None
 
-    async def call(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    async def call(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """Run ``fn(*args, **kwargs)`` off the loop; a store refusal comes back as a ``RoomError`` with the code the
         error registry gives its class (the room's commands raise only ``RoomError``)."""
         try:
@@ -211,7 +223,7 @@ class StoreGateway:
                 raise
             raise err from exc
 
-    async def run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    async def run(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """:meth:`call` keeping the store's own exception classes (the server answers them by class)."""
         if self.inline:
             return fn(*args, **kwargs)
@@ -236,24 +248,23 @@ class StoreGateway:
             probe.STORE.record(name or f"thread:{getattr(fn, '__qualname__', fn)}", time.perf_counter() - t0,
                                *(timing or ()))
 
-    async def call_all(self, calls: Sequence[tuple[Callable[..., Any], tuple[Any, ...]]]
-                       ) -> list[tuple[bool, Any]]:
+    async def call_all(self, calls: Sequence[tuple[Callable[..., object], tuple[object, ...]]]) -> list[Outcome]:
         """Hand several store calls ``(fn, args)`` over at once, for the group commit: inline, they run here in
         transactions of up to ``max_batch`` calls (:func:`run_group`); on the worker thread or the store process
         they are queued together, and the worker groups them the same way. Returns ``(ok, result or error)`` per
         call, in order, once each is committed (errors as :meth:`call` raises them); a refused call changes
         nothing and the others stand."""
         if self.inline:
-            out: list[tuple[bool, Any]] = []
+            out: list[Outcome] = []
             for lo in range(0, len(calls), self.max_batch):
-                chunk: list[Callable[[], Any]] = [functools.partial(fn, *args)
+                chunk: list[Callable[[], object]] = [functools.partial(fn, *args)
                                                   for fn, args in calls[lo:lo + self.max_batch]]
                 out.extend((ok, value if ok else _room_error(value)) for ok, value in run_group(self._batch, chunk))
             return out
         results = await asyncio.gather(*(self.call(fn, *args) for fn, args in calls), return_exceptions=True)
         return [(not isinstance(r, BaseException), r) for r in results]
 
-    def name_of(self, fn: Callable[..., Any]) -> str | None:
+    def name_of(self, fn: Callable[..., object]) -> str | None:
         """``"service.method"`` if ``fn`` is the store's method of that name listed in :data:`PROCESS_CALLS` or
         :data:`OWN_THREAD_CALLS`."""
         try:
@@ -293,7 +304,7 @@ class StoreGateway:
                 return
 
     @property
-    def ledger(self) -> Any:
+    def ledger(self) -> Ledger:
         return self.store.ledger
 
     def close(self) -> None:
@@ -311,10 +322,23 @@ class StoreGateway:
 
 # ---------------------------------------------------------------------------------------------- store process
 
+#: A call for the store process, as sent over the pipe: request id, ``service.method`` (one of
+#: :data:`PROCESS_CALLS`), its positional and keyword arguments; ``None`` tells the process to stop.
+Request = tuple[int, str, tuple[object, ...], dict[str, object]]
+#: The store process's answer: request id, ok, the call's result or its exception, and the group's
+#: ``(run seconds, size)`` (:mod:`riverboat.room.probe`).
+Answer = tuple[int, bool, object, tuple[float, int]]
+#: A call queued for the sender thread: name, arguments, and the loop and future its answer goes to.
+_Submitted = tuple[str, tuple[object, ...], dict[str, object], asyncio.AbstractEventLoop, asyncio.Future[Any]]
+
+
 class _StoreProcess:
     """One child process with its own ``Store(url)``; requests and answers go over a pipe. A reader thread here
     hands each answer to the waiting coroutine's loop. If the child dies, the calls in flight fail and the next
     call starts a new child."""
+
+    _conn: Connection  # this end of the pipe to the current child (set by _start)
+    _proc: BaseProcess
 
     def __init__(self, url: str, max_batch: int, workers: int = 1) -> None:
         self.url = url
@@ -323,10 +347,8 @@ class _StoreProcess:
         self._ids = itertools.count(1)
         self._send_lock = threading.Lock()
         self._pending: dict[int, tuple[asyncio.AbstractEventLoop, asyncio.Future[Any]]] = {}
-        self._conn: Any = None
-        self._proc: Any = None
         self._closing = False
-        self._outgoing: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._outgoing: queue.SimpleQueue[_Submitted | None] = queue.SimpleQueue()
         self._start()
         self._sender = threading.Thread(target=self._send_loop, name="room-store-sender", daemon=True)
         self._sender.start()
@@ -343,7 +365,7 @@ class _StoreProcess:
         reader = threading.Thread(target=self._read, args=(parent,), name="room-store-reader", daemon=True)
         reader.start()
 
-    def submit(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any],
+    def submit(self, name: str, args: tuple[object, ...], kwargs: dict[str, object],
                loop: asyncio.AbstractEventLoop, fut: asyncio.Future[Any]) -> None:
         """Queue one call of ``name`` (one of :data:`PROCESS_CALLS`; never blocks: the sender thread pickles and
         writes it, so a full pipe while the child runs a large batch never stalls the event loop)."""
@@ -356,14 +378,15 @@ class _StoreProcess:
                 return
             name, args, kwargs, loop, fut = item
             with self._send_lock:
-                if self._proc is None or not self._proc.is_alive():
+                if not self._proc.is_alive():
                     log.error("store process is gone; starting a new one")
                     self._start()
                 rid = next(self._ids)
                 self._pending[rid] = (loop, fut)
                 conn = self._conn
+            request: Request = (rid, name, args, kwargs)
             try:
-                conn.send((rid, name, args, kwargs))
+                conn.send(request)
             except Exception as exc:
                 with self._send_lock:
                     self._pending.pop(rid, None)
@@ -371,10 +394,11 @@ class _StoreProcess:
                 _answer(loop, fut, False, RoomError("store_unavailable", "the room cannot reach its database just "
                                                                          "now; please try again"))
 
-    def _read(self, conn: Any) -> None:
+    def _read(self, conn: Connection) -> None:
         while True:
             try:
-                rid, ok, value, timing = conn.recv()
+                answer: Answer = conn.recv()
+                rid, ok, value, timing = answer
             except (EOFError, OSError):
                 break
             except Exception as exc:  # an answer that could not be unpickled: fail that call only if we can tell
@@ -409,7 +433,7 @@ class _StoreProcess:
         self._conn.close()
 
 
-def store_process_main(conn: Any, url: str, max_batch: int, workers: int = 1) -> None:
+def store_process_main(conn: Connection, url: str, max_batch: int, workers: int = 1) -> None:
     """Body of the store process: serve calls in arrival order, grouped like the thread workers, until the parent
     says stop or goes away. Ctrl-C is for the parent (it stops the room, which still needs the store).
 
@@ -437,7 +461,7 @@ def store_process_main(conn: Any, url: str, max_batch: int, workers: int = 1) ->
     try:
         while True:
             try:
-                first = conn.recv()
+                first: Request | None = conn.recv()
             except (EOFError, OSError):
                 return
             if first is None:
@@ -446,7 +470,7 @@ def store_process_main(conn: Any, url: str, max_batch: int, workers: int = 1) ->
             stop = False
             while len(msgs) < max_batch and conn.poll():
                 try:
-                    more = conn.recv()
+                    more: Request | None = conn.recv()
                 except (EOFError, OSError):
                     stop = True
                     break
@@ -470,7 +494,7 @@ def store_process_main(conn: Any, url: str, max_batch: int, workers: int = 1) ->
         store.dispose()
 
 
-def _run_timed(store: Any, batch: Batch | None, msgs: list[Any]) -> tuple[list[tuple[bool, Any]], tuple[float, int]]:
+def _run_timed(store: Store, batch: Batch | None, msgs: list[Request]) -> tuple[list[Outcome], tuple[float, int]]:
     """One group of the store process's calls run together: the outcomes, and the group's run time and size
     (reported with every answer, :mod:`riverboat.room.probe`)."""
     fns = [_bind(store, name, args, kwargs) for _rid, name, args, kwargs in msgs]
@@ -479,22 +503,22 @@ def _run_timed(store: Any, batch: Batch | None, msgs: list[Any]) -> tuple[list[t
     return outcomes, (time.perf_counter() - t0, len(msgs))
 
 
-def _serve_parallel(conn: Any, store: Any, batch: Batch | None, max_batch: int, workers: int) -> None:
+def _serve_parallel(conn: Connection, store: Store, batch: Batch | None, max_batch: int, workers: int) -> None:
     """:func:`store_process_main` with ``workers`` threads: this thread reads the calls off the pipe into the queue
     of the worker their first argument names (:func:`worker_of`); each worker takes what is queued for it (up to
     ``max_batch``), runs it as one group and answers (one sender at a time on the pipe)."""
-    queues: list[queue.SimpleQueue[Any]] = [queue.SimpleQueue() for _ in range(workers)]
+    queues: list[queue.SimpleQueue[Request | None]] = [queue.SimpleQueue() for _ in range(workers)]
     send_lock = threading.Lock()
     gone = threading.Event()
 
-    def answer(rid: int, ok: bool, value: Any, timing: tuple[float, int]) -> None:
+    def answer(rid: int, ok: bool, value: object, timing: tuple[float, int]) -> None:
         with send_lock:
             try:
                 conn.send((rid, ok, value, timing))
             except (pickle.PicklingError, TypeError, AttributeError) as exc:
                 conn.send((rid, False, RuntimeError(f"unpicklable store answer: {exc}"), timing))
 
-    def work(calls: queue.SimpleQueue[Any]) -> None:
+    def work(calls: queue.SimpleQueue[Request | None]) -> None:
         while True:
             first = calls.get()
             if first is None:
@@ -527,7 +551,7 @@ def _serve_parallel(conn: Any, store: Any, batch: Batch | None, max_batch: int, 
     try:
         while not gone.is_set():
             try:
-                msg = conn.recv()
+                msg: Request | None = conn.recv()
             except (EOFError, OSError):
                 break
             if msg is None:
@@ -540,7 +564,7 @@ def _serve_parallel(conn: Any, store: Any, batch: Batch | None, max_batch: int, 
             t.join()
 
 
-def worker_of(name: str, args: tuple[Any, ...], workers: int) -> int:
+def worker_of(name: str, args: tuple[object, ...], workers: int) -> int:
     """The worker of a call: by its first argument (the table, player or tournament it is about), else its name;
     the same one every time, so the calls about one thing keep their order."""
     key = args[0] if args else name
@@ -557,9 +581,9 @@ def _portable(exc: BaseException) -> BaseException:
     return exc
 
 
-def _bind(store: Any, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Callable[[], Any]:
+def _bind(store: Store, name: str, args: tuple[object, ...], kwargs: dict[str, object]) -> Callable[[], object]:
     if name not in PROCESS_CALLS:
-        def refuse() -> Any:
+        def refuse() -> object:
             raise RuntimeError(f"the store process does not serve {name}")
         return refuse
     service, method = name.split(".")

@@ -51,6 +51,7 @@ from riverboat.room.sitout import SitOutRule
 from riverboat.room.spectators import MAX_WATCHED, Spectators
 from riverboat.room.table_commands import register_table_commands
 from riverboat.room.tournament_commands import register_tournament_commands
+from riverboat.store import Store
 from riverboat.store.db import is_memory_url
 
 __all__ = ["MAX_WATCHED", "Room", "Sink", "validate_table_spec"]
@@ -63,7 +64,7 @@ class Room:
 
     def __init__(
         self,
-        store: Any,
+        store: Store,
         clock: Clock | None = None,
         rng: RandomSource | None = None,
         *,
@@ -77,7 +78,7 @@ class Room:
         self.store = store
         self.clock: Clock = clock if clock is not None else RealClock()
         self.rng: RandomSource = rng if rng is not None else secrets.SystemRandom()
-        url = str(getattr(store, "url", ""))
+        url = store.url
         workers = store_workers if store_workers is not None else (4 if url.startswith("postgresql") else 1)
         # store_process: the store's work runs in a child process (off this process's GIL); needs a database that
         # two processes can open (a file or PostgreSQL, not an in-memory SQLite)
@@ -149,13 +150,13 @@ class Room:
         """R-SERVER-3 for one table (:meth:`Recovery.cashes_out_on_crash`)."""
         return self.recovery.cashes_out_on_crash(spec)
 
-    def _record_aai(self, player: object, at: float) -> None:
+    def _record_aai(self, player: int, at: float) -> None:
         """R-AAI-2: store an artificial all-in use (queued on the store gateway before the hand's settlement)."""
         task = asyncio.ensure_future(self._store_aai(player, at))
         self._writes.add(task)
         task.add_done_callback(self._writes.discard)
 
-    async def _store_aai(self, player: object, at: float) -> None:
+    async def _store_aai(self, player: int, at: float) -> None:
         try:
             await self.gateway.call(self.store.accounts.record_aai_use, player, at)
         except Exception:
