@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from nats.aio.msg import Msg
 from pydantic import ValidationError
 
 from riverboat.cluster.metrics import NodeMetrics
@@ -25,7 +26,10 @@ from riverboat.cluster.wire import (
     AliasChanged,
     Execute,
     FlightOver,
+    GatewayCommand,
+    HostCommand,
     Info,
+    PeerBody,
     PlayerSitOut,
     Relay,
     Reply,
@@ -40,6 +44,8 @@ from riverboat.room import Room, RoomError
 from riverboat.room.replies import CommandReply
 
 log = logging.getLogger("riverboat.cluster")
+#: A command's answer on the host: a room command's typed reply, or the JSON object of the cluster's own ops.
+Answer = CommandReply | Mapping[str, object] | None
 
 
 class Answering:
@@ -54,23 +60,23 @@ class Answering:
         self.players = players
         self.metrics = metrics
         self.lease_ok = lease_ok
-        self.held: list[tuple[Any, bool]] = []  # commands (msg, peer) that came while the lease was unconfirmed
+        self.held: list[tuple[Msg, bool]] = []  # commands (msg, peer) that came while the lease was unconfirmed
 
-    async def on_command(self, msg: Any) -> None:
+    async def on_command(self, msg: Msg) -> None:
         if self.lease_ok():
             asyncio.get_running_loop().create_task(self.answer(msg))
         else:  # answered once the lease is renewed; dropped if the table's new owner has it (it answers)
             self.held.append((msg, False))
 
-    async def on_peer(self, msg: Any) -> None:
+    async def on_peer(self, msg: Msg) -> None:
         """Another host: R-SITOUT-4 from its room (``cluster/elsewhere.py``), or about a tournament's tables."""
         if self.lease_ok():
             asyncio.get_running_loop().create_task(self.answer(msg, peer=True))
         else:
             self.held.append((msg, True))
 
-    def table_of(self, msg: Any) -> str:
-        return str(msg.subject[len(self.names.command("")):])  # a tournament id may hold dots (an edited one)
+    def table_of(self, msg: Msg) -> str:
+        return msg.subject[len(self.names.command("")):]  # a tournament id may hold dots (an edited one)
 
     def answer_held(self, keep: Callable[[str], bool] | None = None) -> tuple[int, int]:
         """Answer the commands that waited for the lease (``keep``: only the peers' and those of the tables it
@@ -84,23 +90,23 @@ class Answering:
                 loop.create_task(self.answer(msg, peer=peer))
         return kept, len(held)
 
-    async def answer(self, msg: Any, *, peer: bool = False) -> None:
+    async def answer(self, msg: Msg, *, peer: bool = False) -> None:
         t0 = time.perf_counter()
         tid = self.table_of(msg)
         gateway: str | None = None
         router = self.players.router
         try:
-            cmd = (PEER if peer else COMMAND).validate_json(msg.data)
+            cmd: HostCommand | PeerBody = PEER.validate_json(msg.data) if peer else COMMAND.validate_json(msg.data)
         except ValidationError as exc:
             reply = Reply(ok=False, code="bad_request", message=str(exc))
         else:
-            if not peer:
+            if isinstance(cmd, GatewayCommand):  # a gateway's (never a peer's: no peer message is one)
                 gateway = cmd.gateway
                 if self.players.routes.get(cmd.player) != gateway:
                     self.players.route(cmd.player, gateway)
             router.answering += 1
             try:
-                result = await (self._peer(cmd) if peer else self._dispatch(tid, cmd))
+                result = await (self._dispatch(tid, cmd) if isinstance(cmd, GatewayCommand) else self._peer(cmd))
                 reply = Reply(ok=True, result=_wire(result))
             except RiverboatError as exc:  # a refusal: the registry's code, as REST and the WebSocket give it
                 wire = wire_error(exc)
@@ -119,7 +125,7 @@ class Answering:
                 await msg.respond(data)
         self.metrics.command.observe(time.perf_counter() - t0)
 
-    async def _peer(self, msg: Any) -> dict[str, Any]:
+    async def _peer(self, msg: PeerBody) -> dict[str, Any]:
         """A message from another host: R-SITOUT-4 from a table there (this room applies the rule at its own
         tables of the player), or about a tournament's tables (``cluster/tourney_tables.py``)."""
         if isinstance(msg, PlayerSitOut):
@@ -143,7 +149,7 @@ class Answering:
         token = reply_to[len(prefix):]
         return token if token and "." not in token else None
 
-    async def _dispatch(self, tid: str, cmd: Any) -> Any:
+    async def _dispatch(self, tid: str, cmd: HostCommand) -> Answer:
         room, p = self.room, cmd.player
         match cmd:
             case Execute():  # a player's command, as they sent it (issue #29): the room runs it
@@ -161,7 +167,7 @@ class Answering:
         raise RoomError("bad_request", f"unknown command {cmd.op!r}")
 
 
-def _wire(result: CommandReply | Mapping[str, Any] | None) -> dict[str, Any]:
+def _wire(result: Answer) -> dict[str, object]:
     """A command's answer as the reply carries it: a room command's typed reply as its JSON object (the gateway parses
     it back by the command's reply type), the cluster's own ops' objects as they are."""
     if isinstance(result, CommandReply):

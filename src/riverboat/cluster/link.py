@@ -21,6 +21,8 @@ from typing import Any
 
 import nats
 from nats.aio.client import Client
+from nats.aio.msg import Msg
+from nats.js import JetStreamContext
 from nats.js.errors import BucketNotFoundError
 from nats.js.kv import KeyValue
 
@@ -108,7 +110,7 @@ class Link:
         self.room = await self._bucket(js, self.names.room_bucket)
 
     @staticmethod
-    async def _bucket(js: Any, bucket: str, ttl: float | None = None) -> KeyValue:
+    async def _bucket(js: JetStreamContext, bucket: str, ttl: float | None = None) -> KeyValue:
         kv: KeyValue
         try:
             kv = await js.key_value(bucket)
@@ -127,7 +129,7 @@ class Link:
         return self.nc
 
     @property
-    def js(self) -> Any:
+    def js(self) -> JetStreamContext:
         return self.client.jetstream(timeout=2.0)
 
     async def measure_rtt(self, timeout: float = 2.0) -> float | None:
@@ -142,7 +144,7 @@ class Link:
         if self._echo_subject is None:
             subject = self.names.echo(self.name or "node", secrets.token_hex(4))
 
-            async def echo(msg: Any) -> None:
+            async def echo(msg: Msg) -> None:
                 await msg.respond(b"")
 
             await client.subscribe(subject, cb=echo)

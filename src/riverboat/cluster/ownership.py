@@ -16,8 +16,9 @@ import math
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, fields
-from typing import Any
 
+from nats.aio.msg import Msg
+from nats.aio.subscription import Subscription
 from nats.errors import Error as NatsError
 from nats.js.errors import KeyNotFoundError, KeyWrongLastSequenceError
 
@@ -34,6 +35,7 @@ from riverboat.cluster.tourney import TournamentHosting
 from riverboat.cluster.wire import TableRecord
 from riverboat.room import Room, SpeedSpec, TableSpec
 from riverboat.room.tournament.lifecycle import OVER
+from riverboat.store import Store
 
 log = logging.getLogger("riverboat.cluster")
 
@@ -46,8 +48,8 @@ OVER_STATUSES = frozenset(s.value for s in OVER)  # a tournament's lobby status 
 class Owned:
     epoch: int
     rev: int
-    sub: Any = None
-    fingerprint: Any = None
+    sub: Subscription | None = None  # this host's subscription to the table's command subject
+    fingerprint: object = None  # what the table's record was last written from (records.py: compared, never read)
 
 
 def spec_from_record(rec: TableRecord) -> Spec:
@@ -64,10 +66,10 @@ class Ownership:
     ``on_command``: what answers a table's subject once this host owns it; ``record_of``: a table's record as
     this host would write it now (handed back with it)."""
 
-    def __init__(self, node: str, link: Link, names: Names, options: HostOptions, store: Any,
+    def __init__(self, node: str, link: Link, names: Names, options: HostOptions, store: Store,
                  gateway: FencedGateway, room: Room, tourneys: TournamentHosting, records: KvMirror[TableRecord],
                  liveness: Liveness, players: PlayerRoutes, metrics: NodeMetrics, *,
-                 on_command: Callable[[Any], Awaitable[None]]) -> None:
+                 on_command: Callable[[Msg], Awaitable[None]]) -> None:
         self.node, self.link, self.names, self.opt = node, link, names, options
         self.store = store
         self.gateway = gateway

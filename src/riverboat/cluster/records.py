@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 from nats.js.errors import KeyWrongLastSequenceError
 
@@ -74,7 +73,7 @@ class RecordKeeper:
                                           "lobby": pool.lobby_entry()})
         return None
 
-    def fingerprint(self, tid: str) -> Any:
+    def fingerprint(self, tid: str) -> object:
         if tid == TWISTER_OFFER:  # what changes in the offer's lobby: the players waiting (lobby() costs 0.5 ms)
             return tuple(sorted((key, len(d.registered)) for key, d in self.twister.open.items()))
         if (row := self.tourneys.record(tid)) is not None:

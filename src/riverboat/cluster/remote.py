@@ -25,9 +25,10 @@ import itertools
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
+from nats.aio.msg import Msg
 from nats.js.errors import KeyNotFoundError, KeyWrongLastSequenceError
 
 from riverboat.cluster.batches import gather_in_batches
@@ -42,6 +43,7 @@ from riverboat.cluster.twister import RemoteTwister
 from riverboat.cluster.wire import (
     AliasChanged,
     Execute,
+    GatewayCommand,
     Info,
     NodeInfo,
     Relay,
@@ -57,6 +59,7 @@ from riverboat.room.frames import LobbyEntry, RoomFrame
 from riverboat.room.replies import parse_reply
 from riverboat.room.tournament.flights import FlightEvent
 from riverboat.room.tournament.lobby import TWISTER_PREFIXES
+from riverboat.room.tournament.spec import TournamentSpec
 
 log = logging.getLogger("riverboat.cluster")
 COMMAND_TIMEOUT = 5.0
@@ -66,6 +69,7 @@ UNAVAILABLE_RETRY_S = 2.0
 UNAVAILABLE_FIRST_DELAY_S = 0.025
 UNAVAILABLE_MAX_DELAY_S = 0.4
 Sink = Callable[[RoomFrame], Awaitable[None]]
+C = TypeVar("C", bound=GatewayCommand)
 
 
 PRESENCE_ATTEMPTS = 6  # a presence write that fails is tried again after 0.5, 1, 2, 4, 8 s
@@ -265,7 +269,7 @@ class RemoteRoom:
     def is_connected(self, player_id: int) -> bool:
         return player_id in self._immediate
 
-    async def _on_delivery(self, msg: Any) -> None:
+    async def _on_delivery(self, msg: Msg) -> None:
         try:
             batch, replies = decode_delivery(msg.data)
         except Exception:
@@ -295,7 +299,7 @@ class RemoteRoom:
                 except Exception:
                     log.exception("delivery to player %s failed", pid)
 
-    async def _on_reply(self, msg: Any) -> None:
+    async def _on_reply(self, msg: Msg) -> None:
         """A reply published on its reply subject, or NATS's *no responders* status (no host owns the table)."""
         token = msg.subject[len(self._replies_to):]
         if msg.headers and msg.headers.get("Status") == "503":
@@ -343,7 +347,7 @@ class RemoteRoom:
                 await self._request(tid, self._c(AliasChanged, player_id, alias=alias))
 
     # ------------------------------------------------------------------ commands
-    async def _request(self, table_id: str, command: Any) -> dict[str, Any]:
+    async def _request(self, table_id: str, command: GatewayCommand) -> dict[str, Any]:
         """Send the command to the table's host and return its result (or raise its refusal). NATS's *no
         responders* means no host subscribes to the table's subject: the command reached nobody and was not
         applied, so it is sent again, after 25, 50, 100... ms (at most 400), for up to ``unavailable_retry``
@@ -391,7 +395,7 @@ class RemoteRoom:
     def _publish_command(self, subject: str, data: bytes, reply: str) -> Awaitable[None]:
         return self.link.client.publish(subject, data, reply=reply)  # the outbox awaits it: no coroutine of our own
 
-    def _c(self, cls: type[Any], player_id: int, **fields: Any) -> Any:
+    def _c(self, cls: type[C], player_id: int, **fields: object) -> C:
         return cls(player=player_id, gateway=self.node, **fields)
 
     async def execute(self, player_id: int, command: RoomCommand, key: str | None = None) -> Result:
@@ -450,7 +454,7 @@ class RemoteTournaments:
             raise RoomError("no_tournament", f"no tournament {tournament_id!r}")
         return RemoteTournament(self.room, tournament_id)
 
-    async def create(self, spec: Any, tournament_id: str, *, series: bool = False) -> RemoteTournament:
+    async def create(self, spec: TournamentSpec, tournament_id: str, *, series: bool = False) -> RemoteTournament:
         """A new tournament: its record; a table host takes it and opens registration."""
         from riverboat.cluster.tourney import create_tournament
 
@@ -511,7 +515,7 @@ class RemoteTournaments:
         tournaments then apply R-DISC-1/2."""
 
     # ------------------------------------------------------------------ operator powers (R-OPER-1..5, R-INTEG-5)
-    async def _operate(self, tournament_id: str, operator_id: int, action: str, **fields: Any) -> dict[str, Any]:
+    async def _operate(self, tournament_id: str, operator_id: int, action: str, **fields: object) -> dict[str, Any]:
         self.get(tournament_id)
         return await self.room._request(tournament_id, self.room._c(TournamentOperate, operator_id, action=action,
                                                                     **fields))

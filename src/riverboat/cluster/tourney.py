@@ -179,7 +179,7 @@ class TournamentHosting:
         d = self.get(tid)
         return None if d is None else entry(d)
 
-    async def dispatch(self, tid: str, cmd: TournamentCommand) -> Any:
+    async def dispatch(self, tid: str, cmd: TournamentCommand) -> dict[str, object]:
         d = self.get(tid)
         if d is None:
             raise RoomError("no_tournament", f"no tournament {tid!r} here (it is over, or between hosts)")
@@ -201,7 +201,8 @@ class TournamentHosting:
                 return await self.operate(tid, cmd)
         raise RoomError("bad_request", f"unknown command {cmd.op!r}")
 
-    async def peer(self, msg: Any) -> dict[str, Any]:
+    async def peer(self, msg: HandPlayed | TableDeal | TableVoid | TableAbandon | TableAct | TableState | TableCheck
+                   ) -> dict[str, Any]:
         """A message from another host about a tournament's tables (:mod:`.tourney_tables`)."""
         if isinstance(msg, HandPlayed):
             d = self.get(msg.tournament)

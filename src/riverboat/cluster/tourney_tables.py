@@ -41,6 +41,7 @@ from riverboat.cluster.link import Link
 from riverboat.cluster.names import Names, preferred_host
 from riverboat.cluster.wire import (
     HandPlayed,
+    PeerBody,
     Reply,
     SeatWire,
     TableAbandon,
@@ -64,7 +65,7 @@ from riverboat.room.tournament.director import DealingFactory, Director, HandHis
 from riverboat.room.tournament.herald import AliasOf, Herald
 from riverboat.room.tournament.presence import Presence
 from riverboat.room.tournament.spec import Level, TournamentSpec
-from riverboat.room.tournament.state import DirectorHost, TournamentState
+from riverboat.room.tournament.state import BotPolicy, DirectorHost, TournamentState
 from riverboat.room.tournament.tables import Entrant, FinishedHand, TourneyTable
 
 log = logging.getLogger("riverboat.cluster")
@@ -81,13 +82,13 @@ class Peers:
         self.link = link
         self.names = names
         self.live_hosts = live_hosts
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
 
     def place(self, table_id: str) -> str:
         """The host that deals a table: the rendezvous hash of the table over the live table hosts."""
         return preferred_host(self.live_hosts(), table_id)
 
-    async def ask(self, node: str, message: Any) -> dict[str, Any]:
+    async def ask(self, node: str, message: PeerBody) -> dict[str, Any]:
         """Request/reply to a host; ``table_unavailable`` when it is gone, ``table_timeout`` when it is silent."""
         try:
             msg = await self.link.client.request(self.names.peer(node), message.model_dump_json().encode(),
@@ -101,7 +102,7 @@ class Peers:
             raise RoomError(reply.code or "refused", reply.message or "refused")
         return reply.result or {}
 
-    def tell(self, node: str, message: Any) -> None:
+    def tell(self, node: str, message: PeerBody) -> None:
         """Send without waiting for the answer (a void, a fold of a disqualified player, a state to resend)."""
         async def send() -> None:
             with contextlib.suppress(RoomError):
@@ -109,7 +110,7 @@ class Peers:
 
         self.keep(asyncio.get_running_loop().create_task(send()))
 
-    def keep(self, task: asyncio.Task[Any]) -> None:
+    def keep(self, task: asyncio.Task[None]) -> None:
         """Hold a background task until it ends."""
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -555,7 +556,7 @@ class ShadowTables:
         return self.st.rng
 
     @property
-    def bots(self) -> dict[int, Any]:
+    def bots(self) -> dict[int, BotPolicy]:
         return self.st.bots
 
     @property

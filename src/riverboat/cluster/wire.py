@@ -29,13 +29,15 @@ from riverboat.room.move import Move
 _STRICT = ConfigDict(extra="forbid", frozen=True)
 
 
-class _Cmd(BaseModel):
+class GatewayCommand(BaseModel):
+    """What a gateway sends a table host: each names the player and the gateway that holds their connection."""
+
     model_config = _STRICT
     player: int
     gateway: str
 
 
-class Execute(_Cmd):
+class Execute(GatewayCommand):
     """A room command as the player sent it (issue #29): the gateway's one generic forward, run by the table's host
     with ``Room.execute``. ``key``: the idempotency key of a money command (made once, from the player and the
     frame id, by the gateway's server)."""
@@ -45,11 +47,11 @@ class Execute(_Cmd):
     key: str | None = None
 
 
-class Info(_Cmd):
+class Info(GatewayCommand):
     op: Literal["info"] = "info"  # the spectator view (REST table info)
 
 
-class Relay(_Cmd):
+class Relay(GatewayCommand):
     """Table chat through a gateway: the frame the gateway's server built (``server/protocol.py`` chat frame, word
     filter and rate limit applied there) goes to the table's audience, if the player is in it."""
 
@@ -57,14 +59,14 @@ class Relay(_Cmd):
     frame: dict[str, Any]
 
 
-class AliasChanged(_Cmd):
+class AliasChanged(GatewayCommand):
     """R-ALIAS-2: the player's new alias, for the tables where they sit on the table's host."""
 
     op: Literal["alias_changed"] = "alias_changed"
     alias: str | None
 
 
-class TournamentRegister(_Cmd):
+class TournamentRegister(GatewayCommand):
     """Register for the tournament (buy-in + fee, or a ticket; a private one needs both secrets)."""
 
     op: Literal["t_register"] = "t_register"
@@ -73,20 +75,20 @@ class TournamentRegister(_Cmd):
     ticket: int | None = None
 
 
-class TournamentUnregister(_Cmd):
+class TournamentUnregister(GatewayCommand):
     op: Literal["t_unregister"] = "t_unregister"
 
 
-class TournamentRebuy(_Cmd):
+class TournamentRebuy(GatewayCommand):
     op: Literal["t_rebuy"] = "t_rebuy"
     what: Literal["rebuy", "addon", "decline"] = "rebuy"  # decline: the re-buy offered after a bust
 
 
-class TournamentDetail(_Cmd):
+class TournamentDetail(GatewayCommand):
     op: Literal["t_detail"] = "t_detail"  # the lobby's detail of the tournament (structure, tables, results)
 
 
-class TournamentOperate(_Cmd):
+class TournamentOperate(GatewayCommand):
     """An operator power over the tournament (R-OPER-1..5, R-INTEG-5), run by the host that runs it; ``player`` is
     the operator. ``edit``: ``changes`` to the spec (before any entry; the edited tournament gets a new id, in the
     reply); ``disqualify``: ``target`` is the player put out."""
@@ -97,10 +99,10 @@ class TournamentOperate(_Cmd):
     target: int | None = None
 
 
-Command = Annotated[Execute | Info | Relay | AliasChanged | TournamentRegister | TournamentUnregister
-                    | TournamentRebuy | TournamentDetail | TournamentOperate,
-                    Field(discriminator="op")]
-COMMAND: TypeAdapter[Any] = TypeAdapter(Command)
+HostCommand = (Execute | Info | Relay | AliasChanged | TournamentRegister | TournamentUnregister | TournamentRebuy
+               | TournamentDetail | TournamentOperate)
+Command = Annotated[HostCommand, Field(discriminator="op")]
+COMMAND: TypeAdapter[HostCommand] = TypeAdapter(Command)
 
 
 # ------------------------------------------------------------------------------------------------ between hosts
@@ -228,9 +230,10 @@ class FlightOver(BaseModel):
     day2: str
 
 
-PeerMessage = Annotated[TableDeal | TableVoid | TableAbandon | TableAct | TableState | TableCheck | HandPlayed
-                        | PlayerSitOut | FlightOver, Field(discriminator="op")]
-PEER: TypeAdapter[Any] = TypeAdapter(PeerMessage)
+PeerBody = (TableDeal | TableVoid | TableAbandon | TableAct | TableState | TableCheck | HandPlayed | PlayerSitOut
+            | FlightOver)
+PeerMessage = Annotated[PeerBody, Field(discriminator="op")]
+PEER: TypeAdapter[PeerBody] = TypeAdapter(PeerMessage)
 
 
 class Reply(BaseModel):
