@@ -101,7 +101,7 @@ def test_code_and_status_come_from_the_class_along_the_mro(cls: type[RiverboatEr
 def _fake_store() -> Any:
     seven = PlayerInfo(id=7, username="seven", role="player", alias="Seven", alias_changes=0, alias_must_change=False)
     accounts = SimpleNamespace(authenticate=lambda token: seven)
-    return SimpleNamespace(accounts=accounts)
+    return SimpleNamespace(accounts=accounts, batch=None)  # batch: the room's store gateway reads it (no group commit)
 
 
 @pytest.mark.parametrize("cls", REFUSALS, ids=lambda c: c.__qualname__)
