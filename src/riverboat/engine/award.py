@@ -4,6 +4,7 @@ winners with the cards that make each winning hand (R-CARD-2), odd chips (R-ODD)
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import sub
 
 from riverboat.engine.config import RakeContext
 from riverboat.engine.events import Event
@@ -91,8 +92,8 @@ class Award(HandState):
                 self._emit("pot_awarded", None, amount=award.amount, winners=award.winners, share=award.share,
                            run=award.run)
         self.result = HandResult(
-            stacks={self.seats[j]: self.stacks[j] for j in range(n)},
-            net={self.seats[j]: self.stacks[j] - self.start_stacks[j] for j in range(n)},
+            stacks=dict(zip(self.seats, self.stacks)),  # noqa: B905 (same length; no comprehension frame)
+            net=dict(zip(self.seats, map(sub, self.stacks, self.start_stacks))),  # noqa: B905
             pots=awards, rake=rake, shown=shown, labels=labels, showdown=showdown,
         )
         self._phase = _DONE
@@ -132,7 +133,7 @@ class Award(HandState):
             first = (self._bb_pos + 1) % n
         else:
             first = 0
-        return [j for j in self._clockwise(first) if not self.folded[j]]
+        return self._alive_from(first)
 
     def _showdown(self, pots: list[Pot], shown: dict[int, list[str]], labels: dict[int, str]) -> list[PotAward]:
         game = self.game

@@ -4,8 +4,9 @@ R-ACT, R-LIMIT-GEN, R-NL, R-PL, R-FL, R-SL, R-BRINGIN, R-STRADDLE, R-SPLIT votes
 from __future__ import annotations
 
 from itertools import repeat
+from operator import or_
 
-from riverboat.engine.actions import ActionKind, LegalActions
+from riverboat.engine.actions import ActionKind, IllegalAction, LegalActions
 from riverboat.engine.events import Event
 from riverboat.engine.state import (
     _BET,
@@ -18,6 +19,7 @@ from riverboat.engine.state import (
     _M_RAISE,
     _M_SPLIT,
     _M_STRADDLE,
+    _NEW,
     _RIT,
     _SPLIT,
     _VALUE,
@@ -50,6 +52,11 @@ _DRAW_KINDS = frozenset((DRAW, STAND_PAT))
 _RIT_KINDS = frozenset((RUN_TWICE, RUN_ONCE))
 _SPLIT_KINDS = frozenset((AGREE_SPLIT, DECLINE_SPLIT))
 _LEFT_OF_BB = PostDrawFirst.LEFT_OF_BIG_BLIND
+# Offers shared between decisions and hands (LegalActions is read-only by contract, nobody writes to one): the draw
+# offers by (seat, most discards), the fixed-limit betting offers by their values; bounded, cleared when full
+_DRAW_OFFERS: dict[tuple[int, int], LegalActions] = {}
+_FL_OFFERS: dict[tuple[int, int, int, int, int, tuple[int, ...]], LegalActions] = {}
+_OFFERS_MAX = 1 << 14
 
 
 class Betting(HandState):
@@ -119,7 +126,9 @@ class Betting(HandState):
         self._acted_level = [-1] * n
         self._big_used = False
         self._open_pair = False
-        size = self._bet_size = self._street_bet()  # the fixed-limit bet of this round
+        stakes = self.stakes
+        # the fixed-limit bet of this round (_street_bet, inline)
+        size = self._bet_size = stakes.fixed_big if self.game.streets[s].big else stakes.fixed_small
         self._min_raise = size if structure is FIXED_LIMIT else self.stakes.opening_min(stud)
         self._completed = True
         self._bring_in_pos = None
@@ -157,7 +166,9 @@ class Betting(HandState):
         self._actor = None
         self._split_open = bool(self.game.split_agreement and self.settings.split_agreement)
         self._split_voting = False
-        self.events.append(Event("street", None, {"street": s}, None))
+        e = _NEW(Event)  # Event(...) without its __init__ frame: half the instructions (issue #33)
+        e.kind, e.seat, e.data, e.visible_to = "street", None, {"street": s}, None
+        self.events.append(e)
         self._round_first = first
         live = pending.count(True)
         if not live or (live == 1 and self.bets[pending.index(True)] >= self.cur_bet):
@@ -189,18 +200,35 @@ class Betting(HandState):
         stakes = self.stakes
         return stakes.fixed_big if self.game.streets[self.street].big else stakes.fixed_small
 
-    def _compute_legal(self) -> LegalActions:
+    def legal_actions(self) -> LegalActions:
+        """What the player to act may do now; IllegalAction when the hand is over. Computed once per decision (kept
+        in ``_legal`` until the state changes); one method, not a check calling a computation (issue #33, fifth
+        pass: a Python call is several hundred instructions)."""
+        legal = self._legal
+        if legal is not None:
+            return legal
         i = self._actor
-        assert i is not None
+        if i is None or self._phase == _DONE:
+            raise IllegalAction("the hand is over; nobody is to act")
         seat = self.seats[i]
         phase = self._phase
-        if phase == _DRAW:
-            mx = self.game.streets[self.street].draw or 0
-            return LegalActions(seat, _DRAW_KINDS, 0, 0, 0, 0, mx)
-        if phase == _RIT:
-            return LegalActions(seat, _RIT_KINDS)
-        if phase == _SPLIT:  # an all-in player asked during a split vote
-            return LegalActions(seat, _SPLIT_KINDS)
+        if phase != _BET:
+            if phase == _DRAW:
+                mx = self.game.streets[self.street].draw or 0
+                key = (seat, mx)
+                got = _DRAW_OFFERS.get(key)
+                if got is None:
+                    if len(_DRAW_OFFERS) >= _OFFERS_MAX:
+                        _DRAW_OFFERS.clear()
+                    got = _DRAW_OFFERS[key] = LegalActions(seat, _DRAW_KINDS, 0, 0, 0, 0, mx)
+                self._legal = got
+                return got
+            if phase == _RIT:
+                legal = self._legal = LegalActions(seat, _RIT_KINDS)
+                return legal
+            if phase == _SPLIT:  # an all-in player asked during a split vote
+                legal = self._legal = LegalActions(seat, _SPLIT_KINDS)
+                return legal
         stack, bet, cur = self.stacks[i], self.bets[i], self.cur_bet
         if self._bring_in_pos == i and not self._round_actions:
             b = min(self.stakes.bring_in, stack)
@@ -211,7 +239,9 @@ class Betting(HandState):
                 lo, hi, allowed = self._aggressive_bounds(i, completing=True)
                 if hi:
                     kinds.add(COMPLETE)
-            return LegalActions(seat, frozenset(kinds), bring_in=b, min_to=lo, max_to=hi, allowed_to=allowed)
+            legal = self._legal = LegalActions(seat, frozenset(kinds), bring_in=b, min_to=lo, max_to=hi,
+                                               allowed_to=allowed)
+            return legal
         call = cur - bet
         if call > stack:
             call = stack
@@ -222,12 +252,26 @@ class Betting(HandState):
         lo = hi = 0
         allowed = ()
         level = self._acted_level[i]
-        if stack > call and (level < 0 or cur - level >= self._reopen) and \
-                self._others_can_act(i):
+        if stack > call and (level < 0 or cur - level >= self._reopen):
             completed = self._completed
-            lo, hi, allowed = self._aggressive_bounds(i, not completed)
-            if hi:
-                mask |= _M_BET if (completed and cur == 0) else (_M_RAISE if completed else _M_COMPLETE)
+            if completed and self.structure is FIXED_LIMIT and not self._open_pair:
+                # _aggressive_bounds(i, False) for a fixed-limit bet or raise, inline (issue #33, fifth pass): one
+                # bet size up, or all in for less; none once the cap is reached (stack > call: all in is above cur)
+                if self._raises < 4:
+                    # _others_can_act(i), inline: another player still in could call a raise
+                    folded, allin, stacks, bets = self.folded, self.allin, self.stacks, self.bets
+                    for j in range(self.n):
+                        if not folded[j] and not allin[j] and stacks[j] + bets[j] > cur and j != i:
+                            lo = hi = cur + self._bet_size
+                            if stack + bet < lo:
+                                lo = hi = stack + bet
+                            if hi:
+                                mask |= _M_RAISE if cur else _M_BET
+                            break
+            elif self._others_can_act(i):
+                lo, hi, allowed = self._aggressive_bounds(i, not completed)
+                if hi:
+                    mask |= _M_BET if (completed and cur == 0) else (_M_RAISE if completed else _M_COMPLETE)
         if self._straddle_ok and self.street == 0 and self._round_actions == 0 and \
                 i == (self._bb_pos + 1) % self.n:  # type: ignore[operator]
             amt = 2 * self.stakes.big_blind
@@ -235,7 +279,20 @@ class Betting(HandState):
                 mask |= _M_STRADDLE
         if self._split_open:
             mask |= _M_SPLIT
-        return LegalActions(seat, _KINDS.get(mask) or _kinds(mask), call, lo, hi, 0, 0, allowed)
+        if self.structure is FIXED_LIMIT:
+            # a fixed-limit offer takes few values (the seat, the kinds, the call and one raise size): shared, as
+            # the draw offers, instead of built at every decision (issue #33, fifth pass; LegalActions is read-only)
+            fl_key = (seat, mask, call, lo, hi, allowed)
+            got = _FL_OFFERS.get(fl_key)
+            if got is None:
+                if len(_FL_OFFERS) >= _OFFERS_MAX:
+                    _FL_OFFERS.clear()
+                got = _FL_OFFERS[fl_key] = LegalActions(seat, _KINDS.get(mask) or _kinds(mask), call, lo, hi, 0, 0,
+                                                     allowed)
+            self._legal = got
+            return got
+        legal = self._legal = LegalActions(seat, _KINDS.get(mask) or _kinds(mask), call, lo, hi, 0, 0, allowed)
+        return legal
 
     def _others_can_act(self, i: int) -> bool:
         """Some other player could still call a raise (a raise nobody can call is not offered)."""
@@ -334,21 +391,36 @@ class Betting(HandState):
         if kind is FOLD:
             self.folded[i] = True
             self._pending[i] = False
-            self.events.append(Event("acted", seat, {"action": "fold"}, None))
+            e = _NEW(Event)  # Event(...) without its __init__ frame: half the instructions (issue #33)
+            e.kind, e.seat, e.data, e.visible_to = "acted", seat, {"action": "fold"}, None
+            self.events.append(e)
             self._muck.extend(zip(repeat(i), self.cards[i]))  # noqa: B905 (repeat is endless): (i, card) pairs
             return
         if kind is CHECK:
             self._pending[i] = False
             self._acted_level[i] = self.cur_bet
-            self.events.append(Event("acted", seat, {"action": "check"}, None))
+            e = _NEW(Event)  # Event(...) without its __init__ frame: half the instructions (issue #33)
+            e.kind, e.seat, e.data, e.visible_to = "acted", seat, {"action": "check"}, None
+            self.events.append(e)
             return
         if kind is CALL:
-            cur = self.cur_bet
-            paid = self._put(i, cur - self.bets[i], live=True)
+            # _put(i, cur - bets[i], live=True), inline (issue #33, fifth pass: the most common chips moved)
+            cur, bets, stacks = self.cur_bet, self.bets, self.stacks
+            paid = cur - bets[i]
+            left = stacks[i] - paid
+            if left <= 0:  # all in for the call or less
+                paid += left
+                left = 0
+                self.allin[i] = True
+            stacks[i] = left
+            self.total[i] += paid
+            bets[i] += paid
             self._pending[i] = False
             self._acted_level[i] = cur
-            self.events.append(Event("acted", seat, {"action": "call", "amount": paid, "to": self.bets[i],
-                                                     "all_in": self.allin[i]}, None))
+            e = _NEW(Event)  # Event(...) without its __init__ frame: half the instructions (issue #33)
+            e.kind, e.seat, e.data, e.visible_to = "acted", seat, {"action": "call", "amount": paid, "to": self.bets[i],
+                                                        "all_in": self.allin[i]}, None
+            self.events.append(e)
             return
         if kind is BRING_IN:
             paid = self._put(i, self.stakes.bring_in, live=True)
@@ -383,16 +455,22 @@ class Betting(HandState):
             self._reopen = increment
         self.cur_bet = amount
         self._last_aggr = i
-        folded, allin, pending, acted_level = self.folded, self.allin, self._pending, self._acted_level
-        for j in range(self.n):
-            if j != i and not folded[j] and not allin[j]:
-                pending[j] = True
-                if full:
-                    acted_level[j] = -1  # a full bet or raise reopens the betting for everyone
+        folded, allin = self.folded, self.allin
+        if full:  # a full bet or raise reopens the betting for everyone (issue #33, fifth pass: lists built in C)
+            # every player still able to bet is due again; the levels of the others are never read this round
+            pending = self._pending = [not (folded[j] or allin[j]) for j in range(self.n)]
+            acted_level = self._acted_level = [-1] * self.n
+        else:
+            pending, acted_level = self._pending, self._acted_level
+            for j in range(self.n):
+                if j != i and not folded[j] and not allin[j]:
+                    pending[j] = True
         pending[i] = False
         acted_level[i] = amount
-        self.events.append(Event("acted", seat, {"action": _VALUE[kind], "to": amount, "all_in": allin[i],
-                                                 "full": full}, None))
+        e = _NEW(Event)  # Event(...) without its __init__ frame: half the instructions (issue #33)
+        e.kind, e.seat, e.data, e.visible_to = "acted", seat, {"action": _VALUE[kind], "to": amount, "all_in": allin[i],
+                                                    "full": full}, None
+        self.events.append(e)
 
     def _split_advance(self, i: int) -> None:
         """After ``i`` agreed to split: ask the next player (all-in players included, R-SPLIT-2/4)."""
@@ -445,4 +523,6 @@ class Betting(HandState):
         self._pending = [False] * self.n
 
     def _betting_closed(self) -> bool:
-        return sum(1 for j in range(self.n) if not self.folded[j] and not self.allin[j]) <= 1
+        """At most one player still in can bet (neither folded nor all-in)."""
+        able: int = self.n - sum(map(or_, self.folded, self.allin))  # no generator (issue #33, fifth pass)
+        return able <= 1

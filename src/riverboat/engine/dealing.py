@@ -6,7 +6,7 @@ from __future__ import annotations
 from riverboat.cards import Card, Deck
 from riverboat.engine.actions import IllegalAction
 from riverboat.engine.events import Event
-from riverboat.engine.state import _CS, _DRAW, _ONLY, FLOP, STUD, HandState, _only
+from riverboat.engine.state import _CS, _DRAW, _NEW, _ONLY, FLOP, STUD, HandState, _only
 from riverboat.games.catalog import Street
 
 _CS_OF = _CS.__getitem__  # card code -> "Ah", through map (no comprehension frame, issue #33)
@@ -49,7 +49,7 @@ class Dealing(HandState):
         if st.draw is not None:
             self._phase = _DRAW
             first = self._first_after_round_start()
-            self._queue = [j for j in self._clockwise(first) if not self.folded[j]]
+            self._queue = self._alive_from(first)
             self._qi = 0
             self._round_discards = []
             return
@@ -87,8 +87,10 @@ class Dealing(HandState):
                 ups[i].extend(flags)
                 s_ = seats[i]
                 if down:
-                    events.append(Event("dealt", s_, {"cards": list(map(cs_of, got[:down])), "up": False},
-                                        _ONLY.get(s_) or _only(s_)))
+                    e = _NEW(Event)  # Event(...) without its __init__ frame (issue #33, fifth pass)
+                    e.kind, e.seat, e.data, e.visible_to = "dealt", s_, {"cards": list(map(cs_of, got[:down])),
+                                                                           "up": False}, _ONLY.get(s_) or _only(s_)
+                    events.append(e)
                 if st.up:
                     events.append(Event("dealt", s_, {"cards": list(map(cs_of, got[down:])), "up": True}, None))
             self._dpos = end
@@ -104,7 +106,9 @@ class Dealing(HandState):
 
     def _apply_draw(self, i: int, discard: list[Card]) -> None:
         seat = self.seats[i]
-        self.events.append(Event("drew", seat, {"count": len(discard)}, None))
+        e = _NEW(Event)  # Event(...) without its __init__ frame: half the instructions (issue #33)
+        e.kind, e.seat, e.data, e.visible_to = "drew", seat, {"count": len(discard)}, None
+        self.events.append(e)
         if discard:
             hand = self.cards[i]
             up = self.up[i]
@@ -131,9 +135,10 @@ class Dealing(HandState):
         self.cards[i] += new
         self.up[i] += [False] * k
         seat = self.seats[i]
-        self.events.append(Event("drew_cards", seat, {"discarded": list(map(_CS_OF, discard)),
-                                                      "cards": list(map(_CS_OF, new))},
-                                 _ONLY.get(seat) or _only(seat)))
+        e = _NEW(Event)  # Event(...) without its __init__ frame: half the instructions (issue #33)
+        e.kind, e.seat, e.data, e.visible_to = "drew_cards", seat, {"discarded": list(map(_CS_OF, discard)),
+                                                              "cards": list(map(_CS_OF, new))}, _ONLY.get(seat) or _only(seat)
+        self.events.append(e)
 
     def _ensure_cards(self, i: int, k: int) -> None:
         """R-INSUF-1/2: reshuffle earlier discards (never the drawer's own) when the stub is short."""

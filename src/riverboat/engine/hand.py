@@ -27,7 +27,6 @@ from riverboat.engine.state import (
     _DONE,
     _DRAW,
     _RIT,
-    _SPLIT,
     DRAW,
     FIXED_LIMIT,
     NO_LIMIT,
@@ -179,13 +178,6 @@ class Hand(Betting, Dealing, Award):
         """The deck as dealt so far and still to come, in order (reshuffled cards, R-INSUF, appended at the end)."""
         return tuple(self._deck)
 
-    def legal_actions(self) -> LegalActions:
-        if self._legal is None:
-            if self._phase == _DONE or self._actor is None:
-                raise IllegalAction("the hand is over; nobody is to act")
-            self._legal = self._compute_legal()
-        return self._legal
-
     def act(self, action: Action) -> None:
         """Apply an action of the player to act. Raises IllegalAction (state unchanged) if it is not legal."""
         legal = self._legal
@@ -216,7 +208,11 @@ class Hand(Betting, Dealing, Award):
         elif kind is DRAW or kind is STAND_PAT:
             discard = self._checked_discard(legal, i, action.cards) if kind is DRAW else []
             self._legal = None
-            if self._cards_may_run_out(len(discard)):
+            # a drawer still to come when the replacements are dealt after everyone has discarded: nothing is
+            # dealt before that decision, so nothing can run short (``_cards_may_run_out``'s first answer, inline)
+            q, k = self._queue, self._qi + 1
+            if not (k < len(q) and not self.folded[q[k]] and self.game.deal_after_discards) and \
+                    self._cards_may_run_out(len(discard)):
                 self._atomically(self._apply_draw, i, discard)
             else:
                 self._apply_draw(i, discard)
@@ -235,12 +231,12 @@ class Hand(Betting, Dealing, Award):
         """The cards of a DRAW as the hand's Card objects; IllegalAction unless they are distinct card codes of the
         drawer's hand, at most ``legal.max_discards`` of them."""
         discard = tuple(cards)
+        hand = self.cards[i]
         for c in discard:
             if type(c) is not int and not isinstance(c, Card):
                 raise IllegalAction(f"discards must be card codes (ints), got {discard!r}")
         if len(discard) > legal.max_discards:
             raise IllegalAction(f"at most {legal.max_discards} cards may be discarded, got {len(discard)}")
-        hand = self.cards[i]
         out: list[Card] = []
         for c in discard:
             if c not in hand or c in out:
@@ -364,15 +360,60 @@ class Hand(Betting, Dealing, Award):
         """Advance automatically until a player must decide or the hand is over."""
         while True:
             phase = self._phase
+            if phase == _BET:  # the usual case first (issue #33, fifth pass)
+                if self.folded.count(False) == 1:
+                    self._finish()
+                    return
+                actor = self._actor
+                if actor is not None:
+                    p = self._pending
+                    if p[actor]:
+                        return
+                    # _next_pending_from(actor + 1), inline: the step after every action (issue #33)
+                    if True in p:
+                        start = actor + 1
+                        nxt = p.index(True, start) if start < len(p) and True in p[start:] else p.index(True)
+                    else:
+                        nxt = None
+                else:
+                    nxt = self._next_pending_from(self._round_first) if any(self._pending) else None
+                if nxt is not None:
+                    if self.bets[nxt] >= self.cur_bet and not self._others_can_act(nxt):
+                        self._pending[nxt] = False  # nothing to call and nobody to bet against: no decision
+                        self._actor = nxt
+                        continue
+                    self._actor = nxt
+                    return
+                self._close_round()
+                if self._phase == _DONE:
+                    return
+                if self.street + 1 >= len(self.game.streets):
+                    self._finish()
+                    return
+                closed = self._betting_closed()
+                if closed:
+                    # R-SHOW-4 reading: the hands of an all-in run-out are tabled before it, so all are shown down
+                    self._allin_runout = True
+                if closed and not self._rit_checked:
+                    self._rit_checked = True
+                    if self._rit_eligible():
+                        self._phase = _RIT
+                        self._queue = [j for j in range(self.n) if not self.folded[j]]
+                        self._qi = 0
+                        self._rit_votes = 0
+                        continue
+                self._start_street(self.street + 1)
+                continue
             if phase == _DONE:
                 self._actor = None
                 return
             if phase == _DRAW:
-                q = self._queue
-                while self._qi < len(q) and self.folded[q[self._qi]]:
-                    self._qi += 1
-                if self._qi < len(q):
-                    self._actor = q[self._qi]
+                q, k, folded = self._queue, self._qi, self.folded
+                while k < len(q) and folded[q[k]]:
+                    k += 1
+                self._qi = k
+                if k < len(q):
+                    self._actor = q[k]
                     return
                 owed, self._owed = self._owed, []
                 for i, discard in owed:  # Game.deal_after_discards: the replacements once everyone has discarded
@@ -394,50 +435,7 @@ class Hand(Betting, Dealing, Award):
                     return
                 self._start_street(self.street + 1)
                 continue
-            if phase == _SPLIT:
-                return
-            # betting
-            if self.folded.count(False) == 1:
-                self._finish()
-                return
-            actor = self._actor
-            if actor is not None:
-                p = self._pending
-                if p[actor]:
-                    return
-                # _next_pending_from(actor + 1), inline: the step after every action (issue #33)
-                if True in p:
-                    start = actor + 1
-                    nxt = p.index(True, start) if start < len(p) and True in p[start:] else p.index(True)
-                else:
-                    nxt = None
-            else:
-                nxt = self._next_pending_from(self._round_first) if any(self._pending) else None
-            if nxt is not None:
-                if self.bets[nxt] >= self.cur_bet and not self._others_can_act(nxt):
-                    self._pending[nxt] = False  # nothing to call and nobody to bet against: no decision
-                    self._actor = nxt
-                    continue
-                self._actor = nxt
-                return
-            self._close_round()
-            if self._phase == _DONE:
-                return
-            if self.street + 1 >= len(self.game.streets):
-                self._finish()
-                return
-            if self._betting_closed():
-                # R-SHOW-4 reading: the hands of an all-in run-out are tabled before it, so all are shown down
-                self._allin_runout = True
-            if not self._rit_checked and self._betting_closed():
-                self._rit_checked = True
-                if self._rit_eligible():
-                    self._phase = _RIT
-                    self._queue = [j for j in range(self.n) if not self.folded[j]]
-                    self._qi = 0
-                    self._rit_votes = 0
-                    continue
-            self._start_street(self.street + 1)
+            return  # _SPLIT: a split vote waits for its player
 
 
 #: the slots an action may change (the configuration and the seating never change during a hand)

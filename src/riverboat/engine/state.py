@@ -25,6 +25,9 @@ FIXED_LIMIT, SPREAD_LIMIT, NO_LIMIT = Structure.FIXED_LIMIT, Structure.SPREAD_LI
 POT_LIMIT, HALF_POT_LIMIT = Structure.POT_LIMIT, Structure.HALF_POT_LIMIT
 STUD, FLOP, DRAW_GAME = Kind.STUD, Kind.FLOP, Kind.DRAW
 _CS = [str(c) for c in ALL_CARDS]  # card code -> "Ah"
+# Events are built as object.__new__(Event) and four slot stores in the hot paths: Event(...) goes through type_call
+# and a Python __init__ frame, about twice the instructions (callgrind, issue #33 fifth pass); same object
+_NEW = object.__new__
 _M_CHECK, _M_BET, _M_RAISE, _M_COMPLETE, _M_STRADDLE, _M_SPLIT = 1, 2, 4, 8, 16, 32
 _KINDS: dict[int, frozenset[ActionKind]] = {}
 
@@ -141,24 +144,39 @@ class HandState:
 
     def _emit(self, kind: str, seat: int | None = None, visible_to: frozenset[int] | None = None,
               **data: Any) -> None:
-        self.events.append(Event(kind, seat, data, visible_to))
+        e = _NEW(Event)  # Event(...) without its __init__ frame (issue #33, fifth pass)
+        e.kind, e.seat, e.data, e.visible_to = kind, seat, data, visible_to
+        self.events.append(e)
 
     def _put(self, i: int, amount: int, live: bool) -> int:
-        amount = min(amount, self.stacks[i])
-        self.stacks[i] -= amount
+        stacks = self.stacks
+        stack = stacks[i]
+        if amount > stack:
+            amount = stack
+        stack = stacks[i] = stack - amount
         self.total[i] += amount
         if live:
             self.bets[i] += amount
         else:
             self.dead[i] += amount
             self._pot_collected += amount
-        if self.stacks[i] == 0:
+        if stack == 0:
             self.allin[i] = True
         return amount
 
     def _clockwise(self, first: int) -> list[int]:
         n = self.n
         return [(first + k) % n for k in range(n)]
+
+    def _alive_from(self, first: int) -> list[int]:
+        """The positions not folded, clockwise from ``first`` (itself included): ``_clockwise`` filtered in one
+        comprehension per side of the table (issue #33, fifth pass)."""
+        n, folded = self.n, self.folded
+        if first >= n:
+            first %= n
+        if not first:
+            return [j for j in range(n) if not folded[j]]
+        return [j for j in range(first, n) if not folded[j]] + [j for j in range(first) if not folded[j]]
 
     def _best_visible(self) -> int:
         game = self.game
