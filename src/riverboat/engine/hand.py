@@ -216,7 +216,11 @@ class Hand(Betting, Dealing, Award):
                 self._atomically(self._apply_draw, i, discard)
             else:
                 self._apply_draw(i, discard)
-                self._run()
+                q, k = self._queue, self._qi
+                if k < len(q) and not self.folded[q[k]]:
+                    self._actor = q[k]  # the next drawer decides: ``_run``'s answer, without the call
+                else:
+                    self._run()
             return
         self._legal = None
         # R-ACT-1: a betting action deals at most ``_future_most`` cards before the next decision (nothing is owed
