@@ -101,7 +101,9 @@ def test_code_and_status_come_from_the_class_along_the_mro(cls: type[RiverboatEr
 def _fake_store() -> Any:
     seven = PlayerInfo(id=7, username="seven", role="player", alias="Seven", alias_changes=0, alias_must_change=False)
     accounts = SimpleNamespace(authenticate=lambda token: seven)
-    return SimpleNamespace(accounts=accounts, batch=None)  # batch: the room's store gateway reads it (no group commit)
+    integrity = SimpleNamespace(blocked=lambda player_id: None)  # the sit's standing check: not blocked
+    # batch: the room's store gateway reads it (None: no group commit)
+    return SimpleNamespace(accounts=accounts, integrity=integrity, batch=None)
 
 
 @pytest.mark.parametrize("cls", REFUSALS, ids=lambda c: c.__qualname__)

@@ -23,6 +23,7 @@ from riverboat.room.port import RoomPort
 from riverboat.room.tournament.lobby import TournamentLobby
 from riverboat.room.tournament_commands import register_tournament_commands
 from riverboat.room.twister.offers import TwisterOffers
+from riverboat.store import Store
 
 from .console import ConsoleGate
 from .history_api import history_routes  # before the hand route, which would take /api/hands/search/export
@@ -41,7 +42,7 @@ _PLACEHOLDER = """<!doctype html><html><head><meta charset="utf-8"><title>Riverb
 """
 
 
-def create_app(store: Any, room: RoomPort, config: ServerConfig | None = None) -> Starlette:
+def create_app(store: Store, room: RoomPort, config: ServerConfig | None = None) -> Starlette:
     """Build the app around a :class:`riverboat.store.Store` and a :class:`riverboat.room.Room`.
 
     With ``config.manage_room`` (the default) the app's lifespan calls ``room.start()`` on startup and

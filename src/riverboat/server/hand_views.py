@@ -19,11 +19,12 @@ from riverboat.history.masking import masked_phh
 from riverboat.history.pokerstars import HandSheet, SheetSeat, TournamentInfo, tournament_number
 from riverboat.room.frames import LobbyEntry
 from riverboat.store.hands import HandRecord
+from riverboat.store.tournament_play import Snapshot
 
 _FAMILY = {Kind.STUD: "stud", Kind.DRAW: "draw"}
 
 Alias = Callable[[int], Awaitable[str | None]]
-Lookup = Callable[[str], Awaitable[Any]]  # a tournament id -> the store's snapshot of it (buy-in, fee, spec)
+Lookup = Callable[[str], Awaitable[Snapshot | None]]  # a tournament id -> the store's snapshot of it (buy-in, fee, spec)
 
 
 class Lobby(Protocol):

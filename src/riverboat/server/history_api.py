@@ -14,6 +14,7 @@ stakes are columns written with the hand, history/keys.py); what is sent is what
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -23,6 +24,7 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from riverboat.history.pokerstars import pokerstars_session
 from riverboat.store.errors import InvalidRequest
 from riverboat.store.hands import KINDS, RESULTS, HandFilter
+from riverboat.store.tournament_play import Snapshot
 
 from . import hand_views, schemas
 from .hub import Hub
@@ -117,7 +119,7 @@ def history_routes(hub: Hub, handler: Wrap) -> list[ApiRoute]:
         for r in records:
             events = visible_events(r, pid)
 
-            def lookup(tid: str) -> Any:
+            def lookup(tid: str) -> Awaitable[Snapshot]:
                 return hub.call_store(hub.store.tournament_play.snapshot, tid)
 
             tournament = await hand_views.tournament_info(r, lookup)

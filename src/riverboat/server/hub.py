@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 import orjson
 
@@ -25,6 +25,7 @@ from .ratelimit import Rate, RateLimiter
 from .replies import FrameReplies
 
 T = TypeVar("T")
+P = ParamSpec("P")
 _ORJSON_OPTIONS = orjson.OPT_NON_STR_KEYS
 
 
@@ -116,7 +117,7 @@ class Hub:
         if self.config.metrics is not None:
             self.config.metrics.connections.set_function(lambda: float(len(self.links.all()) + len(self.anonymous)))
 
-    async def call_store(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    async def call_store(self, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """Run a synchronous store call through the store gateway (the one path to the store: group commit, the
         store process); the store's own exception classes come back (the error registry answers them)."""
         return await self.gateway.run(fn, *args, **kwargs)

@@ -12,13 +12,17 @@ import logging
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .demo import DEMO_TABLES, DEMO_TOURNAMENTS, load_tables, open_tables
 from .gcpace import GcPacer
 from .hub import ServerConfig
 from .ratelimit import Rate
 from .runner import StopSignals, listen_socket, serve
+
+if TYPE_CHECKING:  # the store is imported when it is opened (open_store)
+    from riverboat.store import Store
+    from riverboat.store.security import SecurityPolicy
 
 log = logging.getLogger(__name__)
 
@@ -164,7 +168,7 @@ def table_entries(options: LaunchOptions) -> list[dict[str, Any]]:
 
 #: ``started(base, store, opened)``: ``base`` is the room's base URL, or (a cluster table host) a function giving
 #: the live gateways' base URLs, so that the bots reconnect through another gateway when theirs dies.
-def security_policy(options: LaunchOptions) -> Any:
+def security_policy(options: LaunchOptions) -> SecurityPolicy:
     """The account-security settings of the room (issue #35)."""
     from datetime import timedelta
 
@@ -174,7 +178,7 @@ def security_policy(options: LaunchOptions) -> Any:
                           lockout_after=options.lockout_after, lockout_for=timedelta(minutes=options.lockout_minutes))
 
 
-def open_store(url: str | None, security: Any = None) -> Any:
+def open_store(url: str | None, security: SecurityPolicy | None = None) -> Store:
     """The store, migrated; a database that cannot be opened (unknown dialect, a SQLite file in a folder that does
     not exist, a server that refuses) is a ``ValueError`` of one line, not the driver's traceback."""
     from sqlalchemy.exc import SQLAlchemyError

@@ -15,6 +15,7 @@ hand-history exports (PokerStars-format text and PHH), one hand or the last hand
 from __future__ import annotations
 
 import functools
+from collections.abc import Awaitable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -22,7 +23,9 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictStr
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 
-from riverboat.history.pokerstars import pokerstars_session
+from riverboat.history.pokerstars import HandSheet, pokerstars_session
+from riverboat.store.hands import HandRecord
+from riverboat.store.tournament_play import Snapshot
 
 from . import hand_views
 from .hub import Hub
@@ -69,7 +72,7 @@ def _text(text: str, name: str) -> Response:
     return PlainTextResponse(text, headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 
-async def _export_one(hub: Hub, record: Any, pid: Any, fmt: str) -> str:
+async def _export_one(hub: Hub, record: HandRecord, pid: int, fmt: str) -> str:
     """One hand as ``pid`` may see it, as PHH or a PokerStars-style sheet."""
     events = visible_events(record, pid)
     if fmt == "phh":
@@ -77,9 +80,9 @@ async def _export_one(hub: Hub, record: Any, pid: Any, fmt: str) -> str:
     return pokerstars_session([await _sheet(hub, record, pid, events)])
 
 
-async def _sheet(hub: Hub, record: Any, pid: Any, events: Any) -> Any:
+async def _sheet(hub: Hub, record: HandRecord, pid: int, events: list[dict[str, Any]]) -> HandSheet:
     """The PokerStars sheet of a hand, with its tournament (header with number, buy-in and level) when it has one."""
-    def lookup(tid: str) -> Any:
+    def lookup(tid: str) -> Awaitable[Snapshot]:
         return hub.call_store(hub.store.tournament_play.snapshot, tid)
 
     tournament = await hand_views.tournament_info(record, lookup)

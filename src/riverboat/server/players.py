@@ -31,26 +31,23 @@ class PlayerLinks:
     def all(self) -> list[Connection]:
         return [c for conns in self.by_player.values() for c in conns]
 
-    def add(self, conn: Connection) -> None:
-        """A connection authenticated as its player: attach (again) so every table of theirs sends its full view,
-        which the new connection needs (the others get a fresh copy of what they have)."""
-        pid = conn.player_id
+    def add(self, conn: Connection, pid: int) -> None:
+        """A connection authenticated as its player ``pid``: attach (again) so every table of theirs sends its full
+        view, which the new connection needs (the others get a fresh copy of what they have)."""
         conns = self.by_player.setdefault(pid, [])
         if conn not in conns:
             conns.append(conn)
         self.hub.room.attach(pid, self._sink(pid), immediate=self._deliver(pid),
                              encoded=self._deliver_text(pid))
 
-    def resync(self, conn: Connection) -> None:
+    def resync(self, pid: int) -> None:
         """The ``resync`` command: every table of the player sends its full view again."""
-        pid = conn.player_id
         self.hub.room.attach(pid, self._sink(pid), immediate=self._deliver(pid),
                              encoded=self._deliver_text(pid))
 
-    def remove(self, conn: Connection) -> list[str]:
-        """A connection closed. Returns the tables it alone watched (the caller unwatches them); the player is
-        detached from the room when it was their last connection."""
-        pid = conn.player_id
+    def remove(self, conn: Connection, pid: int) -> list[str]:
+        """A connection of the player ``pid`` closed. Returns the tables it alone watched (the caller unwatches
+        them); the player is detached from the room when it was their last connection."""
         conns = self.by_player.get(pid)
         if not conns or conn not in conns:
             return []
@@ -67,8 +64,9 @@ class PlayerLinks:
         still = {t for c in conns for t in c.watched}
         return sorted(t for t in conn.watched if t not in still)
 
-    def watched_elsewhere(self, conn: Connection, table_id: str) -> bool:
-        return any(table_id in c.watched for c in self.by_player.get(conn.player_id, ()) if c is not conn)
+    def watched_elsewhere(self, conn: Connection, pid: int, table_id: str) -> bool:
+        """Whether another connection of the player ``pid`` (``conn``'s) watches the table."""
+        return any(table_id in c.watched for c in self.by_player.get(pid, ()) if c is not conn)
 
     def _deliver(self, pid: int) -> Any:
         def deliver(message: dict[str, Any]) -> None:

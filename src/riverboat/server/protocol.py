@@ -16,7 +16,7 @@ could be read, the client's message id.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal, TypeAlias, Union
 
 from pydantic import (
     ConfigDict,
@@ -45,6 +45,7 @@ from riverboat.room.commands import (
     LeaveFrame,
     LeaveSpeedFrame,
     OptionsFrame,
+    RoomCommand,
     SitFrame,
     SitInFrame,
     SitOutFrame,
@@ -181,7 +182,10 @@ SESSION_FRAME_TYPES = frozenset({"auth", "ping", "lobby", "chat", "resync"})
 #: Frame types accepted before the connection is authenticated.
 UNAUTHENTICATED_TYPES = frozenset({"auth", "ping", "lobby"})
 
-_CLIENT_ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientFrame)
+#: What :func:`parse_client_frame` returns: one of the models of :data:`ClientFrame` (the server's session frames and
+#: the room's commands).
+AnyClientFrame: TypeAlias = AuthFrame | PingFrame | LobbyRequest | ChatFrame | ResyncFrame | RoomCommand
+_CLIENT_ADAPTER: TypeAdapter[AnyClientFrame] = TypeAdapter(ClientFrame)
 
 
 # --------------------------------------------------------------------------------------------------- server frames
@@ -441,7 +445,7 @@ def _describe(exc: ValidationError) -> str:
     return "; ".join(parts)
 
 
-def parse_client_frame(raw: str | bytes) -> Any:
+def parse_client_frame(raw: str | bytes) -> AnyClientFrame:
     """Parse and validate one client frame. Returns one of the client frame models; raises :class:`ProtocolError`."""
     if len(raw) > MAX_FRAME_BYTES:
         raise ProtocolError("frame_too_large", f"frames are limited to {MAX_FRAME_BYTES} bytes")

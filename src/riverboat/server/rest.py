@@ -13,7 +13,7 @@ import tomllib
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from datetime import date, datetime
 from enum import Enum
-from typing import Any
+from typing import Any, TypeVar, overload
 
 from pydantic import BaseModel, ValidationError
 from starlette.requests import Request
@@ -33,6 +33,7 @@ from .openapi import build_openapi
 from .routedoc import ApiRoute, Op, path_param, query
 
 log = logging.getLogger(__name__)
+M = TypeVar("M", bound=BaseModel)
 
 CURRENCIES = ("EUR", "PLAY")
 
@@ -97,7 +98,7 @@ def player_dict(info: PlayerInfo) -> dict[str, object]:
     return {"player_id": info.id, "username": info.username, "alias": info.alias, "role": info.role}
 
 
-async def parse_body(request: Request, model: type[BaseModel]) -> Any:
+async def parse_body(request: Request, model: type[M]) -> M:
     raw = await request.body()
     if len(raw) > 16 * 1024:
         raise ApiError(413, "too_large", "the request body is limited to 16 KiB")
@@ -128,6 +129,10 @@ _FRIENDLY = {
 MAX_ID = 2**63 - 1  # the largest id a database integer column holds (a larger ``before`` overflowed, issue #16)
 
 
+@overload
+def _int_param(request: Request, name: str, default: int, low: int, high: int = MAX_ID) -> int: ...
+@overload
+def _int_param(request: Request, name: str, default: None, low: int, high: int = MAX_ID) -> int | None: ...
 def _int_param(request: Request, name: str, default: int | None, low: int, high: int = MAX_ID) -> int | None:
     """An optional integer query parameter in ``low..high`` (422 with a clear message otherwise)."""
     raw = request.query_params.get(name)
@@ -264,8 +269,8 @@ async def login(hub: Hub, request: Request) -> Response:
 async def logout(hub: Hub, request: Request) -> Response:
     await authenticate(hub, request)
     token = bearer_token(request)
-    await hub.call_store(hub.store.accounts.logout, token)
-    if token is not None:
+    if token is not None:  # (always: authenticate refused a request without one)
+        await hub.call_store(hub.store.accounts.logout, token)
         hub.end_session(token)
     response = Response(status_code=204)
     sessions.clear_cookie(response, request, sessions.cookie_name(request))

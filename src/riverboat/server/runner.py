@@ -27,6 +27,7 @@ from typing import Any
 import uvicorn
 
 from riverboat.room.port import RoomPort
+from riverboat.store import Store
 
 from .app import create_app
 from .console import Listener
@@ -93,7 +94,7 @@ class _Server(uvicorn.Server):
 
 
 async def serve(
-    store: Any,
+    store: Store,
     room: RoomPort,
     *,
     host: str = "127.0.0.1",

@@ -16,7 +16,7 @@ from typing import Any, Union
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from riverboat.errors import RiverboatError, wire_error
-from riverboat.room.commands import MONEY_COMMANDS, UnwatchFrame
+from riverboat.room.commands import MONEY_COMMANDS, RoomCommand, UnwatchFrame, WatchFrame
 from riverboat.room.replies import CommandReply, Watching
 from riverboat.store.errors import AccountBlocked, AuthError
 
@@ -34,13 +34,15 @@ MAX_BATCH = 64  # frames per batch message
 # A queued frame: its text, or (for a room message naming a player whose alias is not cached yet) the task that
 # looks the alias up and encodes it; the writer sends them in queue order either way.
 _Item = Union[str, "asyncio.Task[str]", None]
+#: A frame of an authenticated player that gets an ``ack``: the server's session frames and the room's commands.
+CommandFrame = protocol.ChatFrame | protocol.ResyncFrame | RoomCommand
 
 
 class Connection:
     def __init__(self, hub: Hub, ws: WebSocket) -> None:
         self.hub = hub
         self.ws = ws
-        self.player_id: Any = None
+        self.player_id: int | None = None
         self.alias: str | None = None
         self.queue: asyncio.Queue[_Item] = asyncio.Queue()
         self.limiter = RateLimiter(hub.config.frame_rate, hub.now, max_keys=1)
@@ -96,17 +98,17 @@ class Connection:
             await self.hub.alias_of(pid)
         return self.hub.encode_room_message(message, _default)
 
-    def reply_error(self, code: str, message: str, ref: Any) -> None:
+    def reply_error(self, code: str, message: str, ref: protocol.Ref) -> None:
         self.push(protocol.error(code, message, ref))
 
     @staticmethod
-    def refusal(exc: RiverboatError, ref: Any) -> protocol.ErrorFrame:
+    def refusal(exc: RiverboatError, ref: protocol.Ref) -> protocol.ErrorFrame:
         """The error frame of a refusal: the code and message the error registry gives its class (as REST does)."""
         wire = wire_error(exc)
         assert wire is not None
         return protocol.error(wire.code, wire.message, ref)
 
-    def reply_refusal(self, exc: RiverboatError, ref: Any) -> None:
+    def reply_refusal(self, exc: RiverboatError, ref: protocol.Ref) -> None:
         self.push(self.refusal(exc, ref))
 
     @staticmethod
@@ -184,17 +186,18 @@ class Connection:
         finally:
             self.closed = True
             self.hub.anonymous.discard(self)
-            if self.player_id is not None:
-                for table_id in self.hub.links.remove(self):
+            pid = self.player_id
+            if pid is not None:
+                for table_id in self.hub.links.remove(self, pid):
                     with contextlib.suppress(Exception):
                         unwatch = UnwatchFrame(v=1, type="unwatch", table=table_id)
-                        await self.hub.room.execute(self.player_id, unwatch)
+                        await self.hub.room.execute(pid, unwatch)
             self.queue.put_nowait(_CLOSE)
             await asyncio.wait({writer}, timeout=2.0)  # never swallows a cancellation of this connection's task
             if not writer.done():
                 writer.cancel()
 
-    async def _authenticate(self, token: str, ref: Any) -> None:
+    async def _authenticate(self, token: str, ref: protocol.Ref) -> None:
         if self.player_id is not None:
             self.reply_error("already_authenticated", "this connection is already authenticated", ref)
             return
@@ -206,12 +209,12 @@ class Connection:
         pid = player_id_of(info)
         self.player_id = pid
         self.token = token  # POST /api/logout of this token closes the connection (Hub.end_session)
-        self.alias = getattr(info, "alias", None)
+        self.alias = info.alias
         self.hub.anonymous.discard(self)
         self.push(protocol.welcome(pid, self.alias, ref))
         # A player may have several connections (tabs) at once; attaching (again) is also the room's reconnect: it
         # pushes a table_state for each of the player's tables.
-        self.hub.links.add(self)
+        self.hub.links.add(self, pid)
         if self.hub.twister is not None:  # a Twister player gets their table back at once (issue #12)
             await self.hub.twister.connected(pid)
         if self.hub.tournaments is not None:  # no longer blinded away; their tournament table state (issue #11)
@@ -233,33 +236,35 @@ class Connection:
             return
         kind = frame.type
         ref = frame.id
-        if kind == "ping":
+        if isinstance(frame, protocol.PingFrame):
             self.push(protocol.pong(ref))
             return
-        if kind == "lobby":
+        if isinstance(frame, protocol.LobbyRequest):
             self.push(protocol.lobby(self.hub.room.lobby(), ref))
             return
-        if kind == "auth":
+        if isinstance(frame, protocol.AuthFrame):
             if frame.batch:
                 self.batch = True
             await self._authenticate(frame.token, ref)
             return
-        if self.player_id is None:
+        pid = self.player_id
+        if pid is None:
             self.reply_error("unauthenticated", f"log in first: send an auth frame before {kind!r}", ref)
             return
         if self.hub.stopping:
             self.reply_error("shutting_down", "the server is shutting down", ref)
             return
         if kind in MONEY_FRAMES:  # idempotent by frame id (issue #16): the same id again gets the same reply
-            self.push(await self.hub.replies.once(self.player_id, frame, lambda: self._reply(frame)))
+            self.push(await self.hub.replies.once(pid, frame, lambda: self._reply(pid, frame)))
             return
-        self.push(await self._reply(frame))
+        self.push(await self._reply(pid, frame))
 
-    async def _reply(self, frame: Any) -> dict[str, Any]:
-        """Run one command; its ``ack`` or the error frame that refuses it."""
+    async def _reply(self, pid: int, frame: CommandFrame) -> dict[str, Any]:
+        """Run one command of the player ``pid`` (this connection's); its ``ack`` or the error frame that refuses
+        it."""
         kind, ref = frame.type, frame.id
         try:
-            result = await self._command(frame)
+            result = await self._command(pid, frame)
         except RiverboatError as exc:  # a refusal: the registry's code for its class (riverboat.errors)
             return dict(self.refusal(exc, ref))
         except Exception:
@@ -270,34 +275,32 @@ class Connection:
         wire = result.wire() if isinstance(result, CommandReply) else (result if result is not None else {})
         return dict(protocol.ack(kind, wire, ref))
 
-    async def _command(self, frame: Any) -> CommandReply | dict[str, Any] | None:
+    async def _command(self, pid: int, frame: CommandFrame) -> CommandReply | dict[str, Any] | None:
         """A session frame (chat, resync) here; every other command is the room's (``RoomPort.execute``), with the
         idempotency key of a money command made once from the player and the frame id (issue #29)."""
-        pid = self.player_id
-        kind = frame.type
-        if kind == "chat":
+        if isinstance(frame, protocol.ChatFrame):
             return await self.hub.chat.say(pid, await self.hub.alias_of(pid), frame.table, frame.text)
-        if kind == "resync":
-            self.hub.links.resync(self)
+        if isinstance(frame, protocol.ResyncFrame):
+            self.hub.links.resync(pid)
             if self.hub.tournaments is not None:  # and the player's tournament tables (their `state`)
                 await self.hub.tournaments.connected(pid)
             return None
+        kind = frame.type
         if kind in ("sit", "join_speed", "top_up"):
             await self._check_standing(pid)
-        if kind == "unwatch":
+        if isinstance(frame, UnwatchFrame):
             self.watched.discard(frame.table)
-            if self.hub.links.watched_elsewhere(self, frame.table):  # another tab of the player still watches it
+            if self.hub.links.watched_elsewhere(self, pid, frame.table):  # another tab of the player still watches it
                 return Watching(table=frame.table, watching=False)
         key = store_key(pid, frame.id) if kind in MONEY_COMMANDS and frame.id is not None else None
         result = await self.hub.room.execute(pid, frame, key)
-        if kind == "watch":
+        if isinstance(frame, WatchFrame):
             self.watched.add(frame.table)
         return result
 
-    async def _check_standing(self, pid: Any) -> None:
+    async def _check_standing(self, pid: int) -> None:
         """A suspended or banned account cannot sit (R-INTEG-5c), even on a connection opened before."""
-        integrity = getattr(self.hub.store, "integrity", None)
-        status = await self.hub.call_store(integrity.blocked, pid) if integrity is not None else None
+        status = await self.hub.call_store(self.hub.store.integrity.blocked, pid)
         if status is not None:
             raise AccountBlocked(status)
 
