@@ -127,7 +127,7 @@ class Betting(HandState):
         self._big_used = False
         self._open_pair = False
         stakes = self.stakes
-        # the fixed-limit bet of this round (_street_bet, inline)
+        # the fixed-limit bet of this round
         size = self._bet_size = stakes.fixed_big if self.game.streets[s].big else stakes.fixed_small
         self._min_raise = size if structure is FIXED_LIMIT else self.stakes.opening_min(stud)
         self._completed = True
@@ -195,10 +195,6 @@ class Betting(HandState):
         if True in p[start:]:
             return p.index(True, start)
         return p.index(True)
-
-    def _street_bet(self) -> int:
-        stakes = self.stakes
-        return stakes.fixed_big if self.game.streets[self.street].big else stakes.fixed_small
 
     def legal_actions(self) -> LegalActions:
         """What the player to act may do now; IllegalAction when the hand is over. Computed once per decision (kept
